@@ -1,0 +1,141 @@
+import SplitBillCore
+import SplitBillReports
+
+/// `splitbill calc`: the original app's single-bill screen as a command.
+enum CalcCommand {
+  static let command = Command(
+    name: "calc",
+    summary: "work out one bill: tip, total, each person's share and who absorbs leftover cents",
+    usage: "splitbill calc AMOUNT [--tip PERCENT | --tip-amount AMOUNT] [--split N | --people NAMES] [options]",
+    options: [
+      .value("--tip", "PERCENT", "Tip percentage: 10, 15, 20 (the presets) or any value such as 12.5 or 18%."),
+      .value("--tip-amount", "AMOUNT", "A fixed tip instead of a percentage."),
+      .value("--split", "N", "Split among N anonymous people (Diner 1 … Diner N). Default 1."),
+      .value("--people", "NAMES", "Split among named people: Ana,Ben,Chloé; weights as Ana=2,Ben=1."),
+      .value("--payer", "NAME", "Who paid (needed by --leftover payer)."),
+      .value("--currency", "CODE", "ISO 4217 currency code. Default USD."),
+      .value(
+        "--leftover", "POLICY", "Who absorbs leftover units: balanced (default), remainder, first, payer, to-tip."),
+      .value("--rounding", "MODE", "How a percentage tip is rounded: half-up (default), half-even, up, down."),
+      .flag("--decimal-comma", "Read amounts written as 84,50."),
+      .flag("--json", "Print one JSON object instead of the table."),
+    ],
+    details: """
+      The tip is exactly one of --tip or --tip-amount; giving none is an error, not a silent default.
+      Each share is the floor of its exact part of the total; the leftover units go one each to the
+      diners the --leftover policy picks, and the output names who absorbed them.
+      """,
+    examples: [
+      "splitbill calc 84.50 --tip 18 --split 3",
+      "splitbill calc 84.50 --tip 15% --people Ana,Ben,Chloé --currency EUR",
+      "splitbill calc 10000 --currency JPY --tip-amount 500 --people Ana=2,Ben=1 --leftover remainder",
+      "splitbill calc 100 --tip 0 --split 3 --json",
+    ],
+    run: run)
+
+  static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) throws -> ExitCode {
+    let terms = try terms(from: arguments)
+    var ledger = LeftoverLedger()
+    let split: BillSplit
+    do {
+      split = try terms.split(ledger: &ledger)
+    } catch {
+      throw UsageError(error.description)
+    }
+    if arguments.flag("--json") {
+      JSONValue.object(split.jsonMembers).write(to: &context.stdout)
+      context.stdout.write("\n")
+    } else {
+      context.stdout.write(split.text)
+    }
+    return .success
+  }
+
+  /// The bill the arguments describe; every mistake names its option.
+  static func terms(from arguments: ParsedArguments) throws(UsageError) -> BillTerms {
+    guard let amountText = arguments.positionals.first else {
+      throw UsageError("missing the bill AMOUNT, for example: splitbill calc 84.50 --tip 18 --split 3")
+    }
+    guard arguments.positionals.count == 1 else {
+      throw UsageError(
+        "expected one AMOUNT, got \(arguments.positionals.count): \(arguments.positionals.joined(separator: " "))")
+    }
+    let decimalComma = arguments.flag("--decimal-comma")
+    let currency =
+      try arguments.parse("--currency") { text throws(MoneyError) in try Currency(code: text) } ?? .usd
+    let amount: Money
+    do {
+      amount = try Money(parsing: amountText, currency: currency, decimalComma: decimalComma)
+    } catch {
+      throw UsageError(error.message(field: "amount"))
+    }
+    let percent = try arguments.parse("--tip") { text in
+      guard text.lowercased() != "ai" else {
+        throw UsageError("'ai' tips are for bill files; give a percentage such as 15")
+      }
+      do throws(PercentError) {
+        return try Percent(parsing: text, decimalComma: decimalComma)
+      } catch {
+        throw UsageError(error.message(field: "tip"))
+      }
+    }
+    let fixed = try arguments.parse("--tip-amount") { text in
+      do throws(MoneyError) {
+        return try Money(parsing: text, currency: currency, decimalComma: decimalComma)
+      } catch {
+        throw UsageError(error.message(field: "tip amount"))
+      }
+    }
+    let choice: TipChoice?
+    do {
+      choice = try TipChoice.resolve(percent: percent, fixed: fixed, askAdvisor: false)
+    } catch {
+      throw UsageError("give either --tip or --tip-amount, not both")
+    }
+    guard let choice else {
+      throw UsageError("no tip given: add --tip PERCENT (for example --tip 15) or --tip-amount AMOUNT")
+    }
+    if arguments.value("--split") != nil && arguments.value("--people") != nil {
+      throw UsageError("give either --split N or --people NAMES, not both")
+    }
+    let diners: Diners
+    if let people = try arguments.parse("--people", parsePeople) {
+      diners = .named(people)
+    } else {
+      let count = try arguments.parse("--split") { text in
+        guard let count = Int(text), count > 0 else {
+          throw UsageError("'\(text)' is not a number of people: expected a whole number of at least 1")
+        }
+        return count
+      }
+      diners = .anonymous(count: count ?? 1)
+    }
+    return BillTerms(
+      amount: amount, tip: choice, diners: diners, payer: arguments.value("--payer"),
+      leftover: try arguments.choice("--leftover", LeftoverPolicy.self) ?? .balanced,
+      rounding: try arguments.choice("--rounding", RoundingMode.self) ?? .halfUp)
+  }
+
+  /// `Ana,Ben=2,Chloé:1.5` → named diners with weights.
+  static func parsePeople(_ text: String) throws -> [Diner] {
+    var diners: [Diner] = []
+    for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+      let parts = item.split(maxSplits: 1, whereSeparator: { $0 == "=" || $0 == ":" })
+      let name = parts.first.map { String($0).trimmingSpaces } ?? ""
+      guard !name.isEmpty else { throw UsageError("empty name in '\(text)': expected names such as Ana,Ben=2") }
+      let weight = try parts.count > 1 ? Weight(parsing: parts[1]) : .one
+      diners.append(Diner(name: name, weight: weight))
+    }
+    try Diners.named(diners).validate()
+    return diners
+  }
+}
+
+extension String {
+  var trimmingSpaces: String {
+    var text = Substring(self)
+    while text.first == " " { text.removeFirst() }
+    while text.last == " " { text.removeLast() }
+    return String(text)
+  }
+}

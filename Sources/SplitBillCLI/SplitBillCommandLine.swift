@@ -1,0 +1,119 @@
+import SplitBillCore
+import SplitBillReports
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The `splitbill` command line: parses arguments, runs one command, maps failures to exit codes.
+public enum SplitBillCommandLine {
+  /// The version `--version` prints.
+  public static let version = "0.1.0"
+
+  static let commands: [Command] = [CalcCommand.command]
+
+  /// Runs `splitbill` with `arguments` (without the program name) and returns the exit code.
+  public static func run(_ arguments: [String], context: inout CommandContext) -> Int32 {
+    guard let first = arguments.first else {
+      context.stderr.write(overview)
+      return ExitCode.usage.rawValue
+    }
+    switch first {
+    case "-h", "--help":
+      context.stdout.write(overview)
+      return 0
+    case "--version":
+      context.stdout.write("splitbill \(version)\n")
+      return 0
+    case "help":
+      guard arguments.count > 1 else {
+        context.stdout.write(overview)
+        return 0
+      }
+      guard let command = commands.first(where: { $0.name == arguments[1] }) else {
+        return usageFailure(unknownCommand(arguments[1]), command: nil, context: &context)
+      }
+      context.stdout.write(command.help)
+      return 0
+    default:
+      break
+    }
+    guard let command = commands.first(where: { $0.name == first }) else {
+      return usageFailure(unknownCommand(first), command: nil, context: &context)
+    }
+    let rest = Array(arguments.dropFirst())
+    if rest.contains(where: { $0 == "-h" || $0 == "--help" }) && !rest.contains("--") {
+      context.stdout.write(command.help)
+      return 0
+    }
+    do {
+      let parsed = try ParsedArguments.parse(rest, specs: command.options)
+      return try command.run(parsed, &context).rawValue
+    } catch let error as UsageError {
+      return usageFailure(error, command: command, context: &context)
+    } catch let failure as CommandFailure {
+      context.message("error: " + failure.message)
+      return failure.code.rawValue
+    } catch {
+      context.message("error: internal error: \(error)")
+      return ExitCode.internalError.rawValue
+    }
+  }
+
+  static func unknownCommand(_ name: String) -> UsageError {
+    var message = "unknown command '\(name)'"
+    if let guess = Spelling.suggestion(for: name, among: commands.map(\.name)) {
+      message += "; did you mean '\(guess)'?"
+    }
+    return UsageError(message)
+  }
+
+  static func usageFailure(_ error: UsageError, command: Command?, context: inout CommandContext) -> Int32 {
+    context.message("error: " + error.message)
+    if let command {
+      context.message("Usage: " + command.usage)
+      context.message("See 'splitbill \(command.name) --help' for more information.")
+    } else {
+      context.message("See 'splitbill --help' for more information.")
+    }
+    return ExitCode.usage.rawValue
+  }
+
+  static var overview: String {
+    let width = commands.map(\.name.count).max() ?? 0
+    let list = commands.map { "  " + $0.name.padding(width) + "  " + $0.summary }
+    return """
+      splitbill: settle restaurant bills exactly, one at a time or in batches.
+
+      Usage: splitbill <command> [options]
+             splitbill help <command>
+             splitbill --version
+
+      Commands:
+      \(list.joined(separator: "\n"))
+
+      Examples:
+        splitbill calc 84.50 --tip 18 --split 3
+        splitbill calc 84.50 --tip 15% --people Ana,Ben,Chloé --currency EUR
+
+      \(exitCodeHelp)
+
+      """
+  }
+}
+
+extension SplitBillCommandLine {
+  /// The process environment as a dictionary.
+  public static func processEnvironment() -> [String: String] {
+    var result: [String: String] = [:]
+    var pointer = environ
+    while let entry = pointer.pointee {
+      let text = String(cString: entry)
+      if let equals = text.firstIndex(of: "=") {
+        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      pointer += 1
+    }
+    return result
+  }
+}

@@ -1,0 +1,73 @@
+/// An ISO 4217 currency: its three-letter code and the number of decimal digits of its minor unit.
+///
+///     try Currency(code: "JPY").exponent   // 0
+///     try Currency(code: "KWD").exponent   // 3
+public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible {
+  /// The upper-case ISO 4217 code, such as `EUR`.
+  public let code: String
+  /// Decimal digits of the minor unit: 0 for JPY, 2 for EUR, 3 for KWD, 4 for CLF.
+  public let exponent: Int
+
+  /// Looks a code up in the ISO 4217 table; lower-case input is accepted.
+  ///
+  /// - Throws: ``MoneyError/unknownCurrency(_:)`` when the code is not a current ISO 4217 currency.
+  public init(code: String) throws(MoneyError) {
+    let upper = code.uppercased()
+    guard let exponent = Currency.exponents[upper] else { throw .unknownCurrency(code) }
+    self.code = upper
+    self.exponent = exponent
+  }
+
+  /// The currency used when neither the bill, the file nor the command line names one.
+  public static let usd = Currency(unchecked: "USD", exponent: 2)
+
+  init(unchecked uncheckedCode: String, exponent: Int) {
+    self.code = uncheckedCode
+    self.exponent = exponent
+  }
+
+  /// `10^exponent`: how many minor units make one major unit.
+  public var minorUnitsPerMajor: Int64 {
+    var result: Int64 = 1
+    for _ in 0..<exponent { result *= 10 }
+    return result
+  }
+
+  /// What one minor unit is called in messages: "cent" for two-decimal currencies, else "unit".
+  public var minorUnitName: String { exponent == 2 ? "cent" : "unit" }
+
+  public var description: String { code }
+
+  public static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.code < rhs.code }
+
+  /// Every current ISO 4217 code (funds codes included, precious metals and testing codes excluded).
+  public static var allCodes: [String] { exponents.keys.sorted() }
+
+  static let exponents: [String: Int] = {
+    var table: [String: Int] = [:]
+    let zero = "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF"
+    let three = "BHD IQD JOD KWD LYD OMR TND"
+    let four = "CLF UYW"
+    let two = """
+      AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BMD BND BOB BOV BRL BSD BTN BWP BYN \
+      BZD CAD CDF CHE CHF CHW CNY COP COU CRC CUP CVE CZK DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP \
+      GEL GHS GIP GMD GTQ GYD HKD HNL HTG HUF IDR ILS INR IRR JMD KES KGS KHR KPW KYD KZT LAK LBP \
+      LKR LRD LSL MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR \
+      NZD PAB PEN PGK PHP PKR PLN QAR RON RSD RUB SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN \
+      SVC SYP SZL THB TJS TMT TOP TRY TTD TWD TZS UAH USD USN UYU UZS VED VES WST XCD XCG YER ZAR \
+      ZMW ZWG
+      """
+    for (codes, exponent) in [(zero, 0), (two, 2), (three, 3), (four, 4)] {
+      for code in codes.split(separator: " ") { table[String(code)] = exponent }
+    }
+    return table
+  }()
+}
+
+extension Currency {
+  /// A currency from the table by code, for codes known at compile time; unknown codes give USD's
+  /// exponent of 2 and are never produced from user input (use ``init(code:)`` there).
+  public static func known(_ code: String) -> Currency {
+    (try? Currency(code: code)) ?? Currency(unchecked: code, exponent: 2)
+  }
+}

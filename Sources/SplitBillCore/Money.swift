@@ -1,0 +1,118 @@
+/// An exact amount of money: a whole number of minor units (cents, yen, fils) in one currency.
+///
+///     let money = try Money(parsing: "84.5", currency: Currency(code: "EUR"))
+///     money.minorUnits      // 8450
+///     money.decimalString   // "84.50"
+public struct Money: Hashable, Sendable, CustomStringConvertible {
+  /// The amount in minor units; negative only for balances, never for a bill.
+  public var minorUnits: Int64
+  /// The currency the units count.
+  public var currency: Currency
+
+  /// The largest magnitude accepted from text, in minor units (`10^15 - 1`).
+  ///
+  /// Any product the core forms (amount × percent, total × weight) is computed in 128 bits, and
+  /// sums over a million bills of this size still fit in 64 bits.
+  public static let maximumMinorUnits: Int64 = 999_999_999_999_999
+
+  /// Creates an amount from a count of minor units.
+  public init(minorUnits: Int64, currency: Currency) {
+    self.minorUnits = minorUnits
+    self.currency = currency
+  }
+
+  /// Zero in `currency`.
+  public static func zero(_ currency: Currency) -> Money { Money(minorUnits: 0, currency: currency) }
+
+  /// Parses plain decimal text exactly: `84.50`, `84.5`, `84` and `+84.50` are all accepted.
+  ///
+  /// - Parameters:
+  ///   - decimalComma: read `84,50` instead of `84.50`.
+  ///   - allowNegative: accept `-5.00` (balances); bill amounts never do.
+  /// - Throws: ``MoneyError/invalidAmount(_:_:currency:)`` with the reason: empty text, exponent
+  ///   notation, thousands separators, a negative amount, more decimals than the currency has, or
+  ///   a value above ``maximumMinorUnits``.
+  public init(
+    parsing text: some StringProtocol, currency: Currency, decimalComma: Bool = false,
+    allowNegative: Bool = false
+  ) throws(MoneyError) {
+    let digits = Money.maximumMinorUnits.description.count - currency.exponent
+    do {
+      let units = try DecimalText.parse(
+        text, scale: currency.exponent, maxIntegerDigits: digits, decimalComma: decimalComma,
+        allowNegative: allowNegative)
+      self.init(minorUnits: units, currency: currency)
+    } catch {
+      throw .invalidAmount(String(text), error, currency: currency)
+    }
+  }
+
+  /// The amount in the currency's own digits: `33.34` EUR, `4780` JPY, `10.005` KWD, `-1.50` EUR.
+  public var decimalString: String { DecimalText.format(minorUnits, scale: currency.exponent) }
+
+  /// `decimalString` followed by the currency code: `33.34 EUR`.
+  public var description: String { "\(decimalString) \(currency.code)" }
+}
+
+/// Why an amount, a currency or a calculation on them was refused.
+public enum MoneyError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The code is not in the ISO 4217 table.
+  case unknownCurrency(String)
+  /// The text is not an acceptable amount in that currency; the syntax error says why.
+  case invalidAmount(String, DecimalText.SyntaxError, currency: Currency)
+  /// Two amounts in different currencies were combined.
+  case currencyMismatch(Currency, Currency)
+  /// A sum left the range the core guarantees to compute exactly.
+  case overflow
+
+  /// The message, naming the value as `field` ("amount", "tip_amount").
+  public func message(field: String) -> String {
+    switch self {
+    case .unknownCurrency(let code):
+      return "unknown currency '\(code)': expected an ISO 4217 code such as EUR, USD or JPY"
+    case .invalidAmount(let text, let reason, let currency):
+      let digits = currency.exponent == 0 ? "no decimals" : "at most \(currency.exponent) decimals"
+      switch reason {
+      case .empty: return "\(field) is empty: expected an amount such as \(MoneyError.example(currency))"
+      case .exponentNotation:
+        return "\(field) '\(text)' uses exponent notation: write the digits out, with \(digits)"
+      case .thousandsSeparator:
+        return "\(field) '\(text)' has a thousands separator: write \(MoneyError.example(currency)), "
+          + "with no grouping (for '84,50' style input use --decimal-comma)"
+      case .negative: return "\(field) '\(text)' is negative: expected zero or more"
+      case .notANumber:
+        return "\(field) '\(text)' is not a number: expected digits with \(digits), "
+          + "such as \(MoneyError.example(currency))"
+      case .tooManyDecimals(let count):
+        let has = count == 1 ? "1 decimal" : "\(count) decimals"
+        return currency.exponent == 0
+          ? "\(field) '\(text)' has \(has) but \(currency.code) has none"
+          : "\(field) '\(text)' has \(has) but \(currency.code) has \(currency.exponent)"
+      case .tooLarge:
+        let limit = Money(minorUnits: Money.maximumMinorUnits, currency: currency)
+        return "\(field) '\(text)' is too large: at most \(limit.decimalString) \(currency.code)"
+      }
+    case .currencyMismatch(let left, let right):
+      return "cannot combine \(left.code) and \(right.code) amounts"
+    case .overflow:
+      return "a sum of amounts is too large to compute exactly"
+    }
+  }
+
+  public var description: String { message(field: "amount") }
+
+  static func example(_ currency: Currency) -> String {
+    Money(minorUnits: 1234 * currency.minorUnitsPerMajor + currency.minorUnitsPerMajor / 2, currency: currency)
+      .decimalString
+  }
+}
+
+extension Money {
+  /// The sum, or ``MoneyError/currencyMismatch(_:_:)`` / ``MoneyError/overflow``.
+  public func adding(_ other: Money) throws(MoneyError) -> Money {
+    guard currency == other.currency else { throw .currencyMismatch(currency, other.currency) }
+    let (sum, overflow) = minorUnits.addingReportingOverflow(other.minorUnits)
+    if overflow { throw .overflow }
+    return Money(minorUnits: sum, currency: currency)
+  }
+}

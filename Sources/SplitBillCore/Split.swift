@@ -1,0 +1,240 @@
+/// Who absorbs the leftover minor units when a total does not divide evenly.
+///
+/// Every share starts at the floor of its exact part `total × weight / Σweights`; the leftover
+/// units, always fewer than the diners, go one each to distinct diners chosen by the policy.
+public enum LeftoverPolicy: String, CaseIterable, Sendable, Codable {
+  /// Largest fractional remainder first; ties go to whoever has absorbed the fewest leftover units
+  /// so far in this run (per currency, by name); then listed order. The default.
+  case balanced
+  /// Largest fractional remainder, ties by listed order (Hamilton's method).
+  case remainder
+  /// The first diners in listed order.
+  case first
+  /// The payer absorbs every leftover unit; the payer must be a diner.
+  case payer
+  /// Every share is its exact part rounded up; the surplus is added to the tip.
+  case toTip = "to-tip"
+}
+
+/// One person at the table and their relative share.
+public struct Diner: Hashable, Sendable {
+  /// The person's name, or `Diner 1`… for anonymous diners.
+  public var name: String
+  /// The relative share; 1 unless given.
+  public var weight: Weight
+
+  /// Creates a diner.
+  public init(name: String, weight: Weight = .one) {
+    self.name = name
+    self.weight = weight
+  }
+}
+
+/// The people splitting a bill: an anonymous head count, or named people with weights.
+public enum Diners: Hashable, Sendable {
+  /// `count` people known only as `Diner 1`…`Diner n`, local to the bill; each has weight 1.
+  case anonymous(count: Int)
+  /// Named people in the order listed.
+  case named([Diner])
+
+  /// The most diners one bill may have.
+  public static let maximumCount = 100_000
+
+  /// The diners in listed order; anonymous diners are named `Diner 1`…`Diner n`.
+  public var list: [Diner] {
+    switch self {
+    case .anonymous(let count): return (0..<max(count, 0)).map { Diner(name: "Diner \($0 + 1)") }
+    case .named(let diners): return diners
+    }
+  }
+
+  /// How many people split the bill.
+  public var count: Int {
+    switch self {
+    case .anonymous(let count): return count
+    case .named(let diners): return diners.count
+    }
+  }
+
+  /// Whether the diners are a bare head count rather than people.
+  public var isAnonymous: Bool {
+    if case .anonymous = self { return true }
+    return false
+  }
+
+  /// Checks the list: at least one diner, at most ``maximumCount``, no name twice.
+  public func validate() throws(SplitError) {
+    guard count > 0 else { throw .noDiners }
+    guard count <= Diners.maximumCount else { throw .tooManyDiners(count) }
+    if case .named(let diners) = self {
+      var seen = Set<String>()
+      for diner in diners where !seen.insert(diner.name).inserted { throw .duplicateDiner(diner.name) }
+    }
+  }
+}
+
+/// How the tip is chosen: exactly one of a percentage, a fixed amount, or advice.
+///
+/// The original app's single-source-of-truth rule: the effective percent and amount are derived
+/// from this one value, never stored twice.
+public enum TipChoice: Hashable, Sendable {
+  /// A percentage of the amount (a preset 10/15/20 or a custom value).
+  case percent(Percent)
+  /// A fixed tip in the bill's currency.
+  case fixed(Money)
+  /// Ask the advisor; must be resolved to a percentage before the bill is split.
+  case advisor
+
+  /// Builds the choice from the separate places a tip can be written; two at once is an error.
+  ///
+  /// - Returns: `nil` when none is given.
+  public static func resolve(percent: Percent?, fixed: Money?, askAdvisor: Bool) throws(SplitError)
+    -> TipChoice?
+  {
+    let given = [percent != nil, fixed != nil, askAdvisor].filter { $0 }.count
+    guard given <= 1 else { throw .conflictingTips }
+    if let percent { return .percent(percent) }
+    if let fixed { return .fixed(fixed) }
+    return askAdvisor ? .advisor : nil
+  }
+}
+
+/// Everything needed to split one bill.
+public struct BillTerms: Hashable, Sendable {
+  /// The bill before tip.
+  public var amount: Money
+  /// How the tip is chosen.
+  public var tip: TipChoice
+  /// Who splits it.
+  public var diners: Diners
+  /// Who paid, if known.
+  public var payer: String?
+  /// Who absorbs leftover units.
+  public var leftover: LeftoverPolicy
+  /// How a percentage tip is rounded to the minor unit.
+  public var rounding: RoundingMode
+
+  /// Creates terms; defaults are the built-in ones (balanced, half-up).
+  public init(
+    amount: Money, tip: TipChoice, diners: Diners, payer: String? = nil,
+    leftover: LeftoverPolicy = .balanced, rounding: RoundingMode = .halfUp
+  ) {
+    self.amount = amount
+    self.tip = tip
+    self.diners = diners
+    self.payer = payer
+    self.leftover = leftover
+    self.rounding = rounding
+  }
+}
+
+/// One diner's part of a split bill.
+public struct Share: Hashable, Sendable {
+  /// The diner's name.
+  public var person: String
+  /// The diner's weight.
+  public var weight: Weight
+  /// What the diner pays.
+  public var amount: Money
+  /// How many leftover minor units this diner absorbed (0 under `to-tip`).
+  public var absorbed: Int
+}
+
+/// A bill worked out to the minor unit: tip, total and every share, which always add up.
+public struct BillSplit: Hashable, Sendable {
+  /// The bill before tip.
+  public var amount: Money
+  /// The tip percentage: as chosen, or derived from a fixed tip (rounded half-up to four decimals,
+  /// `nil` when the amount is zero).
+  public var tipPercent: Percent?
+  /// The tip, including any surplus moved to it by `to-tip`.
+  public var tip: Money
+  /// Amount plus tip; always the sum of the shares.
+  public var total: Money
+  /// The policy that placed the leftover units.
+  public var leftoverPolicy: LeftoverPolicy
+  /// The surplus `to-tip` added to the tip (zero under the other policies).
+  public var leftoverToTip: Money
+  /// How many leftover units were handed out after flooring every share.
+  public var leftoverUnits: Int
+  /// Whether the diners were an anonymous head count.
+  public var anonymousDiners: Bool
+  /// The payer, if known.
+  public var payer: String?
+  /// One per diner, in listed order.
+  public var shares: [Share]
+
+  /// The bill's currency.
+  public var currency: Currency { amount.currency }
+}
+
+/// How many leftover units each person has absorbed so far in a run, per currency.
+///
+/// The `balanced` policy reads it to break ties; every split records into it. It is a value passed
+/// from bill to bill in processing order, so a run is reproducible and nothing is global.
+public struct LeftoverLedger: Hashable, Sendable {
+  private var counts: [String: [String: Int]] = [:]
+
+  /// An empty ledger, for the start of a run.
+  public init() {}
+
+  /// Units `person` has absorbed in `currency` so far.
+  public func absorbed(by person: String, in currency: Currency) -> Int {
+    counts[currency.code]?[person] ?? 0
+  }
+
+  /// Adds `units` absorbed by `person` in `currency`.
+  public mutating func record(_ units: Int, by person: String, in currency: Currency) {
+    guard units != 0 else { return }
+    counts[currency.code, default: [:]][person, default: 0] += units
+  }
+}
+
+/// Why a bill cannot be split.
+public enum SplitError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// Zero people.
+  case noDiners
+  /// More than ``Diners/maximumCount`` people.
+  case tooManyDiners(Int)
+  /// A weight of zero or less.
+  case nonPositiveWeight(String)
+  /// A weight that is not a plain decimal number.
+  case invalidWeight(String)
+  /// A weight above a million.
+  case weightTooLarge(String)
+  /// The same name listed twice.
+  case duplicateDiner(String)
+  /// Two tip choices at once (a percentage and a fixed amount, say).
+  case conflictingTips
+  /// The `payer` policy with no payer given.
+  case payerPolicyWithoutPayer
+  /// The `payer` policy with a payer who is not among the diners.
+  case payerNotDiner(String)
+  /// A tip still waiting for the advisor.
+  case tipNotResolved
+  /// A fixed tip in another currency than the bill.
+  case tipCurrencyMismatch(bill: Currency, tip: Currency)
+  /// The total exceeds the range computed exactly.
+  case totalTooLarge
+
+  public var description: String {
+    switch self {
+    case .noDiners: return "no diners: a bill needs at least one person to split it"
+    case .tooManyDiners(let count): return "\(count) diners is too many: at most \(Diners.maximumCount)"
+    case .nonPositiveWeight(let text): return "weight '\(text)' must be greater than zero"
+    case .invalidWeight(let text):
+      return "weight '\(text)' is not a number: expected a positive number such as 1, 2 or 1.5"
+    case .weightTooLarge(let text): return "weight '\(text)' is too large: at most 1000000"
+    case .duplicateDiner(let name): return "diner '\(name)' is listed twice"
+    case .conflictingTips:
+      return "more than one tip given: use exactly one of a percentage, a fixed tip amount, or ai"
+    case .payerPolicyWithoutPayer: return "leftover policy 'payer' needs a payer (paid_by)"
+    case .payerNotDiner(let payer):
+      return "leftover policy 'payer' needs the payer among the diners, but '\(payer)' is not one"
+    case .tipNotResolved: return "the tip is 'ai' and no advisor has answered for this bill"
+    case .tipCurrencyMismatch(let bill, let tip):
+      return "tip amount is in \(tip.code) but the bill is in \(bill.code)"
+    case .totalTooLarge: return "amount plus tip is too large to compute exactly"
+    }
+  }
+}

@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Writes to a file descriptor through a 64 KiB buffer; call ``flush()`` before the end.
+public final class FileDescriptorSink: OutputSink {
+  private let descriptor: Int32
+  private var buffer: [UInt8] = []
+  /// Whether any write to the descriptor has failed (disk full, closed pipe…).
+  public private(set) var failed = false
+
+  /// Writes to `descriptor`, which the caller opens and closes.
+  public init(descriptor: Int32) {
+    self.descriptor = descriptor
+    buffer.reserveCapacity(1 << 16)
+  }
+
+  public func write(_ text: String) {
+    buffer.append(contentsOf: text.utf8)
+    if buffer.count >= 1 << 16 { flush() }
+  }
+
+  /// Writes out everything buffered.
+  public func flush() {
+    var offset = 0
+    while offset < buffer.count && !failed {
+      let written = buffer[offset...].withUnsafeBytes { bytes in
+        #if canImport(Glibc)
+          Glibc.write(descriptor, bytes.baseAddress, bytes.count)
+        #else
+          Darwin.write(descriptor, bytes.baseAddress, bytes.count)
+        #endif
+      }
+      if written < 0 && errno == EINTR { continue }
+      if written <= 0 { failed = true } else { offset += written }
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+}

@@ -1,0 +1,57 @@
+/// Makes untrusted text safe to print on a terminal.
+public enum TerminalText {
+  /// `text` with every control character (C0, DEL, C1, and bidirectional overrides) shown as a
+  /// visible `\u{…}` escape, so a name or a note cannot move the cursor, recolour the screen or
+  /// reorder what follows it.
+  ///
+  ///     TerminalText.sanitize("Ana\u{1B}[2J")   // "Ana\\u{1B}[2J"
+  public static func sanitize(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if isUnsafe(scalar) {
+        out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+
+  static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F: return true
+    case 0x202A...0x202E, 0x2066...0x2069: return true  // bidi embeddings, overrides, isolates
+    default: return false
+    }
+  }
+
+  /// How many terminal columns `text` takes: wide (East Asian) characters count two.
+  public static func width(_ text: String) -> Int {
+    var columns = 0
+    for character in text {
+      guard let scalar = character.unicodeScalars.first else { continue }
+      columns += isWide(scalar) ? 2 : 1
+    }
+    return columns
+  }
+
+  static func isWide(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+      0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+      0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+      return true
+    default: return false
+    }
+  }
+
+  /// `text` padded with spaces to `columns` on the right (`.left`) or left (`.right`).
+  public static func pad(_ text: String, to columns: Int, alignment: Alignment) -> String {
+    let fill = String(repeating: " ", count: max(0, columns - width(text)))
+    return alignment == .left ? text + fill : fill + text
+  }
+
+  /// Which side of a column text sits on.
+  public enum Alignment: Sendable { case left, right }
+}

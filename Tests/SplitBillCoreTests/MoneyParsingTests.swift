@@ -1,0 +1,175 @@
+import Testing
+
+@testable import SplitBillCore
+
+struct AmountCase: Sendable, CustomTestStringConvertible {
+  var text: String
+  var currency: String
+  var expected: Result<Int64, DecimalText.SyntaxError>
+  var testDescription: String { "'\(text)' \(currency)" }
+
+  static func ok(_ text: String, _ currency: String, _ units: Int64) -> AmountCase {
+    AmountCase(text: text, currency: currency, expected: .success(units))
+  }
+  static func bad(_ text: String, _ currency: String, _ error: DecimalText.SyntaxError) -> AmountCase {
+    AmountCase(text: text, currency: currency, expected: .failure(error))
+  }
+
+  static let all: [AmountCase] = [
+    .ok("84.50", "EUR", 8450), .ok("84.5", "EUR", 8450), .ok("84", "EUR", 8400), .ok("+84.50", "EUR", 8450),
+    .ok("0", "EUR", 0), .ok("0.01", "USD", 1), .ok(" 12.30 ", "USD", 1230), .ok("4780", "JPY", 4780),
+    .ok("10.005", "KWD", 10005), .ok("1.2345", "CLF", 12345), .ok("84.500", "EUR", 8450),
+    .ok("007.10", "EUR", 710), .ok("999999999999.99", "EUR", 99_999_999_999_999),
+    .bad("12.345", "EUR", .tooManyDecimals(3)), .bad("12.5", "JPY", .tooManyDecimals(1)),
+    .bad("1.0001", "KWD", .tooManyDecimals(4)), .bad("1e3", "EUR", .exponentNotation),
+    .bad("1.5E2", "EUR", .exponentNotation), .bad("1,234.50", "EUR", .thousandsSeparator),
+    .bad("1 234", "EUR", .thousandsSeparator), .bad("1_000", "EUR", .thousandsSeparator),
+    .bad("", "EUR", .empty), .bad("   ", "EUR", .empty), .bad("-5.00", "EUR", .negative),
+    .bad("12.5O", "EUR", .notANumber), .bad("abc", "EUR", .notANumber), .bad("1.2.3", "EUR", .notANumber),
+    .bad("+", "EUR", .notANumber), .bad(".5", "EUR", .notANumber), .bad("5.", "EUR", .notANumber),
+    .bad("NaN", "EUR", .notANumber), .bad("inf", "EUR", .notANumber), .bad("++1", "EUR", .notANumber),
+    .bad("1000000000000000", "JPY", .tooLarge), .bad("10000000000000.00", "EUR", .tooLarge),
+    .bad("99999999999999999999999999", "EUR", .tooLarge),
+  ]
+}
+
+@Suite struct MoneyParsingTests {
+  @Test(arguments: AmountCase.all)
+  func parsesExactlyOrExplainsWhy(_ c: AmountCase) throws {
+    let currency = try Currency(code: c.currency)
+    switch c.expected {
+    case .success(let units):
+      #expect(try Money(parsing: c.text, currency: currency).minorUnits == units)
+    case .failure(let reason):
+      #expect(throws: MoneyError.invalidAmount(c.text, reason, currency: currency)) {
+        try Money(parsing: c.text, currency: currency)
+      }
+    }
+  }
+
+  @Test func messagesNameTheFieldTheTextAndWhatWasExpected() throws {
+    let eur = try Currency(code: "EUR")
+    func message(_ text: String, _ currency: Currency = eur) -> String {
+      do {
+        _ = try Money(parsing: text, currency: currency)
+        return "accepted"
+      } catch {
+        return error.message(field: "amount")
+      }
+    }
+    #expect(message("12.345") == "amount '12.345' has 3 decimals but EUR has 2")
+    #expect(message("12.5", try Currency(code: "JPY")) == "amount '12.5' has 1 decimal but JPY has none")
+    #expect(message("1e3") == "amount '1e3' uses exponent notation: write the digits out, with at most 2 decimals")
+    #expect(message("1,234.50").hasPrefix("amount '1,234.50' has a thousands separator: write 1234.50"))
+    #expect(message("-3") == "amount '-3' is negative: expected zero or more")
+    #expect(message("") == "amount is empty: expected an amount such as 1234.50")
+    #expect(
+      message("12.5O") == "amount '12.5O' is not a number: expected digits with at most 2 decimals, such as 1234.50")
+    #expect(message("1e99999").contains("exponent notation"))
+  }
+
+  @Test func decimalCommaReadsCommaAsThePoint() throws {
+    let eur = try Currency(code: "EUR")
+    #expect(try Money(parsing: "84,50", currency: eur, decimalComma: true).minorUnits == 8450)
+    #expect(throws: MoneyError.invalidAmount("1.234,50", .thousandsSeparator, currency: eur)) {
+      try Money(parsing: "1.234,50", currency: eur, decimalComma: true)
+    }
+  }
+
+  @Test func printsInTheCurrencysOwnDigits() throws {
+    #expect(Money(minorUnits: 3334, currency: .usd).decimalString == "33.34")
+    #expect(Money(minorUnits: 4780, currency: try Currency(code: "JPY")).decimalString == "4780")
+    #expect(Money(minorUnits: 10005, currency: try Currency(code: "KWD")).decimalString == "10.005")
+    #expect(Money(minorUnits: 5, currency: try Currency(code: "KWD")).decimalString == "0.005")
+    #expect(Money(minorUnits: -150, currency: .usd).decimalString == "-1.50")
+    #expect(Money(minorUnits: -5, currency: .usd).decimalString == "-0.05")
+  }
+
+  @Test func printingAndParsingRoundTrip() throws {
+    var random = SeededGenerator(seed: 7)
+    for code in ["JPY", "EUR", "KWD", "CLF"] {
+      let currency = try Currency(code: code)
+      for _ in 0..<2_000 {
+        let units = Int64.random(in: 0...Money.maximumMinorUnits, using: &random)
+        let money = Money(minorUnits: units, currency: currency)
+        #expect(try Money(parsing: money.decimalString, currency: currency) == money)
+      }
+    }
+  }
+
+  @Test func sumsAreCheckedNotTrapped() throws {
+    let big = Money(minorUnits: .max, currency: .usd)
+    #expect(throws: MoneyError.overflow) { try big.adding(Money(minorUnits: 1, currency: .usd)) }
+    let eur = try Currency(code: "EUR")
+    #expect(throws: MoneyError.currencyMismatch(.usd, eur)) {
+      try Money.zero(.usd).adding(Money.zero(eur))
+    }
+  }
+}
+
+@Suite struct CurrencyTests {
+  @Test(arguments: [
+    ("JPY", 0), ("KRW", 0), ("ISK", 0), ("CLP", 0), ("VND", 0), ("EUR", 2), ("USD", 2), ("GBP", 2),
+    ("CHF", 2), ("BHD", 3), ("IQD", 3), ("JOD", 3), ("KWD", 3), ("LYD", 3), ("OMR", 3), ("TND", 3),
+    ("CLF", 4), ("UYW", 4), ("eur", 2),
+  ])
+  func knowsTheISOExponent(code: String, exponent: Int) throws {
+    let currency = try Currency(code: code)
+    #expect(currency.exponent == exponent)
+    #expect(currency.code == code.uppercased())
+  }
+
+  @Test(arguments: ["XYZ", "EURO", "", "US", "€", "XAU"])
+  func refusesUnknownCodesNamingThem(code: String) {
+    #expect(throws: MoneyError.unknownCurrency(code)) { try Currency(code: code) }
+    #expect(MoneyError.unknownCurrency(code).description.contains("'\(code)'"))
+  }
+
+  @Test func tableCoversTheCurrentISOList() {
+    #expect(Currency.allCodes.count >= 150)
+    #expect(Currency.allCodes.allSatisfy { $0.count == 3 && $0 == $0.uppercased() })
+  }
+}
+
+@Suite struct PercentTests {
+  @Test(arguments: [
+    ("15", Int64(150_000)), ("15%", 150_000), ("15 %", 150_000), ("12.5", 125_000), ("17.125", 171_250),
+    ("0", 0), ("100", 1_000_000), ("100%", 1_000_000), ("0.0001", 1), ("+18", 180_000), ("18.0000", 180_000),
+  ])
+  func parsesExactly(text: String, tenThousandths: Int64) throws {
+    #expect(try Percent(parsing: text).tenThousandths == tenThousandths)
+  }
+
+  @Test(arguments: [
+    ("100.01", PercentError.Problem.outOfRange), ("-1", .outOfRange), ("1000", .outOfRange),
+    ("12.34567", .tooManyDecimals), ("abc", .notANumber), ("", .notANumber), ("%", .notANumber),
+    ("1e1", .notANumber), ("15%%", .notANumber),
+  ])
+  func refusesWithAReason(text: String, problem: PercentError.Problem) {
+    #expect(throws: PercentError(text: text, problem: problem)) { try Percent(parsing: text) }
+  }
+
+  @Test func printsWithoutTrailingZeros() throws {
+    #expect(try Percent(parsing: "17.1250").decimalString == "17.125")
+    #expect(Percent.preset15.description == "15%")
+    #expect(Percent.presets.map(\.decimalString) == ["10", "15", "20"])
+  }
+}
+
+@Suite struct RoundingTests {
+  @Test(arguments: [
+    (RoundingMode.halfUp, [2, 3, 3, 4, 3]), (.halfEven, [2, 2, 3, 4, 3]), (.up, [3, 3, 3, 4, 4]),
+    (.down, [2, 2, 2, 3, 3]),
+  ])
+  func roundsByMode(mode: RoundingMode, expected: [Int]) {
+    // 2.1, 2.5, 2.9, 3.5, 3.25 with denominator 100 on the hundredths
+    let numerators: [Int128] = [210, 250, 290, 350, 325]
+    #expect(numerators.map { Int(mode.divide($0, by: 100)) } == expected)
+  }
+
+  @Test func exactQuotientsAreNeverMoved() {
+    for mode in RoundingMode.allCases {
+      for value in 0..<200 { #expect(mode.divide(Int128(value * 7), by: 7) == Int128(value)) }
+    }
+  }
+}
