@@ -10,7 +10,9 @@ public enum SplitBillCommandLine {
   /// The version `--version` prints.
   public static let version = "0.1.0"
 
-  static let commands: [Command] = [CalcCommand.command]
+  static let commands: [Command] = [
+    CalcCommand.command, CheckCommand.command, SchemaCommand.command, InitCommand.command,
+  ]
 
   /// Runs `splitbill` with `arguments` (without the program name) and returns the exit code.
   public static func run(_ arguments: [String], context: inout CommandContext) -> Int32 {

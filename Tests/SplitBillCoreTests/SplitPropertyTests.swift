@@ -10,7 +10,9 @@ import Testing
   }
 
   /// Checks every invariant of one split; returns nothing, records failures.
-  static func check(_ bill: BillSplit, terms: BillTerms, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  static func check(_ bill: BillSplit, terms: BillTerms, sourceLocation: Testing.SourceLocation = #_sourceLocation)
+    throws
+  {
     let total = bill.total.minorUnits
     let shareSum = bill.shares.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
     #expect(shareSum == total, "shares add up to the total", sourceLocation: sourceLocation)

@@ -1,0 +1,72 @@
+import SplitBillCore
+import SplitBillInput
+import SplitBillReports
+
+/// `splitbill check`: validate bill files like a compiler, for people and for CI.
+enum CheckCommand {
+  static let command = Command(
+    name: "check",
+    summary: "validate bill files (YAML, CSV) and list every problem with its position",
+    usage: "splitbill check PATH... [--format text|github|json] [--strict] [options]",
+    options: [
+      .value("--format", "FORMAT", "text (default), github (workflow commands for GitHub Actions) or json."),
+      .flag("--strict", "Fail on warnings too (probable duplicate receipts)."),
+    ] + InputOptions.specs,
+    details: """
+      Checks everything a report would need, without the network: syntax, keys, amounts in their
+      currency's digits, tips, diners, payers, dates, ids unique across all inputs. Every problem is
+      listed, not just the first. PATH may be a file, a directory (read recursively, sorted by path)
+      or '-' for standard input.
+      """,
+    examples: [
+      "splitbill check samples",
+      "splitbill check samples/invalid",
+      "splitbill check expenses/ --format github --strict",
+      "cat bills.csv | splitbill check - --input-format csv --format json",
+    ],
+    run: run)
+
+  enum Format: String, CaseIterable {
+    case text, github, json
+  }
+
+  static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) throws -> ExitCode {
+    guard !arguments.positionals.isEmpty else {
+      throw UsageError("no PATH given: name bill files or directories, for example: splitbill check samples")
+    }
+    let format = try arguments.choice("--format", Format.self) ?? .text
+    var stream = BillStream(options: try InputOptions.readOptions(arguments))
+    let sources = stream.sources(for: arguments.positionals)
+    stream.read(sources) { _ in }
+    let diagnostics = stream.diagnostics
+    let errors = diagnostics.filter { $0.severity == .error }.count
+    let warnings = diagnostics.count - errors
+
+    switch format {
+    case .text:
+      let lines = SourceLines.fetch(diagnostics.compactMap(\.location), standardInput: stream.standardInput)
+      for diagnostic in diagnostics { context.stdout.write(DiagnosticFormatter.text(diagnostic, lines: lines)) }
+      context.stdout.write(
+        "checked \(plural(stream.fileCount, "file")), \(plural(stream.billCount, "bill")): "
+          + "\(plural(errors, "error")), \(plural(warnings, "warning"))\n")
+    case .github:
+      for diagnostic in diagnostics { context.stdout.write(DiagnosticFormatter.github(diagnostic)) }
+    case .json:
+      let value = JSONValue.object([
+        ("files", .int(stream.fileCount)),
+        ("bills", .int(stream.billCount)),
+        ("errors", .int(errors)),
+        ("warnings", .int(warnings)),
+        ("diagnostics", .array(diagnostics.map(DiagnosticFormatter.json))),
+      ])
+      value.write(to: &context.stdout)
+      context.stdout.write("\n")
+    }
+    if stream.unreadableInput { return .noInput }
+    if errors > 0 || (arguments.flag("--strict") && warnings > 0) { return .invalidBills }
+    return .success
+  }
+}
+
+/// `3 bills`, `1 bill`.
+func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

@@ -1,0 +1,44 @@
+import SplitBillCore
+import SplitBillInput
+
+/// The options every command that reads bill files shares.
+enum InputOptions {
+  static let specs: [OptionSpec] = [
+    .value("--currency", "CODE", "Default currency for bills and files that name none (default USD)."),
+    .value("--default-tip", "TIP", "Default tip for bills and files that give none: a percentage or 'ai'."),
+    .value("--leftover", "POLICY", "Default leftover policy: balanced, remainder, first, payer, to-tip."),
+    .value("--rounding", "MODE", "Default tip rounding: half-up, half-even, up, down."),
+    .value("--input-format", "FORMAT", "Format of standard input ('-') and of files with other names: yaml or csv."),
+    .value("--delimiter", "CHAR", "CSV delimiter: ',', ';' or 'tab' (default: detected from the header)."),
+    .flag("--decimal-comma", "Read amounts, percentages and weights written as 84,50."),
+  ]
+
+  /// The reading options the arguments give; every mistake names its option.
+  static func readOptions(_ arguments: ParsedArguments) throws(UsageError) -> ReadOptions {
+    let decimalComma = arguments.flag("--decimal-comma")
+    var defaults = InputDefaults()
+    defaults.currency = try arguments.parse("--currency") { text throws(MoneyError) in try Currency(code: text) }
+    defaults.tip = try arguments.parse("--default-tip") { text in
+      if text.lowercased() == "ai" { return DefaultTip.advisor }
+      do throws(PercentError) {
+        return .percent(try Percent(parsing: text, decimalComma: decimalComma))
+      } catch {
+        throw UsageError(error.message(field: "tip") + " (or 'ai')")
+      }
+    }
+    defaults.leftover = try arguments.choice("--leftover", LeftoverPolicy.self)
+    defaults.rounding = try arguments.choice("--rounding", RoundingMode.self)
+    let delimiter = try arguments.parse("--delimiter") { text -> UInt8 in
+      switch text {
+      case ",", "comma": return 0x2C
+      case ";", "semicolon": return 0x3B
+      case "\t", "tab", "\\t": return 0x09
+      case "|", "pipe": return 0x7C
+      default: throw UsageError("'\(text)' is not a delimiter: expected ',', ';', 'tab' or '|'")
+      }
+    }
+    return ReadOptions(
+      defaults: defaults, delimiter: delimiter, decimalComma: decimalComma,
+      inputFormat: try arguments.choice("--input-format", InputFormat.self))
+  }
+}

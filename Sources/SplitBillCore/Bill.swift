@@ -1,0 +1,43 @@
+/// Where a bill's tip came from, as reports show it.
+public enum TipSource: String, Sendable, Hashable {
+  /// The bill's own percentage.
+  case percent
+  /// The bill's own fixed tip amount.
+  case fixed
+  /// A default from the file or the command line.
+  case `default`
+  /// The advisor (`tip: ai`).
+  case advisor
+}
+
+/// A validated bill from an input file, ready to be split.
+public struct Bill: Hashable, Sendable {
+  /// Unique across all inputs: the file's `id`, or `<file>#<n>`.
+  public var id: String
+  /// Where the bill starts in its file.
+  public var source: SourceLocation
+  /// The bill's date, if given.
+  public var date: CalendarDate?
+  /// A short description ("Dinner at Cervejaria").
+  public var description: String?
+  /// Experience notes for the advisor.
+  public var notes: String?
+  /// Amount, tip choice, diners, payer, leftover policy and rounding.
+  public var terms: BillTerms
+  /// Where the tip choice came from.
+  public var tipSource: TipSource
+
+  /// Creates a bill.
+  public init(
+    id: String, source: SourceLocation, date: CalendarDate? = nil, description: String? = nil,
+    notes: String? = nil, terms: BillTerms, tipSource: TipSource
+  ) {
+    self.id = id
+    self.source = source
+    self.date = date
+    self.description = description
+    self.notes = notes
+    self.terms = terms
+    self.tipSource = tipSource
+  }
+}

@@ -1,0 +1,106 @@
+/// A calendar date (proleptic Gregorian), parsed from and printed as ISO `YYYY-MM-DD`.
+public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConvertible {
+  /// Year, 1…9999.
+  public let year: Int
+  /// Month, 1…12.
+  public let month: Int
+  /// Day of the month.
+  public let day: Int
+
+  /// A date, or `nil` when it does not exist (`2026-02-30`).
+  public init?(year: Int, month: Int, day: Int) {
+    guard (1...9999).contains(year), (1...12).contains(month),
+      (1...CalendarDate.daysIn(month: month, year: year)).contains(day)
+    else { return nil }
+    self.year = year
+    self.month = month
+    self.day = day
+  }
+
+  /// Parses exactly `YYYY-MM-DD`; anything else (or a date that does not exist) is `nil`.
+  public init?(iso text: some StringProtocol) {
+    let bytes = Array(text.utf8)
+    guard bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D else { return nil }
+    func number(_ range: Range<Int>) -> Int? {
+      var value = 0
+      for index in range {
+        guard (0x30...0x39).contains(bytes[index]) else { return nil }
+        value = value * 10 + Int(bytes[index] - 0x30)
+      }
+      return value
+    }
+    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+    self.init(year: year, month: month, day: day)
+  }
+
+  /// Whether `year` has a 29 February.
+  public static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
+
+  /// Days in `month` of `year`.
+  public static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: return isLeap(year) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
+  }
+
+  /// Days since 1970-01-01 (negative before).
+  public var daysSinceEpoch: Int {
+    // Howard Hinnant's days_from_civil.
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The date `daysSinceEpoch` days after 1970-01-01.
+  public init(daysSinceEpoch days: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let mp = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * mp + 2) / 5 + 1
+    let month = mp < 10 ? mp + 3 : mp - 9
+    self.year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+    self.month = month
+    self.day = day
+  }
+
+  /// The date `count` days later (earlier when negative).
+  public func adding(days count: Int) -> CalendarDate { CalendarDate(daysSinceEpoch: daysSinceEpoch + count) }
+
+  /// ISO weekday: Monday 1 … Sunday 7.
+  public var isoWeekday: Int { ((daysSinceEpoch % 7 + 7 + 3) % 7) + 1 }
+
+  /// The ISO 8601 week-numbering year and week (`2026-W48`).
+  public var isoWeek: (year: Int, week: Int) {
+    let thursday = adding(days: 4 - isoWeekday)
+    let january1 = CalendarDate(year: thursday.year, month: 1, day: 1)?.daysSinceEpoch ?? 0
+    return (thursday.year, (thursday.daysSinceEpoch - january1) / 7 + 1)
+  }
+
+  /// The Monday of ISO week `week` of `year`, or `nil` when that week does not exist.
+  public static func mondayOf(isoYear year: Int, week: Int) -> CalendarDate? {
+    guard let january4 = CalendarDate(year: year, month: 1, day: 4), week >= 1 else { return nil }
+    let monday = january4.adding(days: 1 - january4.isoWeekday).adding(days: (week - 1) * 7)
+    return monday.isoWeek == (year, week) ? monday : nil
+  }
+
+  /// `2026-11-20`.
+  public var description: String {
+    func pad(_ value: Int, _ width: Int) -> String {
+      let text = String(value)
+      return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+    return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+  }
+
+  public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
+    (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+  }
+}

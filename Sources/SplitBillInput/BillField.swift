@@ -1,0 +1,61 @@
+import SplitBillCore
+
+/// One key of the bill format, version 1: the single table the readers, the validator, the JSON
+/// Schema (`splitbill schema`) and the documentation are generated from.
+public struct BillField: Sendable {
+  /// What values the key takes.
+  public enum Kind: String, Sendable {
+    case text, date, amount, currency, tip, tipAmount, diners, person, leftover, rounding
+  }
+
+  /// The key as written in YAML, and the CSV column name.
+  public var name: String
+  /// What it takes.
+  public var kind: Kind
+  /// Whether a bill must give it (after defaults).
+  public var required: Bool
+  /// Whether `defaults:` may give it too.
+  public var inDefaults: Bool
+  /// One line for the schema and the docs.
+  public var summary: String
+
+  /// Every bill key, in the documented order.
+  public static let all: [BillField] = [
+    BillField(
+      name: "id", kind: .text, required: false, inDefaults: false,
+      summary: "Unique across all inputs; default '<file>#<n>'."),
+    BillField(
+      name: "date", kind: .date, required: false, inDefaults: false,
+      summary: "ISO date YYYY-MM-DD, a real calendar date."),
+    BillField(name: "description", kind: .text, required: false, inDefaults: false, summary: "What the bill was for."),
+    BillField(
+      name: "amount", kind: .amount, required: true, inDefaults: false,
+      summary: "The bill before tip, as exact decimal text in the currency's digits."),
+    BillField(
+      name: "currency", kind: .currency, required: false, inDefaults: true,
+      summary: "ISO 4217 code; default from defaults, --currency, else USD."),
+    BillField(
+      name: "tip", kind: .tip, required: false, inDefaults: true,
+      summary: "A percentage from 0 to 100 (18, '18%', 12.5) or 'ai' for advice."),
+    BillField(
+      name: "tip_amount", kind: .tipAmount, required: false, inDefaults: false,
+      summary: "A fixed tip in the bill's currency; never together with tip."),
+    BillField(
+      name: "diners", kind: .diners, required: true, inDefaults: false,
+      summary: "A head count, a list of names, or name -> weight; default: everyone in people."),
+    BillField(name: "paid_by", kind: .person, required: false, inDefaults: false, summary: "Who paid the bill."),
+    BillField(
+      name: "notes", kind: .text, required: false, inDefaults: false, summary: "Experience notes for the tip advisor."),
+    BillField(
+      name: "leftover", kind: .leftover, required: false, inDefaults: true,
+      summary: "Who absorbs leftover units: balanced, remainder, first, payer, to-tip."),
+    BillField(
+      name: "rounding", kind: .rounding, required: false, inDefaults: true,
+      summary: "How a percentage tip is rounded: half-up, half-even, up, down."),
+  ]
+
+  /// The keys a bill may have.
+  public static let billKeys = all.map(\.name)
+  /// The keys `defaults:` may have.
+  public static let defaultKeys = all.filter(\.inDefaults).map(\.name)
+}

@@ -1,0 +1,274 @@
+import SplitBillCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads bills from CSV or TSV: a header row naming columns like the YAML keys, then one bill a row.
+///
+/// RFC 4180 quoting (delimiters, quotes and newlines inside quotes), a UTF-8 BOM, CRLF or LF line
+/// ends. The delimiter is `--delimiter`, else tab for `.tsv`, else whichever of `,` `;` tab occurs
+/// most in the header line (`,` on a tie). An empty cell is an absent value.
+struct CSVBillReader {
+  let file: String
+  let input: ByteReader
+  var delimiter: UInt8?
+
+  private var line = 1
+  private var column = 1
+
+  init(file: String, input: ByteReader, delimiter: UInt8?) {
+    self.file = file
+    self.input = input
+    self.delimiter = delimiter
+  }
+
+  /// One cell: its text (still bytes), where it started, and whether it was quoted.
+  struct Cell {
+    var bytes: [UInt8]
+    var line: Int
+    var column: Int
+    var quoted: Bool
+  }
+
+  /// A row, or the problem that made it unreadable.
+  struct Row {
+    var cells: [Cell]
+    var line: Int
+    var problem: Diagnostic?
+  }
+
+  mutating func read(_ emit: (ReaderEvent) -> Void) {
+    // A UTF-8 byte order mark is skipped.
+    if input.buffered.starts(with: [0xEF, 0xBB, 0xBF]) {
+      _ = input.next()
+      _ = input.next()
+      _ = input.next()
+    }
+    if delimiter == nil { delimiter = Self.sniffDelimiter(input.buffered) }
+    guard let header = nextRow(), !header.cells.isEmpty else {
+      emit(.document(DocumentHeader(file: file)))
+      return
+    }
+    if let problem = header.problem {
+      emit(.failure(problem))
+      return
+    }
+    var columns: [String?] = []
+    var failures: [Diagnostic] = []
+    var seen: [String: SourceLocation] = [:]
+    for cell in header.cells {
+      let location = SourceLocation(file: file, line: cell.line, column: cell.column)
+      let name = String(decoding: cell.bytes, as: UTF8.self).trimmingSpaces.lowercased()
+      if !BillField.billKeys.contains(name) {
+        var message = "unknown column '\(name)' in the header"
+        if let guess = Spelling.suggestion(for: name, among: BillField.billKeys) {
+          message += "; did you mean '\(guess)'?"
+        } else {
+          message += ": expected columns among \(BillField.billKeys.joined(separator: ", "))"
+        }
+        failures.append(.error(message, at: location))
+      } else if let first = seen[name] {
+        failures.append(.error("duplicate column '\(name)' in the header (first at \(first))", at: location))
+      }
+      seen[name] = seen[name] ?? location
+      columns.append(name)
+    }
+    if !seen.keys.contains("amount") && failures.isEmpty {
+      failures.append(
+        .error("the header has no 'amount' column", at: SourceLocation(file: file, line: header.line, column: 1)))
+    }
+    guard failures.isEmpty else {
+      for failure in failures { emit(.failure(failure)) }
+      return
+    }
+    emit(.document(DocumentHeader(file: file)))
+    var index = 0
+    while let row = nextRow() {
+      if row.problem == nil && row.cells.count == 1 && row.cells[0].bytes.isEmpty && !row.cells[0].quoted { continue }
+      index += 1
+      emit(.bill(bill(from: row, columns: columns, index: index)))
+      if row.problem?.message.hasPrefix("unterminated") == true { return }
+    }
+    if let error = input.readError {
+      emit(
+        .failure(
+          .error(
+            "reading stopped: \(String(cString: strerror(error)))",
+            at: SourceLocation(file: file, line: line, column: column))))
+    }
+  }
+
+  private func bill(from row: Row, columns: [String?], index: Int) -> RawBill {
+    let start = SourceLocation(file: file, line: row.line, column: 1)
+    var raw = RawBill(location: start, index: index, fields: [:], problems: row.problem.map { [$0] } ?? [])
+    if row.problem == nil && row.cells.count != columns.count {
+      raw.problems.append(
+        .error("row has \(row.cells.count) cells but the header has \(columns.count) columns", at: start))
+    }
+    guard raw.problems.isEmpty else {
+      raw.unreadable = true
+      return raw
+    }
+    for (cell, name) in zip(row.cells, columns) {
+      guard let name else { continue }
+      let location = SourceLocation(file: file, line: cell.line, column: cell.column)
+      guard let text = String(validating: cell.bytes, as: UTF8.self) else {
+        raw.problems.append(.error("invalid UTF-8 in column '\(name)': the file must be UTF-8 text", at: location))
+        continue
+      }
+      let value: RawValue
+      if text.isEmpty {
+        value = .absent
+      } else if name == "diners" {
+        value = Self.diners(text, at: location, quoted: cell.quoted)
+      } else {
+        value = .text(LocatedText(text: text, location: location))
+      }
+      raw.fields[name] = RawField(key: name, keyLocation: location, value: value, location: location)
+    }
+    return raw
+  }
+
+  /// `3`, `Ana;Ben;Chloé` or `Ana:2;Ben:1` (a name without `:` has weight 1).
+  static func diners(_ text: String, at location: SourceLocation, quoted: Bool) -> RawValue {
+    let trimmed = text.trimmingSpaces
+    if !trimmed.isEmpty && trimmed.allSatisfy(\.isNumber)
+      || !trimmed.contains(";") && !trimmed.contains(":") && Int(trimmed) != nil
+    {
+      return .text(LocatedText(text: trimmed, location: location))
+    }
+    var offset = quoted ? 1 : 0
+    var names: [LocatedText] = []
+    var pairs: [(LocatedText, LocatedText)] = []
+    var weighted = false
+    for item in text.split(separator: ";", omittingEmptySubsequences: false) {
+      let itemLocation = SourceLocation(file: location.file, line: location.line, column: location.column + offset)
+      offset += item.count + 1
+      let parts = item.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+      let name = LocatedText(text: String(parts[0]), location: itemLocation)
+      if parts.count > 1 {
+        weighted = true
+        let weightLocation = SourceLocation(
+          file: location.file, line: location.line, column: itemLocation.column + parts[0].count + 1)
+        pairs.append((name, LocatedText(text: String(parts[1]).trimmingSpaces, location: weightLocation)))
+      } else {
+        pairs.append((name, LocatedText(text: "", location: itemLocation)))
+      }
+      names.append(name)
+    }
+    return weighted ? .pairs(pairs) : .list(names)
+  }
+
+  /// The delimiter the header line uses most: `,`, `;` or tab.
+  static func sniffDelimiter(_ bytes: ArraySlice<UInt8>) -> UInt8 {
+    var counts: [UInt8: Int] = [0x2C: 0, 0x3B: 0, 0x09: 0]
+    var quoted = false
+    for byte in bytes {
+      if byte == 0x22 { quoted.toggle() }
+      if !quoted && (byte == 0x0A || byte == 0x0D) { break }
+      if !quoted, counts[byte] != nil { counts[byte, default: 0] += 1 }
+    }
+    let best = [UInt8(0x2C), 0x3B, 0x09].max { (counts[$0] ?? 0) < (counts[$1] ?? 0) } ?? 0x2C
+    return (counts[best] ?? 0) > (counts[0x2C] ?? 0) ? best : 0x2C
+  }
+
+  // MARK: - Scanning
+
+  @inline(__always)
+  private mutating func advance() -> UInt8? {
+    guard let byte = input.next() else { return nil }
+    if byte == 0x0A {
+      line += 1
+      column = 1
+    } else if byte & 0xC0 != 0x80 {
+      column += 1
+    }
+    return byte
+  }
+
+  /// The next row, or `nil` at the end of the input.
+  private mutating func nextRow() -> Row? {
+    guard input.peek() != nil else { return nil }
+    let separator = delimiter ?? 0x2C
+    var row = Row(cells: [], line: line, problem: nil)
+    while true {
+      var cell = Cell(bytes: [], line: line, column: column, quoted: false)
+      if input.peek() == 0x22 {
+        cell.quoted = true
+        let openLine = line
+        let openColumn = column
+        _ = advance()
+        var closed = false
+        while let byte = advance() {
+          if byte == 0x22 {
+            if input.peek() == 0x22 {
+              _ = advance()
+              cell.bytes.append(0x22)
+            } else {
+              closed = true
+              break
+            }
+          } else {
+            cell.bytes.append(byte)
+          }
+        }
+        if !closed {
+          row.problem = .error(
+            "unterminated quoted cell: the quote opened here is never closed",
+            at: SourceLocation(file: file, line: openLine, column: openColumn))
+          row.cells.append(cell)
+          return row
+        }
+        // After the closing quote: a delimiter, a line end, or the end of input.
+        if let byte = input.peek(), byte != separator, byte != 0x0A, byte != 0x0D {
+          if row.problem == nil {
+            row.problem = .error(
+              "unexpected text after a closing quote: a quoted cell ends at the quote (write \"\" for a quote inside it)",
+              at: SourceLocation(file: file, line: line, column: column))
+          }
+          while let byte = input.peek(), byte != separator, byte != 0x0A, byte != 0x0D { _ = advance() }
+        }
+      } else {
+        while let byte = input.peek(), byte != separator, byte != 0x0A, byte != 0x0D {
+          if byte == 0x22 && row.problem == nil {
+            row.problem = .error(
+              "a quote inside an unquoted cell: quote the whole cell and double the quote (\"a \"\"b\"\" c\")",
+              at: SourceLocation(file: file, line: line, column: column))
+          }
+          cell.bytes.append(byte)
+          _ = advance()
+        }
+      }
+      row.cells.append(cell)
+      switch input.peek() {
+      case separator:
+        _ = advance()
+      case 0x0D:
+        _ = advance()
+        if input.peek() == 0x0A {
+          _ = advance()
+        } else {
+          line += 1
+          column = 1
+        }
+        return row
+      case 0x0A:
+        _ = advance()
+        return row
+      default:
+        return row
+      }
+    }
+  }
+}
+
+extension String {
+  /// Without leading and trailing spaces and tabs.
+  var trimmingSpaces: String {
+    var text = Substring(self)
+    while text.first == " " || text.first == "\t" { text.removeFirst() }
+    while text.last == " " || text.last == "\t" { text.removeLast() }
+    return String(text)
+  }
+}

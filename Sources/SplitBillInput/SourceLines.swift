@@ -1,0 +1,60 @@
+import SplitBillCore
+
+/// Fetches source lines for diagnostics' excerpts, reading each file once, only for the lines needed.
+public enum SourceLines {
+  /// The text of each requested line, by file and 1-based line number.
+  ///
+  /// `standardInput` serves the file `-`. Files that cannot be read give no lines.
+  public static func fetch(_ locations: [SourceLocation], standardInput: [UInt8]?) -> [String: [Int: String]] {
+    var wanted: [String: Set<Int>] = [:]
+    for location in locations where location.line > 0 { wanted[location.file, default: []].insert(location.line) }
+    var result: [String: [Int: String]] = [:]
+    for (file, lines) in wanted {
+      let reader: ByteReader?
+      if file == "-" {
+        reader = standardInput.map { ByteReader(bytes: $0) }
+      } else {
+        reader = ByteReader(path: file)
+      }
+      guard let reader, let last = lines.max() else { continue }
+      var number = 1
+      var current: [UInt8] = []
+      var found: [Int: String] = [:]
+      while number <= last {
+        let byte = reader.next()
+        if byte == nil || byte == 0x0A {
+          if lines.contains(number) {
+            if current.last == 0x0D { current.removeLast() }
+            found[number] = String(decoding: current, as: UTF8.self)
+          }
+          current.removeAll(keepingCapacity: true)
+          number += 1
+          if byte == nil { break }
+        } else if lines.contains(number) {
+          current.append(byte ?? 0)
+        }
+      }
+      result[file] = found
+    }
+    return result
+  }
+
+  /// The 1-based line and column of byte `offset` in `file` (columns count characters).
+  static func position(ofByteOffset offset: Int, in file: String, standardInput: [UInt8]?) -> (line: Int, column: Int) {
+    let reader = file == "-" ? standardInput.map { ByteReader(bytes: $0) } : ByteReader(path: file)
+    guard let reader else { return (1, 1) }
+    var line = 1
+    var column = 1
+    var index = 0
+    while index < offset, let byte = reader.next() {
+      if byte == 0x0A {
+        line += 1
+        column = 1
+      } else if byte & 0xC0 != 0x80 {
+        column += 1
+      }
+      index += 1
+    }
+    return (line, column)
+  }
+}

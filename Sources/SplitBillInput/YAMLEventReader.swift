@@ -1,0 +1,120 @@
+internal import CYAML
+import SplitBillCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One libyaml parsing event, copied into Swift values.
+enum YAMLEvent: Equatable {
+  case streamStart, streamEnd, documentStart, documentEnd
+  case alias(anchor: String)
+  /// A scalar's text; `plain` when unquoted (only plain scalars can be YAML nulls or merge keys).
+  case scalar(value: String, anchor: String?, plain: Bool)
+  case sequenceStart(anchor: String?)
+  case sequenceEnd
+  case mappingStart(anchor: String?)
+  case mappingEnd
+}
+
+/// A YAML syntax error, located.
+struct YAMLSyntaxError: Error {
+  var message: String
+  var line: Int
+  var column: Int
+}
+
+/// Pulls events one at a time from libyaml (never a document tree), with 1-based positions.
+///
+/// Owns the `yaml_parser_t`; reads a file through a `FILE*` in libyaml's own buffer, or a byte
+/// array that it keeps alive.
+final class YAMLEventReader {
+  private var parser = yaml_parser_t()
+  private var file: UnsafeMutablePointer<FILE>?
+  private var bytes: [UInt8]
+  private var finished = false
+
+  /// Reads the file at `path`; `nil` when it cannot be opened (`errno` says why).
+  init?(path: String) {
+    guard let handle = fopen(path, "rb") else { return nil }
+    file = handle
+    bytes = []
+    guard yaml_parser_initialize(&parser) == 1 else {
+      fclose(handle)
+      return nil
+    }
+    yaml_parser_set_input_file(&parser, handle)
+  }
+
+  /// Reads `bytes` (standard input, tests).
+  init(bytes: [UInt8]) {
+    self.bytes = bytes
+    yaml_parser_initialize(&parser)
+    self.bytes.withUnsafeBufferPointer { buffer in
+      yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+    }
+  }
+
+  deinit {
+    yaml_parser_delete(&parser)
+    if let file { fclose(file) }
+  }
+
+  /// The next event and its 1-based line and column; `nil` after the stream ends.
+  func next() throws(YAMLSyntaxError) -> (YAMLEvent, line: Int, column: Int)? {
+    guard !finished else { return nil }
+    var event = yaml_event_t()
+    guard yaml_parser_parse(&parser, &event) == 1 else { throw syntaxError() }
+    defer { yaml_event_delete(&event) }
+    let line = Int(event.start_mark.line) + 1
+    let column = Int(event.start_mark.column) + 1
+    let converted: YAMLEvent
+    switch event.type {
+    case YAML_STREAM_START_EVENT: converted = .streamStart
+    case YAML_STREAM_END_EVENT:
+      finished = true
+      converted = .streamEnd
+    case YAML_DOCUMENT_START_EVENT: converted = .documentStart
+    case YAML_DOCUMENT_END_EVENT: converted = .documentEnd
+    case YAML_ALIAS_EVENT: converted = .alias(anchor: Self.string(event.data.alias.anchor) ?? "")
+    case YAML_SCALAR_EVENT:
+      let scalar = event.data.scalar
+      let value = scalar.value.map {
+        String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self)
+      }
+      converted = .scalar(
+        value: value ?? "", anchor: Self.string(scalar.anchor), plain: scalar.style == YAML_PLAIN_SCALAR_STYLE)
+    case YAML_SEQUENCE_START_EVENT: converted = .sequenceStart(anchor: Self.string(event.data.sequence_start.anchor))
+    case YAML_SEQUENCE_END_EVENT: converted = .sequenceEnd
+    case YAML_MAPPING_START_EVENT: converted = .mappingStart(anchor: Self.string(event.data.mapping_start.anchor))
+    case YAML_MAPPING_END_EVENT: converted = .mappingEnd
+    default: converted = .streamEnd
+    }
+    return (converted, line, column)
+  }
+
+  private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+    pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+  }
+
+  /// libyaml's problem as a message with a 1-based position.
+  private func syntaxError() -> YAMLSyntaxError {
+    let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
+    let context = parser.context.map { String(cString: $0) }
+    switch parser.error {
+    case YAML_READER_ERROR:
+      // Reader errors (bad UTF-8, control characters) carry a byte offset, not a mark.
+      let message =
+        problem == "invalid leading UTF-8 octet" || problem.contains("UTF-8")
+        ? "invalid UTF-8 (\(problem)): the file must be UTF-8 text" : "cannot read the text: \(problem)"
+      return YAMLSyntaxError(message: message, line: -1, column: Int(parser.problem_offset))
+    case YAML_MEMORY_ERROR:
+      return YAMLSyntaxError(message: "out of memory while parsing YAML", line: 0, column: 0)
+    default:
+      let mark = parser.problem_mark
+      var message = "YAML syntax error: \(problem)"
+      if let context { message += " (\(context) at line \(parser.context_mark.line + 1))" }
+      return YAMLSyntaxError(message: message, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+    }
+  }
+}

@@ -1,0 +1,188 @@
+import SplitBillCore
+
+/// A small YAML node tree: one bill, the defaults or the roster, never the whole file.
+struct YAMLNode {
+  enum Kind {
+    /// `plain` when unquoted: only plain scalars can be null or the merge key `<<`.
+    case scalar(String, plain: Bool)
+    case sequence([YAMLNode])
+    case mapping([(key: YAMLNode, value: YAMLNode)])
+  }
+
+  var kind: Kind
+  var line: Int
+  var column: Int
+  /// Nodes in this subtree, aliases expanded (saturating); bounds alias expansion.
+  var size: Int
+
+  /// Whether this is a YAML null: an empty or `~`/`null` plain scalar.
+  var isNull: Bool {
+    if case .scalar(let text, plain: true) = kind { return ["", "~", "null", "Null", "NULL"].contains(text) }
+    return false
+  }
+
+  /// The scalar's text, or `nil` for collections.
+  var scalar: String? {
+    if case .scalar(let text, _) = kind { return text }
+    return nil
+  }
+
+  /// What kind of thing this is, for messages ("a list", "a mapping", "'abc'").
+  var shapeDescription: String {
+    switch kind {
+    case .scalar(let text, _): return "'\(text)'"
+    case .sequence: return "a list"
+    case .mapping: return "a mapping"
+    }
+  }
+}
+
+/// Builds `YAMLNode`s from events, resolving anchors, aliases and merge keys within a document.
+///
+/// Alias expansion is bounded: a document may reach at most ``expansionLimit`` nodes through
+/// aliases, so a "billion laughs" file is an error instead of exponential work.
+struct YAMLNodeBuilder {
+  /// Nodes a document may reach through aliases.
+  static let expansionLimit = 100_000
+  /// Nesting depth beyond which a document is refused.
+  static let depthLimit = 64
+
+  let reader: YAMLEventReader
+  let file: String
+  private var anchors: [String: YAMLNode] = [:]
+  private var expanded = 0
+
+  init(reader: YAMLEventReader, file: String) {
+    self.reader = reader
+    self.file = file
+  }
+
+  /// Forgets anchors at a document boundary (YAML anchors are per document).
+  mutating func resetDocument() {
+    anchors = [:]
+    expanded = 0
+  }
+
+  /// Remembers a node built by someone else under `anchor`.
+  mutating func register(_ node: YAMLNode, anchor: String?) {
+    if let anchor { anchors[anchor] = node }
+  }
+
+  /// Builds the node that starts with `event`, pulling the rest of its events.
+  mutating func build(_ event: YAMLEvent, line: Int, column: Int, depth: Int = 0) throws(InputFailure) -> YAMLNode {
+    guard depth < Self.depthLimit else {
+      throw .at(line, column, "the YAML nests deeper than \(Self.depthLimit) levels")
+    }
+    switch event {
+    case .scalar(let value, let anchor, let plain):
+      let node = YAMLNode(kind: .scalar(value, plain: plain), line: line, column: column, size: 1)
+      register(node, anchor: anchor)
+      return node
+    case .alias(let anchor):
+      guard let node = anchors[anchor] else {
+        throw .at(line, column, "unknown alias '*\(anchor)': no anchor '&\(anchor)' before it in this document")
+      }
+      expanded += node.size
+      if expanded > Self.expansionLimit {
+        throw .at(
+          line, column,
+          "aliases expand to more than \(Self.expansionLimit) nodes (a 'billion laughs' document?); refusing to expand them"
+        )
+      }
+      var copy = node
+      copy.line = line
+      copy.column = column
+      return copy
+    case .sequenceStart(let anchor):
+      var items: [YAMLNode] = []
+      var size = 1
+      while true {
+        let (next, nextLine, nextColumn) = try pull()
+        if next == .sequenceEnd { break }
+        let item = try build(next, line: nextLine, column: nextColumn, depth: depth + 1)
+        size = Self.add(size, item.size)
+        items.append(item)
+      }
+      let node = YAMLNode(kind: .sequence(items), line: line, column: column, size: size)
+      register(node, anchor: anchor)
+      return node
+    case .mappingStart(let anchor):
+      var pairs: [(key: YAMLNode, value: YAMLNode)] = []
+      var merged: [(key: YAMLNode, value: YAMLNode)] = []
+      var size = 1
+      while true {
+        let (next, keyLine, keyColumn) = try pull()
+        if next == .mappingEnd { break }
+        let key = try build(next, line: keyLine, column: keyColumn, depth: depth + 1)
+        let (valueEvent, valueLine, valueColumn) = try pull()
+        let value = try build(valueEvent, line: valueLine, column: valueColumn, depth: depth + 1)
+        size = Self.add(size, Self.add(key.size, value.size))
+        if case .scalar("<<", plain: true) = key.kind {
+          merged += try Self.mergePairs(value, file: file)
+        } else {
+          pairs.append((key, value))
+        }
+      }
+      // Explicit keys win over merged ones; earlier merges win over later ones.
+      var present = Set(pairs.compactMap(\.key.scalar))
+      for pair in merged where !present.contains(pair.key.scalar ?? "") {
+        present.insert(pair.key.scalar ?? "")
+        pairs.append(pair)
+      }
+      let node = YAMLNode(kind: .mapping(pairs), line: line, column: column, size: size)
+      register(node, anchor: anchor)
+      return node
+    default:
+      throw .at(line, column, "unexpected YAML structure")
+    }
+  }
+
+  /// The next event; the end of the stream inside a node is an error.
+  mutating func pull() throws(InputFailure) -> (YAMLEvent, Int, Int) {
+    let pulled: (YAMLEvent, line: Int, column: Int)?
+    do {
+      pulled = try reader.next()
+    } catch {
+      throw .syntax(error)
+    }
+    guard let (event, line, column) = pulled else {
+      throw .syntax(YAMLSyntaxError(message: "unexpected end of the YAML stream", line: 0, column: 0))
+    }
+    return (event, line, column)
+  }
+
+  private static func mergePairs(_ value: YAMLNode, file: String) throws(InputFailure) -> [(
+    key: YAMLNode, value: YAMLNode
+  )] {
+    switch value.kind {
+    case .mapping(let pairs): return pairs
+    case .sequence(let items):
+      var result: [(key: YAMLNode, value: YAMLNode)] = []
+      for item in items {
+        guard case .mapping(let pairs) = item.kind else {
+          throw .at(item.line, item.column, "the merge key '<<' takes a mapping or a list of mappings")
+        }
+        result += pairs
+      }
+      return result
+    case .scalar:
+      throw .at(
+        value.line, value.column,
+        "the merge key '<<' takes a mapping or a list of mappings, not \(value.shapeDescription)")
+    }
+  }
+
+  private static func add(_ a: Int, _ b: Int) -> Int {
+    let (sum, overflow) = a.addingReportingOverflow(b)
+    return overflow ? Int.max : sum
+  }
+}
+
+/// A problem that stops reading the rest of a file (syntax errors, runaway aliases).
+enum InputFailure: Error {
+  case syntax(YAMLSyntaxError)
+
+  static func at(_ line: Int, _ column: Int, _ message: String) -> InputFailure {
+    .syntax(YAMLSyntaxError(message: message, line: line, column: column))
+  }
+}

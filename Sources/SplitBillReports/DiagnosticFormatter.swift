@@ -1,0 +1,75 @@
+import SplitBillCore
+
+/// Renders diagnostics the way `splitbill check` prints them.
+public enum DiagnosticFormatter {
+  /// Compiler style, with the source line and a caret under the column:
+  ///
+  ///     trip.yaml:9:13: error: amount '12.345' has 3 decimals but EUR has 2
+  ///         amount: 12.345
+  ///                 ^
+  ///
+  /// `lines` holds source lines by file and line number (``SourceLines/fetch(_:standardInput:)``).
+  /// Everything from the input is sanitized for the terminal.
+  public static func text(_ diagnostic: Diagnostic, lines: [String: [Int: String]]) -> String {
+    var out = ""
+    if let location = diagnostic.location {
+      out += location.line > 0 ? TerminalText.sanitize(location.description) : TerminalText.sanitize(location.file)
+      out += ": "
+    }
+    out += "\(diagnostic.severity.rawValue): \(TerminalText.sanitize(diagnostic.message))\n"
+    if let location = diagnostic.location, let source = lines[location.file]?[location.line] {
+      let shown = TerminalText.sanitize(source)
+      out += "    " + shown + "\n"
+      // Keep tabs under tabs so the caret lines up however wide the terminal draws them.
+      let prefix = source.prefix(max(0, location.column - 1)).map { $0 == "\t" ? "\t" : " " }.joined()
+      if shown == source { out += "    " + prefix + "^\n" }
+    }
+    return out
+  }
+
+  /// GitHub Actions workflow commands: `::error file=…,line=…,col=…::message`.
+  public static func github(_ diagnostic: Diagnostic) -> String {
+    var properties: [String] = []
+    if let location = diagnostic.location {
+      properties.append("file=" + escapeProperty(location.file))
+      if location.line > 0 {
+        properties.append("line=\(location.line)")
+        properties.append("col=\(location.column)")
+      }
+    }
+    let head = "::" + diagnostic.severity.rawValue + (properties.isEmpty ? "" : " " + properties.joined(separator: ","))
+    return head + "::" + escapeData(diagnostic.message) + "\n"
+  }
+
+  /// The `check --format json` object for one diagnostic.
+  public static func json(_ diagnostic: Diagnostic) -> JSONValue {
+    .object([
+      ("file", .optional(diagnostic.location?.file)),
+      ("line", diagnostic.location.map { .int($0.line) } ?? .null),
+      ("column", diagnostic.location.map { .int($0.column) } ?? .null),
+      ("severity", .string(diagnostic.severity.rawValue)),
+      ("message", .string(diagnostic.message)),
+    ])
+  }
+
+  /// Escapes a workflow command's message (`%`, CR, LF).
+  static func escapeData(_ text: String) -> String {
+    text.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A")
+  }
+
+  /// Escapes a workflow command's property (also `:` and `,`).
+  static func escapeProperty(_ text: String) -> String {
+    escapeData(text).replacingAll(":", "%3A").replacingAll(",", "%2C")
+  }
+}
+
+extension String {
+  /// Replaces every `target` scalar (scalars, so `\r` inside `\r\n` is found too).
+  func replacingAll(_ target: Unicode.Scalar, _ replacement: String) -> String {
+    var out = ""
+    for scalar in unicodeScalars {
+      if scalar == target { out += replacement } else { out.unicodeScalars.append(scalar) }
+    }
+    return out
+  }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+
+@testable import SplitBillCLI
+
+@Suite struct CheckCommandTests {
+  @Test func samplesPassAndInvalidSamplesListEveryProblem() throws {
+    let clean = runCLI(["check", packageRoot.appendingPathComponent("samples").path])
+    #expect(clean.code == 0)
+    #expect(clean.stdout.hasSuffix("checked 1 file, 14 bills: 0 errors, 0 warnings\n"))
+
+    let invalid = try runBinary(["check", "samples/invalid"])
+    #expect(invalid.code == 1)
+    #expect(
+      invalid.stdout.contains(
+        """
+        samples/invalid/amounts.yaml:5:13: error: amount '12.345' has 3 decimals but EUR has 2
+                amount: 12.345        # three decimals in euros
+                        ^
+        """))
+    #expect(invalid.stdout.hasSuffix("checked 7 files, 31 bills: 29 errors, 1 warning\n"))
+    // every diagnostic has a position
+    let heads = invalid.stdout.split(separator: "\n").filter { $0.hasPrefix("samples/") }
+    #expect(heads.count == 30)
+    #expect(
+      heads.allSatisfy { $0.firstMatch(of: #/^samples/invalid/[a-z-]+\.(yaml|csv):\d+:\d+: (error|warning): /#) != nil }
+    )
+  }
+
+  @Test func strictFailsOnWarnings() throws {
+    let path = packageRoot.appendingPathComponent("samples/invalid/dates-and-ids.yaml").path
+    #expect(runCLI(["check", path]).code == 1)
+    let directory = try FileManager.default.url(
+      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    let file = directory.appendingPathComponent("twice.yaml")
+    try """
+    - {id: a, date: 2026-11-20, amount: 5, tip: 1, diners: 1, paid_by: Ana}
+    - {id: b, date: 2026-11-20, amount: 5, tip: 1, diners: 1, paid_by: Ana}
+    """.write(to: file, atomically: true, encoding: .utf8)
+    #expect(runCLI(["check", file.path]).code == 0)
+    #expect(runCLI(["check", file.path, "--strict"]).code == 1)
+  }
+
+  @Test func githubFormatIsWorkflowCommands() {
+    let outcome = runCLI([
+      "check", packageRoot.appendingPathComponent("samples/invalid/tips.yaml").path, "--format", "github",
+    ])
+    let lines = outcome.stdout.split(separator: "\n")
+    #expect(lines.count == 4)
+    #expect(lines.allSatisfy { $0.hasPrefix("::error file=") && $0.contains(",line=") && $0.contains(",col=") })
+    #expect(
+      lines[1].hasSuffix(
+        "tips.yaml,line=11,col=10::tip '150%25' is out of range: expected a percentage from 0 to 100 (or 'ai' for advice)"
+      ))
+  }
+
+  @Test func jsonFormatHasTheDocumentedKeys() throws {
+    let outcome = runCLI([
+      "check", packageRoot.appendingPathComponent("samples/invalid/keys.yaml").path, "--format", "json",
+    ])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+    #expect(Set(object.keys) == ["files", "bills", "errors", "warnings", "diagnostics"])
+    #expect(object["errors"] as? Int == 3)
+    let first = try #require((object["diagnostics"] as? [[String: Any]])?.first)
+    #expect(Set(first.keys) == ["file", "line", "column", "severity", "message"])
+    #expect(first["line"] as? Int == 6)
+    #expect(first["column"] as? Int == 5)
+  }
+
+  @Test func unreadableInputExits66() {
+    let outcome = runCLI(["check", "/nonexistent/bills.yaml"])
+    #expect(outcome.code == 66)
+    #expect(
+      outcome.stdout.contains(
+        "/nonexistent/bills.yaml: error: cannot read '/nonexistent/bills.yaml': no such file or directory"))
+  }
+
+  @Test func standardInputWithItsFormat() throws {
+    let csv = Data("amount,tip,diners\n12.345,10,2\n".utf8)
+    let outcome = try runBinary(["check", "-", "--input-format", "csv", "--currency", "EUR"], stdin: csv)
+    #expect(outcome.code == 1)
+    #expect(
+      outcome.stdout.hasPrefix("-:2:1: error: amount '12.345' has 3 decimals but EUR has 2\n    12.345,10,2\n    ^\n"))
+  }
+
+  @Test func initWritesAStarterThatPassesCheck() throws {
+    let directory = try FileManager.default.url(
+      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    let path = directory.appendingPathComponent("trip.yaml").path
+    #expect(runCLI(["init", path]).code == 0)
+    #expect(runCLI(["check", path]).code == 0)
+    let again = runCLI(["init", path])
+    #expect(again.code == 73)
+    #expect(again.stderr.contains("the file exists (use --force)"))
+    #expect(runCLI(["init", path, "--force"]).code == 0)
+    #expect(runCLI(["init"]).stdout == InitCommand.starter)
+  }
+}
+
+@Suite struct SchemaTests {
+  @Test func schemaPropertiesFollowTheFieldTable() throws {
+    let outcome = runCLI(["schema"])
+    let schema = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+    #expect(schema["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
+    let defs = try #require(schema["$defs"] as? [String: [String: Any]])
+    let billProperties = try #require(defs["bill"]?["properties"] as? [String: Any])
+    #expect(
+      Set(billProperties.keys) == [
+        "id", "date", "description", "amount", "currency", "tip", "tip_amount", "diners", "paid_by", "notes",
+        "leftover", "rounding",
+      ])
+    let defaultProperties = try #require(defs["defaults"]?["properties"] as? [String: Any])
+    #expect(Set(defaultProperties.keys) == ["currency", "tip", "leftover", "rounding"])
+  }
+
+  /// The samples and the starter validate against the schema with Python's jsonschema (CI installs it).
+  @Test(
+    .enabled(
+      if: pythonHas("import jsonschema, yaml"),
+      "needs python3 with jsonschema and PyYAML (pip install jsonschema pyyaml)"))
+  func samplesValidateAgainstTheSchemaInARealValidator() throws {
+    let directory = try FileManager.default.url(
+      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    let schemaPath = directory.appendingPathComponent("schema.json")
+    try runCLI(["schema"]).stdout.write(to: schemaPath, atomically: true, encoding: .utf8)
+    let starter = directory.appendingPathComponent("starter.yaml")
+    try InitCommand.starter.write(to: starter, atomically: true, encoding: .utf8)
+    let bad = directory.appendingPathComponent("bad.yaml")
+    try "bills:\n  - {amount: 5, tip: 10, tip_amount: 1, ammount: 3}\n".write(
+      to: bad, atomically: true, encoding: .utf8)
+    let script = """
+      import json, sys, yaml, jsonschema
+      class TextLoader(yaml.SafeLoader):
+          pass  # merge keys resolved, scalars kept as text, as splitbill reads them
+      for tag in ("int", "float", "bool", "timestamp"):
+          TextLoader.add_constructor("tag:yaml.org,2002:" + tag, lambda loader, node: loader.construct_scalar(node))
+      schema = json.load(open(sys.argv[1]))
+      jsonschema.Draft202012Validator.check_schema(schema)
+      validator = jsonschema.Draft202012Validator(schema)
+      for path in sys.argv[2:]:
+          errors = list(validator.iter_errors(yaml.load(open(path), Loader=TextLoader)))
+          print(path, len(errors))
+      """
+    let outcome = try runProcess(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", "-c", script, schemaPath.path, packageRoot.appendingPathComponent("samples/trip.yaml").path,
+        starter.path, bad.path,
+      ])
+    #expect(outcome.code == 0, "\(outcome.stderr)")
+    let counts = outcome.stdout.split(separator: "\n").map { $0.split(separator: " ").last.map(String.init) ?? "" }
+    #expect(counts == ["0", "0", "1"])
+  }
+}

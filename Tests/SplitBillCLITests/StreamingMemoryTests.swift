@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+/// Reading streams: peak memory does not grow with the number of bills.
+@Suite struct StreamingMemoryTests {
+  /// Peak RSS in KiB of `splitbill ARGS`, measured by Python's `resource` for the child.
+  func peakKilobytes(_ arguments: [String]) throws -> Int {
+    let script = """
+      import resource, subprocess, sys
+      code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+      print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+      """
+    let outcome = try runProcess(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, try builtBinary().path] + arguments)
+    let fields = outcome.stdout.split(separator: " ").map { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    #expect(fields.first == 0, "splitbill exited \(String(describing: fields.first))")
+    return try #require(fields.last ?? nil)
+  }
+
+  func generate(_ count: Int, csv: Bool, in directory: URL) throws -> String {
+    var text = csv ? "amount,currency,tip,diners,paid_by,notes\n" : "defaults: {tip: 15}\nbills:\n"
+    let names = ["Ana", "Ben", "Chloé", "Dmitri"]
+    for index in 0..<count {
+      let amount = "\(10 + index % 990).\(index % 10)\(index % 7)"
+      if csv {
+        text += "\(amount),EUR,10,Ana:2;Ben:1;Chloé:1,\(names[index % 4]),\"said \"\"fine\"\", thanks\"\n"
+      } else {
+        text +=
+          "  - {amount: \(amount), currency: EUR, diners: {Ana: 2, Ben: 1, Chloé: 1}, paid_by: \(names[index % 4]), notes: \"ok\"}\n"
+      }
+    }
+    let url = directory.appendingPathComponent("bills-\(count).\(csv ? "csv" : "yaml")")
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+  }
+
+  @Test(.enabled(if: pythonHas("import resource"), "needs python3 to measure peak memory"))
+  func checkingTenTimesMoreBillsNeedsNoMoreMemory() throws {
+    let directory = try FileManager.default.url(
+      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for csv in [false, true] {
+      let small = try peakKilobytes(["check", try generate(5_000, csv: csv, in: directory)])
+      let large = try peakKilobytes(["check", try generate(50_000, csv: csv, in: directory)])
+      // 45,000 more bills held in memory would take more than ten megabytes.
+      #expect(large - small < 4_096, "\(csv ? "CSV" : "YAML"): \(small) KiB for 5k bills, \(large) KiB for 50k")
+    }
+  }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import SplitBillCore
+import Testing
+
+@testable import SplitBillInput
+
+@Suite struct CSVReaderTests {
+  @Test func readsQuotedCellsWithDelimitersQuotesAndNewlines() throws {
+    let text =
+      "id,amount,tip,diners,notes\r\n"
+      + "a,10.00,10,\"Ana;Ben\",\"Said \"\"wow\"\", then\r\nleft, quickly\"\r\n"
+      + "b,20.00,10,3,\r\n"
+    let result = try read(text, name: "bills.csv")
+    #expect(result.diagnostics.isEmpty)
+    #expect(result.bills.map(\.id) == ["a", "b"])
+    #expect(result.bills.first?.notes == "Said \"wow\", then\r\nleft, quickly")
+    #expect(result.bills.last?.source.line == 4)
+    #expect(result.bills.last?.notes == nil)
+  }
+
+  @Test func headerIsCaseInsensitiveInAnyOrderWithABOM() throws {
+    let result = try read(bytes: [0xEF, 0xBB, 0xBF] + Array("Diners,TIP,Amount\n2,10,5.00\n".utf8), name: "b.csv")
+    #expect(result.diagnostics.isEmpty)
+    #expect(result.bills.first?.terms.amount.minorUnits == 500)
+  }
+
+  @Test func detectsSemicolonAndTabDelimiters() throws {
+    let semicolon = try read(
+      "amount;tip;diners\n\"84,50\";10;Ana:2,5\n", name: "s.csv", options: ReadOptions(decimalComma: true))
+    #expect(semicolon.diagnostics.isEmpty)
+    #expect(semicolon.bills.first?.terms.amount.minorUnits == 8450)
+    #expect(semicolon.bills.first?.terms.diners.list.first?.weight.description == "2.5")
+    let tab = try read("amount\ttip\tdiners\n5.00\t10\tAna;Ben\n", name: "t.tsv")
+    #expect(tab.diagnostics.isEmpty)
+    #expect(tab.bills.first?.terms.diners.list.map(\.name) == ["Ana", "Ben"])
+    let forced = try read("amount|tip|diners\n5.00|10|2\n", name: "p.csv", options: ReadOptions(delimiter: 0x7C))
+    #expect(forced.bills.count == 1)
+  }
+
+  @Test func dinersCellForms() throws {
+    let result = try read(
+      "amount,tip,diners\n9.00,0,3\n9.00,0,Ana;Ben;Chloé\n9.00,0,Ana:2;Ben:1\n9.00,0,Ana:2;Ben\n", name: "d.csv")
+    #expect(result.diagnostics.isEmpty)
+    #expect(result.bills.map(\.terms.diners.count) == [3, 3, 2, 2])
+    #expect(result.bills[2].terms.diners.list.map(\.weight.description) == ["2", "1"])
+    #expect(result.bills[3].terms.diners.list.map(\.weight.description) == ["2", "1"])
+  }
+
+  @Test func emptyCellIsAbsentAndBlankLinesAreSkipped() throws {
+    let result = try read("amount,tip,tip_amount,diners\n\n5.00,,1.00,2\n\n", name: "e.csv")
+    #expect(result.diagnostics.isEmpty)
+    #expect(result.bills.first?.terms.tip == .fixed(Money(minorUnits: 100, currency: .usd)))
+  }
+
+  @Test(arguments: [
+    (
+      "amount,tip,diners\n5,10,\"Ana\n", ["2:6: error: unterminated quoted cell: the quote opened here is never closed"]
+    ),
+    (
+      "amount,tip,diners\n5,10,\"Ana\"x\n",
+      [
+        "2:11: error: unexpected text after a closing quote: a quoted cell ends at the quote (write \"\" for a quote inside it)"
+      ]
+    ),
+    (
+      "amount,tip,diners\n5,10,An\"a\n",
+      ["2:8: error: a quote inside an unquoted cell: quote the whole cell and double the quote (\"a \"\"b\"\" c\")"]
+    ),
+    ("amount,tip,diners\n5,10\n", ["2:1: error: row has 2 cells but the header has 3 columns"]),
+    ("ammount,tip,diners\n5,10,2\n", ["1:1: error: unknown column 'ammount' in the header; did you mean 'amount'?"]),
+    ("amount,tip,tip,diners\n5,10,1,2\n", ["1:12: error: duplicate column 'tip' in the header (first at e.csv:1:8)"]),
+    ("tip,diners\n10,2\n", ["1:1: error: the header has no 'amount' column"]),
+    ("amount,tip,diners\n12.345,10,2\n", ["2:1: error: amount '12.345' has 3 decimals but USD has 2"]),
+  ])
+  func reportsRowAndColumn(text: String, expected: [String]) throws {
+    let result = try read(text, name: "e.csv")
+    #expect(result.lines == expected)
+  }
+
+  @Test func invalidUTF8InACellIsLocated() throws {
+    let bytes = Array("amount,tip,diners,notes\n5,10,2,caf".utf8) + [0xE9] + Array("\n".utf8)
+    let result = try read(bytes: bytes, name: "u.csv")
+    #expect(result.lines == ["2:8: error: invalid UTF-8 in column 'notes': the file must be UTF-8 text"])
+  }
+
+  @Test func yamlAndCSVVersionsOfOneTripGiveEqualBills() throws {
+    let yaml = readPaths([try fixture("trip.yaml")])
+    let csv = readPaths([try fixture("trip.csv")])
+    #expect(yaml.diagnostics.isEmpty)
+    #expect(csv.diagnostics.isEmpty)
+    #expect(yaml.bills.count == 14)
+    func comparable(_ bill: Bill) -> Bill {
+      var copy = bill
+      copy.source = SourceLocation(file: "", line: 0, column: 0)
+      if copy.tipSource == .default { copy.tipSource = .percent }  // the CSV spells the default out
+      return copy
+    }
+    #expect(yaml.bills.map(comparable) == csv.bills.map(comparable))
+  }
+}
+
+@Suite struct RobustnessTests {
+  /// Every prefix of the sample trip, in both formats, reads without crashing.
+  @Test func truncatedInputsNeverCrash() throws {
+    for name in ["trip.yaml", "trip.csv"] {
+      let bytes = try Array(String(contentsOfFile: try fixture(name), encoding: .utf8).utf8)
+      for length in stride(from: 0, through: bytes.count, by: 7) {
+        let result = try read(bytes: Array(bytes.prefix(length)), name: name)
+        #expect(result.bills.count <= 14)
+        for bill in result.invalid { #expect(!bill.diagnostics.isEmpty) }
+      }
+    }
+  }
+
+  @Test func randomBytesNeverCrash() throws {
+    var random = SplitMix(seed: 99)
+    let alphabet = Array("- :{}[],\"'&*!|>#\n\t\\%@`abc019.;".utf8) + [0xFF, 0xC3, 0x00, 0x0D]
+    for trial in 0..<300 {
+      let count = Int(random.next() % 200)
+      let bytes = (0..<count).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
+      _ = try read(bytes: bytes, name: trial % 2 == 0 ? "r.yaml" : "r.csv")
+    }
+  }
+}
+
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import SplitBillCore
+import Testing
+
+@testable import SplitBillInput
+
+/// What reading some inputs gave.
+struct ReadResult {
+  var bills: [Bill] = []
+  var invalid: [InvalidBill] = []
+  var diagnostics: [Diagnostic] = []
+  var unreadable = false
+
+  /// Diagnostics as `line:column: severity: message`, the file left out.
+  var lines: [String] {
+    diagnostics.map { d in
+      "\(d.location.map { "\($0.line):\($0.column)" } ?? "-"): \(d.severity.rawValue): \(d.message)"
+    }
+  }
+}
+
+/// A fresh temporary directory for one test.
+func temporaryDirectory() throws -> URL {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent("splitbill-tests-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url
+}
+
+/// Writes `text` to a temporary file named `name` and reads it.
+func read(_ text: String, name: String = "bills.yaml", options: ReadOptions = ReadOptions()) throws -> ReadResult {
+  try read(bytes: Array(text.utf8), name: name, options: options)
+}
+
+/// Writes `bytes` to a temporary file named `name` and reads it.
+func read(bytes: [UInt8], name: String, options: ReadOptions = ReadOptions()) throws -> ReadResult {
+  let directory = try temporaryDirectory()
+  defer { try? FileManager.default.removeItem(at: directory) }
+  let path = directory.appendingPathComponent(name).path
+  try Data(bytes).write(to: URL(fileURLWithPath: path))
+  var result = readPaths([path], options: options)
+  // Messages that name another place show the temporary directory; tests compare without it.
+  result.diagnostics = result.diagnostics.map { diagnostic in
+    var copy = diagnostic
+    copy.message = copy.message.replacingOccurrences(of: directory.path + "/", with: "")
+    return copy
+  }
+  return result
+}
+
+/// Reads `paths` as the commands do.
+func readPaths(_ paths: [String], options: ReadOptions = ReadOptions()) -> ReadResult {
+  var stream = BillStream(options: options)
+  var result = ReadResult()
+  stream.read(stream.sources(for: paths)) { outcome in
+    switch outcome {
+    case .valid(let bill): result.bills.append(bill)
+    case .invalid(let bill): result.invalid.append(bill)
+    }
+  }
+  result.diagnostics = stream.diagnostics
+  result.unreadable = stream.unreadableInput
+  return result
+}
+
+/// The path of a bundled fixture.
+func fixture(_ name: String) throws -> String {
+  let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: nil))
+  return url.path
+}

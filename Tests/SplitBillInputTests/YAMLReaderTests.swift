@@ -1,0 +1,225 @@
+import SplitBillCore
+import Testing
+
+@testable import SplitBillInput
+
+/// One error class: a file and exactly the diagnostics it must give.
+struct DiagnosticCase: Sendable, CustomTestStringConvertible {
+  var id: String
+  var text: String
+  var expected: [String]
+  var testDescription: String { id }
+
+  static let all: [DiagnosticCase] = [
+    DiagnosticCase(
+      id: "too many decimals", text: "defaults: {currency: EUR, tip: 10}\nbills:\n  - amount: 12.345\n    diners: 2\n",
+      expected: ["3:13: error: amount '12.345' has 3 decimals but EUR has 2"]),
+    DiagnosticCase(
+      id: "thousands separator", text: "- amount: 1,234.50\n  tip: 10\n  diners: 2\n",
+      expected: [
+        "1:11: error: amount '1,234.50' has a thousands separator: write 1234.50, with no grouping (for '84,50' style input use --decimal-comma)"
+      ]),
+    DiagnosticCase(
+      id: "exponent", text: "- {amount: 1e3, tip: 10, diners: 2}\n",
+      expected: ["1:12: error: amount '1e3' uses exponent notation: write the digits out, with at most 2 decimals"]),
+    DiagnosticCase(
+      id: "negative", text: "- {amount: -5, tip: 10, diners: 2}\n",
+      expected: ["1:12: error: amount '-5' is negative: expected zero or more"]),
+    DiagnosticCase(
+      id: "missing amount", text: "- tip: 10\n  diners: 2\n",
+      expected: ["1:3: error: missing required key 'amount' (the bill before tip)"]),
+    DiagnosticCase(
+      id: "unknown key with suggestion", text: "- ammount: 5\n  tip: 10\n  diners: 2\n",
+      expected: ["1:3: error: unknown key 'ammount' in bill; did you mean 'amount'?"]),
+    DiagnosticCase(
+      id: "duplicate key", text: "- amount: 5\n  amount: 6\n  tip: 10\n  diners: 2\n",
+      expected: ["2:3: error: duplicate key 'amount' in bill (first given at bills.yaml:1:3)"]),
+    DiagnosticCase(
+      id: "tip and tip_amount", text: "- {amount: 5, tip: 10, tip_amount: 1, diners: 2}\n",
+      expected: [
+        "1:24: error: tip and tip_amount are both given: a bill has exactly one of a percentage, a fixed tip, or 'ai'"
+      ]),
+    DiagnosticCase(
+      id: "no tip anywhere", text: "- {amount: 5, diners: 2}\n",
+      expected: [
+        "1:3: error: no tip for this bill: add 'tip: 18%' or 'tip_amount: 5.00', a 'tip' in the file's defaults, or --default-tip"
+      ]),
+    DiagnosticCase(
+      id: "tip out of range", text: "- {amount: 5, tip: 101, diners: 2}\n",
+      expected: ["1:20: error: tip '101' is out of range: expected a percentage from 0 to 100 (or 'ai' for advice)"]),
+    DiagnosticCase(
+      id: "zero diners", text: "- {amount: 5, tip: 1, diners: 0}\n",
+      expected: ["1:31: error: diners is 0: a bill needs at least one person to split it"]),
+    DiagnosticCase(
+      id: "duplicate diner", text: "- {amount: 5, tip: 1, diners: [Ana, Ana]}\n",
+      expected: ["1:37: error: diner 'Ana' is listed twice (first at bills.yaml:1:32)"]),
+    DiagnosticCase(
+      id: "zero weight", text: "- {amount: 5, tip: 1, diners: {Ana: 0}}\n",
+      expected: ["1:37: error: weight '0' must be greater than zero (diner 'Ana')"]),
+    DiagnosticCase(
+      id: "not in roster", text: "people: [Ana, Chloé]\nbills:\n  - {amount: 5, tip: 1, diners: [Ana, Chloe]}\n",
+      expected: ["3:39: error: diner 'Chloe' is not in people; did you mean 'Chloé'?"]),
+    DiagnosticCase(
+      id: "payer policy without payer among diners",
+      text: "- {amount: 5, tip: 1, diners: [Ana], paid_by: Ben, leftover: payer}\n",
+      expected: ["1:47: error: leftover policy 'payer' needs the payer among the diners, but 'Ben' is not one"]),
+    DiagnosticCase(
+      id: "impossible date", text: "- {date: 2026-02-29, amount: 5, tip: 1, diners: 1}\n",
+      expected: ["1:10: error: date '2026-02-29' is not a real calendar date"]),
+    DiagnosticCase(
+      id: "unknown currency", text: "- {currency: EURO, amount: 5, tip: 1, diners: 1}\n",
+      expected: [
+        "1:14: error: unknown currency 'EURO': expected an ISO 4217 code such as EUR, USD or JPY; did you mean 'EUR'?"
+      ]),
+    DiagnosticCase(
+      id: "duplicate id", text: "- {id: a, amount: 5, tip: 1, diners: 1}\n- {id: a, amount: 6, tip: 1, diners: 1}\n",
+      expected: ["2:3: error: duplicate bill id 'a': also used at bills.yaml:1:3"]),
+    DiagnosticCase(
+      id: "probable duplicate receipt",
+      text: "- {id: a, date: 2026-11-20, amount: 5, tip: 1, diners: 1, paid_by: Ana}\n"
+        + "- {id: b, date: 2026-11-20, amount: 5, tip: 2, diners: 2, paid_by: Ana}\n",
+      expected: [
+        "2:3: warning: probable duplicate receipt: 'b' has the same date, amount, currency and payer as 'a' (bills.yaml:1:3)"
+      ]),
+    DiagnosticCase(
+      id: "syntax error", text: "bills:\n  - amount: 5\n     tip: 1\n",
+      expected: ["3:9: error: YAML syntax error: mapping values are not allowed in this context"]),
+    DiagnosticCase(
+      id: "unterminated flow", text: "- {amount: 5, tip: 1, diners: [Ana\n",
+      expected: [
+        "2:1: error: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at line 1)"
+      ]),
+    DiagnosticCase(
+      id: "defaults after bills", text: "bills: []\ndefaults: {tip: 1}\n",
+      expected: ["2:1: error: 'defaults' must come before 'bills' in the file, so bills can be read as they stream"]),
+    DiagnosticCase(
+      id: "unknown alias", text: "- {amount: 5, tip: 1, diners: *crew}\n",
+      expected: ["1:31: error: unknown alias '*crew': no anchor '&crew' before it in this document"]),
+    DiagnosticCase(
+      id: "bill not a mapping", text: "- just text\n",
+      expected: ["1:3: error: a bill must be a mapping with keys such as amount, tip and diners, found 'just text'"]),
+    DiagnosticCase(
+      id: "unsupported version", text: "version: 2\nbills: []\n",
+      expected: ["1:10: error: unsupported version '2': this splitbill reads version 1"]),
+    DiagnosticCase(
+      id: "amount as a list", text: "- {amount: [5], tip: 1, diners: 1}\n",
+      expected: ["1:12: error: amount must be a single value, not a list"]),
+  ]
+}
+
+@Suite struct YAMLReaderTests {
+  @Test(arguments: DiagnosticCase.all)
+  func reportsEachErrorClassExactly(_ c: DiagnosticCase) throws {
+    let result = try read(c.text)
+    #expect(result.lines == c.expected)
+  }
+
+  @Test func readsScalarsAsExactText() throws {
+    let result = try read("defaults: {currency: EUR}\nbills:\n  - {amount: 84.50, tip: 17.125, diners: 3}\n")
+    let bill = try #require(result.bills.first)
+    #expect(bill.terms.amount.minorUnits == 8450)
+    #expect(bill.terms.tip == .percent(try Percent(parsing: "17.125")))
+    #expect(bill.terms.diners == .anonymous(count: 3))
+    #expect(bill.id.hasSuffix("bills.yaml#1"))
+  }
+
+  @Test func anchorsAliasesAndMergeKeys() throws {
+    let result = try read(
+      """
+      x-crew: &crew [Ana, Ben]
+      x-base: &base {currency: JPY, tip: 0}
+      bills:
+        - {<<: *base, amount: 1000, diners: *crew}
+        - <<: *base
+          currency: EUR
+          amount: 10.00
+          diners: *crew
+      """)
+    #expect(result.diagnostics.isEmpty)
+    #expect(result.bills.map(\.terms.amount.description) == ["1000 JPY", "10.00 EUR"])
+    #expect(result.bills.map(\.terms.diners.count) == [2, 2])
+  }
+
+  @Test func billionLaughsIsAClearErrorNotMemoryExhaustion() throws {
+    var text = "x-a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+    let letters = Array("abcdefghij")
+    for index in 1..<letters.count {
+      let previous = letters[index - 1]
+      text +=
+        "x-\(letters[index]): &\(letters[index]) ["
+        + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
+    }
+    text += "bills:\n  - {amount: 1, tip: 1, diners: *j}\n"
+    let result = try read(text)
+    #expect(result.lines.count == 1)
+    #expect(result.lines.first?.contains("aliases expand to more than 100000 nodes") == true)
+  }
+
+  @Test func severalDocumentsAreSeveralFilesWorth() throws {
+    let result = try read(
+      """
+      defaults: {currency: JPY, tip: 0}
+      bills: [{amount: 1000, diners: 2}]
+      ---
+      defaults: {currency: KWD, tip: 10}
+      bills: [{amount: 1.005, diners: 2}]
+      """)
+    #expect(result.diagnostics.isEmpty)
+    #expect(result.bills.map(\.terms.amount.description) == ["1000 JPY", "1.005 KWD"])
+    #expect(result.bills.map(\.id).map { $0.split(separator: "#").last.map(String.init) } == ["1", "2"])
+  }
+
+  @Test func precedenceBillThenFileThenCommandLineThenBuiltIn() throws {
+    let options = ReadOptions(
+      defaults: InputDefaults(
+        currency: Currency.known("GBP"), tip: .percent(.preset20), leftover: .first, rounding: .down))
+    let withFileDefaults = try read(
+      "defaults: {currency: EUR, tip: 10, leftover: remainder}\nbills:\n  - {amount: 1, diners: 1}\n  - {amount: 1, tip: 5, currency: JPY, diners: 1}\n",
+      options: options)
+    #expect(withFileDefaults.bills.map(\.terms.amount.currency.code) == ["EUR", "JPY"])
+    #expect(
+      withFileDefaults.bills.map(\.terms.tip) == [.percent(.preset10), .percent(Percent(tenThousandths: 50_000))])
+    #expect(withFileDefaults.bills.map(\.tipSource) == [.default, .percent])
+    #expect(withFileDefaults.bills.map(\.terms.leftover) == [.remainder, .remainder])
+    #expect(withFileDefaults.bills.map(\.terms.rounding) == [.down, .down])
+    let commandLineOnly = try read("- {amount: 1, diners: 1}\n", options: options)
+    #expect(commandLineOnly.bills.first?.terms.amount.currency.code == "GBP")
+    #expect(commandLineOnly.bills.first?.terms.tip == .percent(.preset20))
+    let builtIn = try read("- {amount: 1, tip: ai, diners: 1}\n")
+    #expect(builtIn.bills.first?.terms.amount.currency == .usd)
+    #expect(builtIn.bills.first?.terms.tip == .advisor)
+    #expect(builtIn.bills.first?.terms.leftover == .balanced)
+    #expect(builtIn.bills.first?.terms.rounding == .halfUp)
+  }
+
+  @Test func rosterIsTheDefaultDinersAndNamesAreNFC() throws {
+    let result = try read(
+      "people: [Ana, \"Chloe\u{301}\"]\nbills:\n  - {amount: 1, tip: 1}\n  - {amount: 1, tip: 1, diners: [\"Chlo\u{E9}\"]}\n"
+    )
+    #expect(result.diagnostics.isEmpty)
+    #expect(result.bills.first?.terms.diners.list.map(\.name) == ["Ana", "Chlo\u{E9}"])
+    #expect(result.bills.first?.terms.diners.list.last?.name.unicodeScalars.count == 5)
+  }
+
+  @Test func invalidUTF8IsLocated() throws {
+    let bytes = Array("- {amount: 1, tip: 1, diners: [An".utf8) + [0xFF] + Array("a]}\n".utf8)
+    let result = try read(bytes: bytes, name: "bad.yaml")
+    #expect(result.lines.count == 1)
+    #expect(result.lines.first?.hasPrefix("1:34: error: invalid UTF-8") == true)
+  }
+
+  @Test func oneBadBillNeverHidesTheOthers() throws {
+    let result = try read(
+      "- {amount: x, tip: 1, diners: 1}\n- {amount: 2, tip: 1, diners: 1}\n- {amount: 3, tip: y, diners: 0}\n")
+    #expect(result.bills.count == 1)
+    #expect(result.invalid.count == 2)
+    #expect(result.diagnostics.count == 3)
+  }
+
+  @Test func emptyFilesHaveNoBills() throws {
+    for text in ["", "# nothing\n", "bills:\n", "---\n...\n", "[]\n"] {
+      let result = try read(text)
+      #expect(result.bills.isEmpty && result.diagnostics.isEmpty, "\(text.debugDescription)")
+    }
+  }
+}
