@@ -26,12 +26,16 @@ public struct Bill: Hashable, Sendable {
   public var terms: BillTerms
   /// Where the tip choice came from.
   public var tipSource: TipSource
+  /// The default tip percentage the file or command line gives, if any: the advisor's starting
+  /// point when the notes say nothing.
+  public var defaultTip: Percent?
 
   /// Creates a bill.
   public init(
     id: String, source: SourceLocation, date: CalendarDate? = nil, description: String? = nil,
-    notes: String? = nil, terms: BillTerms, tipSource: TipSource
+    notes: String? = nil, terms: BillTerms, tipSource: TipSource, defaultTip: Percent? = nil
   ) {
+    self.defaultTip = defaultTip
     self.id = id
     self.source = source
     self.date = date

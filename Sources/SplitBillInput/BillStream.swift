@@ -31,6 +31,9 @@ public struct BillStream {
   public let options: ReadOptions
   /// Every diagnostic so far, in reading order.
   public private(set) var diagnostics: [Diagnostic] = []
+  /// The errors that belong to no bill: unreadable files, syntax errors, bad headers and defaults.
+  public var fileErrors: [Diagnostic] { fileProblems.filter { $0.severity == .error } }
+  private var fileProblems: [Diagnostic] = []
   /// Files read (or attempted).
   public private(set) var fileCount = 0
   /// Bills read, valid or not.
@@ -93,8 +96,10 @@ public struct BillStream {
         var found: [Diagnostic] = []
         context = self.validator.context(for: header, diagnostics: &found)
         self.diagnostics += found
+        self.fileProblems += found
       case .failure(let diagnostic):
         self.diagnostics.append(diagnostic)
+        self.fileProblems.append(diagnostic)
       case .bill(let raw):
         self.billCount += 1
         let explicitID = raw.fields["id"] != nil
@@ -168,7 +173,9 @@ public struct BillStream {
 
   private mutating func fail(_ message: String, file: String) {
     unreadableInput = true
-    diagnostics.append(.error(message, at: SourceLocation(file: file, line: 0, column: 0)))
+    let diagnostic = Diagnostic.error(message, at: SourceLocation(file: file, line: 0, column: 0))
+    diagnostics.append(diagnostic)
+    fileProblems.append(diagnostic)
   }
 
   static func source(for path: String, override: InputFormat?) -> InputSource? {

@@ -440,6 +440,13 @@ extension RawValue {
 
 /// A bill that could not be used, with every problem found in it.
 public struct InvalidBill: Error, Sendable, Hashable {
+  /// Creates an invalid bill.
+  public init(id: String?, source: SourceLocation, diagnostics: [Diagnostic]) {
+    self.id = id
+    self.source = source
+    self.diagnostics = diagnostics
+  }
+
   /// Its id (explicit or default), when one could be determined.
   public var id: String?
   /// Where it starts.

@@ -12,61 +12,92 @@ public struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
   public var description: String { "cannot write '\(path)': \(reason)" }
 }
 
-/// Writes a file atomically: into a temporary file in the same directory, flushed to disk, then
-/// renamed over the target. Readers see the old file or the new one, never a partial one; on any
-/// failure the old file stays as it was and the temporary file is removed.
-public enum AtomicFile {
-  /// Writes what `produce` sends to its sink to `path`.
+/// A file being written atomically: into a temporary file in the same directory, flushed to disk,
+/// then renamed over the target by ``commit()``. Readers see the old file or the new one, never a
+/// partial one; ``abort()`` (or a failure) removes the temporary file and leaves the old file as it was.
+public final class PendingFile {
+  /// The target path.
+  public let path: String
+  /// Where to write the content.
+  public let sink: FileDescriptorSink
+  private let temporary: String
+  private var descriptor: Int32
+  private var done = false
+
+  /// Creates the temporary file next to `path`.
   ///
   /// - Parameter overwrite: when `false`, an existing `path` is an error and is left alone.
-  public static func write(
-    to path: String, overwrite: Bool = true, _ produce: (inout FileDescriptorSink) throws -> Void
-  ) throws {
-    let directory = path.contains("/") ? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)]) : "."
-    let base = path.split(separator: "/").last.map(String.init) ?? path
+  public init(path: String, overwrite: Bool = true) throws(WriteError) {
+    self.path = path
     if !overwrite && access(path, F_OK) == 0 { throw WriteError(path: path, reason: "the file exists (use --force)") }
-    let templatePath = (directory.isEmpty ? "" : directory) + "/.\(base).tmp-XXXXXX"
-    var template = Array(templatePath.utf8CString)
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { String(path[..<$0]) } ?? "."
+    let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    var template = Array(((directory.isEmpty ? "" : directory) + "/.\(base).tmp-XXXXXX").utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-      guard let base = buffer.baseAddress else { return -1 }
-      return mkstemp(base)
+      guard let start = buffer.baseAddress else { return -1 }
+      return mkstemp(start)
     }
-    guard descriptor >= 0 else { throw WriteError(path: path, reason: lastError()) }
-    let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    var sink = FileDescriptorSink(descriptor: descriptor)
-    var committed = false
-    defer {
-      if !committed { unlink(temporary) }
-    }
-    do {
-      try produce(&sink)
-    } catch {
-      close(descriptor)
-      throw error
-    }
+    guard descriptor >= 0 else { throw WriteError(path: path, reason: PendingFile.lastError()) }
+    self.descriptor = descriptor
+    self.temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    self.sink = FileDescriptorSink(descriptor: descriptor)
+  }
+
+  deinit { abort() }
+
+  /// Flushes, syncs and renames the file into place.
+  public func commit() throws(WriteError) {
+    guard !done else { return }
     sink.flush()
     if sink.failed {
-      let reason = lastError()
-      close(descriptor)
+      let reason = PendingFile.lastError()
+      abort()
       throw WriteError(path: path, reason: reason)
     }
-    // mkstemp creates 0600; a report is an ordinary file.
-    fchmod(descriptor, 0o644 & ~currentUmask())
-    guard fsync(descriptor) == 0 else {
-      let reason = lastError()
-      close(descriptor)
+    let mask = umask(0)
+    umask(mask)
+    fchmod(descriptor, 0o644 & ~mask)  // mkstemp makes 0600; a report is an ordinary file
+    guard fsync(descriptor) == 0, close(descriptor) == 0 else {
+      let reason = PendingFile.lastError()
+      descriptor = -1
+      abort()
       throw WriteError(path: path, reason: reason)
     }
-    close(descriptor)
-    guard rename(temporary, path) == 0 else { throw WriteError(path: path, reason: lastError()) }
-    committed = true
+    descriptor = -1
+    guard rename(temporary, path) == 0 else {
+      let reason = PendingFile.lastError()
+      abort()
+      throw WriteError(path: path, reason: reason)
+    }
+    done = true
+  }
+
+  /// Drops the temporary file; the target is untouched.
+  public func abort() {
+    guard !done else { return }
+    done = true
+    if descriptor >= 0 { close(descriptor) }
+    descriptor = -1
+    unlink(temporary)
   }
 
   static func lastError() -> String { String(cString: strerror(errno)) }
+}
 
-  static func currentUmask() -> mode_t {
-    let mask = umask(0)
-    umask(mask)
-    return mask
+/// Writes a whole file atomically in one call.
+public enum AtomicFile {
+  /// Writes what `produce` sends to the sink to `path`, atomically.
+  public static func write(to path: String, overwrite: Bool = true, _ produce: (FileDescriptorSink) throws -> Void)
+    throws
+  {
+    let file = try PendingFile(path: path, overwrite: overwrite)
+    do {
+      try produce(file.sink)
+    } catch {
+      file.abort()
+      throw error
+    }
+    try file.commit()
   }
 }

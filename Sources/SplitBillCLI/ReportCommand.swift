@@ -1,0 +1,249 @@
+import SplitBillAdvisor
+import SplitBillCore
+import SplitBillInput
+import SplitBillReports
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `splitbill report`: the reconciled report, in every format people use.
+enum ReportCommand {
+  static let command = Command(
+    name: "report",
+    summary: "split every bill, reconcile, and say who owes whom (text, JSON, CSV, Markdown, HTML, journals)",
+    usage: "splitbill report PATH... [--format FORMAT] [-o FILE]... [period] [options]",
+    options: [
+      .value("--format", "FORMAT", "text (default), json, csv, markdown, html, hledger, ledger or beancount."),
+      .value(
+        "--output", short: "-o", "FILE", repeatable: true,
+        "Write to FILE (repeatable), atomically; the format comes from the extension unless --format is given."),
+      .value("--since", "DATE", "Only bills on or after DATE (YYYY-MM-DD)."),
+      .value("--until", "DATE", "Only bills on or before DATE (YYYY-MM-DD)."),
+      .value("--week", "WEEK", "Only bills in ISO week WEEK, such as 2026-W48."),
+      .flag("--last-week", "Only bills in the ISO week before this one (see --today)."),
+      .value("--today", "DATE", "Take DATE as today, for --last-week (reproducible cron runs)."),
+      .flag("--stamp", "Add the time of the run to the report (otherwise equal inputs give equal bytes)."),
+      .flag("--with-settlements", "Journals: add the suggested settlements as pending (!) transfers."),
+      .value("--books-of", "NAME", "Journals: NAME's own books instead of the group journal."),
+      .flag("--no-declarations", "Journals: leave out account and commodity declarations, for appending."),
+    ] + InputOptions.specs,
+    details: """
+      Bills are processed in order (inputs as given, directories sorted, bills in file order): each is
+      split with its leftover policy, added to per-person figures, and the balances are settled with
+      the fewest transfers. Invalid bills are listed with their diagnostics (on stderr too); the valid
+      ones are still reported and the exit code is 1. If any reconciliation identity failed, nothing is
+      written and the exit code is 70.
+      Extensions: .txt .json .csv .md .html .hledger .journal .ledger .beancount.
+      """,
+    examples: [
+      "splitbill report samples/trip.yaml",
+      "splitbill report samples/trip.yaml -o report.html -o report.json",
+      "splitbill report expenses/ --format markdown >> \"$GITHUB_STEP_SUMMARY\"",
+      "splitbill report expenses/ --last-week -o weekly.html -o weekly.journal",
+      "splitbill report samples/trip.yaml --format beancount --books-of Ana --with-settlements",
+    ],
+    run: run)
+
+  /// Where one output goes.
+  struct Output {
+    var format: ReportFormat
+    var path: String?
+  }
+
+  static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) throws -> ExitCode {
+    guard !arguments.positionals.isEmpty else {
+      throw UsageError("no PATH given: name bill files or directories, for example: splitbill report samples/trip.yaml")
+    }
+    let outputs = try outputs(arguments)
+    let filter = try dateFilter(arguments)
+    let journalOptions = JournalOptions(
+      withSettlements: arguments.flag("--with-settlements"), booksOf: arguments.value("--books-of"),
+      declarations: !arguments.flag("--no-declarations"))
+    let needsDates = outputs.contains { $0.format.isJournal }
+    var stream = BillStream(options: try InputOptions.readOptions(arguments))
+    let sources = stream.sources(for: arguments.positionals)
+    let color =
+      context.stdoutIsTerminal && context.environment["NO_COLOR"].map(\.isEmpty) ?? true
+
+    // Every output is written to a temporary place first: files next to their target, standard
+    // output to a spool; nothing is visible until the books reconcile.
+    var pending: [PendingFile] = []
+    var spool: SpoolSink?
+    var writers: [any ReportWriter] = []
+    do {
+      for output in outputs {
+        if let path = output.path {
+          let file = try PendingFile(path: path)
+          pending.append(file)
+          writers.append(makeWriter(output.format, sink: file.sink, color: false, journal: journalOptions))
+        } else {
+          let sink = SpoolSink()
+          spool = sink
+          writers.append(makeWriter(output.format, sink: sink, color: color, journal: journalOptions))
+        }
+      }
+    } catch {
+      for file in pending { file.abort() }
+      throw CommandFailure(message: "\(error)", code: .cannotCreate)
+    }
+
+    var ledger = ReportLedger()
+    var leftovers = LeftoverLedger()
+    var invalid: [InvalidBill] = []
+    var filteredOut = 0
+    let advisor = OfflineAdvisor()
+    let commandLineTip: Percent? = {
+      if case .percent(let percent) = stream.options.defaults.tip { return percent }
+      return nil
+    }()
+    stream.read(sources) { outcome in
+      switch outcome {
+      case .invalid(let bill):
+        invalid.append(bill)
+      case .valid(var bill):
+        if filter != nil || needsDates, bill.date == nil {
+          let reason = filter != nil ? "a date filter is in use" : "journal formats date every transaction"
+          invalid.append(
+            InvalidBill(
+              id: bill.id, source: bill.source,
+              diagnostics: [.error("bill '\(bill.id)' has no date, but \(reason)", at: bill.source)]))
+          return
+        }
+        if let filter, let date = bill.date, !filter.contains(date) {
+          filteredOut += 1
+          return
+        }
+        var advice: TipAdvice?
+        if bill.terms.tip == .advisor {
+          let suggestion = advisor.suggest(notes: bill.notes, base: bill.defaultTip ?? commandLineTip)
+          bill.terms.tip = .percent(suggestion.percent)
+          advice = suggestion
+        }
+        do throws(SplitError) {
+          let split = try bill.terms.split(ledger: &leftovers)
+          ledger.add(split)
+          let reported = ReportedBill(bill: bill, split: split, advice: advice)
+          for index in writers.indices { writers[index].write(reported) }
+        } catch {
+          invalid.append(
+            InvalidBill(id: bill.id, source: bill.source, diagnostics: [.error(error.description, at: bill.source)]))
+        }
+      }
+    }
+    let fileErrors = stream.fileErrors.map {
+      InvalidBill(id: nil, source: $0.location ?? SourceLocation(file: "-", line: 0, column: 0), diagnostics: [$0])
+    }
+    printDiagnostics(
+      stream.diagnostics + invalid.flatMap(\.diagnostics).filter { !stream.diagnostics.contains($0) }, stream: stream,
+      context: &context)
+
+    do {
+      try ledger.reconcile()
+    } catch {
+      for file in pending { file.abort() }
+      throw CommandFailure(
+        message: "internal error: the books do not reconcile (\(error)); nothing was written", code: .internalError)
+    }
+    let summary = ReportSummary(
+      people: ledger.personTotals, totals: ledger.currencyTotals, settlements: ledger.settlements,
+      invalid: fileErrors + invalid, filteredOut: filteredOut, period: filter?.description,
+      stamp: arguments.flag("--stamp") ? timestamp() : nil)
+    for index in writers.indices { writers[index].finish(summary) }
+    do {
+      for file in pending { try file.commit() }
+    } catch {
+      for file in pending { file.abort() }
+      throw CommandFailure(message: "\(error); the previous file, if any, is unchanged", code: .cannotCreate)
+    }
+    spool?.copy(to: &context.stdout)
+    for file in pending { context.message("wrote \(file.path)") }
+    if stream.unreadableInput { return .noInput }
+    return summary.invalid.isEmpty ? .success : .invalidBills
+  }
+
+  static func makeWriter(
+    _ format: ReportFormat, sink: some OutputSink, color: Bool, journal: JournalOptions
+  ) -> any ReportWriter {
+    switch format {
+    case .text: return TextReportWriter(sink: sink, color: color)
+    case .json: return JSONReportWriter(sink: sink)
+    case .csv: return CSVReportWriter(sink: sink)
+    case .markdown: return MarkdownReportWriter(sink: sink)
+    case .html: return HTMLReportWriter(sink: sink)
+    case .hledger, .ledger, .beancount: return JournalWriter(sink: sink, flavor: format, options: journal)
+    }
+  }
+
+  static func outputs(_ arguments: ParsedArguments) throws(UsageError) -> [Output] {
+    let format = try arguments.choice("--format", ReportFormat.self)
+    let paths = arguments.values["--output"] ?? []
+    guard !paths.isEmpty else { return [Output(format: format ?? .text, path: nil)] }
+    var outputs: [Output] = []
+    for path in paths {
+      if path == "-" {
+        outputs.append(Output(format: format ?? .text, path: nil))
+        continue
+      }
+      guard let chosen = format ?? ReportFormat(fileName: path) else {
+        throw UsageError(
+          "cannot tell the format of '\(path)' from its extension: use .txt .json .csv .md .html .hledger .journal .ledger .beancount, or --format"
+        )
+      }
+      outputs.append(Output(format: chosen, path: path))
+    }
+    if outputs.filter({ $0.path == nil }).count > 1 { throw UsageError("standard output ('-o -') is named twice") }
+    return outputs
+  }
+
+  static func dateFilter(_ arguments: ParsedArguments) throws(UsageError) -> DateFilter? {
+    func date(_ name: String) throws(UsageError) -> CalendarDate? {
+      try arguments.parse(name) { text in
+        guard let date = CalendarDate(iso: text) else {
+          throw UsageError("'\(text)' is not a date: expected YYYY-MM-DD, a date that exists")
+        }
+        return date
+      }
+    }
+    let since = try date("--since")
+    let until = try date("--until")
+    let today = try date("--today")
+    let week = try arguments.parse("--week") { text in
+      guard let (year, number) = DateFilter.parseWeek(text), let filter = DateFilter.isoWeek(year: year, week: number)
+      else { throw UsageError("'\(text)' is not an ISO week: expected YYYY-Www such as 2026-W48") }
+      return filter
+    }
+    let lastWeek = arguments.flag("--last-week")
+    let choices = [since != nil || until != nil, week != nil, lastWeek].filter { $0 }.count
+    guard choices <= 1 else { throw UsageError("use one of --since/--until, --week or --last-week") }
+    if let since, let until, since > until { throw UsageError("--since \(since) is after --until \(until)") }
+    if lastWeek { return DateFilter.lastWeek(before: today ?? localToday()) }
+    if let week { return week }
+    if since != nil || until != nil { return DateFilter(since: since, until: until) }
+    return nil
+  }
+
+  static func printDiagnostics(_ diagnostics: [Diagnostic], stream: BillStream, context: inout CommandContext) {
+    guard !diagnostics.isEmpty else { return }
+    let lines = SourceLines.fetch(diagnostics.compactMap(\.location), standardInput: stream.standardInput)
+    for diagnostic in diagnostics { context.stderr.write(DiagnosticFormatter.text(diagnostic, lines: lines)) }
+  }
+
+  /// Today in the local time zone.
+  static func localToday() -> CalendarDate {
+    var now = time(nil)
+    var parts = tm()
+    localtime_r(&now, &parts)
+    return CalendarDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+      ?? CalendarDate(daysSinceEpoch: 0)
+  }
+
+  /// Now, as ISO 8601 UTC.
+  static func timestamp() -> String {
+    let seconds = Int(time(nil))
+    let date = CalendarDate(daysSinceEpoch: seconds / 86_400)
+    let rest = seconds % 86_400
+    func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return "\(date)T\(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60))Z"
+  }
+}

@@ -1,0 +1,209 @@
+import SplitBillCore
+
+/// One self-contained HTML file: no external assets, no script, works offline. Summary, an inline
+/// SVG chart of balances per person, the settlement list, the per-bill table with absorbed leftover
+/// units marked, and invalid bills. Every piece of user text is escaped.
+public struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
+  private var sink: Sink
+  private let bills = SpoolSink()
+  private var count = 0
+
+  /// Writes to `sink` when the report finishes.
+  public init(sink: Sink) { self.sink = sink }
+
+  public mutating func write(_ reported: ReportedBill) {
+    let split = reported.split
+    let bill = reported.bill
+    var tip = (split.tipPercent.map { "\($0) " } ?? "") + split.tip.decimalString
+    if split.leftoverToTip.minorUnits > 0 { tip += " (incl. \(split.leftoverToTip.decimalString) leftover)" }
+    var tipCell = Self.escape(tip)
+    if let advice = reported.advice {
+      var who = advice.advisor + (advice.model.map { " · " + $0 } ?? "")
+      if advice.fallback { who += " · fallback: " + (advice.fallbackReason ?? "no answer") }
+      if advice.clamped { who += " · clamped" }
+      tipCell += "<div class=\"advice\">\(Self.escape(who)): \(Self.escape(advice.reason))</div>"
+    }
+    let shares = split.shares.map { share in
+      var cell = "<span class=\"person\">\(Self.escape(share.person))</span>"
+      if share.weight != .one { cell += " <span class=\"weight\">×\(share.weight)</span>" }
+      cell += " \(share.amount.decimalString)"
+      if share.absorbed > 0 {
+        let units = Money(minorUnits: Int64(share.absorbed), currency: split.currency).decimalString
+        cell +=
+          " <mark title=\"absorbed \(share.absorbed) leftover unit\(share.absorbed == 1 ? "" : "s")\">+\(units)</mark>"
+      }
+      return "<li>\(cell)</li>"
+    }
+    let row = [
+      "<td><b>\(Self.escape(bill.id))</b><div class=\"source\">\(Self.escape(bill.source.description))</div></td>",
+      "<td>\(bill.date?.description ?? "")</td>",
+      "<td>\(Self.escape(bill.description ?? ""))</td>",
+      "<td class=\"num\">\(split.amount.decimalString) \(split.currency.code)</td>",
+      "<td>\(tipCell)</td>",
+      "<td class=\"num\">\(split.total.decimalString)</td>",
+      "<td>\(Self.escape(split.payer ?? "—"))</td>",
+      "<td>\(split.leftoverPolicy.rawValue)</td>",
+      "<td><ul>\(shares.joined())</ul></td>",
+    ]
+    bills.write("<tr>" + row.joined() + "</tr>\n")
+    count += 1
+  }
+
+  public mutating func finish(_ summary: ReportSummary) {
+    var out = [
+      "<!DOCTYPE html>", "<html lang=\"en\">", "<head>", "<meta charset=\"utf-8\">",
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+      "<title>splitbill report</title>", "<style>\(Self.style)</style>", "</head>", "<body>",
+      "<h1>splitbill report</h1>",
+    ]
+    var facts = ["\(plural(summary.billCount, "bill")) in \(plural(summary.totals.count, "currency", "currencies"))"]
+    if let period = summary.period { facts.append("period \(period)") }
+    if !summary.invalid.isEmpty {
+      facts.append("<b class=\"bad\">\(plural(summary.invalid.count, "invalid bill"))</b>")
+    }
+    if summary.filteredOut > 0 { facts.append("\(summary.filteredOut) outside the period") }
+    if let stamp = summary.stamp { facts.append("generated \(stamp)") }
+    out.append("<p class=\"facts\">\(facts.joined(separator: " · "))</p>")
+    out.append(
+      "<p class=\"ok\">✔ Reconciled: every bill's shares add up to its total, and balances add up to zero.</p>")
+
+    out.append("<h2>Settle up</h2>")
+    for settlement in summary.settlements {
+      let method =
+        settlement.method == .minimal ? "fewest transfers" : "greedy (more than \(Settlement.exactLimit) people)"
+      out.append("<h3>\(settlement.currency.code) <small>\(method)</small></h3>")
+      if settlement.transfers.isEmpty {
+        out.append("<p>Nothing to settle.</p>")
+        continue
+      }
+      out.append("<ul class=\"transfers\">")
+      for transfer in settlement.transfers {
+        out.append(
+          "<li><b>\(Self.escape(transfer.from))</b> pays <b>\(Self.escape(transfer.to))</b> <span class=\"num\">\(transfer.amount.decimalString) \(settlement.currency.code)</span></li>"
+        )
+      }
+      out.append("</ul>")
+    }
+
+    if !summary.people.isEmpty {
+      out.append("<h2>Balances</h2>")
+      let byCurrency = Dictionary(grouping: summary.people, by: \.currency.code)
+      for code in byCurrency.keys.sorted() { out.append(Self.chart(byCurrency[code] ?? [], code: code)) }
+      out.append("<h2>People</h2>")
+      out.append(
+        "<table><thead><tr><th>Person</th><th>Currency</th><th>Consumed</th><th>Paid</th><th>Balance</th><th>Absorbed</th></tr></thead><tbody>"
+      )
+      for person in summary.people {
+        let money = { (units: Int64) in Money(minorUnits: units, currency: person.currency).decimalString }
+        out.append(
+          "<tr><td>\(Self.escape(person.person))</td><td>\(person.currency.code)</td><td class=\"num\">\(money(person.consumed))</td><td class=\"num\">\(money(person.paid))</td><td class=\"num \(person.balance < 0 ? "bad" : "")\">\(money(person.balance))</td><td class=\"num\">\(person.absorbed)</td></tr>"
+        )
+      }
+      out.append("</tbody></table>")
+    }
+
+    out.append("<h2>Totals</h2>")
+    out.append(
+      "<table><thead><tr><th>Currency</th><th>Bills</th><th>Amounts</th><th>Tips</th><th>Totals</th><th>Shares</th><th>Paid</th><th>Balances</th><th>Absorbed</th></tr></thead><tbody>"
+    )
+    for totals in summary.totals {
+      let money = { (units: Int64) in Money(minorUnits: units, currency: totals.currency).decimalString }
+      out.append(
+        "<tr><td>\(totals.currency.code)</td><td class=\"num\">\(totals.bills)</td><td class=\"num\">\(money(totals.amounts))</td><td class=\"num\">\(money(totals.tips))</td><td class=\"num\">\(money(totals.totals))</td><td class=\"num\">\(money(totals.shares))</td><td class=\"num\">\(money(totals.paid))</td><td class=\"num\">\(money(totals.balances))</td><td class=\"num\">\(totals.absorbed)</td></tr>"
+      )
+    }
+    out.append("</tbody></table>")
+    for totals in summary.totals where totals.anonymousBills + totals.unpaidBills > 0 {
+      out.append(
+        "<p class=\"note\">\(totals.currency.code): \(plural(totals.anonymousBills, "bill")) with anonymous diners are in the totals but in nobody's figures; \(plural(totals.unpaidBills, "bill")) without a payer count in consumed, not in balances.</p>"
+      )
+    }
+
+    if !summary.invalid.isEmpty {
+      out.append(
+        "<h2 class=\"bad\">Invalid bills</h2><table><thead><tr><th>Source</th><th>Bill</th><th>Problem</th></tr></thead><tbody>"
+      )
+      for invalid in summary.invalid {
+        let place = invalid.source.line > 0 ? invalid.source.description : invalid.source.file
+        out.append(
+          "<tr><td>\(Self.escape(place))</td><td>\(Self.escape(invalid.id ?? ""))</td><td>\(Self.escape(invalid.diagnostics.map(\.message).joined(separator: "; ")))</td></tr>"
+        )
+      }
+      out.append("</tbody></table>")
+    }
+    out.append("<h2>Bills</h2>")
+    out.append("<p class=\"note\">Absorbed leftover units are <mark>marked</mark> next to the share.</p>")
+    out.append(
+      "<table class=\"bills\"><thead><tr><th>Bill</th><th>Date</th><th>Description</th><th>Amount</th><th>Tip</th><th>Total</th><th>Paid by</th><th>Leftover</th><th>Shares</th></tr></thead><tbody>"
+    )
+    sink.write(out.joined(separator: "\n") + "\n")
+    bills.copy(to: &sink)
+    sink.write("</tbody></table>\n</body>\n</html>\n")
+  }
+
+  /// A horizontal bar per person: credit to the right in green, debt to the left in red.
+  static func chart(_ people: [PersonTotals], code: String) -> String {
+    let rowHeight = 26
+    let width = 640
+    let labelWidth = 140
+    let middle = labelWidth + (width - labelWidth) / 2
+    let half = Int64((width - labelWidth) / 2 - 70)
+    let largest = max(people.map { $0.balance.magnitude }.max() ?? 1, 1)
+    let height = rowHeight * people.count + 30
+    var svg = [
+      "<figure><svg role=\"img\" aria-label=\"Balances in \(code)\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">",
+      "<text x=\"0\" y=\"16\" class=\"axis\">\(code)</text>",
+      "<line x1=\"\(middle)\" y1=\"22\" x2=\"\(middle)\" y2=\"\(height)\" stroke=\"#888\"/>",
+    ]
+    for (index, person) in people.enumerated() {
+      let y = 26 + index * rowHeight
+      let length = Int(Int64(person.balance.magnitude) * half / Int64(largest))
+      let x = person.balance >= 0 ? middle : middle - length
+      let amount = Money(minorUnits: person.balance, currency: person.currency).decimalString
+      let labelX = person.balance >= 0 ? middle + length + 4 : middle - length - 4
+      svg.append(
+        "<text x=\"0\" y=\"\(y + 15)\">\(escape(person.person))</text>"
+          + "<rect x=\"\(x)\" y=\"\(y + 3)\" width=\"\(max(length, 1))\" height=\"16\" fill=\"\(person.balance >= 0 ? "#2e7d32" : "#c62828")\"/>"
+          + "<text x=\"\(labelX)\" y=\"\(y + 15)\" text-anchor=\"\(person.balance >= 0 ? "start" : "end")\">\(amount)</text>"
+      )
+    }
+    svg.append(
+      "</svg><figcaption>Balance per person in \(code): right of the line others owe them, left of it they owe.</figcaption></figure>"
+    )
+    return svg.joined(separator: "\n")
+  }
+
+  static var style: String {
+    """
+    body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1b1b1b}
+    h1{margin-bottom:.2rem}h2{margin-top:2rem;border-bottom:1px solid #ddd}h3 small{font-weight:normal;color:#666}
+    table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
+    th{background:#f4f4f4}.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+    ul{margin:0;padding-left:1rem}.transfers li{margin:.2rem 0}mark{background:#ffe082;padding:0 .2rem;border-radius:3px}
+    .source,.note,.advice,figcaption{color:#666;font-size:.85em}.bad{color:#c62828}.ok{color:#2e7d32}
+    .facts{color:#444}svg text{font:13px system-ui,sans-serif}svg .axis{font-weight:bold}
+    """
+  }
+
+  /// `text` safe inside HTML text and attribute values; control characters dropped.
+  public static func escape(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "&": out += "&amp;"
+      case "<": out += "&lt;"
+      case ">": out += "&gt;"
+      case "\"": out += "&quot;"
+      case "'": out += "&#39;"
+      default:
+        if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" || (0x7F...0x9F).contains(scalar.value)
+          || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+        {
+          continue
+        }
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+}

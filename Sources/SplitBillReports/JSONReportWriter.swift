@@ -1,0 +1,133 @@
+import SplitBillCore
+import SplitBillInput
+
+extension ReportedBill {
+  /// The report's bill object: `calc --json`'s members plus id, source, date, description,
+  /// tip_source, paid_by and, for advised tips, `advice`.
+  public var jsonMembers: [(String, JSONValue)] {
+    var members: [(String, JSONValue)] = [
+      ("id", .string(bill.id)),
+      ("source", .string(bill.source.description)),
+      ("date", .optional(bill.date?.description)),
+      ("description", .optional(bill.description)),
+    ]
+    members += split.jsonMembers
+    members.insert(("tip_source", .string(bill.tipSource.rawValue)), at: members.count - 1)
+    members.insert(("paid_by", .optional(split.payer)), at: members.count - 1)
+    if let advice {
+      members.append(
+        (
+          "advice",
+          .object([
+            ("percent", .string(advice.percent.decimalString)),
+            ("reason", .string(advice.reason)),
+            ("advisor", .string(advice.advisor)),
+            ("model", .optional(advice.model)),
+            ("fallback", .bool(advice.fallback)),
+            ("fallback_reason", .optional(advice.fallbackReason)),
+            ("clamped", .bool(advice.clamped)),
+          ])
+        ))
+    }
+    return members
+  }
+}
+
+/// The JSON report, schema version 1, streamed: bills as they come, then the summary.
+///
+/// Keys: `schema_version`, `generated` (only with `--stamp`), `period`, `bills`, `invalid`,
+/// `people`, `settlements`, `totals`, `filtered_out`, `reconciled`. Money is a decimal string in the
+/// currency's digits; counts of minor units (`absorbed`) are integers.
+public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
+  private var sink: Sink
+  private var count = 0
+
+  /// Starts the document in `sink`.
+  public init(sink: Sink) {
+    self.sink = sink
+    self.sink.write("{\n  \"schema_version\": 1,\n  \"bills\": [")
+  }
+
+  public mutating func write(_ bill: ReportedBill) {
+    sink.write(count == 0 ? "\n    " : ",\n    ")
+    JSONValue.object(bill.jsonMembers).write(to: &sink, indent: 2)
+    count += 1
+  }
+
+  public mutating func finish(_ summary: ReportSummary) {
+    sink.write(count == 0 ? "],\n" : "\n  ],\n")
+    var members: [(String, JSONValue)] = [
+      (
+        "invalid",
+        .array(
+          summary.invalid.map { invalid in
+            .object([
+              ("source", .string(invalid.source.line > 0 ? invalid.source.description : invalid.source.file)),
+              ("id", .optional(invalid.id)),
+              ("message", .string(invalid.diagnostics.map(\.message).joined(separator: "; "))),
+            ])
+          })
+      ),
+      (
+        "people",
+        .array(
+          summary.people.map { person in
+            .object([
+              ("person", .string(person.person)),
+              ("currency", .string(person.currency.code)),
+              ("consumed", .money(Money(minorUnits: person.consumed, currency: person.currency))),
+              ("paid", .money(Money(minorUnits: person.paid, currency: person.currency))),
+              ("balance", .money(Money(minorUnits: person.balance, currency: person.currency))),
+              ("absorbed", .int(person.absorbed)),
+            ])
+          })
+      ),
+      (
+        "settlements",
+        .array(
+          summary.settlements.flatMap { settlement in
+            settlement.transfers.map { transfer in
+              .object([
+                ("currency", .string(settlement.currency.code)),
+                ("from", .string(transfer.from)),
+                ("to", .string(transfer.to)),
+                ("amount", .money(transfer.amount)),
+              ])
+            }
+          })
+      ),
+      (
+        "totals",
+        .array(
+          zip(summary.totals, summary.settlements).map { totals, settlement in
+            let money = { (units: Int64) in JSONValue.money(Money(minorUnits: units, currency: totals.currency)) }
+            return .object([
+              ("currency", .string(totals.currency.code)),
+              ("bills", .int(totals.bills)),
+              ("amounts", money(totals.amounts)),
+              ("tips", money(totals.tips)),
+              ("totals", money(totals.totals)),
+              ("shares", money(totals.shares)),
+              ("paid", money(totals.paid)),
+              ("balances", money(totals.balances)),
+              ("absorbed", .int(totals.absorbed)),
+              ("leftover_to_tip", money(totals.leftoverToTip)),
+              ("anonymous_bills", .int(totals.anonymousBills)),
+              ("unpaid_bills", .int(totals.unpaidBills)),
+              ("settlement_method", .string(settlement.method.rawValue)),
+              ("transfers", .int(settlement.transfers.count)),
+            ])
+          })
+      ),
+      ("filtered_out", .int(summary.filteredOut)),
+      ("period", .optional(summary.period)),
+    ]
+    if let stamp = summary.stamp { members.append(("generated", .string(stamp))) }
+    members.append(("reconciled", .bool(true)))
+    for (index, (key, value)) in members.enumerated() {
+      sink.write("  " + JSONValue.quote(key) + ": ")
+      value.write(to: &sink, indent: 1)
+      sink.write(index == members.count - 1 ? "\n}\n" : ",\n")
+    }
+  }
+}

@@ -1,0 +1,82 @@
+import SplitBillCore
+import SplitBillInput
+
+/// A bill as the report shows it: the bill, how it split, and any advice behind its tip.
+public struct ReportedBill: Sendable {
+  /// The bill as read.
+  public var bill: Bill
+  /// Its tip, total and shares.
+  public var split: BillSplit
+  /// The advice its tip came from, for `tip: ai` bills.
+  public var advice: TipAdvice?
+
+  /// Creates a reported bill.
+  public init(bill: Bill, split: BillSplit, advice: TipAdvice? = nil) {
+    self.bill = bill
+    self.split = split
+    self.advice = advice
+  }
+}
+
+/// Everything known once every bill is read: the figures the summary sections print.
+public struct ReportSummary: Sendable {
+  /// Per person and currency.
+  public var people: [PersonTotals]
+  /// Per currency.
+  public var totals: [CurrencyTotals]
+  /// Per currency.
+  public var settlements: [Settlement]
+  /// Bills that could not be used, and file-level problems (with no id).
+  public var invalid: [InvalidBill]
+  /// Bills left out by the date filter.
+  public var filteredOut: Int
+  /// The date range of the filter, if any (`2026-11-23..2026-11-29`).
+  public var period: String?
+  /// A timestamp, only with `--stamp`.
+  public var stamp: String?
+
+  /// Creates a summary.
+  public init(
+    people: [PersonTotals], totals: [CurrencyTotals], settlements: [Settlement], invalid: [InvalidBill],
+    filteredOut: Int = 0, period: String? = nil, stamp: String? = nil
+  ) {
+    self.people = people
+    self.totals = totals
+    self.settlements = settlements
+    self.invalid = invalid
+    self.filteredOut = filteredOut
+    self.period = period
+    self.stamp = stamp
+  }
+
+  /// All bills split, over every currency.
+  public var billCount: Int { totals.reduce(0) { $0 + $1.bills } }
+}
+
+/// Writes one report format. Bills arrive one at a time in processing order; the summary last.
+public protocol ReportWriter {
+  /// One bill.
+  mutating func write(_ bill: ReportedBill)
+  /// The summary, after the last bill; the writer finishes its output.
+  mutating func finish(_ summary: ReportSummary)
+}
+
+/// The report formats.
+public enum ReportFormat: String, CaseIterable, Sendable {
+  case text, json, csv, markdown, html, hledger, ledger, beancount
+
+  /// The format a file name implies: `.txt .json .csv .md .html .hledger .journal .ledger .beancount`.
+  public init?(fileName: String) {
+    let lowered = fileName.lowercased()
+    let table: [(String, ReportFormat)] = [
+      (".txt", .text), (".json", .json), (".csv", .csv), (".md", .markdown), (".markdown", .markdown),
+      (".html", .html), (".htm", .html), (".hledger", .hledger), (".journal", .hledger), (".ledger", .ledger),
+      (".beancount", .beancount),
+    ]
+    guard let match = table.first(where: { lowered.hasSuffix($0.0) }) else { return nil }
+    self = match.1
+  }
+
+  /// Whether the format is a plain-text-accounting journal (needs a date on every bill).
+  public var isJournal: Bool { self == .hledger || self == .ledger || self == .beancount }
+}
