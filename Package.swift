@@ -27,6 +27,6 @@ let package = Package(
     .testTarget(name: "SplitBillInputTests", dependencies: ["SplitBillInput"], resources: [.copy("Fixtures")]),
     .testTarget(name: "SplitBillAdvisorTests", dependencies: ["SplitBillAdvisor"]),
     .testTarget(name: "SplitBillReportsTests", dependencies: ["SplitBillReports"]),
-    .testTarget(name: "SplitBillCLITests", dependencies: ["SplitBillCLI", "SplitBillReports"]),
+    .testTarget(name: "SplitBillCLITests", dependencies: ["SplitBillCLI", "SplitBillReports"], exclude: ["Snapshots"]),
   ]
 )

@@ -15,6 +15,9 @@ public struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
 /// A file being written atomically: into a temporary file in the same directory, flushed to disk,
 /// then renamed over the target by ``commit()``. Readers see the old file or the new one, never a
 /// partial one; ``abort()`` (or a failure) removes the temporary file and leaves the old file as it was.
+///
+/// A target that exists and is not a regular file (`/dev/null`, a FIFO, a terminal) cannot be
+/// replaced by renaming; it is written directly.
 public final class PendingFile {
   /// The target path.
   public let path: String
@@ -23,6 +26,7 @@ public final class PendingFile {
   private let temporary: String
   private var descriptor: Int32
   private var done = false
+  private let direct: Bool
 
   /// Creates the temporary file next to `path`.
   ///
@@ -30,6 +34,18 @@ public final class PendingFile {
   public init(path: String, overwrite: Bool = true) throws(WriteError) {
     self.path = path
     if !overwrite && access(path, F_OK) == 0 { throw WriteError(path: path, reason: "the file exists (use --force)") }
+    var status = stat()
+    if stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
+      guard (status.st_mode & S_IFMT) != S_IFDIR else { throw WriteError(path: path, reason: "it is a directory") }
+      let descriptor = open(path, O_WRONLY)
+      guard descriptor >= 0 else { throw WriteError(path: path, reason: PendingFile.lastError()) }
+      self.descriptor = descriptor
+      self.temporary = path
+      self.direct = true
+      self.sink = FileDescriptorSink(descriptor: descriptor)
+      return
+    }
+    direct = false
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[..<$0]) } ?? "."
     let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -50,6 +66,15 @@ public final class PendingFile {
   public func commit() throws(WriteError) {
     guard !done else { return }
     sink.flush()
+    if direct {
+      done = true
+      let failed = sink.failed
+      let reason = PendingFile.lastError()
+      close(descriptor)
+      descriptor = -1
+      if failed { throw WriteError(path: path, reason: reason) }
+      return
+    }
     if sink.failed {
       let reason = PendingFile.lastError()
       abort()
@@ -79,7 +104,7 @@ public final class PendingFile {
     done = true
     if descriptor >= 0 { close(descriptor) }
     descriptor = -1
-    unlink(temporary)
+    if !direct { unlink(temporary) }
   }
 
   static func lastError() -> String { String(cString: strerror(errno)) }

@@ -113,10 +113,8 @@ public struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
       )
     }
     out.append("</tbody></table>")
-    for totals in summary.totals where totals.anonymousBills + totals.unpaidBills > 0 {
-      out.append(
-        "<p class=\"note\">\(totals.currency.code): \(plural(totals.anonymousBills, "bill")) with anonymous diners are in the totals but in nobody's figures; \(plural(totals.unpaidBills, "bill")) without a payer count in consumed, not in balances.</p>"
-      )
+    for totals in summary.totals {
+      if let note = totals.leftOutNote { out.append("<p class=\"note\">\(totals.currency.code): \(note)</p>") }
     }
 
     if !summary.invalid.isEmpty {

@@ -84,6 +84,9 @@ public struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
         "| \(totals.currency.code) | \(totals.bills) | \(money(totals.amounts)) | \(money(totals.tips)) | \(money(totals.totals)) | \(money(totals.shares)) | \(money(totals.paid)) | \(money(totals.balances)) | \(totals.absorbed) |"
       )
     }
+    for totals in summary.totals {
+      if let note = totals.leftOutNote { out += ["", "\(totals.currency.code): \(note)."] }
+    }
     if !summary.invalid.isEmpty {
       out += ["", "### Invalid bills", "", "| Source | Bill | Problem |", "| --- | --- | --- |"]
       for invalid in summary.invalid {

@@ -101,15 +101,8 @@ public struct TextReportWriter<Sink: OutputSink>: ReportWriter {
       ])
     }
     lines += table.lines(indent: "  ")
-    for totals in summary.totals where totals.anonymousBills + totals.unpaidBills > 0 {
-      var notes: [String] = []
-      if totals.anonymousBills > 0 {
-        notes.append("\(plural(totals.anonymousBills, "bill")) with anonymous diners left out of people's figures")
-      }
-      if totals.unpaidBills > 0 {
-        notes.append("\(plural(totals.unpaidBills, "bill")) without a payer left out of balances")
-      }
-      lines.append("  \(totals.currency.code): " + notes.joined(separator: "; "))
+    for totals in summary.totals {
+      if let note = totals.leftOutNote { lines.append("  \(totals.currency.code): \(note)") }
     }
 
     if !summary.invalid.isEmpty {
@@ -129,6 +122,18 @@ public struct TextReportWriter<Sink: OutputSink>: ReportWriter {
         + ": every bill's shares add up to its total, and balances add up to zero in every currency.",
     ]
     sink.write(lines.joined(separator: "\n") + "\n")
+  }
+}
+
+extension CurrencyTotals {
+  /// Which bills are in the totals but not in people's figures, and why; `nil` when none.
+  var leftOutNote: String? {
+    var notes: [String] = []
+    if anonymousBills > 0 {
+      notes.append("\(plural(anonymousBills, "bill")) with anonymous diners left out of people's figures")
+    }
+    if unpaidBills > 0 { notes.append("\(plural(unpaidBills, "bill")) without a payer left out of balances") }
+    return notes.isEmpty ? nil : notes.joined(separator: "; ")
   }
 }
 

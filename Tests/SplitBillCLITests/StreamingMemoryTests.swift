@@ -35,15 +35,21 @@ import Testing
   }
 
   @Test(.enabled(if: pythonHas("import resource"), "needs python3 to measure peak memory"))
-  func checkingTenTimesMoreBillsNeedsNoMoreMemory() throws {
+  func readingAndReportingTenTimesMoreBillsNeedsNoMoreMemory() throws {
     let directory = try FileManager.default.url(
       for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     for csv in [false, true] {
-      let small = try peakKilobytes(["check", try generate(5_000, csv: csv, in: directory)])
-      let large = try peakKilobytes(["check", try generate(50_000, csv: csv, in: directory)])
-      // 45,000 more bills held in memory would take more than ten megabytes.
-      #expect(large - small < 4_096, "\(csv ? "CSV" : "YAML"): \(small) KiB for 5k bills, \(large) KiB for 50k")
+      let smallFile = try generate(2_000, csv: csv, in: directory)
+      let largeFile = try generate(20_000, csv: csv, in: directory)
+      for command in [["check"], ["report", "--format", "json", "-o", "/dev/null"]] {
+        let small = try peakKilobytes(command + [smallFile])
+        let large = try peakKilobytes(command + [largeFile])
+        // 18,000 more bills held in memory would take well over four megabytes.
+        #expect(
+          large - small < 4_096,
+          "\(command[0]) \(csv ? "CSV" : "YAML"): \(small) KiB for 2k bills, \(large) KiB for 20k")
+      }
     }
   }
 }

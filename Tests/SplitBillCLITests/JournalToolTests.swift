@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+
+/// Whether `command` is on the PATH.
+func toolExists(_ command: String) -> Bool {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+  process.arguments = ["sh", "-c", "command -v \(command)"]
+  process.standardOutput = FileHandle.nullDevice
+  process.standardError = FileHandle.nullDevice
+  guard (try? process.run()) != nil else { return false }
+  process.waitUntilExit()
+  return process.terminationStatus == 0
+}
+
+/// Balances as a tool reads them: account → currency → amount.
+typealias Balances = [String: [String: Decimal]]
+
+/// The real plain-text-accounting tools check the journals and agree with the report's figures.
+@Suite struct JournalToolTests {
+  static let env = URL(fileURLWithPath: "/usr/bin/env")
+
+  /// The report's figures for the sample trip.
+  struct Figures {
+    var consumed: [String: [String: Decimal]] = [:]
+    var balance: [String: [String: Decimal]] = [:]
+    var paidAll: [String: [String: Decimal]] = [:]  // every bill a person paid, anonymous diners too
+    var anonymous: [String: Decimal] = [:]
+  }
+
+  static func figures(_ extra: [String] = []) throws -> Figures {
+    let outcome = try runBinary(["report", "samples/trip.yaml", "--format", "json"] + extra)
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+    var figures = Figures()
+    for person in object["people"] as? [[String: Any]] ?? [] {
+      let name = person["person"] as? String ?? ""
+      let currency = person["currency"] as? String ?? ""
+      figures.consumed[name, default: [:]][currency] = Decimal(string: person["consumed"] as? String ?? "")
+      figures.balance[name, default: [:]][currency] = Decimal(string: person["balance"] as? String ?? "")
+    }
+    for bill in object["bills"] as? [[String: Any]] ?? [] {
+      let currency = bill["currency"] as? String ?? ""
+      let total = Decimal(string: bill["total"] as? String ?? "") ?? 0
+      if let payer = bill["paid_by"] as? String { figures.paidAll[payer, default: [:]][currency, default: 0] += total }
+      if (bill["shares"] as? [[String: Any]])?.first?["person"] as? String == "Diner 1" {
+        figures.anonymous[currency, default: 0] += total
+      }
+    }
+    return figures
+  }
+
+  /// Writes the journal for `flavor` with `extra` options and returns its path.
+  static func journal(_ flavor: String, _ extra: [String]) throws -> String {
+    let path = try scratchDirectory().appendingPathComponent("trip.\(flavor)").path
+    let outcome = try runBinary(["report", "samples/trip.yaml", "--format", flavor, "-o", path] + extra)
+    #expect(outcome.code == 0, "\(outcome.stderr)")
+    return path
+  }
+
+  /// Sums every posting per account and currency, as the tool itself reads them.
+  static func balances(_ flavor: String, _ path: String) throws -> Balances {
+    let outcome: Outcome
+    switch flavor {
+    case "hledger":
+      outcome = try runProcess(env, ["hledger", "-f", path, "bal", "--flat", "-N", "-E", "-O", "csv"])
+      // "account","1.00 EUR, 100 JPY"
+      var result: Balances = [:]
+      for line in outcome.stdout.split(separator: "\n").dropFirst() {
+        let cells = line.dropFirst().dropLast().components(separatedBy: "\",\"")
+        guard cells.count == 2 else { continue }
+        result[cells[0], default: [:]].reserveCapacity(1)  // "0": an account with nothing left
+        for amount in cells[1].components(separatedBy: ", ") {
+          let parts = amount.split(separator: " ")
+          guard parts.count == 2, let number = Decimal(string: String(parts[0])) else { continue }
+          result[cells[0], default: [:]][String(parts[1]), default: 0] += number
+        }
+      }
+      return result
+    case "ledger":
+      outcome = try runProcess(
+        env,
+        [
+          "ledger", "-f", path, "--pedantic", "reg", "--format",
+          "%(account)|%(quantity(amount))|%(commodity(amount))\n",
+        ])
+    default:
+      let script = """
+        import sys
+        from beancount import loader
+        entries, errors, options = loader.load_file(sys.argv[1])
+        if errors:
+            sys.exit("errors: %r" % errors)
+        for entry in entries:
+            for posting in getattr(entry, "postings", []):
+                print("%s|%s|%s" % (posting.account, posting.units.number, posting.units.currency))
+        """
+      outcome = try runProcess(env, ["python3", "-c", script, path])
+    }
+    #expect(outcome.code == 0, "\(flavor): \(outcome.stderr)")
+    var result: Balances = [:]
+    for line in outcome.stdout.split(separator: "\n") {
+      let cells = line.split(separator: "|").map(String.init)
+      guard cells.count == 3, let amount = Decimal(string: cells[1]) else { continue }
+      result[cells[0], default: [:]][cells[2], default: 0] += amount
+    }
+    return result
+  }
+
+  static func check(_ flavor: String, _ path: String) throws {
+    let outcome: Outcome
+    switch flavor {
+    case "hledger": outcome = try runProcess(env, ["hledger", "-f", path, "check", "-s"])
+    case "ledger": outcome = try runProcess(env, ["ledger", "-f", path, "--pedantic", "bal"])
+    default: outcome = try runProcess(env, ["bean-check", path])
+    }
+    #expect(outcome.code == 0, "\(flavor) rejected \(path): \(outcome.stdout)\(outcome.stderr)")
+  }
+
+  static func available(_ flavor: String) -> Bool {
+    switch flavor {
+    case "hledger": return toolExists("hledger")
+    case "ledger": return toolExists("ledger")
+    default: return toolExists("bean-check") && pythonHas("import beancount")
+    }
+  }
+
+  static let flavors = ["hledger", "ledger", "beancount"]
+
+  /// Says the test is skipped; in CI (`CI=true`), where .ci/run installs the tools, it fails instead.
+  static func skip(_ flavor: String) {
+    let message = "\(flavor) is not installed (apt-get install hledger ledger; pip install beancount)"
+    if ProcessInfo.processInfo.environment["CI"] == "true" {
+      Issue.record("CI must not skip: \(message)")
+    } else {
+      print("SKIPPED: \(message)")
+    }
+  }
+
+  @Test(arguments: flavors)
+  func groupJournalIsAcceptedAndAgreesWithTheReport(flavor: String) throws {
+    guard Self.available(flavor) else { return Self.skip(flavor) }
+    let figures = try Self.figures()
+    for extra in [[], ["--with-settlements"]] {
+      let path = try Self.journal(flavor, extra)
+      try Self.check(flavor, path)
+      let balances = try Self.balances(flavor, path)
+      for (person, byCurrency) in figures.consumed {
+        for (currency, consumed) in byCurrency {
+          #expect(balances["Expenses:Dining:\(person)"]?[currency] == consumed, "\(flavor) \(person) \(currency)")
+          if extra.isEmpty {
+            // every bill the person paid, those with anonymous diners included
+            let paid = -(figures.paidAll[person]?[currency] ?? 0)
+            #expect((balances["Equity:Paid:\(person)"]?[currency] ?? 0) == paid, "\(flavor) paid \(person)")
+          } else {
+            // after the suggested settlements each person's paid and consumed cancel out, but for
+            // bills with anonymous diners, which are in nobody's figures
+            let net = (balances["Equity:Paid:\(person)"]?[currency] ?? 0) + consumed
+            let balance = figures.balance[person]?[currency] ?? 0
+            let named = (figures.paidAll[person]?[currency] ?? 0) - consumed - balance
+            #expect(net == -named, "\(flavor) settled \(person) \(currency)")
+          }
+        }
+      }
+      for (currency, total) in figures.anonymous {
+        #expect(balances["Expenses:Dining:Unnamed"]?[currency] == total)
+      }
+    }
+  }
+
+  @Test(arguments: flavors)
+  func personalBooksAreAcceptedAndReceivablesNetToTheBalance(flavor: String) throws {
+    guard Self.available(flavor) else { return Self.skip(flavor) }
+    let figures = try Self.figures()
+    for person in ["Ana", "Chloé"] {
+      let path = try Self.journal(flavor, ["--books-of", person])
+      try Self.check(flavor, path)
+      let balances = try Self.balances(flavor, path)
+      for (currency, balance) in figures.balance[person] ?? [:] {
+        let receivables = balances.filter { $0.key.hasPrefix("Assets:Receivables:") }.values.reduce(Decimal(0)) {
+          $0 + ($1[currency] ?? 0)
+        }
+        #expect(receivables == balance, "\(flavor) \(person) \(currency)")
+      }
+      let settled = try Self.journal(flavor, ["--books-of", person, "--with-settlements", "--no-declarations"])
+      let text = try String(contentsOfFile: settled, encoding: .utf8)
+      #expect(text.contains(" ! "))
+      #expect(!text.contains("open ") && !text.contains("account "))
+    }
+  }
+}
+
+/// Names that trip up account rules still give journals every tool accepts.
+@Suite struct JournalNameTests {
+  @Test(arguments: JournalToolTests.flavors)
+  func awkwardNamesAreMappedToValidAccounts(flavor: String) throws {
+    guard JournalToolTests.available(flavor) else { return JournalToolTests.skip(flavor) }
+    let directory = try scratchDirectory()
+    let file = directory.appendingPathComponent("names.yaml")
+    try """
+    - id: "names; 1, with spaces"
+      date: 2026-11-20
+      description: "Dinner; with \\"quotes\\" | and, commas"
+      amount: 70.00
+      tip: 10
+      diners: [ben, "O'Brien", Jean Luc, Jean-Luc, 李雷, élodie, Ana_B, "Ch:lo"]
+      paid_by: ben
+    """.write(to: file, atomically: true, encoding: .utf8)
+    for extra in [[], ["--books-of", "ben", "--with-settlements"], ["--with-settlements"]] {
+      let path = directory.appendingPathComponent("names.\(flavor)").path
+      let outcome = runCLI(["report", file.path, "--format", flavor, "-o", path] + extra)
+      #expect(outcome.code == 0, "\(outcome.stderr)")
+      try JournalToolTests.check(flavor, path)
+      let balances = try JournalToolTests.balances(flavor, path)
+      let accounts = balances.keys.filter { $0.hasPrefix("Expenses:Dining:") || $0.hasPrefix("Assets:Receivables:") }
+      #expect(accounts.count == (extra.first == "--books-of" ? 7 : 8), "\(flavor) \(extra): \(accounts.sorted())")
+    }
+  }
+}
