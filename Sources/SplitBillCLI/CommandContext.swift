@@ -43,7 +43,7 @@ struct Command: Sendable {
   var options: [OptionSpec]
   var details: String = ""
   var examples: [String]
-  var run: @Sendable (ParsedArguments, inout CommandContext) throws -> ExitCode
+  var run: @Sendable (ParsedArguments, inout CommandContext) async throws -> ExitCode
 
   /// `splitbill NAME --help`.
   var help: String {

@@ -51,7 +51,7 @@ enum ReportCommand {
     var path: String?
   }
 
-  static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) throws -> ExitCode {
+  static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) async throws -> ExitCode {
     guard !arguments.positionals.isEmpty else {
       throw UsageError("no PATH given: name bill files or directories, for example: splitbill report samples/trip.yaml")
     }

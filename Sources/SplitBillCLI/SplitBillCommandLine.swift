@@ -16,7 +16,7 @@ public enum SplitBillCommandLine {
   ]
 
   /// Runs `splitbill` with `arguments` (without the program name) and returns the exit code.
-  public static func run(_ arguments: [String], context: inout CommandContext) -> Int32 {
+  public static func run(_ arguments: [String], context: inout CommandContext) async -> Int32 {
     guard let first = arguments.first else {
       context.stderr.write(overview)
       return ExitCode.usage.rawValue
@@ -51,7 +51,7 @@ public enum SplitBillCommandLine {
     }
     do {
       let parsed = try ParsedArguments.parse(rest, specs: command.options)
-      return try command.run(parsed, &context).rawValue
+      return try await command.run(parsed, &context).rawValue
     } catch let error as UsageError {
       return usageFailure(error, command: command, context: &context)
     } catch let failure as CommandFailure {

@@ -11,9 +11,9 @@ struct Outcome {
 }
 
 /// Runs `splitbill` in-process with string sinks.
-func runCLI(_ arguments: [String], environment: [String: String] = [:]) -> Outcome {
+func runCLI(_ arguments: [String], environment: [String: String] = [:]) async -> Outcome {
   var context = CommandContext(stdout: StringSink(), stderr: StringSink(), environment: environment)
-  let code = SplitBillCommandLine.run(arguments, context: &context)
+  let code = await SplitBillCommandLine.run(arguments, context: &context)
   return Outcome(
     code: code, stdout: (context.stdout as? StringSink)?.text ?? "", stderr: (context.stderr as? StringSink)?.text ?? ""
   )

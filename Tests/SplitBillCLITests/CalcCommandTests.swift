@@ -3,8 +3,8 @@ import Testing
 @testable import SplitBillCLI
 
 @Suite struct CalcCommandTests {
-  @Test func splitsAHundredThreeWaysAndNamesWhoAbsorbsTheCent() {
-    let outcome = runCLI(["calc", "100", "--tip", "0", "--split", "3"])
+  @Test func splitsAHundredThreeWaysAndNamesWhoAbsorbsTheCent() async {
+    let outcome = await runCLI(["calc", "100", "--tip", "0", "--split", "3"])
     #expect(outcome.code == 0)
     #expect(outcome.stderr == "")
     #expect(
@@ -23,8 +23,8 @@ import Testing
         """)
   }
 
-  @Test func jsonHasTheDocumentedKeysInOrder() {
-    let outcome = runCLI([
+  @Test func jsonHasTheDocumentedKeysInOrder() async {
+    let outcome = await runCLI([
       "calc", "10000", "--currency", "JPY", "--tip-amount", "500", "--people", "Ana=2,Ben=1,Chloé",
       "--leftover", "remainder", "--json",
     ])
@@ -64,21 +64,21 @@ import Testing
         """)
   }
 
-  @Test func kuwaitiDinarsKeepThreeDecimals() {
-    let outcome = runCLI(["calc", "10.005", "--currency", "KWD", "--tip", "15", "--people", "Ana,Ben,Chloé"])
+  @Test func kuwaitiDinarsKeepThreeDecimals() async {
+    let outcome = await runCLI(["calc", "10.005", "--currency", "KWD", "--tip", "15", "--people", "Ana,Ben,Chloé"])
     #expect(outcome.code == 0)
     #expect(outcome.stdout.contains("Total      11.506 KWD"))
     #expect(outcome.stdout.contains("Ana absorbs the leftover unit (0.001 KWD)."))
   }
 
-  @Test func toTipReportsTheSurplus() {
-    let outcome = runCLI(["calc", "100", "--tip", "0", "--split", "3", "--leftover", "to-tip"])
+  @Test func toTipReportsTheSurplus() async {
+    let outcome = await runCLI(["calc", "100", "--tip", "0", "--split", "3", "--leftover", "to-tip"])
     #expect(outcome.stdout.contains("  incl. leftover    0.02 USD"))
     #expect(outcome.stdout.contains("the surplus 0.02 USD was added to the tip"))
   }
 
-  @Test func terminalControlCharactersInNamesAreNeutralised() {
-    let outcome = runCLI(["calc", "10", "--tip", "0", "--people", "Ana\u{1B}[2J,Ben"])
+  @Test func terminalControlCharactersInNamesAreNeutralised() async {
+    let outcome = await runCLI(["calc", "10", "--tip", "0", "--people", "Ana\u{1B}[2J,Ben"])
     #expect(outcome.code == 0)
     #expect(!outcome.stdout.contains("\u{1B}"))
     #expect(outcome.stdout.contains("Ana\\u{1B}[2J"))
@@ -146,23 +146,23 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
 
 @Suite struct UsageTests {
   @Test(arguments: UsageCase.all)
-  func reportsUsageErrors(_ c: UsageCase) {
-    let outcome = runCLI(c.arguments)
+  func reportsUsageErrors(_ c: UsageCase) async {
+    let outcome = await runCLI(c.arguments)
     #expect(outcome.code == 64)
     #expect(outcome.stdout == "")
     #expect(outcome.stderr.split(separator: "\n").first.map(String.init) == c.expected)
     #expect(outcome.stderr.contains("--help' for more information."))
   }
 
-  @Test func helpGoesToStdoutWithExamplesAndExitCodes() {
+  @Test func helpGoesToStdoutWithExamplesAndExitCodes() async {
     for arguments in [["--help"], ["help", "calc"], ["calc", "--help"]] {
-      let outcome = runCLI(arguments)
+      let outcome = await runCLI(arguments)
       #expect(outcome.code == 0)
       #expect(outcome.stdout.contains("splitbill calc 84.50 --tip 18 --split 3"))
       #expect(outcome.stdout.contains("Exit codes: 0 success, 1 invalid bills found, 64 usage error"))
     }
-    #expect(runCLI(["--version"]).stdout == "splitbill \(SplitBillCommandLine.version)\n")
-    #expect(runCLI([]).code == 64)
+    #expect(await runCLI(["--version"]).stdout == "splitbill \(SplitBillCommandLine.version)\n")
+    #expect(await runCLI([]).code == 64)
   }
 }
 
@@ -172,7 +172,7 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
     .flag("--json", "json"),
   ]
 
-  @Test func acceptsTheUsualSpellings() throws {
+  @Test func acceptsTheUsualSpellings() async throws {
     let parsed = try ParsedArguments.parse(
       ["a.yaml", "--tip=15", "-o", "x.json", "--output", "y.md", "--json", "-", "--", "--not-an-option"], specs: specs)
     #expect(parsed.positionals == ["a.yaml", "-", "--not-an-option"])
@@ -181,7 +181,7 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
     #expect(parsed.flag("--json"))
   }
 
-  @Test func flagsTakeNoValue() {
+  @Test func flagsTakeNoValue() async {
     #expect(throws: UsageError("option '--json' takes no value")) {
       try ParsedArguments.parse(["--json=yes"], specs: specs)
     }

@@ -4,8 +4,8 @@ import Testing
 @testable import SplitBillCLI
 
 @Suite struct CheckCommandTests {
-  @Test func samplesPassAndInvalidSamplesListEveryProblem() throws {
-    let clean = runCLI(["check", packageRoot.appendingPathComponent("samples").path])
+  @Test func samplesPassAndInvalidSamplesListEveryProblem() async throws {
+    let clean = await runCLI(["check", packageRoot.appendingPathComponent("samples").path])
     #expect(clean.code == 0)
     #expect(clean.stdout.hasSuffix("checked 1 file, 14 bills: 0 errors, 0 warnings\n"))
 
@@ -27,9 +27,9 @@ import Testing
     )
   }
 
-  @Test func strictFailsOnWarnings() throws {
+  @Test func strictFailsOnWarnings() async throws {
     let path = packageRoot.appendingPathComponent("samples/invalid/dates-and-ids.yaml").path
-    #expect(runCLI(["check", path]).code == 1)
+    #expect(await runCLI(["check", path]).code == 1)
     let directory = try FileManager.default.url(
       for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
     let file = directory.appendingPathComponent("twice.yaml")
@@ -37,12 +37,12 @@ import Testing
     - {id: a, date: 2026-11-20, amount: 5, tip: 1, diners: 1, paid_by: Ana}
     - {id: b, date: 2026-11-20, amount: 5, tip: 1, diners: 1, paid_by: Ana}
     """.write(to: file, atomically: true, encoding: .utf8)
-    #expect(runCLI(["check", file.path]).code == 0)
-    #expect(runCLI(["check", file.path, "--strict"]).code == 1)
+    #expect(await runCLI(["check", file.path]).code == 0)
+    #expect(await runCLI(["check", file.path, "--strict"]).code == 1)
   }
 
-  @Test func githubFormatIsWorkflowCommands() {
-    let outcome = runCLI([
+  @Test func githubFormatIsWorkflowCommands() async {
+    let outcome = await runCLI([
       "check", packageRoot.appendingPathComponent("samples/invalid/tips.yaml").path, "--format", "github",
     ])
     let lines = outcome.stdout.split(separator: "\n")
@@ -54,8 +54,8 @@ import Testing
       ))
   }
 
-  @Test func jsonFormatHasTheDocumentedKeys() throws {
-    let outcome = runCLI([
+  @Test func jsonFormatHasTheDocumentedKeys() async throws {
+    let outcome = await runCLI([
       "check", packageRoot.appendingPathComponent("samples/invalid/keys.yaml").path, "--format", "json",
     ])
     let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
@@ -67,15 +67,15 @@ import Testing
     #expect(first["column"] as? Int == 5)
   }
 
-  @Test func unreadableInputExits66() {
-    let outcome = runCLI(["check", "/nonexistent/bills.yaml"])
+  @Test func unreadableInputExits66() async {
+    let outcome = await runCLI(["check", "/nonexistent/bills.yaml"])
     #expect(outcome.code == 66)
     #expect(
       outcome.stdout.contains(
         "/nonexistent/bills.yaml: error: cannot read '/nonexistent/bills.yaml': no such file or directory"))
   }
 
-  @Test func standardInputWithItsFormat() throws {
+  @Test func standardInputWithItsFormat() async throws {
     let csv = Data("amount,tip,diners\n12.345,10,2\n".utf8)
     let outcome = try runBinary(["check", "-", "--input-format", "csv", "--currency", "EUR"], stdin: csv)
     #expect(outcome.code == 1)
@@ -83,23 +83,23 @@ import Testing
       outcome.stdout.hasPrefix("-:2:1: error: amount '12.345' has 3 decimals but EUR has 2\n    12.345,10,2\n    ^\n"))
   }
 
-  @Test func initWritesAStarterThatPassesCheck() throws {
+  @Test func initWritesAStarterThatPassesCheck() async throws {
     let directory = try FileManager.default.url(
       for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
     let path = directory.appendingPathComponent("trip.yaml").path
-    #expect(runCLI(["init", path]).code == 0)
-    #expect(runCLI(["check", path]).code == 0)
-    let again = runCLI(["init", path])
+    #expect(await runCLI(["init", path]).code == 0)
+    #expect(await runCLI(["check", path]).code == 0)
+    let again = await runCLI(["init", path])
     #expect(again.code == 73)
     #expect(again.stderr.contains("the file exists (use --force)"))
-    #expect(runCLI(["init", path, "--force"]).code == 0)
-    #expect(runCLI(["init"]).stdout == InitCommand.starter)
+    #expect(await runCLI(["init", path, "--force"]).code == 0)
+    #expect(await runCLI(["init"]).stdout == InitCommand.starter)
   }
 }
 
 @Suite struct SchemaTests {
-  @Test func schemaPropertiesFollowTheFieldTable() throws {
-    let outcome = runCLI(["schema"])
+  @Test func schemaPropertiesFollowTheFieldTable() async throws {
+    let outcome = await runCLI(["schema"])
     let schema = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
     #expect(schema["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
     let defs = try #require(schema["$defs"] as? [String: [String: Any]])
@@ -118,11 +118,11 @@ import Testing
     .enabled(
       if: pythonHas("import jsonschema, yaml"),
       "needs python3 with jsonschema and PyYAML (pip install jsonschema pyyaml)"))
-  func samplesValidateAgainstTheSchemaInARealValidator() throws {
+  func samplesValidateAgainstTheSchemaInARealValidator() async throws {
     let directory = try FileManager.default.url(
       for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
     let schemaPath = directory.appendingPathComponent("schema.json")
-    try runCLI(["schema"]).stdout.write(to: schemaPath, atomically: true, encoding: .utf8)
+    try await runCLI(["schema"]).stdout.write(to: schemaPath, atomically: true, encoding: .utf8)
     let starter = directory.appendingPathComponent("starter.yaml")
     try InitCommand.starter.write(to: starter, atomically: true, encoding: .utf8)
     let bad = directory.appendingPathComponent("bad.yaml")

@@ -137,7 +137,7 @@ typealias Balances = [String: [String: Decimal]]
   }
 
   @Test(arguments: flavors)
-  func groupJournalIsAcceptedAndAgreesWithTheReport(flavor: String) throws {
+  func groupJournalIsAcceptedAndAgreesWithTheReport(flavor: String) async throws {
     guard Self.available(flavor) else { return Self.skip(flavor) }
     let figures = try Self.figures()
     for extra in [[], ["--with-settlements"]] {
@@ -168,7 +168,7 @@ typealias Balances = [String: [String: Decimal]]
   }
 
   @Test(arguments: flavors)
-  func personalBooksAreAcceptedAndReceivablesNetToTheBalance(flavor: String) throws {
+  func personalBooksAreAcceptedAndReceivablesNetToTheBalance(flavor: String) async throws {
     guard Self.available(flavor) else { return Self.skip(flavor) }
     let figures = try Self.figures()
     for person in ["Ana", "Chloé"] {
@@ -192,7 +192,7 @@ typealias Balances = [String: [String: Decimal]]
 /// Names that trip up account rules still give journals every tool accepts.
 @Suite struct JournalNameTests {
   @Test(arguments: JournalToolTests.flavors)
-  func awkwardNamesAreMappedToValidAccounts(flavor: String) throws {
+  func awkwardNamesAreMappedToValidAccounts(flavor: String) async throws {
     guard JournalToolTests.available(flavor) else { return JournalToolTests.skip(flavor) }
     let directory = try scratchDirectory()
     let file = directory.appendingPathComponent("names.yaml")
@@ -207,7 +207,7 @@ typealias Balances = [String: [String: Decimal]]
     """.write(to: file, atomically: true, encoding: .utf8)
     for extra in [[], ["--books-of", "ben", "--with-settlements"], ["--with-settlements"]] {
       let path = directory.appendingPathComponent("names.\(flavor)").path
-      let outcome = runCLI(["report", file.path, "--format", flavor, "-o", path] + extra)
+      let outcome = await runCLI(["report", file.path, "--format", flavor, "-o", path] + extra)
       #expect(outcome.code == 0, "\(outcome.stderr)")
       try JournalToolTests.check(flavor, path)
       let balances = try JournalToolTests.balances(flavor, path)

@@ -13,7 +13,7 @@ func scratchDirectory() throws -> URL {
 @Suite struct ReportSnapshotTests {
   /// Golden files for the sample trip, one per format (`RECORD_SNAPSHOTS=1 swift test` rewrites them).
   @Test(arguments: ["text", "json", "csv", "markdown", "html", "hledger", "ledger", "beancount"])
-  func sampleTripMatchesItsGoldenFile(format: String) throws {
+  func sampleTripMatchesItsGoldenFile(format: String) async throws {
     let outcome = try runBinary(["report", "samples/trip.yaml", "--format", format])
     #expect(outcome.code == 0, "\(outcome.stderr)")
     let golden = packageRoot.appendingPathComponent("Tests/SplitBillCLITests/Snapshots/trip.\(format)")
@@ -24,7 +24,7 @@ func scratchDirectory() throws -> URL {
     #expect(outcome.stdout == expected, "differs from \(golden.lastPathComponent); RECORD_SNAPSHOTS=1 to update")
   }
 
-  @Test func equalInputsGiveByteIdenticalOutput() throws {
+  @Test func equalInputsGiveByteIdenticalOutput() async throws {
     let first = try runBinary(["report", "samples/trip.yaml", "--format", "json"])
     let second = try runBinary(["report", "samples/trip.yaml", "--format", "json"])
     #expect(first.stdout == second.stdout)
@@ -34,7 +34,7 @@ func scratchDirectory() throws -> URL {
 }
 
 @Suite struct ReportBehaviourTests {
-  @Test func jsonHasTheDocumentedKeysAndReconciles() throws {
+  @Test func jsonHasTheDocumentedKeysAndReconciles() async throws {
     let outcome = try runBinary(["report", "samples/trip.yaml", "--format", "json"])
     let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
     #expect(object["schema_version"] as? Int == 1)
@@ -61,7 +61,7 @@ func scratchDirectory() throws -> URL {
     #expect(people.allSatisfy { $0["absorbed"] is Int })
   }
 
-  @Test func invalidBillsAreListedAndTheRestStillReported() throws {
+  @Test func invalidBillsAreListedAndTheRestStillReported() async throws {
     let directory = try scratchDirectory()
     let file = directory.appendingPathComponent("mixed.yaml")
     try """
@@ -71,7 +71,7 @@ func scratchDirectory() throws -> URL {
       - {id: bad, amount: 12.345, diners: 2}
     """.write(to: file, atomically: true, encoding: .utf8)
     let json = directory.appendingPathComponent("out.json")
-    let outcome = runCLI(["report", file.path, "-o", json.path])
+    let outcome = await runCLI(["report", file.path, "-o", json.path])
     #expect(outcome.code == 1)
     #expect(outcome.stderr.contains("mixed.yaml:4:23: error: amount '12.345' has 3 decimals but EUR has 2"))
     let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
@@ -82,13 +82,13 @@ func scratchDirectory() throws -> URL {
     #expect((object["bills"] as? [Any])?.count == 1)
   }
 
-  @Test func severalOutputsInOneRunWithFormatsFromExtensions() throws {
+  @Test func severalOutputsInOneRunWithFormatsFromExtensions() async throws {
     let directory = try scratchDirectory()
     let names = ["r.txt", "r.json", "r.csv", "r.md", "r.html", "r.journal", "r.ledger", "r.beancount"]
     let arguments =
       ["report", packageRoot.appendingPathComponent("samples/trip.yaml").path]
       + names.flatMap { ["-o", directory.appendingPathComponent($0).path] }
-    let outcome = runCLI(arguments)
+    let outcome = await runCLI(arguments)
     #expect(outcome.code == 0)
     #expect(outcome.stdout == "")
     for name in names { #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path)) }
@@ -100,24 +100,24 @@ func scratchDirectory() throws -> URL {
     #expect(leftovers.isEmpty, "temporary files left: \(leftovers)")
   }
 
-  @Test func anUnwritableOutputExits73AndLeavesThePreviousFile() throws {
+  @Test func anUnwritableOutputExits73AndLeavesThePreviousFile() async throws {
     let directory = try scratchDirectory()
     let previous = directory.appendingPathComponent("report.json")
     try "previous".write(to: previous, atomically: true, encoding: .utf8)
     let trip = packageRoot.appendingPathComponent("samples/trip.yaml").path
-    let missing = runCLI(["report", trip, "-o", "/nonexistent-directory/report.json"])
+    let missing = await runCLI(["report", trip, "-o", "/nonexistent-directory/report.json"])
     #expect(missing.code == 73)
     #expect(missing.stderr.contains("cannot write '/nonexistent-directory/report.json'"))
-    let intoDirectory = runCLI(["report", trip, "-o", previous.path, "-o", directory.path + "/sub.html"])
+    let intoDirectory = await runCLI(["report", trip, "-o", previous.path, "-o", directory.path + "/sub.html"])
     #expect(intoDirectory.code == 0)
     try FileManager.default.createDirectory(
       at: directory.appendingPathComponent("taken.json"), withIntermediateDirectories: false)
-    let onDirectory = runCLI(["report", trip, "-o", directory.appendingPathComponent("taken.json").path])
+    let onDirectory = await runCLI(["report", trip, "-o", directory.appendingPathComponent("taken.json").path])
     #expect(onDirectory.code == 73)
     #expect(try String(contentsOf: previous, encoding: .utf8).hasPrefix("{"))
   }
 
-  @Test func brokenBooksExit70AndWriteNothing() throws {
+  @Test func brokenBooksExit70AndWriteNothing() async throws {
     // 5,000 bills of the largest amount with a 100 % tip: the sums leave 64 bits.
     let directory = try scratchDirectory()
     let csv = directory.appendingPathComponent("huge.csv")
@@ -125,41 +125,41 @@ func scratchDirectory() throws -> URL {
     for _ in 0..<5_000 { text += "9999999999999.99,EUR,100,Ana;Ben,Ana\n" }
     try text.write(to: csv, atomically: true, encoding: .utf8)
     let output = directory.appendingPathComponent("out.json")
-    let outcome = runCLI(["report", csv.path, "-o", output.path])
+    let outcome = await runCLI(["report", csv.path, "-o", output.path])
     #expect(outcome.code == 70)
     #expect(outcome.stderr.contains("do not reconcile"))
     #expect(!FileManager.default.fileExists(atPath: output.path))
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["huge.csv"])
   }
 
-  @Test func weeklyFiltersCountWhatTheyLeaveOut() throws {
+  @Test func weeklyFiltersCountWhatTheyLeaveOut() async throws {
     let trip = packageRoot.appendingPathComponent("samples/trip.yaml").path
-    func bills(_ extra: [String]) throws -> (ids: [String], filtered: Int, code: Int32) {
-      let outcome = runCLI(["report", trip, "--format", "json"] + extra)
+    func bills(_ extra: [String]) async throws -> (ids: [String], filtered: Int, code: Int32) {
+      let outcome = await runCLI(["report", trip, "--format", "json"] + extra)
       let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
       let ids = (object["bills"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
       return (ids, object["filtered_out"] as? Int ?? -1, outcome.code)
     }
-    let week = try bills(["--week", "2026-W47"])  // Monday 16 to Sunday 22 November
+    let week = try await bills(["--week", "2026-W47"])  // Monday 16 to Sunday 22 November
     #expect(week.ids == ["lis-05", "lis-06", "lis-07", "tyo-01", "tyo-02", "tyo-03", "tyo-04"])
     #expect(week.filtered == 7)
-    #expect(try bills(["--last-week", "--today", "2026-11-26"]).ids == week.ids)
-    let range = try bills(["--since", "2026-11-24", "--until", "2026-11-25"])
+    #expect(try await bills(["--last-week", "--today", "2026-11-26"]).ids == week.ids)
+    let range = try await bills(["--since", "2026-11-24", "--until", "2026-11-25"])
     #expect(range.ids == ["tyo-06", "tyo-07"])
-    #expect(runCLI(["report", trip, "--week", "2026-W54"]).code == 64)
-    #expect(runCLI(["report", trip, "--week", "2026-W47", "--since", "2026-11-01"]).code == 64)
+    #expect(await runCLI(["report", trip, "--week", "2026-W54"]).code == 64)
+    #expect(await runCLI(["report", trip, "--week", "2026-W47", "--since", "2026-11-01"]).code == 64)
   }
 
-  @Test func aDateFilterNeedsADateOnEveryBill() throws {
+  @Test func aDateFilterNeedsADateOnEveryBill() async throws {
     let directory = try scratchDirectory()
     let file = directory.appendingPathComponent("undated.yaml")
     try "- {id: u, amount: 5, tip: 1, diners: 1}\n".write(to: file, atomically: true, encoding: .utf8)
-    let outcome = runCLI(["report", file.path, "--since", "2026-01-01"])
+    let outcome = await runCLI(["report", file.path, "--since", "2026-01-01"])
     #expect(outcome.code == 1)
     #expect(outcome.stderr.contains("bill 'u' has no date, but a date filter is in use"))
   }
 
-  @Test func untrustedTextIsEscapedInEveryFormat() throws {
+  @Test func untrustedTextIsEscapedInEveryFormat() async throws {
     let directory = try scratchDirectory()
     let file = directory.appendingPathComponent("evil.yaml")
     try #"""
@@ -171,31 +171,31 @@ func scratchDirectory() throws -> URL {
       diners: ["<img src=x onerror=alert(1)>", "+SUM(A1)", "@cmd", "-2+3"]
       paid_by: "+SUM(A1)"
     """#.write(to: file, atomically: true, encoding: .utf8)
-    func render(_ format: String) -> String { runCLI(["report", file.path, "--format", format]).stdout }
-    let html = render("html")
+    func render(_ format: String) async -> String { await runCLI(["report", file.path, "--format", format]).stdout }
+    let html = await render("html")
     #expect(!html.contains("<script>alert") && !html.contains("<img src=x"))
     #expect(
       html.contains("x&lt;script&gt;alert(1)&lt;/script&gt;") && html.contains("&lt;img src=x onerror=alert(1)&gt;"))
-    let markdown = render("markdown")
+    let markdown = await render("markdown")
     #expect(markdown.contains(#"x\<script\>alert\(1\)\<\/script\>"#))
     #expect(markdown.contains("\\|\\*\\*bold\\*\\*") && !markdown.contains("\u{1B}"))
-    let csv = render("csv")
+    let csv = await render("csv")
     #expect(csv.contains(",'+SUM(A1),") && csv.contains(",'@cmd,") && csv.contains(",'-2+3,"))
     #expect(csv.contains("\"'=HYPERLINK(\"\"http://evil\"\")|**bold**\u{1B}[2J\""))
-    let text = render("text")
+    let text = await render("text")
     #expect(!text.contains("\u{1B}"))
     #expect(text.contains("\\u{1B}[2J"))
   }
 
-  @Test func colourOnlyOnATerminalAndNeverWithNoColor() {
+  @Test func colourOnlyOnATerminalAndNeverWithNoColor() async {
     let trip = packageRoot.appendingPathComponent("samples/trip.yaml").path
     var context = CommandContext(stdout: StringSink(), stderr: StringSink(), environment: [:], stdoutIsTerminal: true)
-    _ = SplitBillCommandLine.run(["report", trip], context: &context)
+    _ = await SplitBillCommandLine.run(["report", trip], context: &context)
     #expect((context.stdout as? StringSink)?.text.contains("\u{1B}[") == true)
     var plain = CommandContext(
       stdout: StringSink(), stderr: StringSink(), environment: ["NO_COLOR": "1"], stdoutIsTerminal: true)
-    _ = SplitBillCommandLine.run(["report", trip], context: &plain)
+    _ = await SplitBillCommandLine.run(["report", trip], context: &plain)
     #expect((plain.stdout as? StringSink)?.text.contains("\u{1B}") == false)
-    #expect(runCLI(["report", trip]).stdout.contains("\u{1B}") == false)
+    #expect(await runCLI(["report", trip]).stdout.contains("\u{1B}") == false)
   }
 }

@@ -35,7 +35,7 @@ import Testing
   }
 
   @Test(.enabled(if: pythonHas("import resource"), "needs python3 to measure peak memory"))
-  func readingAndReportingTenTimesMoreBillsNeedsNoMoreMemory() throws {
+  func readingAndReportingTenTimesMoreBillsNeedsNoMoreMemory() async throws {
     let directory = try FileManager.default.url(
       for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
     defer { try? FileManager.default.removeItem(at: directory) }

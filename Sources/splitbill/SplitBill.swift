@@ -1,0 +1,26 @@
+import SplitBillCLI
+import SplitBillReports
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The executable: the process's streams, environment and exit code around `SplitBillCommandLine`.
+@main
+enum SplitBill {
+  static func main() async {
+    signal(SIGPIPE, SIG_IGN)
+    let out = FileDescriptorSink(descriptor: 1)
+    let err = FileDescriptorSink(descriptor: 2)
+    var context = CommandContext(
+      stdout: out, stderr: err,
+      environment: SplitBillCommandLine.processEnvironment(),
+      stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1)
+    let code = await SplitBillCommandLine.run(Array(CommandLine.arguments.dropFirst()), context: &context)
+    out.flush()
+    err.flush()
+    exit(code)
+  }
+}
