@@ -27,7 +27,7 @@ enum ReportCommand {
       .flag("--with-settlements", "Journals: add the suggested settlements as pending (!) transfers."),
       .value("--books-of", "NAME", "Journals: NAME's own books instead of the group journal."),
       .flag("--no-declarations", "Journals: leave out account and commodity declarations, for appending."),
-    ] + InputOptions.specs,
+    ] + InputOptions.specs + AdvisorOptions.specs,
     details: """
       Bills are processed in order (inputs as given, directories sorted, bills in file order): each is
       split with its leftover policy, added to per-person figures, and the balances are settled with
@@ -42,6 +42,8 @@ enum ReportCommand {
       "splitbill report expenses/ --format markdown >> \"$GITHUB_STEP_SUMMARY\"",
       "splitbill report expenses/ --last-week -o weekly.html -o weekly.journal",
       "splitbill report samples/trip.yaml --format beancount --books-of Ana --with-settlements",
+      "GEMINI_API_KEY=... splitbill report samples/trip.yaml --advisor gemini",
+      "splitbill report samples/trip.yaml --advisor openai --ai-base-url http://localhost:11434/v1 --ai-model llama3.2",
     ],
     run: run)
 
@@ -61,8 +63,37 @@ enum ReportCommand {
       withSettlements: arguments.flag("--with-settlements"), booksOf: arguments.value("--books-of"),
       declarations: !arguments.flag("--no-declarations"))
     let needsDates = outputs.contains { $0.format.isJournal }
-    var stream = BillStream(options: try InputOptions.readOptions(arguments))
+    let readOptions = try InputOptions.readOptions(arguments)
+    let network = try AdvisorOptions.network(arguments, environment: context.environment)
+    var stream = BillStream(options: readOptions)
     let sources = stream.sources(for: arguments.positionals)
+    let commandLineTip: Percent? = {
+      if case .percent(let percent) = readOptions.defaults.tip { return percent }
+      return nil
+    }()
+
+    // A network advisor answers many bills per request: a first pass finds the bills to ask about.
+    var answers: [String: TipAdvice] = [:]
+    if let network {
+      var requests: [AdviceRequest] = []
+      var scan = BillStream(options: readOptions)
+      scan.read(scan.sources(for: arguments.positionals)) { outcome in
+        guard case .valid(let bill) = outcome, bill.terms.tip == .advisor else { return }
+        if let filter, let date = bill.date, !filter.contains(date) { return }
+        requests.append(
+          AdviceRequest(
+            billID: bill.id, amount: bill.terms.amount, diners: bill.terms.diners.count, notes: bill.notes ?? "",
+            base: bill.defaultTip ?? commandLineTip))
+      }
+      answers = await AdvisorOptions.advise(requests, network: network, context: &context)
+      let fellBack = requests.filter { answers[$0.billID]?.fallback ?? true }
+      if network.requireAI, let first = fellBack.first {
+        throw CommandFailure(
+          message:
+            "\(plural(fellBack.count, "bill")) got no advice from \(network.provider.name) (\(first.billID): \(answers[first.billID]?.fallbackReason ?? "no answer")); --require-ai: nothing was written",
+          code: .unavailable)
+      }
+    }
     let color =
       context.stdoutIsTerminal && context.environment["NO_COLOR"].map(\.isEmpty) ?? true
 
@@ -93,10 +124,6 @@ enum ReportCommand {
     var invalid: [InvalidBill] = []
     var filteredOut = 0
     let advisor = OfflineAdvisor()
-    let commandLineTip: Percent? = {
-      if case .percent(let percent) = stream.options.defaults.tip { return percent }
-      return nil
-    }()
     stream.read(sources) { outcome in
       switch outcome {
       case .invalid(let bill):
@@ -116,7 +143,8 @@ enum ReportCommand {
         }
         var advice: TipAdvice?
         if bill.terms.tip == .advisor {
-          let suggestion = advisor.suggest(notes: bill.notes, base: bill.defaultTip ?? commandLineTip)
+          let suggestion =
+            answers[bill.id] ?? advisor.suggest(notes: bill.notes, base: bill.defaultTip ?? commandLineTip)
           bill.terms.tip = .percent(suggestion.percent)
           advice = suggestion
         }

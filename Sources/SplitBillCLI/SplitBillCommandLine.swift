@@ -11,7 +11,7 @@ public enum SplitBillCommandLine {
   public static let version = "0.1.0"
 
   static let commands: [Command] = [
-    ReportCommand.command,
+    ReportCommand.command, SuggestCommand.command,
     CalcCommand.command, CheckCommand.command, SchemaCommand.command, InitCommand.command,
   ]
 

@@ -1,0 +1,62 @@
+import Foundation
+import SplitBillCore
+
+/// Advice already received, on disk: one small JSON file per answer under
+/// `$XDG_CACHE_HOME/splitbill/advice/` (default `~/.cache/splitbill/advice/`), so a weekly run asks
+/// only about new bills.
+///
+/// The file name is the SHA-256 of the advisor, the model, the prompt version, the allowed range
+/// and the bill's notes, amount and head count; never the key. Unreadable or malformed entries are
+/// ignored and rewritten; writes are atomic.
+public struct AdviceCache: Sendable {
+  /// The directory entries live in.
+  public let directory: String
+
+  /// A cache in `directory`, created (mode 0700) when first written.
+  public init(directory: String) { self.directory = directory }
+
+  /// The default directory for `environment`.
+  public static func defaultDirectory(environment: [String: String]) -> String? {
+    if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/splitbill/advice" }
+    guard let home = environment["HOME"], !home.isEmpty else { return nil }
+    return home + "/.cache/splitbill/advice"
+  }
+
+  /// The entry name for `request` asked of `provider`'s `model`.
+  public static func key(_ request: AdviceRequest, provider: String, model: String, range: ClosedRange<Int>) -> String {
+    let parts = [
+      "splitbill-advice", provider, model, AdvicePrompt.version, "\(range.lowerBound)-\(range.upperBound)",
+      request.amount.description, String(request.diners), request.notes,
+    ]
+    return SHA256.hex(parts.map { "\($0.utf8.count):\($0)" }.joined(separator: "|"))
+  }
+
+  /// The stored advice for `key`, or `nil` (missing or corrupt).
+  public func load(_ key: String) -> TipAdvice? {
+    guard let data = FileManager.default.contents(atPath: path(key)), let json = JSONText.parse([UInt8](data)),
+      let percentText = json["percent"]?.string, let reason = json["reason"]?.string,
+      let advisor = json["advisor"]?.string,
+      let units = try? DecimalText.parse(percentText, scale: Percent.scale, maxIntegerDigits: 3)
+    else { return nil }
+    return TipAdvice(
+      percent: Percent(tenThousandths: units), reason: reason, advisor: advisor, model: json["model"]?.string,
+      clamped: json["clamped"] == .bool(true))
+  }
+
+  /// Stores `advice` under `key`; failures are ignored (the cache is only an optimisation).
+  public func store(_ advice: TipAdvice, key: String) {
+    let json = JSONText.object([
+      ("version", .number("1")),
+      ("percent", .string(advice.percent.decimalString)),
+      ("reason", .string(advice.reason)),
+      ("advisor", .string(advice.advisor)),
+      ("model", advice.model.map(JSONText.string) ?? .null),
+      ("clamped", .bool(advice.clamped)),
+    ])
+    try? FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try? Data(json.encoded.utf8).write(to: URL(fileURLWithPath: path(key)), options: .atomic)
+  }
+
+  private func path(_ key: String) -> String { directory + "/" + key + ".json" }
+}

@@ -1,0 +1,266 @@
+import SplitBillCore
+
+/// How the network advisors are used.
+public struct AdvisorSettings: Sendable {
+  /// Bills per request.
+  public var batchSize = 20
+  /// Requests per rolling 60 s window.
+  public var requestsPerMinute = 5
+  /// Requests in flight at once.
+  public var concurrency = 1
+  /// Retries after the first attempt.
+  public var maxRetries = 4
+  /// The allowed range of suggestions; others are clamped and flagged.
+  public var range = 0...30
+  /// Longest reason kept, in characters.
+  public var reasonLimit = 200
+
+  /// The defaults: 20 bills a request, 5 requests a minute, one at a time, 4 retries, 0–30 %.
+  public init() {}
+}
+
+/// Where a run stands, for the progress line.
+public struct AdviceProgress: Sendable, Equatable {
+  /// Bills answered so far (network, cache or fallback).
+  public var advised: Int
+  /// Bills needing advice.
+  public var total: Int
+  /// Requests sent.
+  public var requests: Int
+  /// Retries so far.
+  public var retries: Int
+  /// Time left waiting for the rate limit, when waiting.
+  public var waiting: Duration?
+}
+
+/// Asks a network provider about many bills: cache first, then batches paced by a rate limiter,
+/// retried with backoff, with the offline advisor answering whatever the network could not.
+///
+/// Bills come back in a dictionary by id, so the report's order never depends on timing.
+public struct AdviceCoordinator: Sendable {
+  let provider: any AdviceProvider
+  let transport: any HTTPTransport
+  let clock: any AdvisorClock
+  let settings: AdvisorSettings
+  let cache: AdviceCache?
+  let policy: RetryPolicy
+  let progress: @Sendable (AdviceProgress) -> Void
+  let trace: @Sendable (String) -> Void
+
+  /// Creates a coordinator; `trace` receives `--verbose` lines (secrets already redacted).
+  public init(
+    provider: any AdviceProvider, transport: any HTTPTransport, clock: any AdvisorClock = SystemClock(),
+    settings: AdvisorSettings = AdvisorSettings(), cache: AdviceCache? = nil,
+    progress: @escaping @Sendable (AdviceProgress) -> Void = { _ in },
+    trace: @escaping @Sendable (String) -> Void = { _ in }
+  ) {
+    self.provider = provider
+    self.transport = transport
+    self.clock = clock
+    self.settings = settings
+    self.cache = cache
+    self.policy = RetryPolicy(maxRetries: settings.maxRetries)
+    self.progress = progress
+    self.trace = trace
+  }
+
+  /// Advice for every request, by bill id: from the cache, the provider, or the offline fallback.
+  public func advise(_ requests: [AdviceRequest]) async -> [String: TipAdvice] {
+    let state = RunState(total: requests.count, report: progress)
+    var pending: [AdviceRequest] = []
+    for request in requests {
+      if let cache, let cached = cache.load(key(request)) {
+        await state.answer(request.billID, with: cached)
+      } else {
+        pending.append(request)
+      }
+    }
+    let limiter = RateLimiter(limit: settings.requestsPerMinute, clock: clock)
+    let batches = stride(from: 0, to: pending.count, by: max(1, settings.batchSize)).map {
+      Array(pending[$0..<min($0 + max(1, settings.batchSize), pending.count)])
+    }
+    await withTaskGroup(of: Void.self) { group in
+      var next = 0
+      func start() {
+        guard next < batches.count else { return }
+        let batch = batches[next]
+        next += 1
+        group.addTask { await self.process(batch, splitMissing: true, limiter: limiter, state: state) }
+      }
+      for _ in 0..<max(1, settings.concurrency) { start() }
+      while await group.next() != nil { start() }
+    }
+    return await state.answers
+  }
+
+  /// Asks about one batch, retrying what can be retried; answers every bill in it one way or another.
+  private func process(_ batch: [AdviceRequest], splitMissing: Bool, limiter: RateLimiter, state: RunState) async {
+    var retry = 0
+    var jitter = SplitMix(seed: UInt64(truncatingIfNeeded: batch.first?.billID.hashValue ?? 0))
+    while true {
+      if let stopped = await state.stopped { return await fallback(batch, reason: stopped, state: state) }
+      let wait = await limiter.reserve()
+      if wait > .zero {
+        await state.waited(wait)
+        trace("  waiting \(wait) for the rate limit (\(settings.requestsPerMinute) requests a minute)")
+        do {
+          try await clock.sleep(for: wait)
+        } catch {
+          return await fallback(batch, reason: "cancelled", state: state)
+        }
+      }
+      let request = provider.request(for: batch)
+      await state.sent()
+      trace("→ \(request.redactedDescription) (\(batch.count) bills)")
+      let failure: ProviderFailure
+      do {
+        let response = try await transport.send(request)
+        trace("← HTTP \(response.status), \(response.body.count) bytes")
+        do {
+          let answers = try provider.decode(response)
+          var missing: [AdviceRequest] = []
+          for bill in batch {
+            if let suggestion = answers[bill.billID], let advice = advice(from: suggestion, for: bill) {
+              cache?.store(advice, key: key(bill))
+              await state.answer(bill.billID, with: advice)
+            } else {
+              missing.append(bill)
+            }
+          }
+          guard !missing.isEmpty else { return }
+          if splitMissing {
+            trace("  \(missing.count) bills missing from the answer: asking again in a smaller request")
+            return await process(missing, splitMissing: false, limiter: limiter, state: state)
+          }
+          return await fallback(missing, reason: "bad answer: no usable suggestion for this bill", state: state)
+        } catch {
+          failure = error
+        }
+      } catch {
+        trace("← \(error)")
+        failure = .retryable(
+          reason: error.timedOut ? "timeout" : "connection failed: \(error.message)", serverDelay: nil)
+      }
+      switch failure {
+      case .badAnswer(let reason):
+        return await fallback(batch, reason: "bad answer: \(reason)", state: state)
+      case .fatal(let reason):
+        await state.stop(reason)
+        return await fallback(batch, reason: reason, state: state)
+      case .retryable(let reason, let serverDelay):
+        guard retry < settings.maxRetries else {
+          return await fallback(batch, reason: "\(reason), \(settings.maxRetries) retries used", state: state)
+        }
+        retry += 1
+        await state.retried()
+        let fraction = Double(jitter.next() % 1_000) / 1_000
+        let delay = policy.delay(beforeRetry: retry, serverDelay: serverDelay, jitter: fraction)
+        trace("  \(reason): retry \(retry) in \(delay)")
+        do {
+          try await clock.sleep(for: delay)
+        } catch {
+          return await fallback(batch, reason: "cancelled", state: state)
+        }
+      }
+    }
+  }
+
+  private func key(_ request: AdviceRequest) -> String {
+    AdviceCache.key(request, provider: provider.name, model: provider.model, range: settings.range)
+  }
+
+  /// A usable suggestion: a number, clamped to the range (and flagged), its reason made safe.
+  func advice(from suggestion: Suggestion, for bill: AdviceRequest) -> TipAdvice? {
+    guard
+      let units = try? DecimalText.parse(
+        suggestion.percentText, scale: Percent.scale, maxIntegerDigits: 6, allowNegative: true)
+    else { return nil }
+    let low = Int64(settings.range.lowerBound) * 10_000
+    let high = Int64(settings.range.upperBound) * 10_000
+    let clamped = min(max(units, low), high)
+    return TipAdvice(
+      percent: Percent(tenThousandths: clamped),
+      reason: Self.cleanReason(suggestion.reason, limit: settings.reasonLimit),
+      advisor: provider.name, model: provider.model, clamped: clamped != units)
+  }
+
+  private func fallback(_ batch: [AdviceRequest], reason: String, state: RunState) async {
+    for bill in batch {
+      var advice = OfflineAdvisor().suggest(notes: bill.notes, base: bill.base)
+      advice.fallback = true
+      advice.fallbackReason = "\(provider.name): \(reason)"
+      await state.answer(bill.billID, with: advice)
+    }
+  }
+
+  /// A reason without control characters or bidirectional overrides, white space folded, at most `limit` characters.
+  public static func cleanReason(_ text: String, limit: Int) -> String {
+    var out = ""
+    var lastWasSpace = false
+    for scalar in text.unicodeScalars {
+      let unsafe =
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
+        || (0x2066...0x2069).contains(scalar.value) || scalar.properties.isWhitespace
+      if unsafe {
+        if !lastWasSpace && !out.isEmpty { out += " " }
+        lastWasSpace = true
+      } else {
+        out.unicodeScalars.append(scalar)
+        lastWasSpace = false
+      }
+    }
+    while out.last == " " { out.removeLast() }
+    return out.count > limit ? String(out.prefix(limit - 1)) + "…" : out
+  }
+}
+
+/// The shared state of one run: answers, counters, and whether requests were stopped.
+actor RunState {
+  private(set) var answers: [String: TipAdvice] = [:]
+  private(set) var stopped: String?
+  private var counts: AdviceProgress
+  private let report: @Sendable (AdviceProgress) -> Void
+
+  init(total: Int, report: @escaping @Sendable (AdviceProgress) -> Void) {
+    self.counts = AdviceProgress(advised: 0, total: total, requests: 0, retries: 0, waiting: nil)
+    self.report = report
+  }
+
+  func answer(_ id: String, with advice: TipAdvice) {
+    if answers[id] == nil { counts.advised += 1 }
+    answers[id] = advice
+    counts.waiting = nil
+    report(counts)
+  }
+
+  func stop(_ reason: String) { if stopped == nil { stopped = reason } }
+
+  func sent() {
+    counts.requests += 1
+    counts.waiting = nil
+    report(counts)
+  }
+
+  func retried() {
+    counts.retries += 1
+    report(counts)
+  }
+
+  func waited(_ duration: Duration) {
+    counts.waiting = duration
+    report(counts)
+  }
+}
+
+/// A small seeded generator for backoff jitter.
+struct SplitMix: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -1,0 +1,159 @@
+/// Google's Gemini REST API: `POST {base}/{version}/models/{model}:generateContent`, the key in the
+/// `x-goog-api-key` header (never in the URL, never as a Bearer token), structured JSON output.
+public struct GeminiProvider: AdviceProvider {
+  /// The default model: a current flash model (models retire; `--ai-model` changes it).
+  public static let defaultModel = "gemini-3.5-flash"
+  /// The default API version.
+  public static let defaultVersion = "v1beta"
+  /// Google's endpoint.
+  public static let defaultBaseURL = "https://generativelanguage.googleapis.com"
+
+  public let name = "gemini"
+  public let model: String
+  let baseURL: String
+  let version: String
+  let apiKey: String
+  let minimum: Int
+  let maximum: Int
+
+  /// A provider for `model` at `baseURL` (tests point it at a local stand-in).
+  public init(
+    apiKey: String, model: String = defaultModel, baseURL: String = defaultBaseURL, version: String = defaultVersion,
+    minimum: Int = 0, maximum: Int = 30
+  ) {
+    self.apiKey = apiKey
+    self.model = model
+    self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+    self.version = version
+    self.minimum = minimum
+    self.maximum = maximum
+  }
+
+  public func request(for batch: [AdviceRequest]) -> HTTPRequest {
+    var generation: [(String, JSONText)] = [
+      ("temperature", .number("0.2")),
+      // Thinking tokens count against this; too small a limit ends in MAX_TOKENS with no answer.
+      ("maxOutputTokens", .number("8192")),
+      ("responseMimeType", .string("application/json")),
+      ("responseSchema", AdvicePrompt.schema(gemini: true)),
+    ]
+    if model.hasPrefix("gemini-3") {
+      generation.append(("thinkingConfig", .object([("thinkingLevel", .string("low"))])))
+    }
+    let body = JSONText.object([
+      (
+        "systemInstruction",
+        .object([
+          ("parts", .array([.object([("text", .string(AdvicePrompt.system(minimum: minimum, maximum: maximum)))])]))
+        ])
+      ),
+      (
+        "contents",
+        .array([
+          .object([
+            ("role", .string("user")), ("parts", .array([.object([("text", .string(AdvicePrompt.user(batch)))])])),
+          ])
+        ])
+      ),
+      ("generationConfig", .object(generation)),
+    ])
+    return HTTPRequest(
+      method: "POST", url: "\(baseURL)/\(version)/models/\(model):generateContent",
+      headers: ["Content-Type": "application/json", "x-goog-api-key": apiKey, "User-Agent": "splitbill"],
+      body: Array(body.encoded.utf8))
+  }
+
+  public func decode(_ response: HTTPResponse) throws(ProviderFailure) -> [String: Suggestion] {
+    guard response.status == 200 else {
+      throw ErrorBody(response).failure(status: response.status, model: model, provider: name)
+    }
+    guard let json = JSONText.parse(response.body) else { throw .badAnswer(reason: "the response is not JSON") }
+    let candidates = json["candidates"]?.items ?? []
+    guard let candidate = candidates.first else {
+      let blocked = json["promptFeedback"]?["blockReason"]?.string
+      throw .badAnswer(reason: blocked.map { "the prompt was blocked (\($0))" } ?? "the response has no candidates")
+    }
+    let finish = candidate["finishReason"]?.string ?? "STOP"
+    guard finish == "STOP" else { throw .badAnswer(reason: "the answer did not finish (finishReason \(finish))") }
+    let parts = candidate["content"]?["parts"]?.items ?? []
+    let text = parts.filter { $0["thought"] != .bool(true) }.compactMap { $0["text"]?.string }.joined()
+    guard !text.isEmpty else { throw .badAnswer(reason: "the answer has no text") }
+    return try AdvicePrompt.suggestions(in: text)
+  }
+}
+
+/// The OpenAI-compatible chat-completions API: Ollama, llama.cpp's server, vLLM, and Gemini's own
+/// compatibility endpoint. `POST {base}/chat/completions` with JSON-schema output; the key, when
+/// there is one, as a Bearer token.
+public struct OpenAIProvider: AdviceProvider {
+  /// A model Ollama users commonly have.
+  public static let defaultModel = "llama3.2"
+  /// Ollama's OpenAI-compatible endpoint.
+  public static let defaultBaseURL = "http://localhost:11434/v1"
+
+  public let name = "openai"
+  public let model: String
+  let baseURL: String
+  let apiKey: String?
+  let minimum: Int
+  let maximum: Int
+
+  /// A provider for `model` at `baseURL`.
+  public init(
+    apiKey: String?, model: String = defaultModel, baseURL: String = defaultBaseURL, minimum: Int = 0, maximum: Int = 30
+  ) {
+    self.apiKey = apiKey
+    self.model = model
+    self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+    self.minimum = minimum
+    self.maximum = maximum
+  }
+
+  public func request(for batch: [AdviceRequest]) -> HTTPRequest {
+    let body = JSONText.object([
+      ("model", .string(model)),
+      (
+        "messages",
+        .array([
+          .object([
+            ("role", .string("system")), ("content", .string(AdvicePrompt.system(minimum: minimum, maximum: maximum))),
+          ]),
+          .object([("role", .string("user")), ("content", .string(AdvicePrompt.user(batch)))]),
+        ])
+      ),
+      ("temperature", .number("0.2")),
+      ("max_tokens", .number("8192")),
+      (
+        "response_format",
+        .object([
+          ("type", .string("json_schema")),
+          (
+            "json_schema",
+            .object([
+              ("name", .string("tip_suggestions")), ("schema", AdvicePrompt.schema(gemini: false)),
+              ("strict", .bool(true)),
+            ])
+          ),
+        ])
+      ),
+    ])
+    var headers = ["Content-Type": "application/json", "User-Agent": "splitbill"]
+    if let apiKey { headers["Authorization"] = "Bearer \(apiKey)" }
+    return HTTPRequest(
+      method: "POST", url: "\(baseURL)/chat/completions", headers: headers, body: Array(body.encoded.utf8))
+  }
+
+  public func decode(_ response: HTTPResponse) throws(ProviderFailure) -> [String: Suggestion] {
+    guard response.status == 200 else {
+      throw ErrorBody(response).failure(status: response.status, model: model, provider: name)
+    }
+    guard let json = JSONText.parse(response.body) else { throw .badAnswer(reason: "the response is not JSON") }
+    guard let choice = json["choices"]?.items.first else { throw .badAnswer(reason: "the response has no choices") }
+    let finish = choice["finish_reason"]?.string ?? "stop"
+    guard finish == "stop" else { throw .badAnswer(reason: "the answer did not finish (finish_reason \(finish))") }
+    guard let text = choice["message"]?["content"]?.string, !text.isEmpty else {
+      throw .badAnswer(reason: "the answer has no content")
+    }
+    return try AdvicePrompt.suggestions(in: text)
+  }
+}
