@@ -19,7 +19,8 @@ enum CalcCommand {
       .value("--rounding", "MODE", "How a percentage tip is rounded: half-up (default), half-even, up, down."),
       .flag("--decimal-comma", "Read amounts written as 84,50."),
       .flag("--json", "Print one JSON object instead of the table."),
-    ],
+      .flag("--interactive", short: "-i", "Open the calculator screen in the terminal; the options fill it in."),
+    ] + AdvisorOptions.specs,
     details: """
       The tip is exactly one of --tip or --tip-amount; giving none is an error, not a silent default.
       Each share is the floor of its exact part of the total; the leftover units go one each to the
@@ -30,10 +31,12 @@ enum CalcCommand {
       "splitbill calc 84.50 --tip 15% --people Ana,Ben,Chloé --currency EUR",
       "splitbill calc 10000 --currency JPY --tip-amount 500 --people Ana=2,Ben=1 --leftover remainder",
       "splitbill calc 100 --tip 0 --split 3 --json",
+      "splitbill calc --interactive",
     ],
     run: run)
 
-  static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) throws -> ExitCode {
+  static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) async throws -> ExitCode {
+    if arguments.flag("--interactive") { return try await InteractiveCalc.run(arguments, &context) }
     let terms = try terms(from: arguments)
     var ledger = LeftoverLedger()
     let split: BillSplit

@@ -1,0 +1,295 @@
+/// The interactive calculator's state and its transitions: the original app's view model.
+///
+/// Single source of truth, as the app designed it: the state holds the amount text, the selected
+/// preset (optional) and the custom tip text separately, and the effective percentage is computed.
+/// Choosing a preset clears the custom text; typing a custom value clears the preset. Every figure
+/// the screen shows comes from ``result``, computed by the core; the view never computes money.
+public struct CalcScreen: Hashable, Sendable {
+  /// The rows the cursor moves between.
+  public enum Field: Int, CaseIterable, Sendable {
+    case amount, preset, customTip, people, names, currency
+  }
+
+  /// A key, already decoded from the terminal's bytes.
+  public enum Key: Hashable, Sendable {
+    case character(Character)
+    case backspace, up, down, left, right, tab, backTab, enter, escape, interrupt
+  }
+
+  /// What a key asked for beyond changing the state.
+  public enum Effect: Hashable, Sendable {
+    /// Nothing more.
+    case none
+    /// Leave the screen.
+    case quit
+    /// Ask the advisor about ``notes``.
+    case askAdvisor
+  }
+
+  /// The bill amount as typed.
+  public var amountText = ""
+  /// The chosen preset, if any (10, 15 or 20 %).
+  public var preset: Percent? = .preset15
+  /// The custom tip as typed.
+  public var customTipText = ""
+  /// How many people, when no names are given (zero is shown as a problem, not refused).
+  public var people = 1
+  /// Names as typed: `Ana, Ben=2, Chloé`.
+  public var namesText = ""
+  /// The currency code as typed.
+  public var currencyText = "USD"
+  /// Who absorbs leftover units.
+  public var leftover = LeftoverPolicy.balanced
+  /// The focused row.
+  public var focus = Field.amount
+  /// Whether the advice prompt is open, and what is typed in it.
+  public var notes: String?
+  /// The last suggestion, shown until applied or dismissed.
+  public var suggestion: TipAdvice?
+
+  /// A fresh screen; 15 % preselected as in the original app.
+  public init() {}
+
+  /// The most people the +/− keys reach.
+  public static let maximumPeople = 99
+
+  /// The percentage in effect: the preset, else the custom text if it parses.
+  public var effectivePercent: Result<Percent, ScreenError> {
+    if let preset { return .success(preset) }
+    guard !customTipText.isEmpty else { return .failure(.noTip) }
+    do {
+      return .success(try Percent(parsing: customTipText))
+    } catch {
+      return .failure(.tip(error.message(field: "tip")))
+    }
+  }
+
+  /// What is wrong with the input, shown inline; the typed text is kept as it is.
+  public enum ScreenError: Error, Hashable, Sendable {
+    case emptyAmount
+    case amount(String)
+    case noTip
+    case tip(String)
+    case currency(String)
+    case people(String)
+
+    /// The message shown under the field.
+    public var message: String {
+      switch self {
+      case .emptyAmount: return "type the bill amount"
+      case .amount(let text), .tip(let text), .currency(let text), .people(let text): return text
+      case .noTip: return "choose a preset or type a custom tip"
+      }
+    }
+
+    /// The field the message belongs to.
+    public var field: Field {
+      switch self {
+      case .emptyAmount, .amount: return .amount
+      case .noTip, .tip: return .customTip
+      case .currency: return .currency
+      case .people: return .names
+      }
+    }
+  }
+
+  /// The bill worked out by the core, or the first problem with the input.
+  public var result: Result<BillSplit, ScreenError> {
+    let currency: Currency
+    do {
+      currency = try Currency(code: currencyText)
+    } catch {
+      return .failure(.currency(error.message(field: "currency")))
+    }
+    guard !amountText.isEmpty else { return .failure(.emptyAmount) }
+    let amount: Money
+    do {
+      amount = try Money(parsing: amountText, currency: currency)
+    } catch {
+      return .failure(.amount(error.message(field: "amount")))
+    }
+    let percent: Percent
+    switch effectivePercent {
+    case .success(let value): percent = value
+    case .failure(let error): return .failure(error)
+    }
+    let diners: Diners
+    switch parsedNames {
+    case .success(let names): diners = names.isEmpty ? .anonymous(count: people) : .named(names)
+    case .failure(let error): return .failure(error)
+    }
+    var ledger = LeftoverLedger()
+    do {
+      return .success(
+        try BillTerms(amount: amount, tip: .percent(percent), diners: diners, leftover: leftover).split(ledger: &ledger)
+      )
+    } catch {
+      return .failure(.people(error.description))
+    }
+  }
+
+  /// The names typed, with weights; empty when none.
+  var parsedNames: Result<[Diner], ScreenError> {
+    var diners: [Diner] = []
+    for item in namesText.split(separator: ",") {
+      let parts = item.split(separator: "=", maxSplits: 1)
+      var name = Substring(parts.first ?? "")
+      while name.first == " " { name.removeFirst() }
+      while name.last == " " { name.removeLast() }
+      guard !name.isEmpty else { continue }
+      do {
+        let weight = try parts.count > 1 ? Weight(parsing: parts[1]) : .one
+        diners.append(Diner(name: String(name), weight: weight))
+      } catch {
+        return .failure(.people(error.description))
+      }
+    }
+    do {
+      if !diners.isEmpty { try Diners.named(diners).validate() }
+    } catch {
+      return .failure(.people(error.description))
+    }
+    return .success(diners)
+  }
+
+  /// Applies one key; returns what else the screen must do.
+  public mutating func handle(_ key: Key) -> Effect {
+    if notes != nil { return handleNotes(key) }
+    switch key {
+    case .interrupt, .escape:
+      if suggestion != nil {
+        suggestion = nil
+        return .none
+      }
+      return .quit
+    case .up, .backTab:
+      focus = Field(rawValue: (focus.rawValue + Field.allCases.count - 1) % Field.allCases.count) ?? .amount
+    case .down, .tab, .enter:
+      if key == .enter, suggestion != nil {
+        applySuggestion()
+        return .none
+      }
+      focus = Field(rawValue: (focus.rawValue + 1) % Field.allCases.count) ?? .amount
+    case .left, .right:
+      let step = key == .left ? -1 : 1
+      switch focus {
+      case .preset: choosePreset(step: step)
+      case .people: changePeople(by: step)
+      default: break
+      }
+    case .backspace:
+      edit { text in if !text.isEmpty { text.removeLast() } }
+      if focus == .preset {
+        preset = nil
+      }
+    case .character(let character):
+      return type(character)
+    }
+    return .none
+  }
+
+  private mutating func type(_ character: Character) -> Effect {
+    let inText = focus == .names || focus == .currency
+    if !inText {
+      switch character {
+      case "q": return .quit
+      case "?":
+        notes = ""
+        suggestion = nil
+        return .none
+      case "y" where suggestion != nil:
+        applySuggestion()
+        return .none
+      case "+":
+        changePeople(by: 1)
+        return .none
+      case "-":
+        changePeople(by: -1)
+        return .none
+      default: break
+      }
+    }
+    switch focus {
+    case .amount:
+      if character.isASCII && (character.isNumber || character == ".") { amountText.append(character) }
+    case .preset:
+      let choices: [Character: Percent] = ["1": .preset10, "2": .preset15, "3": .preset20]
+      if let choice = choices[character] { selectPreset(choice) }
+    case .customTip:
+      if character.isASCII && (character.isNumber || character == ".") {
+        customTipText.append(character)
+        preset = nil  // typing a custom value clears the preset
+      }
+    case .people:
+      if let digit = character.wholeNumberValue {
+        let typed = people * 10 + digit
+        people = typed <= Self.maximumPeople ? typed : digit
+      }
+    case .names:
+      if !character.isNewline && character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) {
+        namesText.append(character)
+      }
+    case .currency:
+      if character.isLetter && currencyText.count < 3 { currencyText.append(Character(character.uppercased())) }
+    }
+    return .none
+  }
+
+  private mutating func handleNotes(_ key: Key) -> Effect {
+    switch key {
+    case .escape, .interrupt: notes = nil
+    case .enter:
+      return .askAdvisor
+    case .backspace: if notes?.isEmpty == false { notes?.removeLast() }
+    case .character(let character):
+      if character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) { notes?.append(character) }
+    default: break
+    }
+    return .none
+  }
+
+  /// Shows the advisor's answer; the prompt closes.
+  public mutating func receive(_ advice: TipAdvice) {
+    suggestion = advice
+    notes = nil
+  }
+
+  /// Uses the suggestion as the custom tip (clearing the preset).
+  public mutating func applySuggestion() {
+    guard let suggestion else { return }
+    customTipText = suggestion.percent.decimalString
+    preset = nil
+    self.suggestion = nil
+  }
+
+  /// Selects a preset, clearing the custom text.
+  public mutating func selectPreset(_ percent: Percent) {
+    preset = percent
+    customTipText = ""
+  }
+
+  private mutating func choosePreset(step: Int) {
+    let presets = Percent.presets
+    guard let current = preset.flatMap({ presets.firstIndex(of: $0) }) else {
+      return selectPreset(step > 0 ? presets[0] : presets[presets.count - 1])
+    }
+    selectPreset(presets[(current + step + presets.count) % presets.count])
+  }
+
+  private mutating func changePeople(by step: Int) {
+    people = min(max(people + step, 0), Self.maximumPeople)
+  }
+
+  private mutating func edit(_ change: (inout String) -> Void) {
+    switch focus {
+    case .amount: change(&amountText)
+    case .customTip:
+      change(&customTipText)
+    case .names: change(&namesText)
+    case .currency: change(&currencyText)
+    case .people:
+      people /= 10  // zero people is allowed while typing, and shown as a problem
+    case .preset: break
+    }
+  }
+}
