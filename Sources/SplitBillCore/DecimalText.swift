@@ -87,21 +87,30 @@ public enum DecimalText {
 
   /// Prints `value / 10^scale` with exactly `scale` decimals: `format(3334, scale: 2)` is `33.34`.
   public static func format(_ value: Int64, scale: Int) -> String {
-    let magnitude = value.magnitude
-    var digits = String(magnitude)
-    if scale > 0 {
-      if digits.count <= scale { digits = String(repeating: "0", count: scale - digits.count + 1) + digits }
-      digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -scale))
-    }
-    return value < 0 ? "-" + digits : digits
+    // Digits are written backwards into a small buffer: this runs once per amount in every report.
+    var magnitude = value.magnitude
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(24)
+    var written = 0
+    repeat {
+      if scale > 0 && written == scale { bytes.append(0x2E) }
+      bytes.append(UInt8(truncatingIfNeeded: magnitude % 10) + 0x30)
+      magnitude /= 10
+      written += 1
+    } while magnitude > 0 || written <= scale
+    if value < 0 { bytes.append(0x2D) }
+    bytes.reverse()
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Prints `value / 10^scale` with no trailing fraction zeros: `trimmed(171250, scale: 4)` is `17.125`.
   public static func trimmed(_ value: Int64, scale: Int) -> String {
-    var text = format(value, scale: scale)
-    guard scale > 0 else { return text }
-    while text.hasSuffix("0") { text.removeLast() }
-    if text.hasSuffix(".") { text.removeLast() }
-    return text
+    var scale = scale
+    var value = value
+    while scale > 0 && value % 10 == 0 {
+      value /= 10
+      scale -= 1
+    }
+    return format(value, scale: scale)
   }
 }

@@ -99,7 +99,7 @@ struct BillValidator {
       return .failure(
         InvalidBill(id: id ?? "\(context.file)#\(raw.index)", source: raw.location, diagnostics: problems))
     }
-    let explicitID = fields["id"].flatMap { text($0, &problems) }.map { $0.text.trimmingCharacters(in: .whitespaces) }
+    let explicitID = fields["id"].flatMap { text($0, &problems) }.map { $0.text.trimmingSpaces }
     if explicitID?.isEmpty == true, let field = fields["id"] {
       problems.append(
         .error("id is empty: leave it out for the default '<file>#<n>' or give a name", at: field.location))
@@ -337,7 +337,7 @@ struct BillValidator {
     let problemsBefore = problems.count
     switch field.value {
     case .text(let text):
-      let trimmed = text.text.trimmingCharacters(in: .whitespaces)
+      let trimmed = text.text.trimmingSpaces
       guard let count = Int(trimmed) else {
         problems.append(
           .error(
@@ -417,7 +417,9 @@ struct BillValidator {
 
   /// Names compare and print in Unicode NFC, without surrounding spaces.
   static func normalizeName(_ name: String) -> String {
-    name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+    // ASCII names (most of them) are already NFC: trim them without Foundation.
+    if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.trimmingSpaces }
+    return name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
   }
 
   static func describe(_ value: RawValue) -> String {

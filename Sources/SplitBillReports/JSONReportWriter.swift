@@ -33,6 +33,61 @@ extension ReportedBill {
   }
 }
 
+extension ReportedBill {
+  /// Appends the bill object exactly as `JSONValue.object(jsonMembers)` writes it at indent 2, without
+  /// building the tree: this runs once per bill in every JSON report.
+  func appendJSON(to out: inout String) {
+    let split = self.split
+    func member(_ key: String, _ value: String, last: Bool = false) {
+      out += "      \"" + key + "\": " + value + (last ? "\n" : ",\n")
+    }
+    func text(_ value: String?) -> String { value.map(JSONValue.quote) ?? "null" }
+    func money(_ value: Money) -> String { "\"" + value.decimalString + "\"" }
+    out += "{\n"
+    member("id", JSONValue.quote(bill.id))
+    member("source", "\"" + bill.source.file.jsonEscapedBody + ":\(bill.source.line):\(bill.source.column)\"")
+    member("date", bill.date.map { "\"\($0)\"" } ?? "null")
+    member("description", text(bill.description))
+    member("currency", "\"" + split.currency.code + "\"")
+    member("amount", money(split.amount))
+    member("tip_percent", split.tipPercent.map { "\"" + $0.decimalString + "\"" } ?? "null")
+    member("tip", money(split.tip))
+    member("total", money(split.total))
+    member("leftover_policy", "\"" + split.leftoverPolicy.rawValue + "\"")
+    member("leftover_to_tip", money(split.leftoverToTip))
+    member("tip_source", "\"" + bill.tipSource.rawValue + "\"")
+    member("paid_by", text(split.payer))
+    out += "      \"shares\": [\n"
+    for (index, share) in split.shares.enumerated() {
+      out +=
+        "        {\n          \"person\": " + JSONValue.quote(share.person) + ",\n          \"weight\": "
+        + share.weight.description + ",\n          \"amount\": \"" + share.amount.decimalString
+        + "\",\n          \"absorbed\": " + String(share.absorbed)
+        + (index == split.shares.count - 1 ? "\n        }\n" : "\n        },\n")
+    }
+    guard let advice else {
+      out += "      ]\n    }"
+      return
+    }
+    out += "      ],\n      \"advice\": {\n"
+    let fields: [(String, String)] = [
+      ("percent", "\"" + advice.percent.decimalString + "\""), ("reason", JSONValue.quote(advice.reason)),
+      ("advisor", JSONValue.quote(advice.advisor)), ("model", text(advice.model)),
+      ("fallback", advice.fallback ? "true" : "false"), ("fallback_reason", text(advice.fallbackReason)),
+      ("clamped", advice.clamped ? "true" : "false"),
+    ]
+    for (index, (key, value)) in fields.enumerated() {
+      out += "        \"" + key + "\": " + value + (index == fields.count - 1 ? "\n" : ",\n")
+    }
+    out += "      }\n    }"
+  }
+}
+
+extension String {
+  /// The text as it stands between the quotes of a JSON string.
+  var jsonEscapedBody: String { String(JSONValue.quote(self).dropFirst().dropLast()) }
+}
+
 /// The JSON report, schema version 1, streamed: bills as they come, then the summary.
 ///
 /// Keys: `schema_version`, `generated` (only with `--stamp`), `period`, `bills`, `invalid`,
@@ -49,8 +104,9 @@ public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
   }
 
   public mutating func write(_ bill: ReportedBill) {
-    sink.write(count == 0 ? "\n    " : ",\n    ")
-    JSONValue.object(bill.jsonMembers).write(to: &sink, indent: 2)
+    var text = count == 0 ? "\n    " : ",\n    "
+    bill.appendJSON(to: &text)
+    sink.write(text)
     count += 1
   }
 

@@ -69,6 +69,11 @@ public indirect enum JSONValue: Equatable, Sendable {
 
   /// `text` as a JSON string literal; control characters, quotes and backslashes are escaped.
   public static func quote(_ text: String) -> String {
+    // Most text needs no escape at all: check the bytes once and return it as it is.
+    let plain = text.utf8.allSatisfy { byte in
+      byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F && byte != 0xE2
+    }
+    if plain { return "\"" + text + "\"" }
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {

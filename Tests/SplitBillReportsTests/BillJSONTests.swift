@@ -1,0 +1,41 @@
+import SplitBillCore
+import Testing
+
+@testable import SplitBillReports
+
+@Suite struct BillJSONTests {
+  /// The report's fast bill writer gives exactly what the JSON tree gives, whatever the bill.
+  @Test func fastWriterMatchesTheTree() throws {
+    var ledger = LeftoverLedger()
+    let eur = Currency.known("EUR")
+    let shapes: [(Diners, String?, String?, TipAdvice?)] = [
+      (.anonymous(count: 3), nil, nil, nil),
+      (
+        .named([Diner(name: "Ana", weight: Weight(tenThousandths: 15_000)), Diner(name: "Bé\"n\\")]), "Ana",
+        "Dîner \u{1}\n", nil
+      ),
+      (
+        .named([Diner(name: "李雷"), Diner(name: "Ana")]), nil, "x",
+        TipAdvice(
+          percent: .preset10, reason: "slow — \"meh\"", advisor: "gemini", model: "m", fallback: true,
+          fallbackReason: "gemini: timeout", clamped: true)
+      ),
+    ]
+    for (index, (diners, payer, description, advice)) in shapes.enumerated() {
+      let terms = BillTerms(
+        amount: Money(minorUnits: 12_345, currency: eur), tip: .percent(Percent(tenThousandths: 125_000)),
+        diners: diners,
+        payer: payer, leftover: .toTip)
+      let bill = Bill(
+        id: "id-\(index)\u{2028}", source: SourceLocation(file: "dir/\"q\".yaml", line: 3, column: 5),
+        date: index == 0 ? nil : CalendarDate(year: 2026, month: 11, day: 20), description: description, terms: terms,
+        tipSource: .default)
+      let reported = ReportedBill(bill: bill, split: try terms.split(ledger: &ledger), advice: advice)
+      var sink = StringSink()
+      JSONValue.object(reported.jsonMembers).write(to: &sink, indent: 2)
+      var fast = ""
+      reported.appendJSON(to: &fast)
+      #expect(fast == sink.text)
+    }
+  }
+}
