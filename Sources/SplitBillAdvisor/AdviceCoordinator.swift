@@ -96,7 +96,7 @@ public struct AdviceCoordinator: Sendable {
   /// Asks about one batch, retrying what can be retried; answers every bill in it one way or another.
   private func process(_ batch: [AdviceRequest], splitMissing: Bool, limiter: RateLimiter, state: RunState) async {
     var retry = 0
-    var jitter = SplitMix(seed: UInt64(truncatingIfNeeded: batch.first?.billID.hashValue ?? 0))
+    var jitter = SplitMix64(seed: UInt64(truncatingIfNeeded: batch.first?.billID.hashValue ?? 0))
     while true {
       if let stopped = await state.stopped { return await fallback(batch, reason: stopped, state: state) }
       let wait = await limiter.reserve()
@@ -198,9 +198,7 @@ public struct AdviceCoordinator: Sendable {
     var out = ""
     var lastWasSpace = false
     for scalar in text.unicodeScalars {
-      let unsafe =
-        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-        || (0x2066...0x2069).contains(scalar.value) || scalar.properties.isWhitespace
+      let unsafe = scalar.isControlOrBidiOverride || scalar.properties.isWhitespace
       if unsafe {
         if !lastWasSpace && !out.isEmpty { out += " " }
         lastWasSpace = true
@@ -249,18 +247,5 @@ actor RunState {
   func waited(_ duration: Duration) {
     counts.waiting = duration
     report(counts)
-  }
-}
-
-/// A small seeded generator for backoff jitter.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,3 +1,5 @@
+import SplitBillCore
+
 /// A small JSON reader that keeps numbers as their exact text (a percentage never goes through
 /// `Double`) and objects as key-ordered pairs. Lenient about nothing: malformed input is `nil`.
 public indirect enum JSONText: Equatable, Sendable {
@@ -248,24 +250,5 @@ extension JSONText {
   }
 
   /// `text` as a JSON string literal.
-  public static func quote(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
-  }
+  public static func quote(_ text: String) -> String { JSONString.quote(text) }
 }

@@ -194,11 +194,7 @@ public struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
       case "\"": out += "&quot;"
       case "'": out += "&#39;"
       default:
-        if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" || (0x7F...0x9F).contains(scalar.value)
-          || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
-        {
-          continue
-        }
+        if scalar.isControlOrBidiOverride && scalar != "\n" && scalar != "\t" { continue }
         out.unicodeScalars.append(scalar)
       }
     }

@@ -68,31 +68,5 @@ public indirect enum JSONValue: Equatable, Sendable {
   static func padding(_ level: Int) -> String { String(repeating: "  ", count: level) }
 
   /// `text` as a JSON string literal; control characters, quotes and backslashes are escaped.
-  public static func quote(_ text: String) -> String {
-    // Most text needs no escape at all: check the bytes once and return it as it is.
-    let plain = text.utf8.allSatisfy { byte in
-      byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F && byte != 0xE2
-    }
-    if plain { return "\"" + text + "\"" }
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case "\u{2028}": out += "\\u2028"
-      case "\u{2029}": out += "\\u2029"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
-  }
+  public static func quote(_ text: String) -> String { JSONString.quote(text) }
 }

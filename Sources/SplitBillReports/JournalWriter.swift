@@ -305,9 +305,7 @@ enum JournalSyntax {
   static func oneLine(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
-      if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x202A...0x202E).contains(scalar.value)
-        || (0x2066...0x2069).contains(scalar.value)
-      {
+      if scalar.isControlOrBidiOverride {
         out += " "
       } else {
         out.unicodeScalars.append(scalar)

@@ -112,7 +112,7 @@ public struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     for scalar in text.unicodeScalars {
       switch scalar.value {
       case 0x0A, 0x0D, 0x09: out += " "
-      case 0x00...0x1F, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069: continue
+      case _ where scalar.isControlOrBidiOverride: continue
       case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E: out += "\\" + String(scalar)
       default: out.unicodeScalars.append(scalar)
       }

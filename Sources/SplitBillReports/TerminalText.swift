@@ -18,13 +18,7 @@ public enum TerminalText {
     return out
   }
 
-  static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x00...0x1F, 0x7F...0x9F: return true
-    case 0x202A...0x202E, 0x2066...0x2069: return true  // bidi embeddings, overrides, isolates
-    default: return false
-    }
-  }
+  static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool { scalar.isControlOrBidiOverride }
 
   /// How many terminal columns `text` takes: wide (East Asian) characters count two.
   public static func width(_ text: String) -> Int {

@@ -113,24 +113,12 @@ import Testing
   }
 
   @Test func randomBytesNeverCrash() throws {
-    var random = SplitMix(seed: 99)
+    var random = SplitMix64(seed: 99)
     let alphabet = Array("- :{}[],\"'&*!|>#\n\t\\%@`abc019.;".utf8) + [0xFF, 0xC3, 0x00, 0x0D]
     for trial in 0..<300 {
       let count = Int(random.next() % 200)
       let bytes = (0..<count).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
       _ = try read(bytes: bytes, name: trial % 2 == 0 ? "r.yaml" : "r.csv")
     }
-  }
-}
-
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""splitbill's benchmark: release binary against the references, with medians, ratios and peak RSS.
+
+Run it through scripts/bench.sh (which builds everything first). For each size it generates a seeded
+trip as YAML and CSV (the same bills), then times, several runs each:
+  references  libyaml_floor (pulls every libyaml event, discards it), `mlr --icsv --ojson cat`, `wc -l`
+  splitbill   report --format json -o /dev/null, report --format text, check; for YAML and CSV
+and checks correctness: both reports reconcile, and the YAML and CSV reports have identical bills.
+Targets (issue 6): YAML JSON report <= 1.3 x floor; CSV JSON report <= 0.5 x mlr; peak RSS <= 32 MB;
+time linear in bills; check no slower than report --format json.
+"""
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--binary", required=True)
+parser.add_argument("--floor", required=True)
+parser.add_argument("--sizes", default="200000,1000000")
+parser.add_argument("--runs", type=int, default=3)
+parser.add_argument("--work", default=".build/bench")
+parser.add_argument("--output", default=".build/bench/results.md")
+options = parser.parse_args()
+here = os.path.dirname(os.path.abspath(__file__))
+os.makedirs(options.work, exist_ok=True)
+
+
+RSS_FILE = os.path.join(options.work, "rss.txt")
+
+
+def measure(command, stdout=subprocess.DEVNULL):
+    """Wall time in seconds and peak RSS in MiB of one run; fails loudly on a non-zero exit.
+
+    Peak RSS comes from GNU time (`/usr/bin/time -f %M`): a child forked from this Python process
+    would report Python's own high-water mark from before its exec.
+    """
+    start = time.perf_counter()
+    code = subprocess.call(["/usr/bin/time", "-o", RSS_FILE, "-f", "%M"] + command, stdout=stdout,
+                           stderr=subprocess.DEVNULL)
+    elapsed = time.perf_counter() - start
+    if code != 0:
+        sys.exit("benchmark: %s exited %d" % (" ".join(command), code))
+    with open(RSS_FILE) as handle:
+        kilobytes = int(handle.read().split()[-1])
+    return elapsed, kilobytes / 1024
+
+
+def median_of(command, runs):
+    results = [measure(command) for _ in range(runs)]
+    return statistics.median(r[0] for r in results), max(r[1] for r in results)
+
+
+def files(size):
+    yaml_path = os.path.join(options.work, "bills-%d.yaml" % size)
+    csv_path = os.path.join(options.work, "bills-%d.csv" % size)
+    if not (os.path.exists(yaml_path) and os.path.exists(csv_path)):
+        subprocess.run([sys.executable, os.path.join(here, "generate_bills.py"), "--bills", str(size), "--seed", "7",
+                        "--yaml", yaml_path, "--csv", csv_path], check=True)
+    return yaml_path, csv_path
+
+
+def check_correctness(yaml_path, csv_path):
+    reports = []
+    for path in (yaml_path, csv_path):
+        out = os.path.join(options.work, os.path.basename(path) + ".json")
+        subprocess.run([options.binary, "report", path, "--format", "json", "-o", out], check=True,
+                       stderr=subprocess.DEVNULL)
+        with open(out) as handle:
+            report = json.load(handle)
+        if report.get("reconciled") is not True:
+            sys.exit("benchmark: %s does not reconcile" % path)
+        for bill in report["bills"]:
+            bill.pop("source")
+        reports.append(report)
+        os.remove(out)
+    if reports[0]["bills"] != reports[1]["bills"]:
+        sys.exit("benchmark: the YAML and CSV reports differ")
+    if reports[0]["people"] != reports[1]["people"] or reports[0]["settlements"] != reports[1]["settlements"]:
+        sys.exit("benchmark: the YAML and CSV summaries differ")
+    return len(reports[0]["bills"])
+
+
+rows = []
+verdicts = []
+per_size = {}
+for size in [int(s) for s in options.sizes.split(",")]:
+    yaml_path, csv_path = files(size)
+    bills = check_correctness(yaml_path, csv_path)
+    b = options.binary
+    results = {
+        "libyaml floor (YAML)": median_of([options.floor, yaml_path], options.runs),
+        "wc -l (YAML)": median_of(["wc", "-l", yaml_path], options.runs),
+        "mlr --icsv --ojson cat (CSV)": median_of(["mlr", "--icsv", "--ojson", "cat", csv_path], options.runs),
+        "wc -l (CSV)": median_of(["wc", "-l", csv_path], options.runs),
+    }
+    for label, path in (("YAML", yaml_path), ("CSV", csv_path)):
+        results["report json (%s)" % label] = median_of([b, "report", path, "--format", "json", "-o", "/dev/null"], options.runs)
+        results["report text (%s)" % label] = median_of([b, "report", path, "--format", "text", "-o", "/dev/null"], options.runs)
+        results["check (%s)" % label] = median_of([b, "check", path, "--format", "json"], options.runs)
+    per_size[size] = results
+    floor = results["libyaml floor (YAML)"][0]
+    mlr = results["mlr --icsv --ojson cat (CSV)"][0]
+    for name, (seconds, rss) in results.items():
+        ratio = ""
+        if "(YAML)" in name and "floor" not in name:
+            ratio = "%.2f x floor" % (seconds / floor)
+        if "(CSV)" in name and "mlr" not in name:
+            ratio = "%.2f x mlr" % (seconds / mlr)
+        rows.append("| %d | %s | %.3f | %s | %.1f |" % (size, name, seconds, ratio, rss))
+    yaml_json = results["report json (YAML)"][0]
+    csv_json = results["report json (CSV)"][0]
+    verdicts.append(("%d: YAML JSON report <= 1.3 x libyaml floor" % size, yaml_json <= 1.3 * floor,
+                     "%.2f x" % (yaml_json / floor)))
+    verdicts.append(("%d: CSV JSON report <= 0.5 x mlr" % size, csv_json <= 0.5 * mlr, "%.2f x" % (csv_json / mlr)))
+    peak = max(rss for name, (_, rss) in results.items() if not name.startswith(("libyaml", "wc", "mlr")))
+    verdicts.append(("%d: peak RSS <= 32 MB" % size, peak <= 32, "%.1f MiB" % peak))
+    for label in ("YAML", "CSV"):
+        check_time = results["check (%s)" % label][0]
+        report_time = results["report json (%s)" % label][0]
+        verdicts.append(("%d: check no slower than report json (%s)" % (size, label), check_time <= report_time * 1.05,
+                         "%.2f s vs %.2f s" % (check_time, report_time)))
+    print("measured %d bills (%d in the reports)" % (size, bills), file=sys.stderr)
+
+sizes = sorted(per_size)
+if len(sizes) >= 2:
+    small, large = sizes[0], sizes[-1]
+    for label in ("YAML", "CSV"):
+        key = "report json (%s)" % label
+        growth = per_size[large][key][0] / per_size[small][key][0]
+        expected = large / small
+        verdicts.append(("%s time linear from %d to %d bills" % (label, small, large), growth <= expected * 1.25,
+                         "%.2f x time for %.1f x bills" % (growth, expected)))
+
+machine = "%s, %d cores, %s" % (platform.machine(), os.cpu_count() or 0, platform.platform())
+try:
+    with open("/proc/cpuinfo") as cpuinfo:
+        model = next(line.split(":", 1)[1].strip() for line in cpuinfo if line.startswith("model name"))
+    machine += ", " + model
+except (OSError, StopIteration):
+    pass
+lines = [
+    "Machine: %s" % machine,
+    "Runs per measurement: %d (median time; largest peak RSS)" % options.runs,
+    "",
+    "| bills | command | median s | ratio | peak RSS MiB |",
+    "|---:|---|---:|---|---:|",
+] + rows + ["", "| target | met | measured |", "|---|---|---|"] + [
+    "| %s | %s | %s |" % (name, "yes" if ok else "**no**", value) for name, ok, value in verdicts]
+text = "\n".join(lines) + "\n"
+with open(options.output, "w") as out:
+    out.write(text)
+print(text)
