@@ -43,8 +43,12 @@ public struct BillStream {
   /// Standard input, once read (kept for excerpts in diagnostics).
   public private(set) var standardInput: [UInt8]?
 
-  private var seenIDs: [String: SourceLocation] = [:]
-  private var seenReceipts: [String: (id: String, location: SourceLocation)] = [:]
+  // Every explicit id and every receipt key of the run: 128-bit digests and compact locations, not
+  // the strings, so a million bills cost tens of megabytes, not hundreds.
+  private var seenIDs: [Digest128: CompactLocation] = [:]
+  private var seenReceipts: [Digest128: (id: String, location: CompactLocation)] = [:]
+  private var fileNames: [String] = []
+  private var fileIndex: [String: UInt32] = [:]
   private let validator: BillValidator
 
   /// A stream with these options.
@@ -143,25 +147,46 @@ public struct BillStream {
       diagnostics += invalid.diagnostics
       return .invalid(invalid)
     case .success(let bill):
-      if explicitID, let first = seenIDs[bill.id] {
-        let diagnostic = Diagnostic.error("duplicate bill id '\(bill.id)': also used at \(first)", at: bill.source)
-        diagnostics.append(diagnostic)
-        return .invalid(InvalidBill(id: bill.id, source: bill.source, diagnostics: [diagnostic]))
+      if explicitID {
+        let key = Digest128(bill.id)
+        if let first = seenIDs[key] {
+          let diagnostic = Diagnostic.error(
+            "duplicate bill id '\(bill.id)': also used at \(location(first))", at: bill.source)
+          diagnostics.append(diagnostic)
+          return .invalid(InvalidBill(id: bill.id, source: bill.source, diagnostics: [diagnostic]))
+        }
+        seenIDs[key] = compact(bill.source)
       }
-      if explicitID { seenIDs[bill.id] = bill.source }
       if let date = bill.date {
-        let key = "\(date)|\(bill.terms.amount)|\(bill.terms.payer ?? "")"
+        let key = Digest128("\(date)|\(bill.terms.amount)|\(bill.terms.payer ?? "")")
         if let first = seenReceipts[key] {
           diagnostics.append(
             .warning(
-              "probable duplicate receipt: '\(bill.id)' has the same date, amount, currency and payer as '\(first.id)' (\(first.location))",
+              "probable duplicate receipt: '\(bill.id)' has the same date, amount, currency and payer as '\(first.id)' (\(location(first.location)))",
               at: bill.source))
         } else {
-          seenReceipts[key] = (bill.id, bill.source)
+          seenReceipts[key] = (bill.id, compact(bill.source))
         }
       }
       return .valid(bill)
     }
+  }
+
+  private mutating func compact(_ location: SourceLocation) -> CompactLocation {
+    let index: UInt32
+    if let known = fileIndex[location.file] {
+      index = known
+    } else {
+      index = UInt32(fileNames.count)
+      fileNames.append(location.file)
+      fileIndex[location.file] = index
+    }
+    return CompactLocation(
+      file: index, line: UInt32(clamping: location.line), column: UInt32(clamping: location.column))
+  }
+
+  private func location(_ compact: CompactLocation) -> SourceLocation {
+    SourceLocation(file: fileNames[Int(compact.file)], line: Int(compact.line), column: Int(compact.column))
   }
 
   private mutating func readStandardInput() -> [UInt8] {
@@ -205,5 +230,32 @@ public struct BillStream {
       }
     }
     return files
+  }
+}
+
+/// A location in 12 bytes: an index into the run's file names, a line and a column.
+struct CompactLocation: Hashable, Sendable {
+  var file: UInt32
+  var line: UInt32
+  var column: UInt32
+}
+
+/// A 128-bit digest of a string, for membership sets that must not hold the strings themselves.
+///
+/// Two SipHash passes (Swift's `Hasher`, seeded once per process) with different prefixes; two
+/// different strings share a digest with a probability of about 2^-128 per pair.
+struct Digest128: Hashable, Sendable {
+  var high: Int
+  var low: Int
+
+  init(_ text: String) {
+    var first = Hasher()
+    first.combine(0x5A)
+    first.combine(text)
+    var second = Hasher()
+    second.combine(0xA5)
+    second.combine(text)
+    high = first.finalize()
+    low = second.finalize()
   }
 }
