@@ -123,6 +123,8 @@ enum ReportCommand {
     var leftovers = LeftoverLedger()
     var invalid: [InvalidBill] = []
     var filteredOut = 0
+    // Problems found here rather than by the reader (no date under a filter, a split that failed).
+    var reportProblems: [Diagnostic] = []
     let advisor = OfflineAdvisor()
     stream.read(sources) { outcome in
       switch outcome {
@@ -131,10 +133,9 @@ enum ReportCommand {
       case .valid(var bill):
         if filter != nil || needsDates, bill.date == nil {
           let reason = filter != nil ? "a date filter is in use" : "journal formats date every transaction"
-          invalid.append(
-            InvalidBill(
-              id: bill.id, source: bill.source,
-              diagnostics: [.error("bill '\(bill.id)' has no date, but \(reason)", at: bill.source)]))
+          let problem = Diagnostic.error("bill '\(bill.id)' has no date, but \(reason)", at: bill.source)
+          reportProblems.append(problem)
+          invalid.append(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
           return
         }
         if let filter, let date = bill.date, !filter.contains(date) {
@@ -154,17 +155,16 @@ enum ReportCommand {
           let reported = ReportedBill(bill: bill, split: split, advice: advice)
           for index in writers.indices { writers[index].write(reported) }
         } catch {
-          invalid.append(
-            InvalidBill(id: bill.id, source: bill.source, diagnostics: [.error(error.description, at: bill.source)]))
+          let problem = Diagnostic.error(error.description, at: bill.source)
+          reportProblems.append(problem)
+          invalid.append(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
         }
       }
     }
     let fileErrors = stream.fileErrors.map {
       InvalidBill(id: nil, source: $0.location ?? SourceLocation(file: "-", line: 0, column: 0), diagnostics: [$0])
     }
-    printDiagnostics(
-      stream.diagnostics + invalid.flatMap(\.diagnostics).filter { !stream.diagnostics.contains($0) }, stream: stream,
-      context: &context)
+    printDiagnostics(stream.diagnostics + reportProblems, stream: stream, context: &context)
 
     do {
       try ledger.reconcile()
