@@ -85,6 +85,7 @@ enum ReportCommand {
             billID: bill.id, amount: bill.terms.amount, diners: bill.terms.diners.count, notes: bill.notes ?? "",
             base: bill.defaultTip ?? commandLineTip))
       }
+      stream.reuseStandardInput(from: scan)
       answers = await AdvisorOptions.advise(requests, network: network, context: &context)
       let fellBack = requests.filter { answers[$0.billID]?.fallback ?? true }
       if network.requireAI, let first = fellBack.first {

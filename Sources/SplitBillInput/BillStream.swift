@@ -189,6 +189,11 @@ public struct BillStream {
     SourceLocation(file: fileNames[Int(compact.file)], line: Int(compact.line), column: Int(compact.column))
   }
 
+  /// Gives this stream standard input already read by another (a first pass), since it can be read once.
+  public mutating func reuseStandardInput(from other: BillStream) {
+    if let bytes = other.standardInput { standardInput = bytes }
+  }
+
   private mutating func readStandardInput() -> [UInt8] {
     if let standardInput { return standardInput }
     let bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())

@@ -175,6 +175,23 @@ struct AdvisorIntegrationTests {
     #expect(server.requests.first?.headers["x-goog-api-key"] == Self.key)
   }
 
+  @Test func standardInputIsReadOnceForBothPasses() throws {
+    let server = try StandInServer()
+    let trip = try Data(contentsOf: packageRoot.appendingPathComponent("samples/trip.yaml"))
+    var environment = [
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "GEMINI_API_KEY": Self.key,
+    ]
+    environment["XDG_CACHE_HOME"] = try scratchDirectory().path
+    let outcome = try runProcess(
+      try builtBinary(), ["report", "-", "--format", "json", "--advisor", "gemini", "--ai-base-url", server.baseURL],
+      stdin: trip, environment: environment)
+    #expect(outcome.code == 0, "\(outcome.stderr)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+    let bills = try #require(object["bills"] as? [[String: Any]])
+    #expect(bills.count == 14)
+    #expect(bills.filter { ($0["advice"] as? [String: Any])?["advisor"] as? String == "gemini" }.count == 3)
+  }
+
   @Test func missingKeyExits69WithHowToSetIt() throws {
     let outcome = try run(
       ["report", "samples/trip.yaml", "--advisor", "gemini"], cache: try scratchDirectory(), key: nil)

@@ -16,12 +16,12 @@ import Testing
     return text
   }
 
-  /// Sends keys, then waits until the screen contains `expected` (or a second passes).
+  /// Sends keys, then waits until the screen contains `expected` (or ten seconds pass).
   @discardableResult
   func send(_ keys: [String], until expected: String) throws -> String {
     _ = try tmux(["send-keys", "-t", session] + keys)
     var text = ""
-    for _ in 0..<100 {
+    for _ in 0..<500 {
       text = try screen()
       if text.contains(expected) { return text }
       usleep(20_000)
@@ -40,7 +40,7 @@ import Testing
     let output = directory.appendingPathComponent("final.txt").path
     let binary = try builtBinary().path
     let command =
-      "NO_COLOR=1 '\(binary)' calc -i > '\(output)'; echo \"exit $?\" >> '\(output)'; stty -a > '\(directory.path)/stty.txt'; sleep 60"
+      "NO_COLOR=1 '\(binary)' calc -i > '\(output)'; echo \"exit $?\" >> '\(output)'; stty -a > '\(directory.path)/stty.tmp'; mv '\(directory.path)/stty.tmp' '\(directory.path)/stty.txt'; sleep 60"
     _ = try tmux(["kill-session", "-t", session])
     let started = try tmux(["new-session", "-d", "-s", session, "-x", "90", "-y", "32", command])
     #expect(started.code == 0, "\(started.stderr)")
@@ -80,16 +80,18 @@ import Testing
     text = try send([], until: "Tip (14%)")
     _ = try tmux(["send-keys", "-t", session, "q"])
     var final = ""
-    for _ in 0..<100 {
+    for _ in 0..<500 {
       final = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
       if final.contains("exit ") { break }
       usleep(20_000)
     }
     #expect(final.hasPrefix("Amount     84.50 USD\nTip (14%)  11.83 USD\nTotal      96.33 USD\n"))
     #expect(final.contains("exit 0"))
-    for _ in 0..<100 where !FileManager.default.fileExists(atPath: directory.path + "/stty.txt") { usleep(20_000) }
+    for _ in 0..<500 where !FileManager.default.fileExists(atPath: directory.path + "/stty.txt") { usleep(20_000) }
     let stty = (try? String(contentsOfFile: directory.path + "/stty.txt", encoding: .utf8)) ?? ""
-    #expect(stty.contains(" icanon") && stty.contains(" echo") && !stty.contains("-icanon") && !stty.contains("-echo "))
+    #expect(
+      stty.contains(" icanon") && stty.contains(" echo") && !stty.contains("-icanon") && !stty.contains("-echo "),
+      "terminal not restored:\n\(stty)")
   }
 
   @Test func withoutATerminalItPointsToThePlainForm() async throws {
