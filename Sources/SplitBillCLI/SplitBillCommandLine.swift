@@ -96,8 +96,12 @@ public enum SplitBillCommandLine {
       \(list.joined(separator: "\n"))
 
       Examples:
+        splitbill report samples/trip.yaml
+        splitbill report expenses/ --last-week -o weekly.html -o weekly.journal
+        splitbill check samples/invalid --format github
         splitbill calc 84.50 --tip 18 --split 3
-        splitbill calc 84.50 --tip 15% --people Ana,Ben,Chloé --currency EUR
+        splitbill calc --interactive
+        splitbill suggest "Lovely waiter, slow kitchen"
 
       \(exitCodeHelp)
 
