@@ -23,6 +23,10 @@ struct DocumentContext: Sendable {
 /// Turns raw bills into validated ``Bill`` values, reporting every problem with its position.
 struct BillValidator {
   let options: ReadOptions
+  /// Names repeat from bill to bill; each distinct one is normalised once.
+  private let names = NameCache()
+
+  init(options: ReadOptions) { self.options = options }
 
   /// Resolves a document's header; problems go to `diagnostics`.
   func context(for header: DocumentHeader, diagnostics: inout [Diagnostic]) -> DocumentContext {
@@ -207,7 +211,7 @@ struct BillValidator {
       &problems)
     var payer: String?
     if let field = fields["paid_by"], let text = text(field, &problems) {
-      let name = Self.normalizeName(text.text)
+      let name = names.normalized(text.text)
       if name.isEmpty {
         problems.append(.error("paid_by is empty: expected a name", at: text.location))
       } else {
@@ -386,7 +390,7 @@ struct BillValidator {
     var seen: [String: SourceLocation] = [:]
     var diners: [Diner] = []
     for (located, weight) in named {
-      let name = Self.normalizeName(located.text)
+      let name = names.normalized(located.text)
       guard !name.isEmpty else {
         problems.append(.error("empty diner name", at: located.location))
         continue
@@ -455,4 +459,19 @@ public struct InvalidBill: Error, Sendable, Hashable {
   public var source: SourceLocation
   /// Its problems, errors first in file order.
   public var diagnostics: [Diagnostic]
+}
+
+/// Remembers the NFC form of names already seen (up to a bound, so memory stays flat).
+final class NameCache: @unchecked Sendable {
+  private var known: [String: String] = [:]
+  private let lock = NSLock()
+
+  func normalized(_ name: String) -> String {
+    lock.lock()
+    defer { lock.unlock() }
+    if let found = known[name] { return found }
+    let result = BillValidator.normalizeName(name)
+    if known.count < 4_096 { known[name] = result }
+    return result
+  }
 }

@@ -105,6 +105,7 @@ public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
 
   public mutating func write(_ bill: ReportedBill) {
     var text = count == 0 ? "\n    " : ",\n    "
+    text.reserveCapacity(640 + 160 * bill.split.shares.count)
     bill.appendJSON(to: &text)
     sink.write(text)
     count += 1
