@@ -18,19 +18,21 @@ public enum SourceLines {
       }
       guard let reader, let last = lines.max() else { continue }
       var number = 1
+      var wanted = lines.contains(1)
       var current: [UInt8] = []
       var found: [Int: String] = [:]
       while number <= last {
         let byte = reader.next()
         if byte == nil || byte == 0x0A {
-          if lines.contains(number) {
+          if wanted {
             if current.last == 0x0D { current.removeLast() }
             found[number] = String(decoding: current, as: UTF8.self)
           }
           current.removeAll(keepingCapacity: true)
           number += 1
+          wanted = lines.contains(number)
           if byte == nil { break }
-        } else if lines.contains(number) {
+        } else if wanted {
           current.append(byte ?? 0)
         }
       }

@@ -22,6 +22,11 @@ public final class FileDescriptorSink: OutputSink {
     if buffer.count >= 1 << 16 { flush() }
   }
 
+  public func write(bytes: [UInt8]) {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= 1 << 16 { flush() }
+  }
+
   /// Writes out everything buffered.
   public func flush() {
     var offset = 0

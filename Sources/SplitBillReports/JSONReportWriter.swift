@@ -34,52 +34,94 @@ extension ReportedBill {
 }
 
 extension ReportedBill {
-  /// Appends the bill object exactly as `JSONValue.object(jsonMembers)` writes it at indent 2, without
-  /// building the tree: this runs once per bill in every JSON report.
-  func appendJSON(to out: inout String) {
+  /// Appends the bill object exactly as `JSONValue.object(jsonMembers)` writes it at indent 2, as
+  /// UTF-8 bytes and without building the tree: this runs once per bill in every JSON report.
+  func appendJSON(to out: inout [UInt8]) {
     let split = self.split
-    func member(_ key: String, _ value: String, last: Bool = false) {
-      out += "      \"" + key + "\": " + value + (last ? "\n" : ",\n")
+    func put(_ text: String) { out.append(contentsOf: text.utf8) }
+    func key(_ name: String) {
+      put("      \"")
+      put(name)
+      put("\": ")
     }
-    func text(_ value: String?) -> String { value.map(JSONValue.quote) ?? "null" }
-    func money(_ value: Money) -> String { "\"" + value.decimalString + "\"" }
-    out += "{\n"
-    member("id", JSONValue.quote(bill.id))
-    member("source", "\"" + bill.source.file.jsonEscapedBody + ":\(bill.source.line):\(bill.source.column)\"")
-    member("date", bill.date.map { "\"\($0)\"" } ?? "null")
-    member("description", text(bill.description))
-    member("currency", "\"" + split.currency.code + "\"")
-    member("amount", money(split.amount))
-    member("tip_percent", split.tipPercent.map { "\"" + $0.decimalString + "\"" } ?? "null")
-    member("tip", money(split.tip))
-    member("total", money(split.total))
-    member("leftover_policy", "\"" + split.leftoverPolicy.rawValue + "\"")
-    member("leftover_to_tip", money(split.leftoverToTip))
-    member("tip_source", "\"" + bill.tipSource.rawValue + "\"")
-    member("paid_by", text(split.payer))
-    out += "      \"shares\": [\n"
+    func quoted(_ text: String) {
+      out.append(0x22)
+      put(text)
+      out.append(0x22)
+    }
+    func text(_ value: String?) { if let value { put(JSONValue.quote(value)) } else { put("null") } }
+    func next() { put(",\n") }
+    put("{\n")
+    key("id")
+    put(JSONValue.quote(bill.id))
+    next()
+    key("source")
+    out.append(0x22)
+    put(bill.source.file.jsonEscapedBody)
+    put(":\(bill.source.line):\(bill.source.column)")
+    out.append(0x22)
+    next()
+    key("date")
+    if let date = bill.date { quoted(date.description) } else { put("null") }
+    next()
+    key("description")
+    text(bill.description)
+    next()
+    key("currency")
+    quoted(split.currency.code)
+    next()
+    key("amount")
+    quoted(split.amount.decimalString)
+    next()
+    key("tip_percent")
+    if let percent = split.tipPercent { quoted(percent.decimalString) } else { put("null") }
+    next()
+    key("tip")
+    quoted(split.tip.decimalString)
+    next()
+    key("total")
+    quoted(split.total.decimalString)
+    next()
+    key("leftover_policy")
+    quoted(split.leftoverPolicy.rawValue)
+    next()
+    key("leftover_to_tip")
+    quoted(split.leftoverToTip.decimalString)
+    next()
+    key("tip_source")
+    quoted(bill.tipSource.rawValue)
+    next()
+    key("paid_by")
+    text(split.payer)
+    next()
+    put("      \"shares\": [\n")
     for (index, share) in split.shares.enumerated() {
-      out +=
-        "        {\n          \"person\": " + JSONValue.quote(share.person) + ",\n          \"weight\": "
-        + share.weight.description + ",\n          \"amount\": \"" + share.amount.decimalString
-        + "\",\n          \"absorbed\": " + String(share.absorbed)
-        + (index == split.shares.count - 1 ? "\n        }\n" : "\n        },\n")
+      put("        {\n          \"person\": ")
+      put(JSONValue.quote(share.person))
+      put(",\n          \"weight\": ")
+      put(share.weight.description)
+      put(",\n          \"amount\": \"")
+      put(share.amount.decimalString)
+      put("\",\n          \"absorbed\": ")
+      put(String(share.absorbed))
+      put(index == split.shares.count - 1 ? "\n        }\n" : "\n        },\n")
     }
     guard let advice else {
-      out += "      ]\n    }"
+      put("      ]\n    }")
       return
     }
-    out += "      ],\n      \"advice\": {\n"
+    put("      ],\n      \"advice\": {\n")
     let fields: [(String, String)] = [
       ("percent", "\"" + advice.percent.decimalString + "\""), ("reason", JSONValue.quote(advice.reason)),
-      ("advisor", JSONValue.quote(advice.advisor)), ("model", text(advice.model)),
-      ("fallback", advice.fallback ? "true" : "false"), ("fallback_reason", text(advice.fallbackReason)),
+      ("advisor", JSONValue.quote(advice.advisor)), ("model", advice.model.map(JSONValue.quote) ?? "null"),
+      ("fallback", advice.fallback ? "true" : "false"),
+      ("fallback_reason", advice.fallbackReason.map(JSONValue.quote) ?? "null"),
       ("clamped", advice.clamped ? "true" : "false"),
     ]
-    for (index, (key, value)) in fields.enumerated() {
-      out += "        \"" + key + "\": " + value + (index == fields.count - 1 ? "\n" : ",\n")
+    for (index, (name, value)) in fields.enumerated() {
+      put("        \"" + name + "\": " + value + (index == fields.count - 1 ? "\n" : ",\n"))
     }
-    out += "      }\n    }"
+    put("      }\n    }")
   }
 }
 
@@ -104,10 +146,11 @@ public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
   }
 
   public mutating func write(_ bill: ReportedBill) {
-    var text = count == 0 ? "\n    " : ",\n    "
-    text.reserveCapacity(640 + 160 * bill.split.shares.count)
-    bill.appendJSON(to: &text)
-    sink.write(text)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(640 + 160 * bill.split.shares.count)
+    bytes.append(contentsOf: (count == 0 ? "\n    " : ",\n    ").utf8)
+    bill.appendJSON(to: &bytes)
+    sink.write(bytes: bytes)
     count += 1
   }
 

@@ -17,6 +17,11 @@ public final class SpoolSink: OutputSink {
     if let file { fclose(file) }
   }
 
+  public func write(bytes: [UInt8]) {
+    guard let file else { return memory.append(contentsOf: bytes) }
+    bytes.withUnsafeBufferPointer { buffer in _ = fwrite(buffer.baseAddress, 1, buffer.count, file) }
+  }
+
   public func write(_ text: String) {
     guard let file else { return memory.append(contentsOf: text.utf8) }
     var copy = text
