@@ -33,7 +33,7 @@ public struct AdviceCache: Sendable {
 
   /// The stored advice for `key`, or `nil` (missing or corrupt).
   public func load(_ key: String) -> TipAdvice? {
-    guard let data = FileManager.default.contents(atPath: path(key)), let json = JSONText.parse([UInt8](data)),
+    guard let data = FileManager.default.contents(atPath: path(key)), let json = JSON.parse([UInt8](data)),
       let percentText = json["percent"]?.string, let reason = json["reason"]?.string,
       let advisor = json["advisor"]?.string,
       let units = try? DecimalText.parse(percentText, scale: Percent.scale, maxIntegerDigits: 3)
@@ -45,12 +45,12 @@ public struct AdviceCache: Sendable {
 
   /// Stores `advice` under `key`; failures are ignored (the cache is only an optimisation).
   public func store(_ advice: TipAdvice, key: String) {
-    let json = JSONText.object([
+    let json = JSON.object([
       ("version", .number("1")),
       ("percent", .string(advice.percent.decimalString)),
       ("reason", .string(advice.reason)),
       ("advisor", .string(advice.advisor)),
-      ("model", advice.model.map(JSONText.string) ?? .null),
+      ("model", advice.model.map(JSON.string) ?? .null),
       ("clamped", .bool(advice.clamped)),
     ])
     try? FileManager.default.createDirectory(

@@ -82,7 +82,7 @@ public enum AdvicePrompt {
 
   /// The user message for `batch`.
   public static func user(_ batch: [AdviceRequest]) -> String {
-    let data = JSONText.array(
+    let data = JSON.array(
       batch.map { bill in
         .object([
           ("bill_id", .string(bill.billID)),
@@ -96,9 +96,9 @@ public enum AdvicePrompt {
   }
 
   /// The answer's shape, as a JSON-Schema-like value in `style` (Gemini's OpenAPI subset or JSON Schema).
-  static func schema(gemini: Bool) -> JSONText {
-    func type(_ name: String) -> (String, JSONText) { ("type", .string(gemini ? name.uppercased() : name)) }
-    let item = JSONText.object(
+  static func schema(gemini: Bool) -> JSON {
+    func type(_ name: String) -> (String, JSON) { ("type", .string(gemini ? name.uppercased() : name)) }
+    let item = JSON.object(
       [
         type("object"),
         (
@@ -130,7 +130,7 @@ public enum AdvicePrompt {
       body = body.drop { $0 != "\n" }
       if let end = body.range(of: "```", options: .backwards) { body = body[..<end.lowerBound] }
     }
-    guard let json = JSONText.parse(body) else { throw .badAnswer(reason: "the answer is not JSON") }
+    guard let json = JSON.parse(body) else { throw .badAnswer(reason: "the answer is not JSON") }
     let items = json["suggestions"]?.items ?? (json.items.isEmpty ? nil : json.items)
     guard let items else { throw .badAnswer(reason: "the answer has no 'suggestions' list") }
     var result: [String: Suggestion] = [:]
@@ -154,7 +154,7 @@ struct ErrorBody {
 
   /// Reads Gemini's `{"error": {...}}`, its OpenAI layer's `[{"error": {...}}]`, or OpenAI's `{"error": {...}}`.
   init(_ response: HTTPResponse) {
-    let json = JSONText.parse(response.body)
+    let json = JSON.parse(response.body)
     let error = json?["error"] ?? json?.items.first?["error"]
     status = error?["status"]?.string ?? error?["type"]?.string
     message = error?["message"]?.string

@@ -1,3 +1,5 @@
+import SplitBillCore
+
 /// Google's Gemini REST API: `POST {base}/{version}/models/{model}:generateContent`, the key in the
 /// `x-goog-api-key` header (never in the URL, never as a Bearer token), structured JSON output.
 public struct GeminiProvider: AdviceProvider {
@@ -30,7 +32,7 @@ public struct GeminiProvider: AdviceProvider {
   }
 
   public func request(for batch: [AdviceRequest]) -> HTTPRequest {
-    var generation: [(String, JSONText)] = [
+    var generation: [(String, JSON)] = [
       ("temperature", .number("0.2")),
       // Thinking tokens count against this; too small a limit ends in MAX_TOKENS with no answer.
       ("maxOutputTokens", .number("8192")),
@@ -40,7 +42,7 @@ public struct GeminiProvider: AdviceProvider {
     if model.hasPrefix("gemini-3") {
       generation.append(("thinkingConfig", .object([("thinkingLevel", .string("low"))])))
     }
-    let body = JSONText.object([
+    let body = JSON.object([
       (
         "systemInstruction",
         .object([
@@ -67,7 +69,7 @@ public struct GeminiProvider: AdviceProvider {
     guard response.status == 200 else {
       throw ErrorBody(response).failure(status: response.status, model: model, provider: name)
     }
-    guard let json = JSONText.parse(response.body) else { throw .badAnswer(reason: "the response is not JSON") }
+    guard let json = JSON.parse(response.body) else { throw .badAnswer(reason: "the response is not JSON") }
     let candidates = json["candidates"]?.items ?? []
     guard let candidate = candidates.first else {
       let blocked = json["promptFeedback"]?["blockReason"]?.string
@@ -110,7 +112,7 @@ public struct OpenAIProvider: AdviceProvider {
   }
 
   public func request(for batch: [AdviceRequest]) -> HTTPRequest {
-    let body = JSONText.object([
+    let body = JSON.object([
       ("model", .string(model)),
       (
         "messages",
@@ -147,7 +149,7 @@ public struct OpenAIProvider: AdviceProvider {
     guard response.status == 200 else {
       throw ErrorBody(response).failure(status: response.status, model: model, provider: name)
     }
-    guard let json = JSONText.parse(response.body) else { throw .badAnswer(reason: "the response is not JSON") }
+    guard let json = JSON.parse(response.body) else { throw .badAnswer(reason: "the response is not JSON") }
     guard let choice = json["choices"]?.items.first else { throw .badAnswer(reason: "the response has no choices") }
     let finish = choice["finish_reason"]?.string ?? "stop"
     guard finish == "stop" else { throw .badAnswer(reason: "the answer did not finish (finish_reason \(finish))") }

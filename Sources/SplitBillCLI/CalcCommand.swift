@@ -46,7 +46,7 @@ enum CalcCommand {
       throw UsageError(error.description)
     }
     if arguments.flag("--json") {
-      JSONValue.object(split.jsonMembers).write(to: &context.stdout)
+      JSON.object(split.jsonMembers).write(to: &context.stdout)
       context.stdout.write("\n")
     } else {
       context.stdout.write(split.text)

@@ -52,7 +52,7 @@ enum CheckCommand {
     case .github:
       for diagnostic in diagnostics { context.stdout.write(DiagnosticFormatter.github(diagnostic)) }
     case .json:
-      let value = JSONValue.object([
+      let value = JSON.object([
         ("files", .int(stream.fileCount)),
         ("bills", .int(stream.billCount)),
         ("errors", .int(errors)),

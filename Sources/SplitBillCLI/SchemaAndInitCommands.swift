@@ -21,7 +21,7 @@ enum SchemaCommand {
       return .success
     })
 
-  static func json(_ node: BillSchema.Node) -> JSONValue {
+  static func json(_ node: BillSchema.Node) -> JSON {
     switch node {
     case .string(let text): return .string(text)
     case .integer(let value): return .int(value)

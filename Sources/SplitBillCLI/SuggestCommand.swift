@@ -77,13 +77,13 @@ enum SuggestCommand {
       }
     }
     if arguments.flag("--json") {
-      var members: [(String, JSONValue)] = [
+      var members: [(String, JSON)] = [
         ("percent", .string(advice.percent.decimalString)), ("reason", .string(advice.reason)),
         ("advisor", .string(advice.advisor)), ("model", .optional(advice.model)), ("fallback", .bool(advice.fallback)),
         ("fallback_reason", .optional(advice.fallbackReason)), ("clamped", .bool(advice.clamped)),
       ]
       if let split { members.append(("bill", .object(split.jsonMembers))) }
-      JSONValue.object(members).write(to: &context.stdout)
+      JSON.object(members).write(to: &context.stdout)
       context.stdout.write("\n")
       return .success
     }

@@ -7,7 +7,7 @@ extension BillSplit {
   /// Money is a decimal string in the currency's digits (`"33.34"`), `tip_percent` a decimal
   /// string without a `%` (`"17.125"`, `null` for a fixed tip on a zero amount), `weight` a JSON
   /// number and `absorbed` an integer count of minor units.
-  public var jsonMembers: [(String, JSONValue)] {
+  public var jsonMembers: [(String, JSON)] {
     [
       ("currency", .string(currency.code)),
       ("amount", .money(amount)),

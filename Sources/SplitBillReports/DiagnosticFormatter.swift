@@ -42,7 +42,7 @@ public enum DiagnosticFormatter {
   }
 
   /// The `check --format json` object for one diagnostic.
-  public static func json(_ diagnostic: Diagnostic) -> JSONValue {
+  public static func json(_ diagnostic: Diagnostic) -> JSON {
     .object([
       ("file", .optional(diagnostic.location?.file)),
       ("line", diagnostic.location.map { .int($0.line) } ?? .null),

@@ -4,8 +4,8 @@ import SplitBillInput
 extension ReportedBill {
   /// The report's bill object: `calc --json`'s members plus id, source, date, description,
   /// tip_source, paid_by and, for advised tips, `advice`.
-  public var jsonMembers: [(String, JSONValue)] {
-    var members: [(String, JSONValue)] = [
+  public var jsonMembers: [(String, JSON)] {
+    var members: [(String, JSON)] = [
       ("id", .string(bill.id)),
       ("source", .string(bill.source.description)),
       ("date", .optional(bill.date?.description)),
@@ -34,7 +34,7 @@ extension ReportedBill {
 }
 
 extension ReportedBill {
-  /// Appends the bill object exactly as `JSONValue.object(jsonMembers)` writes it at indent 2, as
+  /// Appends the bill object exactly as `JSON.object(jsonMembers)` writes it at indent 2, as
   /// UTF-8 bytes and without building the tree: this runs once per bill in every JSON report.
   func appendJSON(to out: inout [UInt8]) {
     let split = self.split
@@ -49,11 +49,11 @@ extension ReportedBill {
       put(text)
       out.append(0x22)
     }
-    func text(_ value: String?) { if let value { put(JSONValue.quote(value)) } else { put("null") } }
+    func text(_ value: String?) { if let value { put(JSON.quote(value)) } else { put("null") } }
     func next() { put(",\n") }
     put("{\n")
     key("id")
-    put(JSONValue.quote(bill.id))
+    put(JSON.quote(bill.id))
     next()
     key("source")
     out.append(0x22)
@@ -97,7 +97,7 @@ extension ReportedBill {
     put("      \"shares\": [\n")
     for (index, share) in split.shares.enumerated() {
       put("        {\n          \"person\": ")
-      put(JSONValue.quote(share.person))
+      put(JSON.quote(share.person))
       put(",\n          \"weight\": ")
       put(share.weight.description)
       put(",\n          \"amount\": \"")
@@ -112,10 +112,10 @@ extension ReportedBill {
     }
     put("      ],\n      \"advice\": {\n")
     let fields: [(String, String)] = [
-      ("percent", "\"" + advice.percent.decimalString + "\""), ("reason", JSONValue.quote(advice.reason)),
-      ("advisor", JSONValue.quote(advice.advisor)), ("model", advice.model.map(JSONValue.quote) ?? "null"),
+      ("percent", "\"" + advice.percent.decimalString + "\""), ("reason", JSON.quote(advice.reason)),
+      ("advisor", JSON.quote(advice.advisor)), ("model", advice.model.map(JSON.quote) ?? "null"),
       ("fallback", advice.fallback ? "true" : "false"),
-      ("fallback_reason", advice.fallbackReason.map(JSONValue.quote) ?? "null"),
+      ("fallback_reason", advice.fallbackReason.map(JSON.quote) ?? "null"),
       ("clamped", advice.clamped ? "true" : "false"),
     ]
     for (index, (name, value)) in fields.enumerated() {
@@ -127,7 +127,7 @@ extension ReportedBill {
 
 extension String {
   /// The text as it stands between the quotes of a JSON string.
-  var jsonEscapedBody: String { String(JSONValue.quote(self).dropFirst().dropLast()) }
+  var jsonEscapedBody: String { String(JSON.quote(self).dropFirst().dropLast()) }
 }
 
 /// The JSON report, schema version 1, streamed: bills as they come, then the summary.
@@ -156,7 +156,7 @@ public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
 
   public mutating func finish(_ summary: ReportSummary) {
     sink.write(count == 0 ? "],\n" : "\n  ],\n")
-    var members: [(String, JSONValue)] = [
+    var members: [(String, JSON)] = [
       (
         "invalid",
         .array(
@@ -200,7 +200,7 @@ public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
         "totals",
         .array(
           zip(summary.totals, summary.settlements).map { totals, settlement in
-            let money = { (units: Int64) in JSONValue.money(Money(minorUnits: units, currency: totals.currency)) }
+            let money = { (units: Int64) in JSON.money(Money(minorUnits: units, currency: totals.currency)) }
             return .object([
               ("currency", .string(totals.currency.code)),
               ("bills", .int(totals.bills)),
@@ -225,7 +225,7 @@ public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
     if let stamp = summary.stamp { members.append(("generated", .string(stamp))) }
     members.append(("reconciled", .bool(true)))
     for (index, (key, value)) in members.enumerated() {
-      sink.write("  " + JSONValue.quote(key) + ": ")
+      sink.write("  " + JSON.quote(key) + ": ")
       value.write(to: &sink, indent: 1)
       sink.write(index == members.count - 1 ? "\n}\n" : ",\n")
     }

@@ -23,18 +23,18 @@ final class ScriptedTransport: HTTPTransport {
 
   /// A Gemini answer with 18 % for every bill in `request`.
   static func answer(for request: HTTPRequest, leaving missing: Int = 0) -> HTTPResponse {
-    let text = JSONText.parse(request.body)?["contents"]?.items.first?["parts"]?.items.first?["text"]?.string ?? ""
+    let text = JSON.parse(request.body)?["contents"]?.items.first?["parts"]?.items.first?["text"]?.string ?? ""
     let data =
       text.components(separatedBy: "BEGIN BILL DATA\n").last?.components(separatedBy: "\nEND BILL DATA").first ?? "[]"
-    let ids = (JSONText.parse(data)?.items ?? []).compactMap { $0["bill_id"]?.string }.dropLast(missing)
-    let suggestions = JSONText.object([
+    let ids = (JSON.parse(data)?.items ?? []).compactMap { $0["bill_id"]?.string }.dropLast(missing)
+    let suggestions = JSON.object([
       (
         "suggestions",
         .array(
           ids.map { .object([("bill_id", .string($0)), ("tip_percent", .number("18")), ("reason", .string("fine"))]) })
       )
     ])
-    let body = JSONText.object([
+    let body = JSON.object([
       (
         "candidates",
         .array([

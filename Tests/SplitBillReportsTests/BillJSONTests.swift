@@ -32,7 +32,7 @@ import Testing
         tipSource: .default)
       let reported = ReportedBill(bill: bill, split: try terms.split(ledger: &ledger), advice: advice)
       var sink = StringSink()
-      JSONValue.object(reported.jsonMembers).write(to: &sink, indent: 2)
+      JSON.object(reported.jsonMembers).write(to: &sink, indent: 2)
       var fast: [UInt8] = []
       reported.appendJSON(to: &fast)
       #expect(String(decoding: fast, as: UTF8.self) == sink.text)

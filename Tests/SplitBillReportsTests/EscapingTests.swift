@@ -1,11 +1,12 @@
+import SplitBillCore
 import Testing
 
 @testable import SplitBillReports
 
 @Suite struct EscapingTests {
   @Test func jsonStringsEscapeQuotesBackslashesAndControls() {
-    #expect(JSONValue.quote("a\"b\\c\nd\u{1}\u{7F}é") == #""a\"b\\c\nd\u0001\u007fé""#)
-    #expect(JSONValue.quote("\u{2028}") == #""\u2028""#)
+    #expect(JSON.quote("a\"b\\c\nd\u{1}\u{7F}é") == #""a\"b\\c\nd\u0001\u007fé""#)
+    #expect(JSON.quote("\u{2028}") == #""\u2028""#)
   }
 
   @Test func terminalTextShowsControlsVisibly() {
@@ -22,7 +23,7 @@ import Testing
   }
 
   @Test func objectsKeepKeyOrderAndNest() {
-    let value = JSONValue.object([
+    let value = JSON.object([
       ("b", .int(1)), ("a", .array([.null, .bool(true), .string("x")])), ("c", .object([])),
     ])
     #expect(value.text == "{\n  \"b\": 1,\n  \"a\": [\n    null,\n    true,\n    \"x\"\n  ],\n  \"c\": {}\n}")

@@ -1,16 +1,17 @@
-import SplitBillCore
-
-/// A small JSON reader that keeps numbers as their exact text (a percentage never goes through
-/// `Double`) and objects as key-ordered pairs. Lenient about nothing: malformed input is `nil`.
-public indirect enum JSONText: Equatable, Sendable {
+/// A JSON value that keeps numbers as their exact text (a percentage or an amount never goes
+/// through `Double`) and objects as key-ordered pairs, so output is stable and input is exact.
+///
+/// Parsing is strict: malformed input is `nil`. The report writers print it indented
+/// (`SplitBillReports`); ``encoded`` gives compact text for request bodies.
+public indirect enum JSON: Equatable, Sendable {
   case string(String)
   case number(String)
   case bool(Bool)
   case null
-  case array([JSONText])
-  case object([(String, JSONText)])
+  case array([JSON])
+  case object([(String, JSON)])
 
-  public static func == (lhs: JSONText, rhs: JSONText) -> Bool {
+  public static func == (lhs: JSON, rhs: JSON) -> Bool {
     switch (lhs, rhs) {
     case (.string(let a), .string(let b)), (.number(let a), .number(let b)): return a == b
     case (.bool(let a), .bool(let b)): return a == b
@@ -22,10 +23,10 @@ public indirect enum JSONText: Equatable, Sendable {
   }
 
   /// Parses a whole JSON text; `nil` when it is not valid JSON.
-  public static func parse(_ text: some StringProtocol) -> JSONText? { parse(Array(text.utf8)) }
+  public static func parse(_ text: some StringProtocol) -> JSON? { parse(Array(text.utf8)) }
 
   /// Parses UTF-8 bytes; `nil` when they are not valid JSON.
-  public static func parse(_ bytes: [UInt8]) -> JSONText? {
+  public static func parse(_ bytes: [UInt8]) -> JSON? {
     var parser = Parser(bytes: bytes)
     guard let value = parser.value(depth: 0) else { return nil }
     parser.skipSpace()
@@ -33,13 +34,13 @@ public indirect enum JSONText: Equatable, Sendable {
   }
 
   /// The member `key` of an object.
-  public subscript(key: String) -> JSONText? {
+  public subscript(key: String) -> JSON? {
     if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
     return nil
   }
 
   /// The items of an array (empty for anything else).
-  public var items: [JSONText] {
+  public var items: [JSON] {
     if case .array(let items) = self { return items }
     return []
   }
@@ -66,14 +67,14 @@ public indirect enum JSONText: Equatable, Sendable {
       while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
     }
 
-    mutating func value(depth: Int) -> JSONText? {
+    mutating func value(depth: Int) -> JSON? {
       guard depth < 64 else { return nil }
       skipSpace()
       guard index < bytes.count else { return nil }
       switch bytes[index] {
       case 0x7B: return object(depth: depth)
       case 0x5B: return array(depth: depth)
-      case 0x22: return string().map(JSONText.string)
+      case 0x22: return string().map(JSON.string)
       case 0x74: return literal("true", .bool(true))
       case 0x66: return literal("false", .bool(false))
       case 0x6E: return literal("null", .null)
@@ -81,7 +82,7 @@ public indirect enum JSONText: Equatable, Sendable {
       }
     }
 
-    mutating func literal(_ word: String, _ value: JSONText) -> JSONText? {
+    mutating func literal(_ word: String, _ value: JSON) -> JSON? {
       let expected = Array(word.utf8)
       guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else {
         return nil
@@ -90,7 +91,7 @@ public indirect enum JSONText: Equatable, Sendable {
       return value
     }
 
-    mutating func number() -> JSONText? {
+    mutating func number() -> JSON? {
       let start = index
       if index < bytes.count, bytes[index] == 0x2D { index += 1 }
       let digitsStart = index
@@ -180,9 +181,9 @@ public indirect enum JSONText: Equatable, Sendable {
       return value
     }
 
-    mutating func array(depth: Int) -> JSONText? {
+    mutating func array(depth: Int) -> JSON? {
       index += 1
-      var items: [JSONText] = []
+      var items: [JSON] = []
       skipSpace()
       if index < bytes.count, bytes[index] == 0x5D {
         index += 1
@@ -204,9 +205,9 @@ public indirect enum JSONText: Equatable, Sendable {
       }
     }
 
-    mutating func object(depth: Int) -> JSONText? {
+    mutating func object(depth: Int) -> JSON? {
       index += 1
-      var members: [(String, JSONText)] = []
+      var members: [(String, JSON)] = []
       skipSpace()
       if index < bytes.count, bytes[index] == 0x7D {
         index += 1
@@ -235,17 +236,17 @@ public indirect enum JSONText: Equatable, Sendable {
   }
 }
 
-extension JSONText {
+extension JSON {
   /// Compact JSON text for this value (request bodies).
   public var encoded: String {
     switch self {
-    case .string(let text): return JSONText.quote(text)
+    case .string(let text): return JSON.quote(text)
     case .number(let text): return text
     case .bool(let value): return value ? "true" : "false"
     case .null: return "null"
     case .array(let items): return "[" + items.map(\.encoded).joined(separator: ",") + "]"
     case .object(let members):
-      return "{" + members.map { JSONText.quote($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
+      return "{" + members.map { JSON.quote($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
     }
   }
 

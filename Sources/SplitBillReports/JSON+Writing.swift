@@ -1,0 +1,52 @@
+import SplitBillCore
+
+/// Report-writing helpers for ``JSON``: constructors for money and optionals, and indented output
+/// streamed into a sink.
+extension JSON {
+  /// An integer.
+  public static func int(_ value: some BinaryInteger) -> JSON { .number(String(value)) }
+
+  /// A string, or `null` when `value` is `nil`.
+  public static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
+
+  /// Money as a decimal string in the currency's digits: `"33.34"`.
+  public static func money(_ money: Money) -> JSON { .string(money.decimalString) }
+
+  /// Writes the value with two-space indentation, starting at `indent` levels.
+  public func write(to sink: inout some OutputSink, indent: Int = 0) {
+    switch self {
+    case .string(let text): sink.write(JSON.quote(text))
+    case .number(let text): sink.write(text)
+    case .bool(let value): sink.write(value ? "true" : "false")
+    case .null: sink.write("null")
+    case .array(let items):
+      guard !items.isEmpty else { return sink.write("[]") }
+      sink.write("[\n")
+      for (index, item) in items.enumerated() {
+        sink.write(JSON.padding(indent + 1))
+        item.write(to: &sink, indent: indent + 1)
+        sink.write(index == items.count - 1 ? "\n" : ",\n")
+      }
+      sink.write(JSON.padding(indent) + "]")
+    case .object(let members):
+      guard !members.isEmpty else { return sink.write("{}") }
+      sink.write("{\n")
+      for (index, (key, value)) in members.enumerated() {
+        sink.write(JSON.padding(indent + 1) + JSON.quote(key) + ": ")
+        value.write(to: &sink, indent: indent + 1)
+        sink.write(index == members.count - 1 ? "\n" : ",\n")
+      }
+      sink.write(JSON.padding(indent) + "}")
+    }
+  }
+
+  /// The value as indented JSON text.
+  public var text: String {
+    var sink = StringSink()
+    write(to: &sink)
+    return sink.text
+  }
+
+  static func padding(_ level: Int) -> String { String(repeating: "  ", count: level) }
+
+}
