@@ -239,10 +239,14 @@ struct BillValidator {
     }
     let terms = BillTerms(
       amount: amount, tip: tip, diners: diners, payer: payer, leftover: leftover, rounding: rounding)
+    // The advisor starts from the tip this bill would have had without 'ai': the file's or the
+    // command line's default percentage.
+    var defaultTip: Percent?
+    if case .value(.percent(let percent)) = context.tip { defaultTip = percent }
     return .success(
       Bill(
         id: id, source: raw.location, date: date, description: description, notes: notes, terms: terms,
-        tipSource: tipSource))
+        tipSource: tipSource, defaultTip: defaultTip))
   }
 
   // MARK: - Fields

@@ -223,3 +223,14 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     }
   }
 }
+
+@Suite struct DefaultTipTests {
+  @Test func billsRememberTheDefaultTipTheAdvisorStartsFrom() throws {
+    let fromFile = try read("defaults: {tip: 10%}\nbills:\n  - {amount: 1, tip: ai, diners: 1}\n")
+    #expect(fromFile.bills.first?.defaultTip == .preset10)
+    let fromCommandLine = try read(
+      "- {amount: 1, tip: ai, diners: 1}\n", options: ReadOptions(defaults: InputDefaults(tip: .percent(.preset20))))
+    #expect(fromCommandLine.bills.first?.defaultTip == .preset20)
+    #expect(try read("- {amount: 1, tip: ai, diners: 1}\n").bills.first?.defaultTip == nil)
+  }
+}
