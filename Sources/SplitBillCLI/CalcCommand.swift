@@ -98,25 +98,26 @@ enum CalcCommand {
     guard let choice else {
       throw UsageError("no tip given: add --tip PERCENT (for example --tip 15) or --tip-amount AMOUNT")
     }
-    if arguments.value("--split") != nil && arguments.value("--people") != nil {
-      throw UsageError("give either --split N or --people NAMES, not both")
-    }
-    let diners: Diners
-    if let people = try arguments.parse("--people", parsePeople) {
-      diners = .named(people)
-    } else {
-      let count = try arguments.parse("--split") { text in
-        guard let count = Int(text), count > 0 else {
-          throw UsageError("'\(text)' is not a number of people: expected a whole number of at least 1")
-        }
-        return count
-      }
-      diners = .anonymous(count: count ?? 1)
-    }
+    let diners = try diners(from: arguments)
     return BillTerms(
       amount: amount, tip: choice, diners: diners, payer: arguments.value("--payer"),
       leftover: try arguments.choice("--leftover", LeftoverPolicy.self) ?? .balanced,
       rounding: try arguments.choice("--rounding", RoundingMode.self) ?? .halfUp)
+  }
+
+  /// The diners `--people` or `--split` name (one anonymous person when neither is given).
+  static func diners(from arguments: ParsedArguments) throws(UsageError) -> Diners {
+    if arguments.value("--split") != nil && arguments.value("--people") != nil {
+      throw UsageError("give either --split N or --people NAMES, not both")
+    }
+    if let people = try arguments.parse("--people", parsePeople) { return .named(people) }
+    let count = try arguments.parse("--split") { text in
+      guard let count = Int(text), count > 0 else {
+        throw UsageError("'\(text)' is not a number of people: expected a whole number of at least 1")
+      }
+      return count
+    }
+    return .anonymous(count: count ?? 1)
   }
 
   /// `Ana,Ben=2,Chloé:1.5` → named diners with weights.

@@ -40,19 +40,7 @@ enum SuggestCommand {
     let amount = try arguments.parse("--amount") { text throws(MoneyError) in
       try Money(parsing: text, currency: currency)
     }
-    let diners: Diners
-    if arguments.value("--split") != nil && arguments.value("--people") != nil {
-      throw UsageError("give either --split N or --people NAMES, not both")
-    }
-    if let people = try arguments.parse("--people", CalcCommand.parsePeople) {
-      diners = .named(people)
-    } else {
-      let count = try arguments.parse("--split") { text in
-        guard let count = Int(text), count > 0 else { throw UsageError("'\(text)' is not a number of people") }
-        return count
-      }
-      diners = .anonymous(count: count ?? 1)
-    }
+    let diners = try CalcCommand.diners(from: arguments)
     var advice = OfflineAdvisor().suggest(notes: notes, base: base)
     if let network = try AdvisorOptions.network(arguments, environment: context.environment) {
       let request = AdviceRequest(
