@@ -75,6 +75,7 @@ public struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     }
 
     lines += ["", paint("Settle up", "1")]
+    if summary.settlements.isEmpty { lines.append("  no bills, nothing to settle") }
     for settlement in summary.settlements {
       let method =
         settlement.method == .minimal ? "fewest transfers" : "greedy: more than \(Settlement.exactLimit) people"
