@@ -54,6 +54,9 @@ public struct BillField: Sendable {
       summary: "How a percentage tip is rounded: half-up, half-even, up, down."),
   ]
 
+  /// The position of `name` in ``all``: a few string comparisons, no hashing.
+  static func slot(of name: String) -> Int? { all.firstIndex { $0.name == name } }
+
   /// The keys a bill may have.
   public static let billKeys = all.map(\.name)
   /// The keys `defaults:` may have.

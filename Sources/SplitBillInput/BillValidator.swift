@@ -309,7 +309,7 @@ struct BillValidator {
   }
 
   private func choice<T: RawRepresentable & CaseIterable & Sendable>(
-    _ key: String, _ type: T.Type, _ fields: [String: RawField], _ fallback: Resolved<T>,
+    _ key: String, _ type: T.Type, _ fields: RawFields, _ fallback: Resolved<T>,
     _ billLocation: SourceLocation,
     _ problems: inout [Diagnostic]
   ) -> T? where T.RawValue == String {

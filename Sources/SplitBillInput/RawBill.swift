@@ -34,6 +34,23 @@ public struct RawField: Sendable {
   public var location: SourceLocation
 }
 
+/// A bill's (or the defaults') fields by key: one slot per key of the format (``BillField/all``),
+/// so reading and validating a bill hashes no strings. Keys outside the format are not kept.
+public struct RawFields: Sendable, ExpressibleByDictionaryLiteral {
+  private var slots = [RawField?](repeating: nil, count: BillField.all.count)
+
+  /// Fields from literal pairs (`[:]` for none).
+  public init(dictionaryLiteral elements: (String, RawField)...) {
+    for (key, field) in elements { self[key] = field }
+  }
+
+  /// The field given for `key`, if any.
+  public subscript(key: String) -> RawField? {
+    get { BillField.slot(of: key).flatMap { slots[$0] } }
+    set { if let slot = BillField.slot(of: key) { slots[slot] = newValue } }
+  }
+}
+
 /// A bill as read from YAML or CSV: fields by key, plus problems the reader already found.
 public struct RawBill: Sendable {
   /// Where the bill starts.
@@ -41,7 +58,7 @@ public struct RawBill: Sendable {
   /// 1-based position of the bill in its file, for the default id `<file>#<n>`.
   public var index: Int
   /// Fields by key.
-  public var fields: [String: RawField]
+  public var fields: RawFields
   /// Unknown or duplicate keys, wrong shapes.
   public var problems: [Diagnostic]
   /// Keys that an unknown key looked like a typo of (`ammount` → `amount`): not reported missing again.
@@ -58,7 +75,7 @@ public struct DocumentHeader: Sendable {
   /// `version:`.
   public var version: RawField?
   /// `defaults:` fields by key.
-  public var defaults: [String: RawField] = [:]
+  public var defaults: RawFields = [:]
   /// `people:`.
   public var roster: RawField?
   /// Problems in the header itself.
@@ -77,7 +94,7 @@ public enum ReaderEvent: Sendable {
 
 /// Builds fields from `(key, value)` pairs, reporting unknown and duplicate keys.
 struct FieldCollector {
-  var fields: [String: RawField] = [:]
+  var fields: RawFields = [:]
   var problems: [Diagnostic] = []
   var misspelt: Set<String> = []
 
