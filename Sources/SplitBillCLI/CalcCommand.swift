@@ -125,21 +125,12 @@ enum CalcCommand {
     var diners: [Diner] = []
     for item in text.split(separator: ",", omittingEmptySubsequences: false) {
       let parts = item.split(maxSplits: 1, whereSeparator: { $0 == "=" || $0 == ":" })
-      let name = parts.first.map { String($0).trimmingSpaces } ?? ""
+      let name = parts.first?.trimmingSpaces ?? ""
       guard !name.isEmpty else { throw UsageError("empty name in '\(text)': expected names such as Ana,Ben=2") }
       let weight = try parts.count > 1 ? Weight(parsing: parts[1]) : .one
       diners.append(Diner(name: name, weight: weight))
     }
     try Diners.named(diners).validate()
     return diners
-  }
-}
-
-extension String {
-  var trimmingSpaces: String {
-    var text = Substring(self)
-    while text.first == " " { text.removeFirst() }
-    while text.last == " " { text.removeLast() }
-    return String(text)
   }
 }

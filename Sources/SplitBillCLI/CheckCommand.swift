@@ -67,6 +67,5 @@ enum CheckCommand {
     return .success
   }
 }
-
 /// `3 bills`, `1 bill`.
 func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

@@ -56,9 +56,9 @@ struct Command: Sendable {
     }
     let width = (labels.map(\.count) + ["-h, --help".count]).max() ?? 0
     for (label, option) in zip(labels, options) {
-      lines.append("  " + label.padding(width) + "  " + option.help)
+      lines.append("  " + TerminalText.pad(label, to: width, alignment: .left) + "  " + option.help)
     }
-    lines.append("  " + "-h, --help".padding(width) + "  Show this help.")
+    lines.append("  " + TerminalText.pad("-h, --help", to: width, alignment: .left) + "  Show this help.")
     if !examples.isEmpty {
       lines += ["", "Examples:"] + examples.map { "  " + $0 }
     }
@@ -72,7 +72,3 @@ let exitCodeHelp = """
   69 a required AI provider is unavailable, 70 internal error (a reconciliation failed),
   73 an output cannot be written.
   """
-
-extension String {
-  func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
-}

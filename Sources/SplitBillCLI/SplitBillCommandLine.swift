@@ -84,7 +84,7 @@ public enum SplitBillCommandLine {
 
   static var overview: String {
     let width = commands.map(\.name.count).max() ?? 0
-    let list = commands.map { "  " + $0.name.padding(width) + "  " + $0.summary }
+    let list = commands.map { "  " + TerminalText.pad($0.name, to: width, alignment: .left) + "  " + $0.summary }
     return """
       splitbill: settle restaurant bills exactly, one at a time or in batches.
 

@@ -65,11 +65,7 @@ enum SuggestCommand {
       }
     }
     if arguments.flag("--json") {
-      var members: [(String, JSON)] = [
-        ("percent", .string(advice.percent.decimalString)), ("reason", .string(advice.reason)),
-        ("advisor", .string(advice.advisor)), ("model", .optional(advice.model)), ("fallback", .bool(advice.fallback)),
-        ("fallback_reason", .optional(advice.fallbackReason)), ("clamped", .bool(advice.clamped)),
-      ]
+      var members = advice.jsonMembers
       if let split { members.append(("bill", .object(split.jsonMembers))) }
       JSON.object(members).write(to: &context.stdout)
       context.stdout.write("\n")

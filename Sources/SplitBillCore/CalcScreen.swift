@@ -128,14 +128,15 @@ public struct CalcScreen: Hashable, Sendable {
     }
   }
 
+  /// Whether names are typed: they then decide the diners and the people count is not used.
+  public var namesGiven: Bool { namesText.split(separator: ",").contains { !$0.trimmingSpaces.isEmpty } }
+
   /// The names typed, with weights; empty when none.
   var parsedNames: Result<[Diner], ScreenError> {
     var diners: [Diner] = []
     for item in namesText.split(separator: ",") {
       let parts = item.split(separator: "=", maxSplits: 1)
-      var name = Substring(parts.first ?? "")
-      while name.first == " " { name.removeFirst() }
-      while name.last == " " { name.removeLast() }
+      let name = (parts.first ?? "").trimmingSpaces
       guard !name.isEmpty else { continue }
       do {
         let weight = try parts.count > 1 ? Weight(parsing: parts[1]) : .one

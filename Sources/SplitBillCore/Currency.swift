@@ -65,9 +65,9 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
 }
 
 extension Currency {
-  /// A currency from the table by code, for codes known at compile time; unknown codes give USD's
-  /// exponent of 2 and are never produced from user input (use ``init(code:)`` there).
-  public static func known(_ code: String) -> Currency {
+  /// A currency from the table by code, for codes the tests know are in it; an unknown code gets
+  /// an exponent of 2. Not public: user input goes through ``init(code:)`` and its error.
+  static func known(_ code: String) -> Currency {
     (try? Currency(code: code)) ?? Currency(unchecked: code, exponent: 2)
   }
 }

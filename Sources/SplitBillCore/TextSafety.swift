@@ -12,6 +12,16 @@ extension Unicode.Scalar {
   }
 }
 
+extension StringProtocol {
+  /// The text without leading and trailing spaces and tabs (ASCII only: no Foundation needed).
+  public var trimmingSpaces: String {
+    var text = Substring(self)
+    while text.first == " " || text.first == "\t" { text.removeFirst() }
+    while text.last == " " || text.last == "\t" { text.removeLast() }
+    return String(text)
+  }
+}
+
 /// JSON string literals, shared by the report writers and the advisor's request bodies.
 public enum JSONString {
   /// `text` as a JSON string literal: quotes, backslashes and control characters escaped, and

@@ -262,13 +262,3 @@ struct CSVBillReader {
     }
   }
 }
-
-extension String {
-  /// Without leading and trailing spaces and tabs.
-  var trimmingSpaces: String {
-    var text = Substring(self)
-    while text.first == " " || text.first == "\t" { text.removeFirst() }
-    while text.last == " " || text.last == "\t" { text.removeLast() }
-    return String(text)
-  }
-}

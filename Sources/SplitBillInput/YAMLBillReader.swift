@@ -24,15 +24,9 @@ struct YAMLBillReader {
   mutating func read(_ emit: (ReaderEvent) -> Void) {
     do {
       while let (event, _, _) = try next() {
-        switch event {
-        case .documentStart:
-          builder.resetDocument()
-          try readDocument(emit)
-        case .streamStart, .streamEnd:
-          continue
-        default:
-          continue
-        }
+        guard event == .documentStart else { continue }  // stream start and end carry nothing
+        builder.resetDocument()
+        try readDocument(emit)
       }
     } catch {
       if case .syntax(let syntax) = error {

@@ -1,5 +1,17 @@
 import SplitBillCore
 
+extension TipAdvice {
+  /// The `advice` object of reports and `suggest --json`: percent (decimal string), reason,
+  /// advisor, model, fallback, fallback_reason, clamped.
+  public var jsonMembers: [(String, JSON)] {
+    [
+      ("percent", .string(percent.decimalString)), ("reason", .string(reason)), ("advisor", .string(advisor)),
+      ("model", .optional(model)), ("fallback", .bool(fallback)), ("fallback_reason", .optional(fallbackReason)),
+      ("clamped", .bool(clamped)),
+    ]
+  }
+}
+
 extension BillSplit {
   /// The bill object `calc --json` prints and every report reuses:
   /// `currency, amount, tip_percent, tip, total, leftover_policy, leftover_to_tip, shares`.

@@ -17,7 +17,7 @@ public enum CalcScreenView {
       let focused = screen.focus == field && screen.notes == nil
       let marker = focused ? paint("▸", "1;36") : " "
       let shownValue = focused ? paint(value + "▏", "1") : value
-      var line = " \(marker) " + label.padding(10) + " " + shownValue
+      var line = " \(marker) " + TerminalText.pad(label, to: 10, alignment: .left) + " " + shownValue
       if !hint.isEmpty { line += "   " + paint(hint, "2") }
       lines.append(line)
       if let error, error.field == field {
@@ -33,7 +33,7 @@ public enum CalcScreenView {
     row(
       .customTip, "Custom", screen.customTipText.isEmpty ? "" : screen.customTipText + " %",
       hint: "typing clears the preset")
-    let namesGiven = !screen.namesText.trimmingCharacters(in: " ").isEmpty
+    let namesGiven = screen.namesGiven
     row(.people, "People", namesGiven ? "(from names)" : String(screen.people), hint: "+/−")
     row(.names, "Names", TerminalText.sanitize(screen.namesText), hint: namesGiven ? "" : "optional: Ana, Ben=2")
     row(.currency, "Currency", screen.currencyText)
@@ -53,7 +53,8 @@ public enum CalcScreenView {
       let valueWidth = table.map(\.1.count).max() ?? 0
       for (label, value) in table {
         lines.append(
-          "   " + label.padding(14) + TerminalText.pad(value, to: valueWidth, alignment: .right) + " " + code)
+          "   " + TerminalText.pad(label, to: 14, alignment: .left)
+            + TerminalText.pad(value, to: valueWidth, alignment: .right) + " " + code)
       }
       lines.append("")
       let nameWidth = split.shares.map { TerminalText.width(TerminalText.sanitize($0.person)) }.max() ?? 0
@@ -109,16 +110,5 @@ public enum CalcScreenView {
       out.append(character)
     }
     return out + (line.contains("\u{1B}") ? "\u{1B}[0m" : "")
-  }
-}
-
-extension String {
-  fileprivate func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
-
-  fileprivate func trimmingCharacters(in set: Character) -> String {
-    var text = Substring(self)
-    while text.first == set { text.removeFirst() }
-    while text.last == set { text.removeLast() }
-    return String(text)
   }
 }

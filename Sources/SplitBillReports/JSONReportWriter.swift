@@ -14,21 +14,7 @@ extension ReportedBill {
     members += split.jsonMembers
     members.insert(("tip_source", .string(bill.tipSource.rawValue)), at: members.count - 1)
     members.insert(("paid_by", .optional(split.payer)), at: members.count - 1)
-    if let advice {
-      members.append(
-        (
-          "advice",
-          .object([
-            ("percent", .string(advice.percent.decimalString)),
-            ("reason", .string(advice.reason)),
-            ("advisor", .string(advice.advisor)),
-            ("model", .optional(advice.model)),
-            ("fallback", .bool(advice.fallback)),
-            ("fallback_reason", .optional(advice.fallbackReason)),
-            ("clamped", .bool(advice.clamped)),
-          ])
-        ))
-    }
+    if let advice { members.append(("advice", .object(advice.jsonMembers))) }
     return members
   }
 }
@@ -110,18 +96,12 @@ extension ReportedBill {
       put("      ]\n    }")
       return
     }
-    put("      ],\n      \"advice\": {\n")
-    let fields: [(String, String)] = [
-      ("percent", "\"" + advice.percent.decimalString + "\""), ("reason", JSON.quote(advice.reason)),
-      ("advisor", JSON.quote(advice.advisor)), ("model", advice.model.map(JSON.quote) ?? "null"),
-      ("fallback", advice.fallback ? "true" : "false"),
-      ("fallback_reason", advice.fallbackReason.map(JSON.quote) ?? "null"),
-      ("clamped", advice.clamped ? "true" : "false"),
-    ]
-    for (index, (name, value)) in fields.enumerated() {
-      put("        \"" + name + "\": " + value + (index == fields.count - 1 ? "\n" : ",\n"))
-    }
-    put("      }\n    }")
+    // Only advised bills have this: the tree is fine here.
+    var object = StringSink()
+    JSON.object(advice.jsonMembers).write(to: &object, indent: 3)
+    put("      ],\n      \"advice\": ")
+    put(object.text)
+    put("\n    }")
   }
 }
 

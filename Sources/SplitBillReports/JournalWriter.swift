@@ -152,7 +152,8 @@ public struct JournalWriter<Sink: OutputSink>: ReportWriter {
           + (safeLink.map { " ^bill-" + $0 } ?? ""))
       for (key, value) in meta { lines.append("  \(key): \(render(value))") }
       for posting in postings {
-        lines.append("  " + JournalSyntax.padded(posting.account, width) + "  " + amount(posting.amount))
+        lines.append(
+          "  " + TerminalText.pad(posting.account, to: width, alignment: .left) + "  " + amount(posting.amount))
         for (key, value) in posting.meta { lines.append("    \(key): \(render(value))") }
       }
     case .ledger:
@@ -162,7 +163,8 @@ public struct JournalWriter<Sink: OutputSink>: ReportWriter {
         lines.append("    ; \(key): \(render(value))")
       }
       for posting in postings {
-        lines.append("    " + JournalSyntax.padded(posting.account, width) + "  " + amount(posting.amount))
+        lines.append(
+          "    " + TerminalText.pad(posting.account, to: width, alignment: .left) + "  " + amount(posting.amount))
         for (key, value) in posting.meta {
           tags.insert(key)
           lines.append("    ; \(key): \(render(value))")
@@ -175,7 +177,8 @@ public struct JournalWriter<Sink: OutputSink>: ReportWriter {
         lines.append("    ; " + meta.dropFirst(2).map { "\($0.0):\(render($0.1))" }.joined(separator: ", "))
       }
       for posting in postings {
-        var line = "    " + JournalSyntax.padded(posting.account, width) + "  " + amount(posting.amount)
+        var line =
+          "    " + TerminalText.pad(posting.account, to: width, alignment: .left) + "  " + amount(posting.amount)
         if !posting.meta.isEmpty {
           line += "  ; " + posting.meta.map { "\($0.0):\(render($0.1))" }.joined(separator: ", ")
         }
@@ -297,9 +300,6 @@ public struct JournalWriter<Sink: OutputSink>: ReportWriter {
 
 /// Text rules of the three journal syntaxes.
 enum JournalSyntax {
-  static func padded(_ text: String, _ width: Int) -> String {
-    text + String(repeating: " ", count: max(0, width - text.count))
-  }
 
   /// One line, without control characters.
   static func oneLine(_ text: String) -> String {
@@ -311,7 +311,7 @@ enum JournalSyntax {
         out.unicodeScalars.append(scalar)
       }
     }
-    return out.trimmingSpacesAround
+    return out.trimmingSpaces
   }
 
   /// A payee/description for hledger and Ledger: one line, no `;` (it would start a comment).
@@ -387,7 +387,7 @@ struct AccountNamer {
         lastWasSpace = false
       }
     }
-    out = out.trimmingSpacesAround
+    out = out.trimmingSpaces
     return out.isEmpty ? "Unknown" : out
   }
 
@@ -414,14 +414,5 @@ struct AccountNamer {
     let firstScalar = out.unicodeScalars.first
     let startsWell = firstScalar.map { $0.properties.isUppercase || ("0"..."9").contains($0) } ?? false
     return startsWell ? out : "X-" + out
-  }
-}
-
-extension String {
-  var trimmingSpacesAround: String {
-    var text = Substring(self)
-    while text.first == " " { text.removeFirst() }
-    while text.last == " " { text.removeLast() }
-    return String(text)
   }
 }

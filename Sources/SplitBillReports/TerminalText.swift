@@ -6,10 +6,10 @@ public enum TerminalText {
   ///
   ///     TerminalText.sanitize("Ana\u{1B}[2J")   // "Ana\\u{1B}[2J"
   public static func sanitize(_ text: String) -> String {
-    guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+    guard text.unicodeScalars.contains(where: \.isControlOrBidiOverride) else { return text }
     var out = ""
     for scalar in text.unicodeScalars {
-      if isUnsafe(scalar) {
+      if scalar.isControlOrBidiOverride {
         out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
       } else {
         out.unicodeScalars.append(scalar)
@@ -17,8 +17,6 @@ public enum TerminalText {
     }
     return out
   }
-
-  static func isUnsafe(_ scalar: Unicode.Scalar) -> Bool { scalar.isControlOrBidiOverride }
 
   /// How many terminal columns `text` takes: wide (East Asian) characters count two.
   public static func width(_ text: String) -> Int {

@@ -139,7 +139,7 @@ extension CurrencyTotals {
 }
 
 /// `3 bills`, `1 bill`; irregular plurals given explicitly.
-func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
+public func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
   "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
 }
 

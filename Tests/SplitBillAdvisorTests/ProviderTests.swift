@@ -1,7 +1,7 @@
-import SplitBillCore
 import Testing
 
 @testable import SplitBillAdvisor
+@testable import SplitBillCore
 
 @Suite struct GeminiProviderTests {
   let bills = [

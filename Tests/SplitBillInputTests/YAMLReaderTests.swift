@@ -1,6 +1,6 @@
-import SplitBillCore
 import Testing
 
+@testable import SplitBillCore
 @testable import SplitBillInput
 
 /// One error class: a file and exactly the diagnostics it must give.

@@ -1,6 +1,6 @@
-import SplitBillCore
 import Testing
 
+@testable import SplitBillCore
 @testable import SplitBillReports
 
 @Suite struct BillJSONTests {
