@@ -13,7 +13,7 @@ struct AdvisorIntegrationTests {
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "XDG_CACHE_HOME": cache.path,
     ]
     if let key { environment[variable] = key }
-    return try runProcess(try builtBinary(), arguments, environment: environment)
+    return try runProcess(try builtBinary().path, arguments, environment: environment)
   }
 
   func report(_ server: StandInServer, _ extra: [String], cache: URL) throws -> (Outcome, [[String: Any]]) {
@@ -183,7 +183,8 @@ struct AdvisorIntegrationTests {
     ]
     environment["XDG_CACHE_HOME"] = try scratchDirectory().path
     let outcome = try runProcess(
-      try builtBinary(), ["report", "-", "--format", "json", "--advisor", "gemini", "--ai-base-url", server.baseURL],
+      try builtBinary().path,
+      ["report", "-", "--format", "json", "--advisor", "gemini", "--ai-base-url", server.baseURL],
       stdin: trip, environment: environment)
     #expect(outcome.code == 0, "\(outcome.stderr)")
     let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])

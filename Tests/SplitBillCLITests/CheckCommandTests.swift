@@ -142,9 +142,9 @@ import Testing
           print(path, len(errors))
       """
     let outcome = try runProcess(
-      URL(fileURLWithPath: "/usr/bin/env"),
+      "python3",
       [
-        "python3", "-c", script, schemaPath.path, packageRoot.appendingPathComponent("samples/trip.yaml").path,
+        "-c", script, schemaPath.path, packageRoot.appendingPathComponent("samples/trip.yaml").path,
         starter.path, bad.path,
       ])
     #expect(outcome.code == 0, "\(outcome.stderr)")

@@ -6,7 +6,7 @@ import Testing
   let session = "splitbill-test-\(getpid())"
 
   func tmux(_ arguments: [String]) throws -> Outcome {
-    try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["tmux"] + arguments)
+    try runProcess("tmux", arguments, timeout: 30)
   }
 
   /// The visible screen, runs of spaces squeezed to one (alignment is the view's business).

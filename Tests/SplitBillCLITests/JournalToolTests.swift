@@ -1,24 +1,15 @@
 import Foundation
 import Testing
 
-/// Whether `command` is on the PATH.
-func toolExists(_ command: String) -> Bool {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-  process.arguments = ["sh", "-c", "command -v \(command)"]
-  process.standardOutput = FileHandle.nullDevice
-  process.standardError = FileHandle.nullDevice
-  guard (try? process.run()) != nil else { return false }
-  process.waitUntilExit()
-  return process.terminationStatus == 0
-}
+/// This environment with a UTF-8 locale: hledger refuses non-ASCII journals under the C locale
+/// (`hGetContents: invalid byte sequence`), which is what a runner started without `LANG` has.
+let utf8Environment = ProcessInfo.processInfo.environment.merging(["LC_ALL": "C.UTF-8"]) { $1 }
 
 /// Balances as a tool reads them: account → currency → amount.
 typealias Balances = [String: [String: Decimal]]
 
 /// The real plain-text-accounting tools check the journals and agree with the report's figures.
 @Suite struct JournalToolTests {
-  static let env = URL(fileURLWithPath: "/usr/bin/env")
 
   /// The report's figures for the sample trip.
   struct Figures {
@@ -62,7 +53,8 @@ typealias Balances = [String: [String: Decimal]]
     let outcome: Outcome
     switch flavor {
     case "hledger":
-      outcome = try runProcess(env, ["hledger", "-f", path, "bal", "--flat", "-N", "-E", "-O", "csv"])
+      outcome = try runProcess(
+        "hledger", ["-f", path, "bal", "--flat", "-N", "-E", "-O", "csv"], environment: utf8Environment)
       // "account","1.00 EUR, 100 JPY"
       var result: Balances = [:]
       for line in outcome.stdout.split(separator: "\n").dropFirst() {
@@ -78,9 +70,9 @@ typealias Balances = [String: [String: Decimal]]
       return result
     case "ledger":
       outcome = try runProcess(
-        env,
+        "ledger",
         [
-          "ledger", "-f", path, "--pedantic", "reg", "--format",
+          "-f", path, "--pedantic", "reg", "--format",
           "%(account)|%(quantity(amount))|%(commodity(amount))\n",
         ])
     default:
@@ -94,7 +86,7 @@ typealias Balances = [String: [String: Decimal]]
             for posting in getattr(entry, "postings", []):
                 print("%s|%s|%s" % (posting.account, posting.units.number, posting.units.currency))
         """
-      outcome = try runProcess(env, ["python3", "-c", script, path])
+      outcome = try runProcess("python3", ["-c", script, path])
     }
     #expect(outcome.code == 0, "\(flavor): \(outcome.stderr)")
     var result: Balances = [:]
@@ -109,9 +101,9 @@ typealias Balances = [String: [String: Decimal]]
   static func check(_ flavor: String, _ path: String) throws {
     let outcome: Outcome
     switch flavor {
-    case "hledger": outcome = try runProcess(env, ["hledger", "-f", path, "check", "-s"])
-    case "ledger": outcome = try runProcess(env, ["ledger", "-f", path, "--pedantic", "bal"])
-    default: outcome = try runProcess(env, ["bean-check", path])
+    case "hledger": outcome = try runProcess("hledger", ["-f", path, "check", "-s"], environment: utf8Environment)
+    case "ledger": outcome = try runProcess("ledger", ["-f", path, "--pedantic", "bal"])
+    default: outcome = try runProcess("bean-check", [path])
     }
     #expect(outcome.code == 0, "\(flavor) rejected \(path): \(outcome.stdout)\(outcome.stderr)")
   }

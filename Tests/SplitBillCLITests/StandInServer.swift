@@ -3,7 +3,7 @@ import Testing
 
 /// The AI stand-in server (`Tests/StandIn/ai_stand_in.py`), started on 127.0.0.1 for one test.
 final class StandInServer {
-  let process = Process()
+  let child: ChildProcess
   let directory: URL
   let port: Int
 
@@ -19,25 +19,25 @@ final class StandInServer {
   init(script: [String] = []) throws {
     directory = try scratchDirectory()
     let portFile = directory.appendingPathComponent("port")
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", packageRoot.appendingPathComponent("Tests/StandIn/ai_stand_in.py").path,
-      "--port-file", portFile.path, "--log", directory.appendingPathComponent("requests.jsonl").path,
-      "--script", script.joined(separator: ","),
-    ]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
+    let null = open("/dev/null", O_RDWR | O_CLOEXEC)
+    defer { close(null) }
+    child = try ChildProcess(
+      [
+        "python3", packageRoot.appendingPathComponent("Tests/StandIn/ai_stand_in.py").path,
+        "--port-file", portFile.path, "--log", directory.appendingPathComponent("requests.jsonl").path,
+        "--script", script.joined(separator: ","),
+      ], stdin: null, stdout: null, stderr: null)
     var found: Int?
     for _ in 0..<500 {
       if let text = try? String(contentsOf: portFile, encoding: .utf8), let number = Int(text) {
         found = number
         break
       }
+      if child.exitCodeIfDone() != nil { break }
       usleep(10_000)
     }
     guard let found else {
-      process.terminate()
+      child.kill()
       throw StandInError.didNotStart
     }
     port = found
@@ -45,16 +45,7 @@ final class StandInServer {
 
   enum StandInError: Error { case didNotStart }
 
-  deinit {
-    // SIGKILL and reap it directly: Foundation's waitUntilExit can miss the exit of a child
-    // that outlives other children.
-    let pid = process.processIdentifier
-    if pid > 0 {
-      kill(pid, SIGKILL)
-      var status: Int32 = 0
-      waitpid(pid, &status, 0)
-    }
-  }
+  deinit { child.kill() }
 
   /// `http://127.0.0.1:PORT`.
   var baseURL: String { "http://127.0.0.1:\(port)" }

@@ -11,7 +11,7 @@ import Testing
       print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
       """
     let outcome = try runProcess(
-      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, try builtBinary().path] + arguments)
+      "python3", ["-c", script, try builtBinary().path] + arguments)
     let fields = outcome.stdout.split(separator: " ").map { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     #expect(fields.first == 0, "splitbill exited \(String(describing: fields.first))")
     return try #require(fields.last ?? nil)
