@@ -55,7 +55,8 @@ public struct BillField: Sendable {
   ]
 
   /// The position of `name` in ``all``: a few string comparisons, no hashing.
-  static func slot(of name: String) -> Int? { all.firstIndex { $0.name == name } }
+  /// (Every key is a small string: comparing two is comparing two words.)
+  static func slot(of name: String) -> Int? { billKeys.firstIndex(of: name) }
 
   /// The keys a bill may have.
   public static let billKeys = all.map(\.name)

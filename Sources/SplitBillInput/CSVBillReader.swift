@@ -83,11 +83,12 @@ struct CSVBillReader {
       return
     }
     emit(.document(DocumentHeader(file: file)))
+    let slots = columns.map { $0.flatMap(BillField.slot(of:)) }
     var index = 0
     while let row = nextRow() {
       if row.problem == nil && row.cells.count == 1 && row.cells[0].bytes.isEmpty && !row.cells[0].quoted { continue }
       index += 1
-      emit(.bill(bill(from: row, columns: columns, index: index)))
+      emit(.bill(bill(from: row, columns: columns, slots: slots, index: index)))
       if row.problem?.message.hasPrefix("unterminated") == true { return }
     }
     if let error = input.readError {
@@ -99,7 +100,7 @@ struct CSVBillReader {
     }
   }
 
-  private func bill(from row: Row, columns: [String?], index: Int) -> RawBill {
+  private func bill(from row: Row, columns: [String?], slots: [Int?], index: Int) -> RawBill {
     let start = SourceLocation(file: file, line: row.line, column: 1)
     var raw = RawBill(location: start, index: index, fields: [:], problems: row.problem.map { [$0] } ?? [])
     if row.problem == nil && row.cells.count != columns.count {
@@ -110,8 +111,8 @@ struct CSVBillReader {
       raw.unreadable = true
       return raw
     }
-    for (cell, name) in zip(row.cells, columns) {
-      guard let name else { continue }
+    for ((cell, name), slot) in zip(zip(row.cells, columns), slots) {
+      guard let name, let slot else { continue }
       let location = SourceLocation(file: file, line: cell.line, column: cell.column)
       guard let text = String(validating: cell.bytes, as: UTF8.self) else {
         raw.problems.append(.error("invalid UTF-8 in column '\(name)': the file must be UTF-8 text", at: location))
@@ -120,39 +121,53 @@ struct CSVBillReader {
       let value: RawValue
       if text.isEmpty {
         value = .absent
-      } else if name == "diners" {
-        value = Self.diners(text, at: location, quoted: cell.quoted)
+      } else if slot == Self.dinersSlot {
+        value = Self.diners(cell.bytes, text: text, at: location, quoted: cell.quoted)
       } else {
         value = .text(LocatedText(text: text, location: location))
       }
-      raw.fields[name] = RawField(key: name, keyLocation: location, value: value, location: location)
+      raw.fields[slot: slot] = RawField(key: name, keyLocation: location, value: value, location: location)
     }
     return raw
   }
 
-  /// `3`, `Ana;Ben;Chloé` or `Ana:2;Ben:1` (a name without `:` has weight 1).
-  static func diners(_ text: String, at location: SourceLocation, quoted: Bool) -> RawValue {
-    let trimmed = text.trimmingSpaces
-    if !trimmed.isEmpty && trimmed.allSatisfy(\.isNumber)
-      || !trimmed.contains(";") && !trimmed.contains(":") && Int(trimmed) != nil
-    {
-      return .text(LocatedText(text: trimmed, location: location))
+  private static let dinersSlot = BillField.slot(of: "diners")
+
+  /// `3`, `Ana;Ben;Chloé` or `Ana:2;Ben:1` (a name without `:` has weight 1). `bytes` is the
+  /// cell's valid UTF-8, `text` the same as a string. Columns count Unicode scalars, as the scanner
+  /// does.
+  static func diners(_ bytes: [UInt8], text: String, at location: SourceLocation, quoted: Bool) -> RawValue {
+    let semicolon: UInt8 = 0x3B
+    let colon: UInt8 = 0x3A
+    var column = location.column + (quoted ? 1 : 0)
+    if !bytes.contains(semicolon) && !bytes.contains(colon) {
+      // One item: a head count, or a single name.
+      let trimmed = text.trimmingSpaces
+      if !trimmed.isEmpty && trimmed.allSatisfy(\.isNumber) || Int(trimmed) != nil {
+        return .text(LocatedText(text: trimmed, location: location))
+      }
+      return .list([
+        LocatedText(text: text, location: SourceLocation(file: location.file, line: location.line, column: column))
+      ])
     }
-    var offset = quoted ? 1 : 0
+    func scalars(_ part: ArraySlice<UInt8>) -> Int { part.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) } }
     var names: [LocatedText] = []
     var pairs: [(LocatedText, LocatedText)] = []
     var weighted = false
-    for item in text.split(separator: ";", omittingEmptySubsequences: false) {
-      let itemLocation = SourceLocation(file: location.file, line: location.line, column: location.column + offset)
-      offset += item.count + 1
-      let parts = item.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-      let name = LocatedText(text: String(parts[0]), location: itemLocation)
-      if parts.count > 1 {
+    for item in bytes.split(separator: semicolon, omittingEmptySubsequences: false) {
+      let itemLocation = SourceLocation(file: location.file, line: location.line, column: column)
+      column += scalars(item) + 1
+      let name: LocatedText
+      if let colonIndex = item.firstIndex(of: colon) {
         weighted = true
+        let namePart = item[..<colonIndex]
+        name = LocatedText(text: String(decoding: namePart, as: UTF8.self), location: itemLocation)
         let weightLocation = SourceLocation(
-          file: location.file, line: location.line, column: itemLocation.column + parts[0].count + 1)
-        pairs.append((name, LocatedText(text: String(parts[1]).trimmingSpaces, location: weightLocation)))
+          file: location.file, line: location.line, column: itemLocation.column + scalars(namePart) + 1)
+        let weight = String(decoding: item[(colonIndex + 1)...], as: UTF8.self).trimmingSpaces
+        pairs.append((name, LocatedText(text: weight, location: weightLocation)))
       } else {
+        name = LocatedText(text: String(decoding: item, as: UTF8.self), location: itemLocation)
         pairs.append((name, LocatedText(text: "", location: itemLocation)))
       }
       names.append(name)

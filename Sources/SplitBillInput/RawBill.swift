@@ -49,6 +49,12 @@ public struct RawFields: Sendable, ExpressibleByDictionaryLiteral {
     get { BillField.slot(of: key).flatMap { slots[$0] } }
     set { if let slot = BillField.slot(of: key) { slots[slot] = newValue } }
   }
+
+  /// The field in `slot` (an index into ``BillField/all``), for readers that resolved keys once.
+  subscript(slot slot: Int) -> RawField? {
+    get { slots[slot] }
+    set { slots[slot] = newValue }
+  }
 }
 
 /// A bill as read from YAML or CSV: fields by key, plus problems the reader already found.

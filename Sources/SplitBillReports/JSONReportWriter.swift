@@ -24,7 +24,10 @@ extension ReportedBill {
   /// UTF-8 bytes and without building the tree: this runs once per bill in every JSON report.
   func appendJSON(to out: inout [UInt8]) {
     let split = self.split
-    func put(_ text: String) { out.append(contentsOf: text.utf8) }
+    func put(_ text: String) {
+      var text = text
+      text.withUTF8 { out.append(contentsOf: $0) }
+    }
     func key(_ name: String) {
       put("      \"")
       put(name)

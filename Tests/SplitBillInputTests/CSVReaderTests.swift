@@ -71,6 +71,13 @@ import Testing
     ("amount,tip,tip,diners\n5,10,1,2\n", ["1:12: error: duplicate column 'tip' in the header (first at e.csv:1:8)"]),
     ("tip,diners\n10,2\n", ["1:1: error: the header has no 'amount' column"]),
     ("amount,tip,diners\n12.345,10,2\n", ["2:1: error: amount '12.345' has 3 decimals but USD has 2"]),
+    // Diners inside a cell are located one by one, columns counted in characters, after the quote.
+    (
+      "amount,tip,diners\n5,10,Chloé:x;Ben\n",
+      ["2:12: error: weight 'x' is not a number: expected a positive number such as 1, 2 or 1.5 (diner 'Chloé')"]
+    ),
+    ("amount,tip,diners\n5,10,\"Ana;Zoë:0\"\n", ["2:15: error: weight '0' must be greater than zero (diner 'Zoë')"]),
+    ("amount,tip,diners\n5,10,Ana;;Ben\n", ["2:10: error: empty diner name"]),
   ])
   func reportsRowAndColumn(text: String, expected: [String]) throws {
     let result = try read(text, name: "e.csv")
