@@ -87,20 +87,36 @@ public enum DecimalText {
 
   /// Prints `value / 10^scale` with exactly `scale` decimals: `format(3334, scale: 2)` is `33.34`.
   public static func format(_ value: Int64, scale: Int) -> String {
-    // Digits are written backwards into a small buffer: this runs once per amount in every report.
-    var magnitude = value.magnitude
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(24)
-    var written = 0
-    repeat {
-      if scale > 0 && written == scale { bytes.append(0x2E) }
-      bytes.append(UInt8(truncatingIfNeeded: magnitude % 10) + 0x30)
-      magnitude /= 10
-      written += 1
-    } while magnitude > 0 || written <= scale
-    if value < 0 { bytes.append(0x2D) }
-    bytes.reverse()
+    append(value, scale: scale, to: &bytes)
     return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends what ``format(_:scale:)`` prints to `bytes`, as UTF-8, with no string in between
+  /// (report writers call this once per amount).
+  public static func append(_ value: Int64, scale: Int, to bytes: inout [UInt8]) {
+    // At most 19 digits, a point, scale zeros and a sign: written backwards into stack space.
+    let capacity = 22 + max(scale, 0)
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+      var magnitude = value.magnitude
+      var position = capacity
+      var written = 0
+      repeat {
+        if scale > 0 && written == scale {
+          position -= 1
+          buffer[position] = 0x2E
+        }
+        position -= 1
+        buffer[position] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+        magnitude /= 10
+        written += 1
+      } while magnitude > 0 || written <= scale
+      if value < 0 {
+        position -= 1
+        buffer[position] = 0x2D
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[position..<capacity]))
+    }
   }
 
   /// Prints `value / 10^scale` with no trailing fraction zeros: `trimmed(171250, scale: 4)` is `17.125`.

@@ -28,10 +28,7 @@ public enum JSONString {
   /// U+2028/U+2029 too, so the output is also safe inside JavaScript.
   public static func quote(_ text: String) -> String {
     // Most text needs no escape at all: check the bytes once and return it as it is.
-    let plain = text.utf8.allSatisfy { byte in
-      byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F && byte != 0xE2
-    }
-    if plain { return "\"" + text + "\"" }
+    if text.utf8.allSatisfy(isPlain) { return "\"" + text + "\"" }
     var out = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -50,6 +47,28 @@ public enum JSONString {
       }
     }
     return out + "\""
+  }
+
+  /// Appends ``quote(_:)`` of `text` to `bytes` as UTF-8; text with nothing to escape is copied
+  /// straight in.
+  public static func append(_ text: String, to bytes: inout [UInt8]) {
+    var text = text
+    text.withUTF8 { utf8 in
+      if utf8.allSatisfy(isPlain) {
+        bytes.append(0x22)
+        bytes.append(contentsOf: utf8)
+        bytes.append(0x22)
+      } else {
+        bytes.append(contentsOf: quote(String(decoding: utf8, as: UTF8.self)).utf8)
+      }
+    }
+  }
+
+  /// A byte that stands for itself inside a JSON string (0xE2 starts U+2028 and U+2029, which are
+  /// escaped too; text holding it takes the careful path).
+  @inline(__always)
+  private static func isPlain(_ byte: UInt8) -> Bool {
+    byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F && byte != 0xE2
   }
 }
 

@@ -38,11 +38,16 @@ extension ReportedBill {
       put(text)
       out.append(0x22)
     }
-    func text(_ value: String?) { if let value { put(JSON.quote(value)) } else { put("null") } }
+    func text(_ value: String?) { if let value { JSONString.append(value, to: &out) } else { put("null") } }
+    func money(_ value: Money) {
+      out.append(0x22)
+      DecimalText.append(value.minorUnits, scale: value.currency.exponent, to: &out)
+      out.append(0x22)
+    }
     func next() { put(",\n") }
     put("{\n")
     key("id")
-    put(JSON.quote(bill.id))
+    JSONString.append(bill.id, to: &out)
     next()
     key("source")
     out.append(0x22)
@@ -60,22 +65,22 @@ extension ReportedBill {
     quoted(split.currency.code)
     next()
     key("amount")
-    quoted(split.amount.decimalString)
+    money(split.amount)
     next()
     key("tip_percent")
     if let percent = split.tipPercent { quoted(percent.decimalString) } else { put("null") }
     next()
     key("tip")
-    quoted(split.tip.decimalString)
+    money(split.tip)
     next()
     key("total")
-    quoted(split.total.decimalString)
+    money(split.total)
     next()
     key("leftover_policy")
     quoted(split.leftoverPolicy.rawValue)
     next()
     key("leftover_to_tip")
-    quoted(split.leftoverToTip.decimalString)
+    money(split.leftoverToTip)
     next()
     key("tip_source")
     quoted(bill.tipSource.rawValue)
@@ -86,12 +91,12 @@ extension ReportedBill {
     put("      \"shares\": [\n")
     for (index, share) in split.shares.enumerated() {
       put("        {\n          \"person\": ")
-      put(JSON.quote(share.person))
+      JSONString.append(share.person, to: &out)
       put(",\n          \"weight\": ")
       put(share.weight.description)
-      put(",\n          \"amount\": \"")
-      put(share.amount.decimalString)
-      put("\",\n          \"absorbed\": ")
+      put(",\n          \"amount\": ")
+      money(share.amount)
+      put(",\n          \"absorbed\": ")
       put(String(share.absorbed))
       put(index == split.shares.count - 1 ? "\n        }\n" : "\n        },\n")
     }
