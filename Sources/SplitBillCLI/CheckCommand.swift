@@ -38,6 +38,7 @@ enum CheckCommand {
     var stream = BillStream(options: try InputOptions.readOptions(arguments))
     let sources = stream.sources(for: arguments.positionals)
     stream.read(sources) { _ in }
+    _ = stream.findRepeats()
     let diagnostics = stream.diagnostics
     let errors = diagnostics.filter { $0.severity == .error }.count
     let warnings = diagnostics.count - errors

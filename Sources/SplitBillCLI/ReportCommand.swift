@@ -98,70 +98,82 @@ enum ReportCommand {
     let color =
       context.stdoutIsTerminal && context.environment["NO_COLOR"].map(\.isEmpty) ?? true
 
-    // Every output is written to a temporary place first: files next to their target, standard
-    // output to a spool; nothing is visible until the books reconcile.
-    var pending: [PendingFile] = []
-    var spool: SpoolSink?
-    var writers: [any ReportWriter] = []
-    do {
-      for output in outputs {
-        if let path = output.path {
-          let file = try PendingFile(path: path)
-          pending.append(file)
-          writers.append(makeWriter(output.format, sink: file.sink, color: false, journal: journalOptions))
-        } else {
-          let sink = SpoolSink()
-          spool = sink
-          writers.append(makeWriter(output.format, sink: sink, color: color, journal: journalOptions))
+    // One reading of the inputs into every output. Outputs go to a temporary place first: files
+    // next to their target, standard output to a spool; nothing is visible until the books reconcile.
+    let advisor = OfflineAdvisor()
+    func readInputs(_ stream: inout BillStream, _ sources: [InputSource]) throws -> Pass {
+      var pass = Pass()
+      do {
+        for output in outputs {
+          if let path = output.path {
+            let file = try PendingFile(path: path)
+            pass.pending.append(file)
+            pass.writers.append(makeWriter(output.format, sink: file.sink, color: false, journal: journalOptions))
+          } else {
+            let sink = SpoolSink()
+            pass.spool = sink
+            pass.writers.append(makeWriter(output.format, sink: sink, color: color, journal: journalOptions))
+          }
+        }
+      } catch {
+        pass.abort()
+        throw CommandFailure(message: "\(error)", code: .cannotCreate)
+      }
+      var leftovers = LeftoverLedger()
+      stream.read(sources) { outcome in
+        switch outcome {
+        case .invalid(let bill):
+          pass.invalid.append(bill)
+        case .valid(var bill):
+          if filter != nil || needsDates, bill.date == nil {
+            let reason = filter != nil ? "a date filter is in use" : "journal formats date every transaction"
+            let problem = Diagnostic.error("bill '\(bill.id)' has no date, but \(reason)", at: bill.source)
+            pass.reportProblems.append(problem)
+            pass.invalid.append(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
+            return
+          }
+          if let filter, let date = bill.date, !filter.contains(date) {
+            pass.filteredOut += 1
+            return
+          }
+          var advice: TipAdvice?
+          if bill.terms.tip == .advisor {
+            let suggestion =
+              answers[bill.id] ?? advisor.suggest(notes: bill.notes, base: bill.defaultTip ?? commandLineTip)
+            bill.terms.tip = .percent(suggestion.percent)
+            advice = suggestion
+          }
+          do throws(SplitError) {
+            let split = try bill.terms.split(ledger: &leftovers)
+            pass.ledger.add(split)
+            let reported = ReportedBill(bill: bill, split: split, advice: advice)
+            for index in pass.writers.indices { pass.writers[index].write(reported) }
+          } catch {
+            let problem = Diagnostic.error(error.description, at: bill.source)
+            pass.reportProblems.append(problem)
+            pass.invalid.append(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
+          }
         }
       }
-    } catch {
-      for file in pending { file.abort() }
-      throw CommandFailure(message: "\(error)", code: .cannotCreate)
+      return pass
     }
 
-    var ledger = ReportLedger()
-    var leftovers = LeftoverLedger()
-    var invalid: [InvalidBill] = []
-    var filteredOut = 0
-    // Problems found here rather than by the reader (no date under a filter, a split that failed).
-    var reportProblems: [Diagnostic] = []
-    let advisor = OfflineAdvisor()
-    stream.read(sources) { outcome in
-      switch outcome {
-      case .invalid(let bill):
-        invalid.append(bill)
-      case .valid(var bill):
-        if filter != nil || needsDates, bill.date == nil {
-          let reason = filter != nil ? "a date filter is in use" : "journal formats date every transaction"
-          let problem = Diagnostic.error("bill '\(bill.id)' has no date, but \(reason)", at: bill.source)
-          reportProblems.append(problem)
-          invalid.append(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
-          return
-        }
-        if let filter, let date = bill.date, !filter.contains(date) {
-          filteredOut += 1
-          return
-        }
-        var advice: TipAdvice?
-        if bill.terms.tip == .advisor {
-          let suggestion =
-            answers[bill.id] ?? advisor.suggest(notes: bill.notes, base: bill.defaultTip ?? commandLineTip)
-          bill.terms.tip = .percent(suggestion.percent)
-          advice = suggestion
-        }
-        do throws(SplitError) {
-          let split = try bill.terms.split(ledger: &leftovers)
-          ledger.add(split)
-          let reported = ReportedBill(bill: bill, split: split, advice: advice)
-          for index in writers.indices { writers[index].write(reported) }
-        } catch {
-          let problem = Diagnostic.error(error.description, at: bill.source)
-          reportProblems.append(problem)
-          invalid.append(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
-        }
-      }
+    var pass = try readInputs(&stream, sources)
+    let repeats = stream.findRepeats()
+    if repeats.hasRepeatedIDs {
+      // Bills whose id repeated were handed on as valid (repeats are found after the reading):
+      // read again, with them marked invalid as they come. Only a run with such errors pays this.
+      pass.abort()
+      var again = BillStream(options: readOptions, repeats: repeats)
+      again.reuseStandardInput(from: stream)
+      let sources = again.sources(for: arguments.positionals)
+      pass = try readInputs(&again, sources)
+      stream = again
     }
+    let (pending, spool, ledger, invalid, reportProblems) = (
+      pass.pending, pass.spool, pass.ledger, pass.invalid, pass.reportProblems
+    )
+    var writers = pass.writers
     let fileErrors = stream.fileErrors.map {
       InvalidBill(id: nil, source: $0.location ?? SourceLocation(file: "-", line: 0, column: 0), diagnostics: [$0])
     }
@@ -176,7 +188,7 @@ enum ReportCommand {
     }
     let summary = ReportSummary(
       people: ledger.personTotals, totals: ledger.currencyTotals, settlements: ledger.settlements,
-      invalid: fileErrors + invalid, filteredOut: filteredOut, period: filter?.description,
+      invalid: fileErrors + invalid, filteredOut: pass.filteredOut, period: filter?.description,
       stamp: arguments.flag("--stamp") ? timestamp() : nil)
     for index in writers.indices { writers[index].finish(summary) }
     do {
@@ -189,6 +201,21 @@ enum ReportCommand {
     for file in pending { context.message("wrote \(file.path)") }
     if stream.unreadableInput { return .noInput }
     return summary.invalid.isEmpty ? .success : .invalidBills
+  }
+
+  /// What one reading of the inputs produced: outputs not yet committed, and the books.
+  struct Pass {
+    var pending: [PendingFile] = []
+    var spool: SpoolSink?
+    var writers: [any ReportWriter] = []
+    var ledger = ReportLedger()
+    var invalid: [InvalidBill] = []
+    var filteredOut = 0
+    /// Problems found here rather than by the reader (no date under a filter, a split that failed).
+    var reportProblems: [Diagnostic] = []
+
+    /// Removes the temporary files.
+    func abort() { for file in pending { file.abort() } }
   }
 
   static func makeWriter(

@@ -25,7 +25,12 @@ public enum BillOutcome: Sendable {
 /// `*.csv` and `*.tsv`, sorted by path (hidden entries, symbolic links to directories, and
 /// subdirectories holding a `.splitbill-ignore` file are skipped). Across all inputs it checks that
 /// bill ids are unique and warns about probable duplicate receipts (same date, amount, currency and
-/// payer under different ids). Only ids and receipt keys are kept, never the bills themselves.
+/// payer under different ids). Only ids and receipt keys are kept, never the bills themselves, and
+/// those in temporary files (``RepeatFinder``), so memory does not grow with the number of bills.
+///
+/// Repeats are found after the reading: ``findRepeats()`` adds their diagnostics in reading order.
+/// If an id repeated, the bills handed on included the repeats, which are invalid: a caller that
+/// keeps bills reads again with ``init(options:repeats:)``, which marks them as they come.
 public struct BillStream {
   /// How to read.
   public let options: ReadOptions
@@ -43,10 +48,13 @@ public struct BillStream {
   /// Standard input, once read (kept for excerpts in diagnostics).
   public private(set) var standardInput: [UInt8]?
 
-  // Every explicit id and every receipt key of the run: 128-bit digests and compact locations, not
-  // the strings, so a million bills cost tens of megabytes, not hundreds.
-  private var seenIDs: [Digest128: CompactLocation] = [:]
-  private var seenReceipts: [Digest128: (id: String, location: CompactLocation)] = [:]
+  // Every explicit id and every receipt key of the run, or (on a second reading) what was found.
+  private let ids = RepeatFinder()
+  private let receipts = RepeatFinder()
+  private let knownRepeats: Repeats?
+  /// For each diagnostic, when it was found: 2 × the bill's ordinal for a bill's own, one more for
+  /// those between bills. Repeats found at the end are slotted in by it.
+  private var diagnosticTimes: [Int] = []
   private var fileNames: [String] = []
   private var fileIndex: [String: UInt32] = [:]
   private let validator: BillValidator
@@ -55,6 +63,68 @@ public struct BillStream {
   public init(options: ReadOptions) {
     self.options = options
     self.validator = BillValidator(options: options)
+    self.knownRepeats = nil
+  }
+
+  /// A second reading of the same inputs, after ``findRepeats()`` found repeated ids on the first:
+  /// repeated bills are invalid as they come, and diagnostics arrive in order.
+  public init(options: ReadOptions, repeats: Repeats) {
+    self.options = options
+    self.validator = BillValidator(options: options)
+    self.knownRepeats = repeats
+  }
+
+  /// Repeated ids and receipts of a reading, by bill ordinal.
+  public struct Repeats: Sendable {
+    fileprivate var diagnostics: [Int: Diagnostic] = [:]
+    /// Whether some id repeated: the bills handed on included invalid ones.
+    public fileprivate(set) var hasRepeatedIDs = false
+  }
+
+  /// After reading: finds repeated ids (errors) and receipts (warnings) and adds their diagnostics
+  /// where the reading met them. On a second reading there is nothing left to find.
+  public mutating func findRepeats() -> Repeats {
+    if knownRepeats != nil { return Repeats() }
+    var found = Repeats()
+    var repeatedIDs: Set<Int> = []
+    for repeated in ids.repeats() {
+      repeatedIDs.insert(repeated.entry.ordinal)
+      found.diagnostics[repeated.entry.ordinal] = .error(
+        "duplicate bill id '\(repeated.entry.id)': also used at \(location(repeated.first.location))",
+        at: location(repeated.entry.location))
+    }
+    found.hasRepeatedIDs = !repeatedIDs.isEmpty
+    // A bill with a repeated id was never valid, so its receipt is not compared.
+    for repeated in receipts.repeats(skipping: repeatedIDs) {
+      found.diagnostics[repeated.entry.ordinal] = .warning(
+        "probable duplicate receipt: '\(repeated.entry.id)' has the same date, amount, currency and payer as '\(repeated.first.id)' (\(location(repeated.first.location)))",
+        at: location(repeated.entry.location))
+    }
+    guard !found.diagnostics.isEmpty else { return found }
+    var merged: [Diagnostic] = []
+    var times: [Int] = []
+    var pending = found.diagnostics.sorted { $0.key < $1.key }[...]
+    for (diagnostic, time) in zip(diagnostics, diagnosticTimes) {
+      while let next = pending.first, 2 * next.key < time {
+        merged.append(next.value)
+        times.append(2 * next.key)
+        pending.removeFirst()
+      }
+      merged.append(diagnostic)
+      times.append(time)
+    }
+    for (ordinal, diagnostic) in pending {
+      merged.append(diagnostic)
+      times.append(2 * ordinal)
+    }
+    diagnostics = merged
+    diagnosticTimes = times
+    return found
+  }
+
+  private mutating func record(_ diagnostic: Diagnostic, ofBill: Bool) {
+    diagnostics.append(diagnostic)
+    diagnosticTimes.append(2 * billCount + (ofBill ? 0 : 1))
   }
 
   /// The inputs `paths` name, in processing order; unreadable paths become diagnostics.
@@ -99,10 +169,10 @@ public struct BillStream {
       case .document(let header):
         var found: [Diagnostic] = []
         context = self.validator.context(for: header, diagnostics: &found)
-        self.diagnostics += found
+        for diagnostic in found { self.record(diagnostic, ofBill: false) }
         self.fileProblems += found
       case .failure(let diagnostic):
-        self.diagnostics.append(diagnostic)
+        self.record(diagnostic, ofBill: false)
         self.fileProblems.append(diagnostic)
       case .bill(let raw):
         self.billCount += 1
@@ -138,35 +208,29 @@ public struct BillStream {
     }
   }
 
-  /// Cross-file checks: unique ids, probable duplicate receipts.
+  /// Cross-file checks: unique ids, probable duplicate receipts (noted now, found in
+  /// ``findRepeats()``; on a second reading, applied as the bills come).
   ///
   /// Default ids (`<file>#<n>`) are unique by construction and not remembered.
   private mutating func check(_ result: Result<Bill, InvalidBill>, explicitID: Bool) -> BillOutcome {
     switch result {
     case .failure(let invalid):
-      diagnostics += invalid.diagnostics
+      for diagnostic in invalid.diagnostics { record(diagnostic, ofBill: true) }
       return .invalid(invalid)
     case .success(let bill):
-      if explicitID {
-        let key = Digest128(bill.id)
-        if let first = seenIDs[key] {
-          let diagnostic = Diagnostic.error(
-            "duplicate bill id '\(bill.id)': also used at \(location(first))", at: bill.source)
-          diagnostics.append(diagnostic)
+      if let knownRepeats {
+        guard let diagnostic = knownRepeats.diagnostics[billCount] else { return .valid(bill) }
+        record(diagnostic, ofBill: true)
+        if diagnostic.severity == .error {
           return .invalid(InvalidBill(id: bill.id, source: bill.source, diagnostics: [diagnostic]))
         }
-        seenIDs[key] = compact(bill.source)
+        return .valid(bill)
       }
+      if explicitID { ids.add(key: bill.id, id: nil, ordinal: billCount, location: compact(bill.source)) }
       if let date = bill.date {
-        let key = Digest128("\(date)|\(bill.terms.amount)|\(bill.terms.payer ?? "")")
-        if let first = seenReceipts[key] {
-          diagnostics.append(
-            .warning(
-              "probable duplicate receipt: '\(bill.id)' has the same date, amount, currency and payer as '\(first.id)' (\(location(first.location)))",
-              at: bill.source))
-        } else {
-          seenReceipts[key] = (bill.id, compact(bill.source))
-        }
+        receipts.add(
+          key: "\(date)|\(bill.terms.amount)|\(bill.terms.payer ?? "")", id: bill.id, ordinal: billCount,
+          location: compact(bill.source))
       }
       return .valid(bill)
     }
@@ -204,7 +268,7 @@ public struct BillStream {
   private mutating func fail(_ message: String, file: String) {
     unreadableInput = true
     let diagnostic = Diagnostic.error(message, at: SourceLocation(file: file, line: 0, column: 0))
-    diagnostics.append(diagnostic)
+    record(diagnostic, ofBill: false)
     fileProblems.append(diagnostic)
   }
 
@@ -243,24 +307,4 @@ struct CompactLocation: Hashable, Sendable {
   var file: UInt32
   var line: UInt32
   var column: UInt32
-}
-
-/// A 128-bit digest of a string, for membership sets that must not hold the strings themselves.
-///
-/// Two SipHash passes (Swift's `Hasher`, seeded once per process) with different prefixes; two
-/// different strings share a digest with a probability of about 2^-128 per pair.
-struct Digest128: Hashable, Sendable {
-  var high: Int
-  var low: Int
-
-  init(_ text: String) {
-    var first = Hasher()
-    first.combine(0x5A)
-    first.combine(text)
-    var second = Hasher()
-    second.combine(0xA5)
-    second.combine(text)
-    high = first.finalize()
-    low = second.finalize()
-  }
 }

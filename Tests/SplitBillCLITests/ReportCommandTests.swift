@@ -82,6 +82,31 @@ func scratchDirectory() throws -> URL {
     #expect((object["bills"] as? [Any])?.count == 1)
   }
 
+  @Test func aRepeatedIDAcrossFilesIsLeftOutOfTheBooksAndNamedOnce() async throws {
+    let directory = try scratchDirectory()
+    try """
+    defaults: {currency: EUR, tip: 0}
+    bills:
+      - {id: x, date: 2026-05-01, amount: 10.00, diners: [Ana, Ben], paid_by: Ana}
+    """.write(to: directory.appendingPathComponent("a.yaml"), atomically: true, encoding: .utf8)
+    try """
+    id,date,amount,currency,tip,diners,paid_by
+    x,2026-05-02,99.00,EUR,0,Ana;Ben,Ben
+    y,2026-05-03,4.00,EUR,0,Ana;Ben,Ben
+    """.write(to: directory.appendingPathComponent("b.csv"), atomically: true, encoding: .utf8)
+    let json = directory.appendingPathComponent("out.json")
+    let outcome = await runCLI(["report", directory.path, "-o", json.path])
+    #expect(outcome.code == 1)
+    let message = "b.csv:2:1: error: duplicate bill id 'x': also used at \(directory.path)/a.yaml:3:5"
+    #expect(outcome.stderr.components(separatedBy: message).count == 2, "\(outcome.stderr)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+    #expect((object["bills"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["x", "y"])
+    #expect((object["invalid"] as? [[String: Any]])?.compactMap { $0["id"] as? String } == ["x"])
+    // Only the two valid bills are in the books: Ana paid 10.00 and owes 7.00; Ben paid 4.00.
+    let people = try #require(object["people"] as? [[String: Any]])
+    #expect(people.compactMap { $0["balance"] as? String } == ["3.00", "-3.00"])
+  }
+
   @Test func severalOutputsInOneRunWithFormatsFromExtensions() async throws {
     let directory = try scratchDirectory()
     let names = ["r.txt", "r.json", "r.csv", "r.md", "r.html", "r.journal", "r.ledger", "r.beancount"]

@@ -18,15 +18,18 @@ import Testing
   }
 
   func generate(_ count: Int, csv: Bool, in directory: URL) throws -> String {
-    var text = csv ? "amount,currency,tip,diners,paid_by,notes\n" : "defaults: {tip: 15}\nbills:\n"
+    // Every bill has an id and a date, so the run-wide id and receipt checks see every one.
+    var text = csv ? "id,date,amount,currency,tip,diners,paid_by,notes\n" : "defaults: {tip: 15}\nbills:\n"
     let names = ["Ana", "Ben", "Chloé", "Dmitri"]
     for index in 0..<count {
       let amount = "\(10 + index % 990).\(index % 10)\(index % 7)"
+      let id = "bill-\(index)"
+      let date = "2026-\(10 + index % 3)-\(10 + index % 19)"
       if csv {
-        text += "\(amount),EUR,10,Ana:2;Ben:1;Chloé:1,\(names[index % 4]),\"said \"\"fine\"\", thanks\"\n"
+        text += "\(id),\(date),\(amount),EUR,10,Ana:2;Ben:1;Chloé:1,\(names[index % 4]),\"said \"\"fine\"\", thanks\"\n"
       } else {
         text +=
-          "  - {amount: \(amount), currency: EUR, diners: {Ana: 2, Ben: 1, Chloé: 1}, paid_by: \(names[index % 4]), notes: \"ok\"}\n"
+          "  - {id: \(id), date: \(date), amount: \(amount), currency: EUR, diners: {Ana: 2, Ben: 1, Chloé: 1}, paid_by: \(names[index % 4]), notes: \"ok\"}\n"
       }
     }
     let url = directory.appendingPathComponent("bills-\(count).\(csv ? "csv" : "yaml")")

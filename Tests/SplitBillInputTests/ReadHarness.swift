@@ -47,15 +47,24 @@ func read(bytes: [UInt8], name: String, options: ReadOptions = ReadOptions()) th
   return result
 }
 
-/// Reads `paths` as the commands do.
+/// Reads `paths` as `report` does: once, and again if an id repeated.
 func readPaths(_ paths: [String], options: ReadOptions = ReadOptions()) -> ReadResult {
-  var stream = BillStream(options: options)
-  var result = ReadResult()
-  stream.read(stream.sources(for: paths)) { outcome in
-    switch outcome {
-    case .valid(let bill): result.bills.append(bill)
-    case .invalid(let bill): result.invalid.append(bill)
+  func readOnce(_ stream: inout BillStream) -> ReadResult {
+    var result = ReadResult()
+    stream.read(stream.sources(for: paths)) { outcome in
+      switch outcome {
+      case .valid(let bill): result.bills.append(bill)
+      case .invalid(let bill): result.invalid.append(bill)
+      }
     }
+    return result
+  }
+  var stream = BillStream(options: options)
+  var result = readOnce(&stream)
+  let repeats = stream.findRepeats()
+  if repeats.hasRepeatedIDs {
+    stream = BillStream(options: options, repeats: repeats)
+    result = readOnce(&stream)
   }
   result.diagnostics = stream.diagnostics
   result.unreadable = stream.unreadableInput

@@ -1,0 +1,248 @@
+import SplitBillCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Finds keys (bill ids, receipt keys) that repeat across a run of any length, in bounded memory.
+///
+/// Each key is appended, with its 64-bit hash and its bill's ordinal, id and location, to one of 128
+/// partitions chosen by the hash. A partition is an unlinked temporary file behind a 2 KiB buffer
+/// (kept in memory instead when no temporary file can be had). At the end the partitions are read
+/// back one at a time: equal keys always share a partition, so memory holds about 1/128 of the run's
+/// keys, never all of them. Within a partition only entries whose hash occurs twice are decoded,
+/// and those are compared by their full text, so the answer is exact.
+struct RepeatFinder {
+  /// One key as added.
+  struct Entry {
+    /// The bill's position in the run (1-based, counting invalid bills too).
+    var ordinal: Int
+    /// Where the bill starts.
+    var location: CompactLocation
+    /// The bill's id.
+    var id: String
+    /// What must be unique.
+    var key: String
+  }
+
+  /// An entry whose key an earlier entry already had.
+  struct Repeat {
+    var entry: Entry
+    var first: Entry
+  }
+
+  private static let partitionCount = 128
+  private let partitions: [Partition]
+
+  /// A finder whose temporary files go in `directory` (default: `$TMPDIR`, else `/tmp`).
+  init(directory: String? = nil) {
+    let directory =
+      directory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    partitions = (0..<Self.partitionCount).map { _ in Partition(directory: directory) }
+  }
+
+  /// Adds `key` for the bill `ordinal`; `id` nil means the key is the id.
+  func add(key: String, id: String?, ordinal: Int, location: CompactLocation) {
+    var hasher = Hasher()
+    hasher.combine(key)
+    let hash = UInt64(UInt(bitPattern: hasher.finalize()))
+    partitions[Int(hash % UInt64(Self.partitionCount))].append(
+      hash: hash, ordinal: ordinal, location: location, id: id, key: key)
+  }
+
+  /// Every entry whose key an earlier entry had, in ordinal order; entries whose ordinal is in
+  /// `skipping` are left out altogether (neither first nor repeat).
+  func repeats(skipping: Set<Int> = []) -> [Repeat] {
+    var found: [Repeat] = []
+    for partition in partitions {
+      // Hashes that occur more than once: the only entries that can repeat a key.
+      var hashes: [UInt64] = []
+      partition.scan { hash, _ in hashes.append(hash) }
+      hashes.sort()
+      var candidates: Set<UInt64> = []
+      for index in hashes.indices.dropFirst() where hashes[index] == hashes[index - 1] {
+        candidates.insert(hashes[index])
+      }
+      guard !candidates.isEmpty else { continue }
+      var first: [String: Entry] = [:]
+      partition.scan { hash, bytes in
+        guard candidates.contains(hash) else { return }
+        var reader = EntryReader(bytes: bytes)
+        guard let entry = reader.next(), !skipping.contains(entry.ordinal) else { return }
+        if let earlier = first[entry.key] {
+          found.append(Repeat(entry: entry, first: earlier))
+        } else {
+          first[entry.key] = entry
+        }
+      }
+    }
+    return found.sorted { $0.entry.ordinal < $1.entry.ordinal }
+  }
+}
+
+/// One partition: entries encoded as bytes, in the order added.
+///
+/// An entry: hash (8 bytes), ordinal (8), file, line, column (4 each), the key's UTF-8 length (4) and
+/// bytes, the id's length (4, all ones when the id is the key) and bytes; integers little-endian.
+private final class Partition {
+  private var buffer: [UInt8] = []
+  private let directory: String
+  private var descriptor: Int32 = -1
+  private var fileSize = 0
+  private var inMemoryOnly = false
+  private static let flushSize = 2048
+
+  init(directory: String) {
+    self.directory = directory
+    buffer.reserveCapacity(Self.flushSize + 256)
+  }
+
+  deinit { if descriptor >= 0 { close(descriptor) } }
+
+  func append(hash: UInt64, ordinal: Int, location: CompactLocation, id: String?, key: String) {
+    put(hash)
+    put(UInt64(ordinal))
+    put(location.file)
+    put(location.line)
+    put(location.column)
+    put(key)
+    if let id { put(id) } else { put(UInt32.max) }
+    if buffer.count >= Self.flushSize && !inMemoryOnly { flush() }
+  }
+
+  /// Calls `body` with every entry's hash and bytes, in the order added, reading the file in
+  /// 64 KiB pieces (an entry never needs more than the piece it ends in and the one before).
+  func scan(_ body: (UInt64, ArraySlice<UInt8>) -> Void) {
+    var pending: [UInt8] = []
+    func consume() {
+      var start = 0
+      while let (hash, end) = EntryReader.entry(in: pending, at: start) {
+        body(hash, pending[start..<end])
+        start = end
+      }
+      pending.removeFirst(start)
+    }
+    scanFile { piece in
+      pending += piece
+      consume()
+    }
+    pending += buffer
+    consume()
+  }
+
+  /// Moves the buffer to the temporary file. Without one (none could be made, or the disk is full)
+  /// everything stays in memory: the bound is lost, never an entry.
+  private func flush() {
+    if descriptor < 0 {
+      descriptor = Self.temporaryFile(in: directory)
+      guard descriptor >= 0 else {
+        inMemoryOnly = true
+        return
+      }
+    }
+    var written = 0
+    while written < buffer.count {
+      let result = buffer[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if result < 0 && errno == EINTR { continue }
+      guard result > 0 else { break }
+      written += result
+    }
+    if written == buffer.count {
+      fileSize += written
+      buffer.removeAll(keepingCapacity: true)
+      return
+    }
+    // The disk is full: bring back what the file holds and keep everything here from now on.
+    var earlier: [UInt8] = []
+    scanFile { earlier += $0 }
+    buffer = earlier + buffer[written...]
+    close(descriptor)
+    descriptor = -1
+    fileSize = 0
+    inMemoryOnly = true
+  }
+
+  private func scanFile(_ body: (ArraySlice<UInt8>) -> Void) {
+    var offset = 0
+    var piece = [UInt8](repeating: 0, count: 65536)
+    while offset < fileSize {
+      let read = piece.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress, min($0.count, fileSize - offset), off_t(offset))
+      }
+      guard read > 0 else { break }
+      offset += read
+      body(piece[..<read])
+    }
+  }
+
+  /// A new file in `directory` that nobody else can see: created, then unlinked at once, so it
+  /// goes away with the process however the process ends.
+  private static func temporaryFile(in directory: String) -> Int32 {
+    var template = Array("\(directory)/splitbill-repeats-XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemp($0) } ?? -1 }
+    guard descriptor >= 0 else { return -1 }
+    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+    _ = unlink(String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    return descriptor
+  }
+
+  private func put(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) } }
+  private func put(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) } }
+  private func put(_ text: String) {
+    var text = text
+    text.withUTF8 { utf8 in
+      put(UInt32(utf8.count))
+      buffer.append(contentsOf: utf8)
+    }
+  }
+}
+
+/// Decodes what ``Partition`` wrote. A truncated entry (a failed read can leave one) ends it.
+private struct EntryReader {
+  let bytes: ArraySlice<UInt8>
+  private(set) var offset: Int
+
+  init(bytes: ArraySlice<UInt8>) {
+    self.bytes = bytes
+    self.offset = bytes.startIndex
+  }
+
+  /// The hash and end of the whole entry that starts at `start` in `bytes`, if it is all there.
+  static func entry(in bytes: [UInt8], at start: Int) -> (hash: UInt64, end: Int)? {
+    var reader = EntryReader(bytes: bytes[start...])
+    guard let hash = reader.u64(), reader.take(8 + 12) != nil, let keyLength = reader.u32(),
+      reader.take(Int(keyLength)) != nil, let idLength = reader.u32()
+    else { return nil }
+    if idLength != UInt32.max && reader.take(Int(idLength)) == nil { return nil }
+    return (hash, reader.offset)
+  }
+
+  /// The next entry, or nil at the end.
+  mutating func next() -> RepeatFinder.Entry? {
+    guard u64() != nil, let ordinal = u64(), let file = u32(), let line = u32(), let column = u32(),
+      let keyLength = u32(), let key = text(length: keyLength), let idLength = u32()
+    else { return nil }
+    let id = idLength == UInt32.max ? key : text(length: idLength)
+    guard let id else { return nil }
+    return RepeatFinder.Entry(
+      ordinal: Int(ordinal), location: CompactLocation(file: file, line: line, column: column), id: id, key: key)
+  }
+
+  mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
+    guard bytes.endIndex - offset >= count else { return nil }
+    defer { offset += count }
+    return bytes[offset..<offset + count]
+  }
+
+  mutating func u64() -> UInt64? {
+    take(8).map { $0.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+  }
+
+  mutating func u32() -> UInt32? {
+    take(4).map { $0.reversed().reduce(0) { $0 << 8 | UInt32($1) } }
+  }
+
+  private mutating func text(length: UInt32) -> String? {
+    take(Int(length)).map { String(decoding: $0, as: UTF8.self) }
+  }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import SplitBillCore
+import Testing
+
+@testable import SplitBillInput
+
+/// Repeated ids and receipts are found exactly, in bounded memory, and reported in reading order.
+@Suite struct RepeatTests {
+  func entry(_ ordinal: Int) -> CompactLocation { CompactLocation(file: 0, line: UInt32(ordinal), column: 3) }
+
+  /// Where the finder may put its files: a fresh directory, or one that does not exist (all in memory).
+  enum Place: CaseIterable { case temporaryFiles, memoryOnly }
+
+  @Test(arguments: Place.allCases)
+  func findsEveryRepeatExactlyAcrossSpilledPartitions(place: Place) throws {
+    // 60,000 keys fill every partition's buffer several times over, so most entries come back
+    // from the temporary files. Every 997th key repeats key ordinal - 500 (a different partition's
+    // neighbour, the same text).
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let finder = RepeatFinder(
+      directory: place == .temporaryFiles ? directory.path : directory.appendingPathComponent("missing").path)
+    var expected: [(ordinal: Int, first: Int)] = []
+    for ordinal in 1...60_000 {
+      if ordinal % 997 == 0 {
+        finder.add(key: "key-\(ordinal - 500)", id: "bill-\(ordinal)", ordinal: ordinal, location: entry(ordinal))
+        expected.append((ordinal, ordinal - 500))
+      } else {
+        finder.add(key: "key-\(ordinal)", id: "bill-\(ordinal)", ordinal: ordinal, location: entry(ordinal))
+      }
+    }
+    let found = finder.repeats()
+    #expect(found.map(\.entry.ordinal) == expected.map(\.ordinal))
+    #expect(found.map(\.first.ordinal) == expected.map(\.first))
+    #expect(found.allSatisfy { $0.entry.key == $0.first.key && $0.first.id == "bill-\($0.first.ordinal)" })
+    #expect(found.allSatisfy { Int($0.first.location.line) == $0.first.ordinal })
+    // The files were unlinked as soon as they were made: nothing is left to clean up.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+  }
+
+  @Test func theFirstWinsAndSkippedEntriesCountForNothing() {
+    let finder = RepeatFinder()
+    for (ordinal, key) in [(1, "a"), (2, "b"), (3, "a"), (4, "a"), (5, "b")] {
+      finder.add(key: key, id: nil, ordinal: ordinal, location: entry(ordinal))
+    }
+    #expect(finder.repeats().map { [$0.entry.ordinal, $0.first.ordinal] } == [[3, 1], [4, 1], [5, 2]])
+    // Without bill 1, bill 3 is the first 'a'.
+    #expect(finder.repeats(skipping: [1]).map { [$0.entry.ordinal, $0.first.ordinal] } == [[4, 3], [5, 2]])
+    // An id entry's id is its key.
+    #expect(finder.repeats().first?.entry.id == "a")
+  }
+
+  @Test func repeatsAreReportedWhereTheReadingMetThem() throws {
+    let result = try read(
+      """
+      bills:
+        - {id: a, date: 2026-05-01, amount: 10.00, tip: 0, diners: 2, paid_by: Ana}
+        - {id: b, amount: oops, tip: 0, diners: 2}
+        - {id: a, date: 2026-05-02, amount: 11.00, tip: 0, diners: 2}
+        - {id: c, date: 2026-05-01, amount: 10.00, tip: 0, diners: 2, paid_by: Ana}
+        - {id: d, tip: 0, diners: 2}
+      """)
+    #expect(
+      result.lines == [
+        "3:21: error: amount 'oops' is not a number: expected digits with at most 2 decimals, such as 1234.50",
+        "4:5: error: duplicate bill id 'a': also used at bills.yaml:2:5",
+        "5:5: warning: probable duplicate receipt: 'c' has the same date, amount, currency and payer as 'a' (bills.yaml:2:5)",
+        "6:5: error: missing required key 'amount' (the bill before tip)",
+      ])
+    #expect(result.bills.map(\.id) == ["a", "c"])
+    #expect(result.invalid.map(\.id) == ["b", "a", "d"])
+  }
+
+  @Test func aRepeatedIDsReceiptIsNotCompared() throws {
+    // The second 'a' is invalid, so the third bill's receipt matches only the first bill's.
+    let result = try read(
+      """
+      bills:
+        - {id: a, date: 2026-05-01, amount: 10.00, tip: 0, diners: 2}
+        - {id: a, date: 2026-05-03, amount: 12.00, tip: 0, diners: 2}
+        - {id: b, date: 2026-05-03, amount: 12.00, tip: 0, diners: 2}
+      """)
+    #expect(result.lines == ["3:5: error: duplicate bill id 'a': also used at bills.yaml:2:5"])
+  }
+}
