@@ -226,11 +226,12 @@ public struct BillStream {
         }
         return .valid(bill)
       }
-      if explicitID { ids.add(key: bill.id, id: nil, ordinal: billCount, location: compact(bill.source)) }
+      let source = compact(bill.source)
+      if explicitID { ids.add(key: bill.id, id: nil, ordinal: billCount, location: source) }
       if let date = bill.date {
         receipts.add(
           key: "\(date)|\(bill.terms.amount)|\(bill.terms.payer ?? "")", id: bill.id, ordinal: billCount,
-          location: compact(bill.source))
+          location: source)
       }
       return .valid(bill)
     }
@@ -238,7 +239,10 @@ public struct BillStream {
 
   private mutating func compact(_ location: SourceLocation) -> CompactLocation {
     let index: UInt32
-    if let known = fileIndex[location.file] {
+    if let last = fileNames.last, last == location.file {
+      // Bills come file by file: almost always the file of the bill before.
+      index = UInt32(fileNames.count - 1)
+    } else if let known = fileIndex[location.file] {
       index = known
     } else {
       index = UInt32(fileNames.count)

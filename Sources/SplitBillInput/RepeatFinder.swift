@@ -6,12 +6,13 @@ import SplitBillCore
 
 /// Finds keys (bill ids, receipt keys) that repeat across a run of any length, in bounded memory.
 ///
-/// Each key is appended, with its 64-bit hash and its bill's ordinal, id and location, to one of 128
+/// Each key is appended, with its 64-bit hash and its bill's ordinal, id and location, to one of 64
 /// partitions chosen by the hash. A partition is an unlinked temporary file behind a 2 KiB buffer
 /// (kept in memory instead when no temporary file can be had). At the end the partitions are read
-/// back one at a time: equal keys always share a partition, so memory holds about 1/128 of the run's
-/// keys, never all of them. Within a partition only entries whose hash occurs twice are decoded,
-/// and those are compared by their full text, so the answer is exact.
+/// back one at a time: equal keys always share a partition, so memory holds the hashes of about
+/// 1/64 of the run's keys (8 bytes each), never the keys themselves. Within a partition only
+/// entries whose hash occurs twice are decoded, and those are compared by their full text, so the
+/// answer is exact.
 struct RepeatFinder {
   /// One key as added.
   struct Entry {
@@ -31,7 +32,7 @@ struct RepeatFinder {
     var first: Entry
   }
 
-  private static let partitionCount = 128
+  private static let partitionCount = 64
   private let partitions: [Partition]
 
   /// A finder whose temporary files go in `directory` (default: `$TMPDIR`, else `/tmp`).
