@@ -27,6 +27,8 @@ let package = Package(
     .testTarget(name: "SplitBillInputTests", dependencies: ["SplitBillInput"], resources: [.copy("Fixtures")]),
     .testTarget(name: "SplitBillAdvisorTests", dependencies: ["SplitBillAdvisor"]),
     .testTarget(name: "SplitBillReportsTests", dependencies: ["SplitBillReports"]),
-    .testTarget(name: "SplitBillCLITests", dependencies: ["SplitBillCLI", "SplitBillReports"], exclude: ["Snapshots"]),
+    .testTarget(
+      name: "SplitBillCLITests", dependencies: ["SplitBillCLI", "SplitBillInput", "SplitBillReports"],
+      exclude: ["Snapshots"]),
   ]
 )

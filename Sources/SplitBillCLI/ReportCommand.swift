@@ -120,7 +120,7 @@ enum ReportCommand {
         throw CommandFailure(message: "\(error)", code: .cannotCreate)
       }
       var leftovers = LeftoverLedger()
-      stream.read(sources) { outcome in
+      ReadingThread.read(&stream, sources) { outcome in
         switch outcome {
         case .invalid(let bill):
           pass.invalid.append(bill)

@@ -1,4 +1,5 @@
 import Foundation
+import SplitBillInput
 import SplitBillReports
 import Testing
 
@@ -105,6 +106,49 @@ func scratchDirectory() throws -> URL {
     // Only the two valid bills are in the books: Ana paid 10.00 and owes 7.00; Ben paid 4.00.
     let people = try #require(object["people"] as? [[String: Any]])
     #expect(people.compactMap { $0["balance"] as? String } == ["3.00", "-3.00"])
+  }
+
+  @Test func manyBatchesFromTheReadingThreadArriveInOrder() async throws {
+    // 5,000 bills are 20 batches, more than the hand-off holds at once, so the reader waits too.
+    let directory = try scratchDirectory()
+    var text = "id,amount,currency,tip,diners,paid_by\n"
+    for index in 0..<5_000 { text += "n\(index),\(index % 97 + 1).\(index % 10)1,EUR,15,Ana:2;Ben,Ben\n" }
+    let file = directory.appendingPathComponent("many.csv")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    let outcome = await runCLI(["report", file.path, "--format", "json"])
+    #expect(outcome.code == 0, "\(outcome.stderr)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+    let bills = try #require(object["bills"] as? [[String: Any]])
+    #expect(bills.compactMap { $0["id"] as? String } == (0..<5_000).map { "n\($0)" })
+    // Every bill's shares add up to its total, and the people's consumption to all the totals.
+    let cents = { (text: Any?) in Int(((text as? String) ?? "").replacingOccurrences(of: ".", with: "")) ?? -1 }
+    let totals = bills.map { cents($0["total"]) }
+    #expect(
+      bills.allSatisfy { bill in
+        (bill["shares"] as? [[String: Any]] ?? []).map { cents($0["amount"]) }.reduce(0, +) == cents(bill["total"])
+      })
+    let people = try #require(object["people"] as? [[String: Any]])
+    #expect(people.map { cents($0["consumed"]) }.reduce(0, +) == totals.reduce(0, +))
+  }
+
+  @Test func theReadingThreadHandsOnEveryBillInOrderToASlowWriter() throws {
+    let directory = try scratchDirectory()
+    var text = "id,amount,tip,diners\n"
+    for index in 0..<1_000 { text += "n\(index),\(index + 1).00,10,2\n" }
+    let file = directory.appendingPathComponent("slow.csv")
+    try text.write(to: file, atomically: true, encoding: .utf8)
+    var stream = BillStream(options: ReadOptions())
+    let sources = stream.sources(for: [file.path])
+    var ids: [String] = []
+    // Small batches and a short queue: the writer falls behind and the reader has to wait.
+    ReadingThread.read(&stream, sources, batchSize: 7, capacity: 2) { outcome in
+      if case .valid(let bill) = outcome { ids.append(bill.id) }
+      if ids.count % 50 == 0 { usleep(2_000) }
+    }
+    #expect(ids == (0..<1_000).map { "n\($0)" })
+    // The stream comes back with what the reading thread learnt.
+    #expect(stream.billCount == 1_000)
+    #expect(stream.fileCount == 1)
   }
 
   @Test func severalOutputsInOneRunWithFormatsFromExtensions() async throws {
