@@ -192,7 +192,9 @@ public struct BillStream {
       }
       var yaml = YAMLBillReader(file: source.path, reader: reader)
       yaml.standardInput = standardInput
-      yaml.read(process)
+      // Parsing on one thread, validating on this one (``Pipeline``).
+      let owned = Transfer(yaml)
+      Pipeline.run(produce: { emit in owned.value.read(emit) }, consume: process)
     case .csv:
       let input: ByteReader
       if source.path == "-" {
@@ -203,8 +205,8 @@ public struct BillStream {
         return fail("cannot read '\(source.path)': \(String(cString: strerror(errno)))", file: source.path)
       }
       let delimiter = options.delimiter ?? (source.isTabSeparated ? 0x09 : nil)
-      var csv = CSVBillReader(file: source.path, input: input, delimiter: delimiter)
-      csv.read(process)
+      let owned = Transfer(CSVBillReader(file: source.path, input: input, delimiter: delimiter))
+      Pipeline.run(produce: { emit in owned.value.read(emit) }, consume: process)
     }
   }
 

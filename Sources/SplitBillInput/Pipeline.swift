@@ -1,0 +1,83 @@
+import Foundation
+
+/// Two halves of a job on two threads: `produce` runs on a thread of its own and emits elements;
+/// the caller's thread consumes them, in order, in batches. The producer waits while `capacity`
+/// batches are waiting, so memory stays bounded however slow the consumer.
+public enum Pipeline {
+  /// Runs `produce` on another thread and `consume` here for everything it emits; returns when both
+  /// are done.
+  public static func run<Element: Sendable>(
+    batchSize: Int = 64, capacity: Int = 4, produce: @escaping @Sendable (_ emit: (Element) -> Void) -> Void,
+    consume: (Element) -> Void
+  ) {
+    let handoff = Handoff<Element>(capacity: capacity)
+    let done = DispatchSemaphore(value: 0)
+    let thread = Thread {
+      var batch: [Element] = []
+      batch.reserveCapacity(batchSize)
+      produce { element in
+        batch.append(element)
+        if batch.count == batchSize {
+          handoff.push(batch)
+          batch.removeAll(keepingCapacity: true)
+        }
+      }
+      if !batch.isEmpty { handoff.push(batch) }
+      handoff.finish()
+      done.signal()
+    }
+    // Readers recurse into nested YAML: give the thread a main thread's stack.
+    thread.stackSize = 8 << 20
+    thread.start()
+    while let batch = handoff.pop() {
+      for element in batch { consume(element) }
+    }
+    done.wait()
+  }
+}
+
+/// A value handed to another thread and back, never used by both at once: the pipeline's producer
+/// owns it until ``Pipeline/run(batchSize:capacity:produce:consume:)`` returns.
+public final class Transfer<Value>: @unchecked Sendable {
+  /// The value.
+  public var value: Value
+
+  /// Wraps `value` for the hand-over.
+  public init(_ value: Value) { self.value = value }
+}
+
+/// A bounded first-in, first-out queue of batches between one producer and one consumer.
+private final class Handoff<Element>: @unchecked Sendable {
+  private let condition = NSCondition()
+  private var batches: [[Element]] = []
+  private var finished = false
+  private let capacity: Int
+
+  init(capacity: Int) { self.capacity = capacity }
+
+  func push(_ batch: [Element]) {
+    condition.lock()
+    defer { condition.unlock() }
+    while batches.count >= capacity { condition.wait() }
+    batches.append(batch)
+    condition.broadcast()
+  }
+
+  func finish() {
+    condition.lock()
+    defer { condition.unlock() }
+    finished = true
+    condition.broadcast()
+  }
+
+  /// The next batch, or nil once the producer has finished and everything was taken.
+  func pop() -> [Element]? {
+    condition.lock()
+    defer { condition.unlock() }
+    while batches.isEmpty && !finished { condition.wait() }
+    guard !batches.isEmpty else { return nil }
+    let batch = batches.removeFirst()
+    condition.broadcast()
+    return batch
+  }
+}
