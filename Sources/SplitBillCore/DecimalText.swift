@@ -121,12 +121,19 @@ public enum DecimalText {
 
   /// Prints `value / 10^scale` with no trailing fraction zeros: `trimmed(171250, scale: 4)` is `17.125`.
   public static func trimmed(_ value: Int64, scale: Int) -> String {
+    var bytes: [UInt8] = []
+    appendTrimmed(value, scale: scale, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends what ``trimmed(_:scale:)`` prints to `bytes`, as UTF-8.
+  public static func appendTrimmed(_ value: Int64, scale: Int, to bytes: inout [UInt8]) {
     var scale = scale
     var value = value
     while scale > 0 && value % 10 == 0 {
       value /= 10
       scale -= 1
     }
-    return format(value, scale: scale)
+    append(value, scale: scale, to: &bytes)
   }
 }

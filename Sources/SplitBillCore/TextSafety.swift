@@ -52,14 +52,19 @@ public enum JSONString {
   /// Appends ``quote(_:)`` of `text` to `bytes` as UTF-8; text with nothing to escape is copied
   /// straight in.
   public static func append(_ text: String, to bytes: inout [UInt8]) {
+    bytes.append(0x22)
+    appendBody(text, to: &bytes)
+    bytes.append(0x22)
+  }
+
+  /// Appends what stands between the quotes of ``quote(_:)`` of `text`.
+  public static func appendBody(_ text: String, to bytes: inout [UInt8]) {
     var text = text
     text.withUTF8 { utf8 in
       if utf8.allSatisfy(isPlain) {
-        bytes.append(0x22)
         bytes.append(contentsOf: utf8)
-        bytes.append(0x22)
       } else {
-        bytes.append(contentsOf: quote(String(decoding: utf8, as: UTF8.self)).utf8)
+        bytes.append(contentsOf: quote(String(decoding: utf8, as: UTF8.self)).utf8.dropFirst().dropLast())
       }
     }
   }

@@ -45,18 +45,43 @@ extension ReportedBill {
       out.append(0x22)
     }
     func next() { put(",\n") }
+    func integer(_ value: Int, width: Int = 1) {
+      var digits = 1
+      var rest = value.magnitude
+      while rest >= 10 {
+        rest /= 10
+        digits += 1
+      }
+      if value >= 0 && digits < width { out.append(contentsOf: repeatElement(0x30, count: width - digits)) }
+      DecimalText.append(Int64(value), scale: 0, to: &out)
+    }
     put("{\n")
     key("id")
     JSONString.append(bill.id, to: &out)
     next()
     key("source")
     out.append(0x22)
-    put(bill.source.file.jsonEscapedBody)
-    put(":\(bill.source.line):\(bill.source.column)")
+    JSONString.appendBody(bill.source.file, to: &out)
+    out.append(0x3A)
+    integer(bill.source.line)
+    out.append(0x3A)
+    integer(bill.source.column)
     out.append(0x22)
     next()
     key("date")
-    if let date = bill.date { quoted(date.description) } else { put("null") }
+    if let date = bill.date, date.year >= 0 {
+      out.append(0x22)
+      integer(date.year, width: 4)
+      out.append(0x2D)
+      integer(date.month, width: 2)
+      out.append(0x2D)
+      integer(date.day, width: 2)
+      out.append(0x22)
+    } else if let date = bill.date {
+      quoted(date.description)
+    } else {
+      put("null")
+    }
     next()
     key("description")
     text(bill.description)
@@ -68,7 +93,13 @@ extension ReportedBill {
     money(split.amount)
     next()
     key("tip_percent")
-    if let percent = split.tipPercent { quoted(percent.decimalString) } else { put("null") }
+    if let percent = split.tipPercent {
+      out.append(0x22)
+      DecimalText.appendTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+      out.append(0x22)
+    } else {
+      put("null")
+    }
     next()
     key("tip")
     money(split.tip)
@@ -93,11 +124,11 @@ extension ReportedBill {
       put("        {\n          \"person\": ")
       JSONString.append(share.person, to: &out)
       put(",\n          \"weight\": ")
-      put(share.weight.description)
+      DecimalText.appendTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
       put(",\n          \"amount\": ")
       money(share.amount)
       put(",\n          \"absorbed\": ")
-      put(String(share.absorbed))
+      integer(share.absorbed)
       put(index == split.shares.count - 1 ? "\n        }\n" : "\n        },\n")
     }
     guard let advice else {
@@ -111,11 +142,6 @@ extension ReportedBill {
     put(object.text)
     put("\n    }")
   }
-}
-
-extension String {
-  /// The text as it stands between the quotes of a JSON string.
-  var jsonEscapedBody: String { String(JSON.quote(self).dropFirst().dropLast()) }
 }
 
 /// The JSON report, schema version 1, streamed: bills as they come, then the summary.

@@ -28,7 +28,9 @@ import Testing
         payer: payer, leftover: .toTip)
       let bill = Bill(
         id: "id-\(index)\u{2028}", source: SourceLocation(file: "dir/\"q\".yaml", line: 3, column: 5),
-        date: index == 0 ? nil : CalendarDate(year: 2026, month: 11, day: 20), description: description, terms: terms,
+        // No date; a plain one; one whose parts all need zero padding.
+        date: [nil, CalendarDate(year: 2026, month: 11, day: 20), CalendarDate(year: 987, month: 1, day: 2)][index],
+        description: description, terms: terms,
         tipSource: .default)
       let reported = ReportedBill(bill: bill, split: try terms.split(ledger: &ledger), advice: advice)
       var sink = StringSink()
