@@ -68,5 +68,6 @@ enum CheckCommand {
     return .success
   }
 }
+
 /// `3 bills`, `1 bill`.
 func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

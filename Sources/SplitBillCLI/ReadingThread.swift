@@ -9,10 +9,8 @@ enum ReadingThread {
     _ stream: inout BillStream, _ sources: [InputSource], batchSize: Int = 64, capacity: Int = 4,
     _ handle: (BillOutcome) -> Void
   ) {
-    let owned = Transfer(stream)
     Pipeline.run(
-      batchSize: batchSize, capacity: capacity, produce: { emit in owned.value.read(sources, emit) },
-      consume: handle)
-    stream = owned.value
+      handing: &stream, batchSize: batchSize, capacity: capacity,
+      produce: { stream, emit in stream.read(sources, emit) }, consume: handle)
   }
 }

@@ -170,35 +170,31 @@ enum ReportCommand {
       pass = try readInputs(&again, sources)
       stream = again
     }
-    let (pending, spool, ledger, invalid, reportProblems) = (
-      pass.pending, pass.spool, pass.ledger, pass.invalid, pass.reportProblems
-    )
-    var writers = pass.writers
     let fileErrors = stream.fileErrors.map {
       InvalidBill(id: nil, source: $0.location ?? SourceLocation(file: "-", line: 0, column: 0), diagnostics: [$0])
     }
-    printDiagnostics(stream.diagnostics + reportProblems, stream: stream, context: &context)
+    printDiagnostics(stream.diagnostics + pass.reportProblems, stream: stream, context: &context)
 
     do {
-      try ledger.reconcile()
+      try pass.ledger.reconcile()
     } catch {
-      for file in pending { file.abort() }
+      pass.abort()
       throw CommandFailure(
         message: "internal error: the books do not reconcile (\(error)); nothing was written", code: .internalError)
     }
     let summary = ReportSummary(
-      people: ledger.personTotals, totals: ledger.currencyTotals, settlements: ledger.settlements,
-      invalid: fileErrors + invalid, filteredOut: pass.filteredOut, period: filter?.description,
+      people: pass.ledger.personTotals, totals: pass.ledger.currencyTotals, settlements: pass.ledger.settlements,
+      invalid: fileErrors + pass.invalid, filteredOut: pass.filteredOut, period: filter?.description,
       stamp: arguments.flag("--stamp") ? timestamp() : nil)
-    for index in writers.indices { writers[index].finish(summary) }
+    for index in pass.writers.indices { pass.writers[index].finish(summary) }
     do {
-      for file in pending { try file.commit() }
+      for file in pass.pending { try file.commit() }
     } catch {
-      for file in pending { file.abort() }
+      pass.abort()
       throw CommandFailure(message: "\(error); the previous file, if any, is unchanged", code: .cannotCreate)
     }
-    spool?.copy(to: &context.stdout)
-    for file in pending { context.message("wrote \(file.path)") }
+    pass.spool?.copy(to: &context.stdout)
+    for file in pass.pending { context.message("wrote \(file.path)") }
     if stream.unreadableInput { return .noInput }
     return summary.invalid.isEmpty ? .success : .invalidBills
   }

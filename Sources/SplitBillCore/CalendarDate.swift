@@ -93,11 +93,24 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
 
   /// `2026-11-20`.
   public var description: String {
-    func pad(_ value: Int, _ width: Int) -> String {
-      let text = String(value)
-      return String(repeating: "0", count: max(0, width - text.count)) + text
+    var bytes: [UInt8] = []
+    appendISO(to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Appends ``description`` to `bytes` as UTF-8 (report writers call this once per bill).
+  public func appendISO(to bytes: inout [UInt8]) {
+    func put(_ value: Int, width: Int) {
+      let start = bytes.count
+      DecimalText.append(Int64(value), scale: 0, to: &bytes)
+      let written = bytes.count - start
+      if written < width { bytes.insert(contentsOf: repeatElement(0x30, count: width - written), at: start) }
     }
-    return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))"
+    put(year, width: 4)
+    bytes.append(0x2D)
+    put(month, width: 2)
+    bytes.append(0x2D)
+    put(day, width: 2)
   }
 
   public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {

@@ -249,7 +249,59 @@ extension JSON {
       return "{" + members.map { JSON.quote($0.0) + ":" + $0.1.encoded }.joined(separator: ",") + "}"
     }
   }
+}
 
-  /// `text` as a JSON string literal.
-  public static func quote(_ text: String) -> String { JSONString.quote(text) }
+/// JSON string literals, shared by the report writers and the advisor's request bodies.
+extension JSON {
+  /// `text` as a JSON string literal: quotes, backslashes and control characters escaped, and
+  /// U+2028/U+2029 too, so the output is also safe inside JavaScript.
+  public static func quote(_ text: String) -> String {
+    // Most text needs no escape at all: check the bytes once and return it as it is.
+    if text.utf8.allSatisfy(isPlain) { return "\"" + text + "\"" }
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
+          let hex = String(scalar.value, radix: 16)
+          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return out + "\""
+  }
+
+  /// Appends ``quote(_:)`` of `text` to `bytes` as UTF-8; text with nothing to escape is copied
+  /// straight in.
+  public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+    bytes.append(0x22)
+    appendEscaped(text, to: &bytes)
+    bytes.append(0x22)
+  }
+
+  /// Appends what stands between the quotes of ``quote(_:)`` of `text`.
+  public static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+    var text = text
+    text.withUTF8 { utf8 in
+      if utf8.allSatisfy(isPlain) {
+        bytes.append(contentsOf: utf8)
+      } else {
+        bytes.append(contentsOf: quote(String(decoding: utf8, as: UTF8.self)).utf8.dropFirst().dropLast())
+      }
+    }
+  }
+
+  /// A byte that stands for itself inside a JSON string (0xE2 starts U+2028 and U+2029, which are
+  /// escaped too; text holding it takes the careful path).
+  @inline(__always)
+  private static func isPlain(_ byte: UInt8) -> Bool {
+    byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F && byte != 0xE2
+  }
 }

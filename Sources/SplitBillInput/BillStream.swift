@@ -192,9 +192,8 @@ public struct BillStream {
       }
       var yaml = YAMLBillReader(file: source.path, reader: reader)
       yaml.standardInput = standardInput
-      // Parsing on one thread, validating on this one (``Pipeline``).
-      let owned = Transfer(yaml)
-      Pipeline.run(produce: { emit in owned.value.read(emit) }, consume: process)
+      // Parsing on one thread, validating on this one.
+      Pipeline.run(handing: &yaml, produce: { yaml, emit in yaml.read(emit) }, consume: process)
     case .csv:
       let input: ByteReader
       if source.path == "-" {
@@ -205,8 +204,8 @@ public struct BillStream {
         return fail("cannot read '\(source.path)': \(String(cString: strerror(errno)))", file: source.path)
       }
       let delimiter = options.delimiter ?? (source.isTabSeparated ? 0x09 : nil)
-      let owned = Transfer(CSVBillReader(file: source.path, input: input, delimiter: delimiter))
-      Pipeline.run(produce: { emit in owned.value.read(emit) }, consume: process)
+      var csv = CSVBillReader(file: source.path, input: input, delimiter: delimiter)
+      Pipeline.run(handing: &csv, produce: { csv, emit in csv.read(emit) }, consume: process)
     }
   }
 
@@ -228,6 +227,7 @@ public struct BillStream {
         }
         return .valid(bill)
       }
+      guard explicitID || bill.date != nil else { return .valid(bill) }
       let source = compact(bill.source)
       if explicitID { ids.add(key: bill.id, id: nil, ordinal: billCount, location: source) }
       if let date = bill.date {

@@ -151,28 +151,25 @@ struct CSVBillReader {
       ])
     }
     func scalars(_ part: ArraySlice<UInt8>) -> Int { part.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) } }
-    var names: [LocatedText] = []
     var pairs: [(LocatedText, LocatedText)] = []
     var weighted = false
     for item in bytes.split(separator: semicolon, omittingEmptySubsequences: false) {
       let itemLocation = SourceLocation(file: location.file, line: location.line, column: column)
       column += scalars(item) + 1
-      let name: LocatedText
       if let colonIndex = item.firstIndex(of: colon) {
         weighted = true
         let namePart = item[..<colonIndex]
-        name = LocatedText(text: String(decoding: namePart, as: UTF8.self), location: itemLocation)
+        let name = LocatedText(text: String(decoding: namePart, as: UTF8.self), location: itemLocation)
         let weightLocation = SourceLocation(
           file: location.file, line: location.line, column: itemLocation.column + scalars(namePart) + 1)
         let weight = String(decoding: item[(colonIndex + 1)...], as: UTF8.self).trimmingSpaces
         pairs.append((name, LocatedText(text: weight, location: weightLocation)))
       } else {
-        name = LocatedText(text: String(decoding: item, as: UTF8.self), location: itemLocation)
+        let name = LocatedText(text: String(decoding: item, as: UTF8.self), location: itemLocation)
         pairs.append((name, LocatedText(text: "", location: itemLocation)))
       }
-      names.append(name)
     }
-    return weighted ? .pairs(pairs) : .list(names)
+    return weighted ? .pairs(pairs) : .list(pairs.map(\.0))
   }
 
   /// The delimiter the header line uses most: `,`, `;` or tab.

@@ -34,16 +34,25 @@ public enum Pipeline {
     }
     done.wait()
   }
+
+  /// The same, with `value` (a reader, a stream) handed to the producer, which may change it, and
+  /// handed back before this returns. `value` need not be `Sendable`: only one thread has it at a
+  /// time.
+  public static func run<Value, Element: Sendable>(
+    handing value: inout Value, batchSize: Int = 64, capacity: Int = 4,
+    produce: @escaping @Sendable (_ value: inout Value, _ emit: (Element) -> Void) -> Void,
+    consume: (Element) -> Void
+  ) {
+    let owned = Transfer(value)
+    run(batchSize: batchSize, capacity: capacity, produce: { emit in produce(&owned.value, emit) }, consume: consume)
+    value = owned.value
+  }
 }
 
-/// A value handed to another thread and back, never used by both at once: the pipeline's producer
-/// owns it until ``Pipeline/run(batchSize:capacity:produce:consume:)`` returns.
-public final class Transfer<Value>: @unchecked Sendable {
-  /// The value.
-  public var value: Value
-
-  /// Wraps `value` for the hand-over.
-  public init(_ value: Value) { self.value = value }
+/// A value handed to the producer's thread and back, never used by both at once.
+private final class Transfer<Value>: @unchecked Sendable {
+  var value: Value
+  init(_ value: Value) { self.value = value }
 }
 
 /// A bounded first-in, first-out queue of batches between one producer and one consumer.

@@ -38,30 +38,21 @@ extension ReportedBill {
       put(text)
       out.append(0x22)
     }
-    func text(_ value: String?) { if let value { JSONString.append(value, to: &out) } else { put("null") } }
+    func text(_ value: String?) { if let value { JSON.appendQuoted(value, to: &out) } else { put("null") } }
     func money(_ value: Money) {
       out.append(0x22)
       DecimalText.append(value.minorUnits, scale: value.currency.exponent, to: &out)
       out.append(0x22)
     }
     func next() { put(",\n") }
-    func integer(_ value: Int, width: Int = 1) {
-      var digits = 1
-      var rest = value.magnitude
-      while rest >= 10 {
-        rest /= 10
-        digits += 1
-      }
-      if value >= 0 && digits < width { out.append(contentsOf: repeatElement(0x30, count: width - digits)) }
-      DecimalText.append(Int64(value), scale: 0, to: &out)
-    }
+    func integer(_ value: Int) { DecimalText.append(Int64(value), scale: 0, to: &out) }
     put("{\n")
     key("id")
-    JSONString.append(bill.id, to: &out)
+    JSON.appendQuoted(bill.id, to: &out)
     next()
     key("source")
     out.append(0x22)
-    JSONString.appendBody(bill.source.file, to: &out)
+    JSON.appendEscaped(bill.source.file, to: &out)
     out.append(0x3A)
     integer(bill.source.line)
     out.append(0x3A)
@@ -69,16 +60,10 @@ extension ReportedBill {
     out.append(0x22)
     next()
     key("date")
-    if let date = bill.date, date.year >= 0 {
+    if let date = bill.date {
       out.append(0x22)
-      integer(date.year, width: 4)
-      out.append(0x2D)
-      integer(date.month, width: 2)
-      out.append(0x2D)
-      integer(date.day, width: 2)
+      date.appendISO(to: &out)
       out.append(0x22)
-    } else if let date = bill.date {
-      quoted(date.description)
     } else {
       put("null")
     }
@@ -122,7 +107,7 @@ extension ReportedBill {
     put("      \"shares\": [\n")
     for (index, share) in split.shares.enumerated() {
       put("        {\n          \"person\": ")
-      JSONString.append(share.person, to: &out)
+      JSON.appendQuoted(share.person, to: &out)
       put(",\n          \"weight\": ")
       DecimalText.appendTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
       put(",\n          \"amount\": ")
