@@ -19,18 +19,34 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
 
   /// Parses exactly `YYYY-MM-DD`; anything else (or a date that does not exist) is `nil`.
   public init?(iso text: some StringProtocol) {
-    let bytes = Array(text.utf8)
-    guard bytes.count == 10, bytes[4] == 0x2D, bytes[7] == 0x2D else { return nil }
-    func number(_ range: Range<Int>) -> Int? {
-      var value = 0
-      for index in range {
-        guard (0x30...0x39).contains(bytes[index]) else { return nil }
-        value = value * 10 + Int(bytes[index] - 0x30)
-      }
-      return value
+    let fields: (Int, Int, Int)?
+    if let contiguous = text.utf8.withContiguousStorageIfAvailable(Self.isoFields) {
+      fields = contiguous
+    } else {
+      fields = Self.isoFields(Array(text.utf8))
     }
-    guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
+    guard let (year, month, day) = fields else { return nil }
     self.init(year: year, month: month, day: day)
+  }
+
+  /// Year, month and day of `YYYY-MM-DD` bytes, if they have that shape.
+  private static func isoFields(_ bytes: some RandomAccessCollection<UInt8>) -> (Int, Int, Int)? {
+    guard bytes.count == 10 else { return nil }
+    var values = (0, 0, 0)
+    for (offset, byte) in bytes.enumerated() {
+      if offset == 4 || offset == 7 {
+        guard byte == 0x2D else { return nil }
+        continue
+      }
+      guard (0x30...0x39).contains(byte) else { return nil }
+      let digit = Int(byte - 0x30)
+      switch offset {
+      case 0..<4: values.0 = values.0 * 10 + digit
+      case 5..<7: values.1 = values.1 * 10 + digit
+      default: values.2 = values.2 * 10 + digit
+      }
+    }
+    return values
   }
 
   /// Whether `year` has a 29 February.

@@ -12,7 +12,8 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
   ///
   /// - Throws: ``MoneyError/unknownCurrency(_:)`` when the code is not a current ISO 4217 currency.
   public init(code: String) throws(MoneyError) {
-    let upper = code.uppercased()
+    // Codes are nearly always written in capitals already.
+    let upper = code.utf8.allSatisfy { (0x41...0x5A).contains($0) } ? code : code.uppercased()
     guard let exponent = Currency.exponents[upper] else { throw .unknownCurrency(code) }
     self.code = upper
     self.exponent = exponent

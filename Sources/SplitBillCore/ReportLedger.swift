@@ -73,6 +73,14 @@ public struct ReportLedger: Sendable {
   /// An empty ledger.
   public init() {}
 
+  /// Applies `change` to `person`'s figures in `book`, creating them at zero first.
+  private static func update(
+    _ book: inout [String: PersonTotals], _ person: String, _ currency: Currency, _ overflowed: inout Bool,
+    _ change: (inout PersonTotals, inout Bool) -> Void
+  ) {
+    change(&book[person, default: PersonTotals(person: person, currency: currency)], &overflowed)
+  }
+
   /// Adds one split bill.
   public mutating func add(_ split: BillSplit) {
     let currency = split.currency
@@ -91,24 +99,23 @@ public struct ReportLedger: Sendable {
     } else {
       Self.add(&namedTotals[currency.code, default: 0], split.total.minorUnits, &overflowed)
       namedAbsorbed[currency.code, default: 0] += absorbed
-      var book = people[currency.code] ?? [:]
+      // Mutated in place: copying the book out and back would copy the whole dictionary per bill.
       for share in split.shares {
-        var person = book[share.person] ?? PersonTotals(person: share.person, currency: currency)
-        Self.add(&person.consumed, share.amount.minorUnits, &overflowed)
-        person.absorbed += share.absorbed
-        if split.payer != nil { Self.add(&person.balance, -share.amount.minorUnits, &overflowed) }
-        book[share.person] = person
+        Self.update(&people[currency.code, default: [:]], share.person, currency, &overflowed) { person, overflowed in
+          Self.add(&person.consumed, share.amount.minorUnits, &overflowed)
+          person.absorbed += share.absorbed
+          if split.payer != nil { Self.add(&person.balance, -share.amount.minorUnits, &overflowed) }
+        }
       }
       if let payer = split.payer {
-        var person = book[payer] ?? PersonTotals(person: payer, currency: currency)
-        Self.add(&person.paid, split.total.minorUnits, &overflowed)
-        Self.add(&person.balance, split.total.minorUnits, &overflowed)
-        book[payer] = person
+        Self.update(&people[currency.code, default: [:]], payer, currency, &overflowed) { person, overflowed in
+          Self.add(&person.paid, split.total.minorUnits, &overflowed)
+          Self.add(&person.balance, split.total.minorUnits, &overflowed)
+        }
         Self.add(&totals.paid, split.total.minorUnits, &overflowed)
       } else {
         totals.unpaidBills += 1
       }
-      people[currency.code] = book
     }
     currencies[currency.code] = totals
   }

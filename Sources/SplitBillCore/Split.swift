@@ -66,7 +66,13 @@ public enum Diners: Hashable, Sendable {
   public func validate() throws(SplitError) {
     guard count > 0 else { throw .noDiners }
     guard count <= Diners.maximumCount else { throw .tooManyDiners(count) }
-    if case .named(let diners) = self {
+    guard case .named(let diners) = self else { return }
+    if diners.count <= 16 {
+      // Small tables (nearly all): comparing pairs is cheaper than hashing every name.
+      for (index, diner) in diners.enumerated() where diners[..<index].contains(where: { $0.name == diner.name }) {
+        throw .duplicateDiner(diner.name)
+      }
+    } else {
       var seen = Set<String>()
       for diner in diners where !seen.insert(diner.name).inserted { throw .duplicateDiner(diner.name) }
     }

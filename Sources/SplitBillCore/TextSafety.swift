@@ -15,7 +15,11 @@ extension Unicode.Scalar {
 extension StringProtocol {
   /// The text without leading and trailing spaces and tabs (ASCII only: no Foundation needed).
   public var trimmingSpaces: String {
-    var text = Substring(self)
+    // Nothing to trim (nearly always): decided on the bytes, without walking characters.
+    let whole = String(self)
+    let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+    if let first = whole.utf8.first, let last = whole.utf8.last, !isSpace(first), !isSpace(last) { return whole }
+    var text = Substring(whole)
     while text.first == " " || text.first == "\t" { text.removeFirst() }
     while text.last == " " || text.last == "\t" { text.removeLast() }
     return String(text)

@@ -63,3 +63,11 @@ public struct BillField: Sendable {
   /// The keys `defaults:` may have.
   public static let defaultKeys = all.filter(\.inDefaults).map(\.name)
 }
+
+/// The bill keys by their position in ``BillField/all``: lookups by number, not by string.
+public enum BillKey: Int, CaseIterable, Sendable {
+  case id, date, description, amount, currency, tip, tipAmount, diners, paidBy, notes, leftover, rounding
+
+  /// The key as written (`tip_amount`).
+  public var name: String { BillField.all[rawValue].name }
+}

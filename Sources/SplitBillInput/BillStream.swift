@@ -176,7 +176,7 @@ public struct BillStream {
         self.fileProblems.append(diagnostic)
       case .bill(let raw):
         self.billCount += 1
-        let explicitID = raw.fields["id"] != nil
+        let explicitID = raw.fields[.id] != nil
         handle(self.check(self.validator.validate(raw, context: context), explicitID: explicitID))
       }
     }

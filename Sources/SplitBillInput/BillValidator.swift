@@ -96,22 +96,22 @@ struct BillValidator {
     var problems = raw.problems
     let fields = raw.fields
     if raw.unreadable {
-      let id = fields["id"].flatMap { field -> String? in
+      let id = fields[.id].flatMap { field -> String? in
         if case .text(let text) = field.value { return text.text }
         return nil
       }
       return .failure(
         InvalidBill(id: id ?? "\(context.file)#\(raw.index)", source: raw.location, diagnostics: problems))
     }
-    let explicitID = fields["id"].flatMap { text($0, &problems) }.map { $0.text.trimmingSpaces }
-    if explicitID?.isEmpty == true, let field = fields["id"] {
+    let explicitID = fields[.id].flatMap { text($0, &problems) }.map { $0.text.trimmingSpaces }
+    if explicitID?.isEmpty == true, let field = fields[.id] {
       problems.append(
         .error("id is empty: leave it out for the default '<file>#<n>' or give a name", at: field.location))
     }
     let id = explicitID.flatMap { $0.isEmpty ? nil : $0 } ?? "\(context.file)#\(raw.index)"
 
     var date: CalendarDate?
-    if let field = fields["date"], let text = text(field, &problems) {
+    if let field = fields[.date], let text = text(field, &problems) {
       date = CalendarDate(iso: text.text)
       if date == nil {
         let shape = text.text.utf8.count == 10 && text.text.split(separator: "-").count == 3
@@ -123,13 +123,13 @@ struct BillValidator {
             at: text.location))
       }
     }
-    let description = fields["description"].flatMap { text($0, &problems) }?.text
-    let notes = fields["notes"].flatMap { text($0, &problems) }?.text
+    let description = fields[.description].flatMap { text($0, &problems) }?.text
+    let notes = fields[.notes].flatMap { text($0, &problems) }?.text
 
     // Currency first: amounts are read in its digits.
     var currency: Currency?
     var currencyKnown = true
-    if let field = fields["currency"], let text = text(field, &problems) {
+    if let field = fields[.currency], let text = text(field, &problems) {
       currency = parseCurrency(text, &problems)
       currencyKnown = currency != nil
     } else {
@@ -144,11 +144,11 @@ struct BillValidator {
     }
 
     var amount: Money?
-    if let field = fields["amount"], case .text(let text) = field.value {
+    if let field = fields[.amount], case .text(let text) = field.value {
       if let currency { amount = parseMoney(text, currency: currency, field: "amount", &problems) }
-    } else if let field = fields["amount"], case .absent = field.value {
+    } else if let field = fields[.amount], case .absent = field.value {
       problems.append(.error("amount is empty: expected the bill before tip, such as 84.50", at: field.location))
-    } else if let field = fields["amount"] {
+    } else if let field = fields[.amount] {
       _ = text(field, &problems)
     } else if !raw.misspelt.contains("amount") {
       problems.append(.error("missing required key 'amount' (the bill before tip)", at: raw.location))
@@ -158,7 +158,7 @@ struct BillValidator {
     var ownPercent: Percent?
     var askAdvisor = false
     var ownTipGiven = false
-    if let field = fields["tip"], let text = text(field, &problems) {
+    if let field = fields[.tip], let text = text(field, &problems) {
       ownTipGiven = true
       switch parseTip(text, &problems) {
       case .percent(let percent): ownPercent = percent
@@ -167,7 +167,7 @@ struct BillValidator {
       }
     }
     var fixedTip: Money?
-    if let field = fields["tip_amount"], let text = text(field, &problems) {
+    if let field = fields[.tipAmount], let text = text(field, &problems) {
       if ownTipGiven {
         problems.append(
           .error(
@@ -207,10 +207,10 @@ struct BillValidator {
     }
 
     let diners = parseDiners(
-      fields["diners"], context: context, billLocation: raw.location, reportMissing: !raw.misspelt.contains("diners"),
+      fields[.diners], context: context, billLocation: raw.location, reportMissing: !raw.misspelt.contains("diners"),
       &problems)
     var payer: String?
-    if let field = fields["paid_by"], let text = text(field, &problems) {
+    if let field = fields[.paidBy], let text = text(field, &problems) {
       let name = names.normalized(text.text)
       if name.isEmpty {
         problems.append(.error("paid_by is empty: expected a name", at: text.location))
@@ -220,14 +220,14 @@ struct BillValidator {
       }
     }
     let leftover =
-      choice("leftover", LeftoverPolicy.self, fields, context.leftover, raw.location, &problems) ?? .balanced
-    let rounding = choice("rounding", RoundingMode.self, fields, context.rounding, raw.location, &problems) ?? .halfUp
+      choice(.leftover, LeftoverPolicy.self, fields, context.leftover, raw.location, &problems) ?? .balanced
+    let rounding = choice(.rounding, RoundingMode.self, fields, context.rounding, raw.location, &problems) ?? .halfUp
 
     if leftover == .payer, let diners {
       if let payer {
         if diners.isAnonymous || !diners.list.contains(where: { $0.name == payer }) {
           problems.append(
-            .error(SplitError.payerNotDiner(payer).description, at: fields["paid_by"]?.location ?? raw.location))
+            .error(SplitError.payerNotDiner(payer).description, at: fields[.paidBy]?.location ?? raw.location))
         }
       } else {
         problems.append(.error(SplitError.payerPolicyWithoutPayer.description, at: raw.location))
@@ -288,7 +288,7 @@ struct BillValidator {
   }
 
   private func parseTip(_ text: LocatedText, _ problems: inout [Diagnostic]) -> DefaultTip? {
-    if text.text.lowercased() == "ai" { return .advisor }
+    if text.text.utf8.count == 2 && text.text.lowercased() == "ai" { return .advisor }
     do {
       return .percent(try Percent(parsing: text.text, decimalComma: options.decimalComma))
     } catch {
@@ -309,19 +309,19 @@ struct BillValidator {
   }
 
   private func choice<T: RawRepresentable & CaseIterable & Sendable>(
-    _ key: String, _ type: T.Type, _ fields: RawFields, _ fallback: Resolved<T>,
+    _ key: BillKey, _ type: T.Type, _ fields: RawFields, _ fallback: Resolved<T>,
     _ billLocation: SourceLocation,
     _ problems: inout [Diagnostic]
   ) -> T? where T.RawValue == String {
     if let field = fields[key], let text = text(field, &problems) {
-      return parseChoice(text, type, key, &problems)
+      return parseChoice(text, type, key.name, &problems)
     }
     switch fallback {
     case .value(let value): return value
     case .unset: return nil
     case .invalid(let location):
       problems.append(
-        .error("this bill takes its \(key) from defaults, which is invalid (\(location))", at: billLocation))
+        .error("this bill takes its \(key.name) from defaults, which is invalid (\(location))", at: billLocation))
       return nil
     }
   }
@@ -391,19 +391,24 @@ struct BillValidator {
       }
       return nil
     }
-    var seen: [String: SourceLocation] = [:]
+    // Most tables are small: looking along the list beats hashing every name.
+    let large = named.count > 16
+    var seen: Set<String> = []
     var diners: [Diner] = []
+    diners.reserveCapacity(named.count)
     for (located, weight) in named {
       let name = names.normalized(located.text)
       guard !name.isEmpty else {
         problems.append(.error("empty diner name", at: located.location))
         continue
       }
-      if let first = seen[name] {
+      if large ? seen.contains(name) : diners.contains(where: { $0.name == name }) {
+        // Only on this error path: where the name was first given.
+        let first = named.first { names.normalized($0.0.text) == name }?.0.location ?? located.location
         problems.append(.error("diner '\(name)' is listed twice (first at \(first))", at: located.location))
         continue
       }
-      seen[name] = located.location
+      if large { seen.insert(name) }
       checkRoster(name, role: "diner", at: located.location, context: context, &problems)
       diners.append(Diner(name: name, weight: weight))
     }

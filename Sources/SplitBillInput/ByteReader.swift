@@ -51,6 +51,37 @@ final class ByteReader {
     return buffer[index]
   }
 
+  /// Consumes bytes up to the first that is one of `stops` (left unconsumed) or the end, appending
+  /// them to `out`, and moves `line` and `column` (1-based, columns counting Unicode scalars) past them.
+  func consume(
+    upTo stops: (UInt8, UInt8, UInt8, UInt8), into out: inout [UInt8], line: inout Int, column: inout Int
+  ) {
+    while true {
+      if index == buffer.count {
+        guard refill() else { return }
+      }
+      let start = index
+      let end = buffer.withUnsafeBufferPointer { bytes in
+        var position = start
+        while position < bytes.count {
+          let byte = bytes[position]
+          if byte == stops.0 || byte == stops.1 || byte == stops.2 || byte == stops.3 { break }
+          if byte == 0x0A {
+            line += 1
+            column = 1
+          } else if byte & 0xC0 != 0x80 {
+            column += 1
+          }
+          position += 1
+        }
+        return position
+      }
+      out.append(contentsOf: buffer[start..<end])
+      index = end
+      if end < buffer.count { return }
+    }
+  }
+
   @discardableResult
   private func refill() -> Bool {
     guard descriptor >= 0 else { return false }

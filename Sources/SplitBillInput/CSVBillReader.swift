@@ -23,19 +23,23 @@ struct CSVBillReader {
     self.delimiter = delimiter
   }
 
-  /// One cell: its text (still bytes), where it started, and whether it was quoted.
+  /// One cell: where its text lies in the row's bytes, where it started, and whether it was quoted.
   struct Cell {
-    var bytes: [UInt8]
+    var range: Range<Int>
     var line: Int
     var column: Int
     var quoted: Bool
   }
 
-  /// A row, or the problem that made it unreadable.
+  /// A row: its cells' text one after the other in `bytes` (quotes undone), or the problem that
+  /// made it unreadable.
   struct Row {
-    var cells: [Cell]
+    var bytes: [UInt8] = []
+    var cells: [Cell] = []
     var line: Int
     var problem: Diagnostic?
+
+    func text(of cell: Cell) -> ArraySlice<UInt8> { bytes[cell.range] }
   }
 
   mutating func read(_ emit: (ReaderEvent) -> Void) {
@@ -59,7 +63,7 @@ struct CSVBillReader {
     var seen: [String: SourceLocation] = [:]
     for cell in header.cells {
       let location = SourceLocation(file: file, line: cell.line, column: cell.column)
-      let name = String(decoding: cell.bytes, as: UTF8.self).trimmingSpaces.lowercased()
+      let name = String(decoding: header.text(of: cell), as: UTF8.self).trimmingSpaces.lowercased()
       if !BillField.billKeys.contains(name) {
         var message = "unknown column '\(name)' in the header"
         if let guess = Spelling.suggestion(for: name, among: BillField.billKeys) {
@@ -86,7 +90,7 @@ struct CSVBillReader {
     let slots = columns.map { $0.flatMap(BillField.slot(of:)) }
     var index = 0
     while let row = nextRow() {
-      if row.problem == nil && row.cells.count == 1 && row.cells[0].bytes.isEmpty && !row.cells[0].quoted { continue }
+      if row.problem == nil && row.cells.count == 1 && row.cells[0].range.isEmpty && !row.cells[0].quoted { continue }
       index += 1
       emit(.bill(bill(from: row, columns: columns, slots: slots, index: index)))
       if row.problem?.message.hasPrefix("unterminated") == true { return }
@@ -114,7 +118,8 @@ struct CSVBillReader {
     for ((cell, name), slot) in zip(zip(row.cells, columns), slots) {
       guard let name, let slot else { continue }
       let location = SourceLocation(file: file, line: cell.line, column: cell.column)
-      guard let text = String(validating: cell.bytes, as: UTF8.self) else {
+      let bytes = row.text(of: cell)
+      guard let text = Self.string(validating: bytes) else {
         raw.problems.append(.error("invalid UTF-8 in column '\(name)': the file must be UTF-8 text", at: location))
         continue
       }
@@ -122,7 +127,7 @@ struct CSVBillReader {
       if text.isEmpty {
         value = .absent
       } else if slot == Self.dinersSlot {
-        value = Self.diners(cell.bytes, text: text, at: location, quoted: cell.quoted)
+        value = Self.diners(bytes, text: text, at: location, quoted: cell.quoted)
       } else {
         value = .text(LocatedText(text: text, location: location))
       }
@@ -133,10 +138,17 @@ struct CSVBillReader {
 
   private static let dinersSlot = BillField.slot(of: "diners")
 
+  /// The bytes as a string, or `nil` if they are not valid UTF-8. ASCII (most cells) is checked in
+  /// a plain loop; the generic validation is slow enough to show in a profile.
+  static func string(validating bytes: ArraySlice<UInt8>) -> String? {
+    let ascii = bytes.withUnsafeBufferPointer { buffer in buffer.allSatisfy { $0 < 0x80 } }
+    return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+  }
+
   /// `3`, `Ana;Ben;Chloé` or `Ana:2;Ben:1` (a name without `:` has weight 1). `bytes` is the
   /// cell's valid UTF-8, `text` the same as a string. Columns count Unicode scalars, as the scanner
   /// does.
-  static func diners(_ bytes: [UInt8], text: String, at location: SourceLocation, quoted: Bool) -> RawValue {
+  static func diners(_ bytes: ArraySlice<UInt8>, text: String, at location: SourceLocation, quoted: Bool) -> RawValue {
     let semicolon: UInt8 = 0x3B
     let colon: UInt8 = 0x3A
     var column = location.column + (quoted ? 1 : 0)
@@ -203,28 +215,29 @@ struct CSVBillReader {
   private mutating func nextRow() -> Row? {
     guard input.peek() != nil else { return nil }
     let separator = delimiter ?? 0x2C
-    var row = Row(cells: [], line: line, problem: nil)
+    let quote: UInt8 = 0x22
+    var row = Row(line: line, problem: nil)
+    row.bytes.reserveCapacity(256)
+    row.cells.reserveCapacity(16)
     while true {
-      var cell = Cell(bytes: [], line: line, column: column, quoted: false)
-      if input.peek() == 0x22 {
+      var cell = Cell(range: row.bytes.count..<row.bytes.count, line: line, column: column, quoted: false)
+      if input.peek() == quote {
         cell.quoted = true
         let openLine = line
         let openColumn = column
         _ = advance()
         var closed = false
-        while let byte = advance() {
-          if byte == 0x22 {
-            if input.peek() == 0x22 {
-              _ = advance()
-              cell.bytes.append(0x22)
-            } else {
-              closed = true
-              break
-            }
-          } else {
-            cell.bytes.append(byte)
+        while true {
+          input.consume(upTo: (quote, quote, quote, quote), into: &row.bytes, line: &line, column: &column)
+          guard advance() != nil else { break }  // the quote, or the end of the input
+          guard input.peek() == quote else {
+            closed = true
+            break
           }
+          _ = advance()
+          row.bytes.append(quote)
         }
+        cell.range = cell.range.lowerBound..<row.bytes.count
         if !closed {
           row.problem = .error(
             "unterminated quoted cell: the quote opened here is never closed",
@@ -239,18 +252,22 @@ struct CSVBillReader {
               "unexpected text after a closing quote: a quoted cell ends at the quote (write \"\" for a quote inside it)",
               at: SourceLocation(file: file, line: line, column: column))
           }
-          while let byte = input.peek(), byte != separator, byte != 0x0A, byte != 0x0D { _ = advance() }
+          var ignored: [UInt8] = []
+          input.consume(upTo: (separator, 0x0A, 0x0D, separator), into: &ignored, line: &line, column: &column)
         }
       } else {
-        while let byte = input.peek(), byte != separator, byte != 0x0A, byte != 0x0D {
-          if byte == 0x22 && row.problem == nil {
+        while true {
+          input.consume(upTo: (separator, 0x0A, 0x0D, quote), into: &row.bytes, line: &line, column: &column)
+          guard input.peek() == quote else { break }
+          if row.problem == nil {
             row.problem = .error(
               "a quote inside an unquoted cell: quote the whole cell and double the quote (\"a \"\"b\"\" c\")",
               at: SourceLocation(file: file, line: line, column: column))
           }
-          cell.bytes.append(byte)
+          row.bytes.append(quote)
           _ = advance()
         }
+        cell.range = cell.range.lowerBound..<row.bytes.count
       }
       row.cells.append(cell)
       switch input.peek() {

@@ -50,6 +50,12 @@ public struct RawFields: Sendable, ExpressibleByDictionaryLiteral {
     set { if let slot = BillField.slot(of: key) { slots[slot] = newValue } }
   }
 
+  /// The field given for `key`, if any.
+  public subscript(key: BillKey) -> RawField? {
+    get { slots[key.rawValue] }
+    set { slots[key.rawValue] = newValue }
+  }
+
   /// The field in `slot` (an index into ``BillField/all``), for readers that resolved keys once.
   subscript(slot slot: Int) -> RawField? {
     get { slots[slot] }
@@ -90,8 +96,9 @@ public struct DocumentHeader: Sendable {
 
 /// What a reader hands to the session, in file order.
 public enum ReaderEvent: Sendable {
-  /// A new document starts (a YAML document or a CSV file); its bills follow.
-  case document(DocumentHeader)
+  /// A new document starts (a YAML document or a CSV file); its bills follow. (Boxed: headers are
+  /// large and rare, and every event is as large as its largest case.)
+  indirect case document(DocumentHeader)
   /// One bill.
   case bill(RawBill)
   /// A problem that stopped the file (syntax error, unreadable bytes).
@@ -106,7 +113,9 @@ struct FieldCollector {
 
   /// Adds a field unless its key is unknown or repeated; `what` names the place ("bill", "defaults").
   mutating func add(_ field: RawField, allowed: [String], what: String) {
-    guard allowed.contains(field.key) else {
+    // The key's slot, found once; `allowed` is every bill key or a subset of them.
+    let slot = BillField.slot(of: field.key)
+    guard let slot, allowed.count == BillField.billKeys.count || allowed.contains(field.key) else {
       var message = "unknown key '\(field.key)' in \(what)"
       if let guess = Spelling.suggestion(for: field.key, among: allowed) {
         message += "; did you mean '\(guess)'?"
@@ -117,11 +126,11 @@ struct FieldCollector {
       problems.append(.error(message, at: field.keyLocation))
       return
     }
-    if let first = fields[field.key] {
+    if let first = fields[slot: slot] {
       problems.append(
         .error("duplicate key '\(field.key)' in \(what) (first given at \(first.keyLocation))", at: field.keyLocation))
       return
     }
-    fields[field.key] = field
+    fields[slot: slot] = field
   }
 }

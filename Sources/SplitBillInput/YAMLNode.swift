@@ -17,8 +17,11 @@ struct YAMLNode {
 
   /// Whether this is a YAML null: an empty or `~`/`null` plain scalar.
   var isNull: Bool {
-    if case .scalar(let text, plain: true) = kind { return ["", "~", "null", "Null", "NULL"].contains(text) }
-    return false
+    guard case .scalar(let text, plain: true) = kind else { return false }
+    switch text {
+    case "", "~", "null", "Null", "NULL": return true
+    default: return false
+    }
   }
 
   /// The scalar's text, or `nil` for collections.
@@ -124,10 +127,12 @@ struct YAMLNodeBuilder {
         }
       }
       // Explicit keys win over merged ones; earlier merges win over later ones.
-      var present = Set(pairs.compactMap(\.key.scalar))
-      for pair in merged where !present.contains(pair.key.scalar ?? "") {
-        present.insert(pair.key.scalar ?? "")
-        pairs.append(pair)
+      if !merged.isEmpty {
+        var present = Set(pairs.compactMap(\.key.scalar))
+        for pair in merged where !present.contains(pair.key.scalar ?? "") {
+          present.insert(pair.key.scalar ?? "")
+          pairs.append(pair)
+        }
       }
       let node = YAMLNode(kind: .mapping(pairs), line: line, column: column, size: size)
       register(node, anchor: anchor)

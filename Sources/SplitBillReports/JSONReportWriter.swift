@@ -24,19 +24,10 @@ extension ReportedBill {
   /// UTF-8 bytes and without building the tree: this runs once per bill in every JSON report.
   func appendJSON(to out: inout [UInt8]) {
     let split = self.split
-    func put(_ text: String) {
-      var text = text
-      text.withUTF8 { out.append(contentsOf: $0) }
-    }
-    func key(_ name: String) {
-      put("      \"")
-      put(name)
-      put("\": ")
-    }
-    func quoted(_ text: String) {
-      out.append(0x22)
-      put(text)
-      out.append(0x22)
+    // Each literal below is the punctuation, indentation and key between two values, appended at
+    // once: a bill is a few dozen appends.
+    func put(_ text: StaticString) {
+      out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
     func text(_ value: String?) { if let value { JSON.appendQuoted(value, to: &out) } else { put("null") } }
     func money(_ value: Money) {
@@ -44,22 +35,16 @@ extension ReportedBill {
       DecimalText.append(value.minorUnits, scale: value.currency.exponent, to: &out)
       out.append(0x22)
     }
-    func next() { put(",\n") }
     func integer(_ value: Int) { DecimalText.append(Int64(value), scale: 0, to: &out) }
-    put("{\n")
-    key("id")
+    put("{\n      \"id\": ")
     JSON.appendQuoted(bill.id, to: &out)
-    next()
-    key("source")
-    out.append(0x22)
+    put(",\n      \"source\": \"")
     JSON.appendEscaped(bill.source.file, to: &out)
     out.append(0x3A)
     integer(bill.source.line)
     out.append(0x3A)
     integer(bill.source.column)
-    out.append(0x22)
-    next()
-    key("date")
+    put("\",\n      \"date\": ")
     if let date = bill.date {
       out.append(0x22)
       date.appendISO(to: &out)
@@ -67,17 +52,13 @@ extension ReportedBill {
     } else {
       put("null")
     }
-    next()
-    key("description")
+    put(",\n      \"description\": ")
     text(bill.description)
-    next()
-    key("currency")
-    quoted(split.currency.code)
-    next()
-    key("amount")
+    put(",\n      \"currency\": ")
+    JSON.appendQuoted(split.currency.code, to: &out)
+    put(",\n      \"amount\": ")
     money(split.amount)
-    next()
-    key("tip_percent")
+    put(",\n      \"tip_percent\": ")
     if let percent = split.tipPercent {
       out.append(0x22)
       DecimalText.appendTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
@@ -85,26 +66,19 @@ extension ReportedBill {
     } else {
       put("null")
     }
-    next()
-    key("tip")
+    put(",\n      \"tip\": ")
     money(split.tip)
-    next()
-    key("total")
+    put(",\n      \"total\": ")
     money(split.total)
-    next()
-    key("leftover_policy")
-    quoted(split.leftoverPolicy.rawValue)
-    next()
-    key("leftover_to_tip")
+    put(",\n      \"leftover_policy\": ")
+    JSON.appendQuoted(split.leftoverPolicy.rawValue, to: &out)
+    put(",\n      \"leftover_to_tip\": ")
     money(split.leftoverToTip)
-    next()
-    key("tip_source")
-    quoted(bill.tipSource.rawValue)
-    next()
-    key("paid_by")
+    put(",\n      \"tip_source\": ")
+    JSON.appendQuoted(bill.tipSource.rawValue, to: &out)
+    put(",\n      \"paid_by\": ")
     text(split.payer)
-    next()
-    put("      \"shares\": [\n")
+    put(",\n      \"shares\": [\n")
     for (index, share) in split.shares.enumerated() {
       put("        {\n          \"person\": ")
       JSON.appendQuoted(share.person, to: &out)
@@ -114,7 +88,7 @@ extension ReportedBill {
       money(share.amount)
       put(",\n          \"absorbed\": ")
       integer(share.absorbed)
-      put(index == split.shares.count - 1 ? "\n        }\n" : "\n        },\n")
+      if index == split.shares.count - 1 { put("\n        }\n") } else { put("\n        },\n") }
     }
     guard let advice else {
       put("      ]\n    }")
@@ -124,7 +98,7 @@ extension ReportedBill {
     var object = StringSink()
     JSON.object(advice.jsonMembers).write(to: &object, indent: 3)
     put("      ],\n      \"advice\": ")
-    put(object.text)
+    out.append(contentsOf: object.text.utf8)
     put("\n    }")
   }
 }
@@ -137,6 +111,8 @@ extension ReportedBill {
 public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private var count = 0
+  /// One bill's bytes, reused from bill to bill.
+  private var buffer: [UInt8] = []
 
   /// Starts the document in `sink`.
   public init(sink: Sink) {
@@ -145,11 +121,10 @@ public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
   }
 
   public mutating func write(_ bill: ReportedBill) {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(640 + 160 * bill.split.shares.count)
-    bytes.append(contentsOf: (count == 0 ? "\n    " : ",\n    ").utf8)
-    bill.appendJSON(to: &bytes)
-    sink.write(bytes: bytes)
+    buffer.removeAll(keepingCapacity: true)
+    buffer.append(contentsOf: (count == 0 ? "\n    " : ",\n    ").utf8)
+    bill.appendJSON(to: &buffer)
+    sink.write(bytes: buffer)
     count += 1
   }
 
