@@ -117,6 +117,16 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
   /// Appends ``description`` to `bytes` as UTF-8 (report writers call this once per bill).
   public func appendISO(to bytes: inout [UInt8]) {
     func put(_ value: Int, width: Int) {
+      var power = 1
+      for _ in 1..<width { power *= 10 }
+      if (0..<power * 10).contains(value) {
+        // The usual case: exactly `width` digits, zero-padded.
+        while power > 0 {
+          bytes.append(0x30 + UInt8(value / power % 10))
+          power /= 10
+        }
+        return
+      }
       let start = bytes.count
       DecimalText.append(Int64(value), scale: 0, to: &bytes)
       let written = bytes.count - start

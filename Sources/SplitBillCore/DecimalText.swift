@@ -33,56 +33,82 @@ public enum DecimalText {
     _ text: some StringProtocol, scale: Int, maxIntegerDigits: Int = 15, decimalComma: Bool = false,
     allowNegative: Bool = false
   ) throws(SyntaxError) -> Int64 {
-    var bytes = Array(text.utf8)
-    while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
-    var start = 0
-    while start < bytes.count, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-    bytes = Array(bytes[start...])
-    guard !bytes.isEmpty else { throw .empty }
+    var string = String(text)
+    let result = string.withUTF8 { bytes in
+      parse(bytes, scale: scale, maxIntegerDigits: maxIntegerDigits, decimalComma: decimalComma,
+        allowNegative: allowNegative)
+    }
+    return try result.get()
+  }
+
+  /// ``parse(_:scale:maxIntegerDigits:decimalComma:allowNegative:)`` on UTF-8 bytes, in one pass
+  /// and without allocating: it runs for every amount, tip and weight of a run.
+  private static func parse(
+    _ bytes: UnsafeBufferPointer<UInt8>, scale: Int, maxIntegerDigits: Int, decimalComma: Bool, allowNegative: Bool
+  ) -> Result<Int64, SyntaxError> {
+    let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+    var end = bytes.count
+    while end > 0, isBlank(bytes[end - 1]) { end -= 1 }
+    var index = 0
+    while index < end, isBlank(bytes[index]) { index += 1 }
+    guard index < end else { return .failure(.empty) }
 
     let point: UInt8 = decimalComma ? 0x2C : 0x2E
-    let groupSeparators: Set<UInt8> = decimalComma ? [0x2E, 0x20, 0x5F, 0x27] : [0x2C, 0x20, 0x5F, 0x27]
-    var index = 0
-    var negative = false
-    if bytes[0] == 0x2B {
-      index = 1
-    } else if bytes[0] == 0x2D {
-      negative = true
-      index = 1
+    // Grouping marks: `,` (or `.` with a decimal comma), space, `_` and `'`.
+    let isGroupSeparator = { (byte: UInt8) in
+      byte == (decimalComma ? 0x2E : 0x2C) || byte == 0x20 || byte == 0x5F || byte == 0x27
     }
-    var integerDigits: [UInt8] = []
-    var fractionDigits: [UInt8] = []
+    var negative = false
+    if bytes[index] == 0x2B {
+      index += 1
+    } else if bytes[index] == 0x2D {
+      negative = true
+      index += 1
+    }
+    var integerDigits = 0
+    var significantDigits = 0
+    var integerValue: Int64 = 0
+    var fractionDigits = 0
+    var fractionValue: Int64 = 0  // the first `scale` fraction digits
+    var trailingZeros = 0  // of the fraction
     var sawPoint = false
-    while index < bytes.count {
+    while index < end {
       let byte = bytes[index]
       switch byte {
       case 0x30...0x39:
-        if sawPoint { fractionDigits.append(byte - 0x30) } else { integerDigits.append(byte - 0x30) }
+        let digit = Int64(byte - 0x30)
+        if sawPoint {
+          if fractionDigits < scale { fractionValue = fractionValue * 10 + digit }
+          fractionDigits += 1
+          trailingZeros = digit == 0 ? trailingZeros + 1 : 0
+        } else {
+          integerDigits += 1
+          if significantDigits > 0 || digit != 0 { significantDigits += 1 }
+          if significantDigits <= maxIntegerDigits { integerValue = integerValue * 10 + digit }
+        }
       case point where !sawPoint:
         sawPoint = true
       case 0x65, 0x45:  // e, E
-        let isDigitBefore = !integerDigits.isEmpty || !fractionDigits.isEmpty
-        throw isDigitBefore ? .exponentNotation : .notANumber
-      case _ where groupSeparators.contains(byte) && !sawPoint && !integerDigits.isEmpty:
-        throw .thousandsSeparator
+        return .failure(integerDigits + fractionDigits > 0 ? .exponentNotation : .notANumber)
+      case _ where isGroupSeparator(byte) && !sawPoint && integerDigits > 0:
+        return .failure(.thousandsSeparator)
       default:
-        throw .notANumber
+        return .failure(.notANumber)
       }
       index += 1
     }
-    guard !integerDigits.isEmpty, !sawPoint || !fractionDigits.isEmpty else { throw .notANumber }
-    if negative && !allowNegative { throw .negative }
+    guard integerDigits > 0, !sawPoint || fractionDigits > 0 else { return .failure(.notANumber) }
+    if negative && !allowNegative { return .failure(.negative) }
     // Trailing zeros beyond the scale carry no value: `84.500` is fine at scale 2.
-    while fractionDigits.count > scale, fractionDigits.last == 0 { fractionDigits.removeLast() }
-    if fractionDigits.count > scale { throw .tooManyDecimals(fractionDigits.count) }
-    let significant = integerDigits.drop { $0 == 0 }
-    if significant.count > maxIntegerDigits { throw .tooLarge }
-    var value: Int64 = 0
-    for digit in significant { value = value * 10 + Int64(digit) }
-    for position in 0..<scale {
-      value = value * 10 + Int64(position < fractionDigits.count ? fractionDigits[position] : 0)
-    }
-    return negative ? -value : value
+    let decimals = fractionDigits > scale ? max(scale, fractionDigits - trailingZeros) : fractionDigits
+    if decimals > scale { return .failure(.tooManyDecimals(decimals)) }
+    if significantDigits > maxIntegerDigits { return .failure(.tooLarge) }
+    var value = integerValue
+    for _ in 0..<max(scale, 0) { value *= 10 }
+    var fraction = fractionValue
+    for _ in min(fractionDigits, scale)..<max(scale, 0) { fraction *= 10 }
+    value += fraction
+    return .success(negative ? -value : value)
   }
 
   /// Prints `value / 10^scale` with exactly `scale` decimals: `format(3334, scale: 2)` is `33.34`.

@@ -231,12 +231,25 @@ public struct BillStream {
       let source = compact(bill.source)
       if explicitID { ids.add(key: bill.id, id: nil, ordinal: billCount, location: source) }
       if let date = bill.date {
-        receipts.add(
-          key: "\(date)|\(bill.terms.amount)|\(bill.terms.payer ?? "")", id: bill.id, ordinal: billCount,
+        receipts.add(key: Self.receiptKey(date, bill.terms.amount, bill.terms.payer), id: bill.id, ordinal: billCount,
           location: source)
       }
       return .valid(bill)
     }
+  }
+
+  /// `2026-11-20|84.50 EUR|Ana`: what two receipts share when they are probably the same one.
+  static func receiptKey(_ date: CalendarDate, _ amount: Money, _ payer: String?) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(48 + (payer?.utf8.count ?? 0))
+    date.appendISO(to: &bytes)
+    bytes.append(0x7C)
+    DecimalText.append(amount.minorUnits, scale: amount.currency.exponent, to: &bytes)
+    bytes.append(0x20)
+    bytes.append(contentsOf: amount.currency.code.utf8)
+    bytes.append(0x7C)
+    if let payer { bytes.append(contentsOf: payer.utf8) }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   private mutating func compact(_ location: SourceLocation) -> CompactLocation {

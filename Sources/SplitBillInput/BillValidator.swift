@@ -476,6 +476,8 @@ final class NameCache: @unchecked Sendable {
   private let lock = NSLock()
 
   func normalized(_ name: String) -> String {
+    // ASCII names (most of them) are already NFC: nothing to remember.
+    if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.trimmingSpaces }
     lock.lock()
     defer { lock.unlock() }
     if let found = known[name] { return found }

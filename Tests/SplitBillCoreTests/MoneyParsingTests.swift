@@ -173,3 +173,66 @@ struct AmountCase: Sendable, CustomTestStringConvertible {
     }
   }
 }
+
+/// The one-pass parser against a plain reference (digits collected into arrays first, the way the
+/// rules read), over generated texts mixing digits, points, commas, signs, blanks and stray letters.
+@Suite struct DecimalTextAgreementTests {
+  static func reference(
+    _ text: String, scale: Int, maxIntegerDigits: Int, decimalComma: Bool, allowNegative: Bool
+  ) -> Result<Int64, DecimalText.SyntaxError> {
+    var bytes = Array(text.utf8)
+    while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
+    while let first = bytes.first, first == 0x20 || first == 0x09 { bytes.removeFirst() }
+    guard !bytes.isEmpty else { return .failure(.empty) }
+    let point: UInt8 = decimalComma ? 0x2C : 0x2E
+    let groups: Set<UInt8> = decimalComma ? [0x2E, 0x20, 0x5F, 0x27] : [0x2C, 0x20, 0x5F, 0x27]
+    var index = 0
+    var negative = false
+    if bytes[0] == 0x2B { index = 1 } else if bytes[0] == 0x2D { (negative, index) = (true, 1) }
+    var integer: [Int64] = []
+    var fraction: [Int64] = []
+    var sawPoint = false
+    while index < bytes.count {
+      let byte = bytes[index]
+      if (0x30...0x39).contains(byte) {
+        if sawPoint { fraction.append(Int64(byte - 0x30)) } else { integer.append(Int64(byte - 0x30)) }
+      } else if byte == point && !sawPoint {
+        sawPoint = true
+      } else if byte == 0x65 || byte == 0x45 {
+        return .failure(integer.isEmpty && fraction.isEmpty ? .notANumber : .exponentNotation)
+      } else if groups.contains(byte) && !sawPoint && !integer.isEmpty {
+        return .failure(.thousandsSeparator)
+      } else {
+        return .failure(.notANumber)
+      }
+      index += 1
+    }
+    guard !integer.isEmpty, !sawPoint || !fraction.isEmpty else { return .failure(.notANumber) }
+    if negative && !allowNegative { return .failure(.negative) }
+    while fraction.count > scale, fraction.last == 0 { fraction.removeLast() }
+    if fraction.count > scale { return .failure(.tooManyDecimals(fraction.count)) }
+    let significant = integer.drop { $0 == 0 }
+    if significant.count > maxIntegerDigits { return .failure(.tooLarge) }
+    var value = significant.reduce(Int64(0)) { $0 * 10 + $1 }
+    for position in 0..<scale { value = value * 10 + (position < fraction.count ? fraction[position] : 0) }
+    return .success(negative ? -value : value)
+  }
+
+  @Test func agreesWithTheReferenceOnGeneratedTexts() {
+    var random = SeededGenerator(seed: 0xDEC1)
+    let pieces = ["0", "1", "5", "9", "00", "12", ".", ",", "+", "-", " ", "\t", "e", "E", "_", "'", "x", "%", "é"]
+    for _ in 0..<20_000 {
+      let text = (0..<Int.random(in: 0...9, using: &random)).map { _ in pieces.randomElement(using: &random) ?? "" }
+        .joined()
+      let scale = Int.random(in: 0...4, using: &random)
+      let comma = Bool.random(using: &random)
+      let negative = Bool.random(using: &random)
+      let parsed = Result { () throws(DecimalText.SyntaxError) -> Int64 in
+        try DecimalText.parse(text, scale: scale, maxIntegerDigits: 6, decimalComma: comma, allowNegative: negative)
+      }
+      let expected = Self.reference(
+        text, scale: scale, maxIntegerDigits: 6, decimalComma: comma, allowNegative: negative)
+      #expect(parsed == expected, "\(text.debugDescription) scale \(scale) comma \(comma) negative \(negative)")
+    }
+  }
+}
