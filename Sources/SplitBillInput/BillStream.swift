@@ -164,7 +164,7 @@ public struct BillStream {
     fileCount += 1
     var unused: [Diagnostic] = []
     var context = validator.context(for: DocumentHeader(file: source.path), diagnostics: &unused)
-    let process: (ReaderEvent) -> Void = { event in
+    func process(_ event: ReaderEvent) {
       switch event {
       case .document(let header):
         var found: [Diagnostic] = []
@@ -180,6 +180,7 @@ public struct BillStream {
         handle(self.check(self.validator.validate(raw, context: context), explicitID: explicitID))
       }
     }
+
     switch source.format {
     case .yaml:
       let reader: YAMLEventReader
@@ -192,8 +193,14 @@ public struct BillStream {
       }
       var yaml = YAMLBillReader(file: source.path, reader: reader)
       yaml.standardInput = standardInput
-      // Parsing on one thread, validating on this one.
-      Pipeline.run(handing: &yaml, produce: { yaml, emit in yaml.read(emit) }, consume: process)
+      // Parsing on one thread; turning nodes into fields and validating on this one.
+      let fields = YAMLFields(file: source.path)
+      Pipeline.run(handing: &yaml, produce: { yaml, emit in yaml.read(emit) }) { item in
+        switch item {
+        case .event(let event): process(event)
+        case .bill(let node, let index): process(.bill(fields.bill(from: node, index: index)))
+        }
+      }
     case .csv:
       let input: ByteReader
       if source.path == "-" {

@@ -16,25 +16,24 @@ public enum SourceLines {
       } else {
         reader = ByteReader(path: file)
       }
-      guard let reader, let last = lines.max() else { continue }
+      guard let reader else { continue }
+      // Line by line, a run of bytes at a time, up to the last line wanted.
+      var pending = lines.sorted()[...]
       var number = 1
-      var wanted = lines.contains(1)
+      var column = 1
       var current: [UInt8] = []
       var found: [Int: String] = [:]
-      while number <= last {
-        let byte = reader.next()
-        if byte == nil || byte == 0x0A {
-          if wanted {
-            if current.last == 0x0D { current.removeLast() }
-            found[number] = String(decoding: current, as: UTF8.self)
-          }
-          current.removeAll(keepingCapacity: true)
-          number += 1
-          wanted = lines.contains(number)
-          if byte == nil { break }
-        } else if wanted {
-          current.append(byte ?? 0)
+      while let next = pending.first {
+        current.removeAll(keepingCapacity: true)
+        reader.consume(upTo: (0x0A, 0x0A, 0x0A, 0x0A), into: &current, line: &number, column: &column)
+        let atEnd = reader.next() == nil
+        if number == next {
+          if current.last == 0x0D { current.removeLast() }
+          found[number] = String(decoding: current, as: UTF8.self)
+          pending.removeFirst()
         }
+        if atEnd { break }
+        number += 1
       }
       result[file] = found
     }

@@ -13,15 +13,24 @@ struct YAMLBillReader {
   var standardInput: [UInt8]?
   private var builder: YAMLNodeBuilder
   private var billCount = 0
+  private let fields: YAMLFields
+
+  /// What the reader hands on: events, and bills still as nodes, so that turning them into fields
+  /// can happen on the consumer's thread while this one parses on.
+  enum Item: Sendable {
+    case event(ReaderEvent)
+    case bill(YAMLNode, index: Int)
+  }
 
   init(file: String, reader: YAMLEventReader) {
     self.file = file
     self.reader = reader
     self.builder = YAMLNodeBuilder(reader: reader, file: file)
+    self.fields = YAMLFields(file: file)
   }
 
   /// Reads the whole stream, calling `emit` for each document header, bill and failure.
-  mutating func read(_ emit: (ReaderEvent) -> Void) {
+  mutating func read(_ emit: (Item) -> Void) {
     do {
       while let (event, _, _) = try next() {
         guard event == .documentStart else { continue }  // stream start and end carry nothing
@@ -35,7 +44,7 @@ struct YAMLBillReader {
           // libyaml's reader errors carry a byte offset instead of a mark.
           (line, column) = SourceLines.position(ofByteOffset: column, in: file, standardInput: standardInput)
         }
-        emit(.failure(.error(syntax.message, at: location(max(line, 1), max(column, 1)))))
+        emit(.event(.failure(.error(syntax.message, at: location(max(line, 1), max(column, 1))))))
       }
     }
   }
@@ -52,7 +61,7 @@ struct YAMLBillReader {
     SourceLocation(file: file, line: line, column: column)
   }
 
-  private mutating func readDocument(_ emit: (ReaderEvent) -> Void) throws(InputFailure) {
+  private mutating func readDocument(_ emit: (Item) -> Void) throws(InputFailure) {
     var header = DocumentHeader(file: file)
     let (first, line, column) = try builder.pull()
     switch first {
@@ -71,7 +80,7 @@ struct YAMLBillReader {
           }
           billsSeen = true
           if !headerSent {
-            emit(.document(header))
+            emit(.event(.document(header)))
             headerSent = true
           }
           try readBills(emit)
@@ -82,10 +91,11 @@ struct YAMLBillReader {
         case "version", "defaults", "people":
           if billsSeen {
             emit(
-              .failure(
-                .error(
-                  "'\(key)' must come before 'bills' in the file, so bills can be read as they stream",
-                  at: keyLocation)))
+              .event(
+                .failure(
+                  .error(
+                    "'\(key)' must come before 'bills' in the file, so bills can be read as they stream",
+                    at: keyLocation))))
           } else if key == "version" {
             if header.version != nil {
               header.problems.append(.error("duplicate key 'version' in the file", at: keyLocation))
@@ -112,25 +122,25 @@ struct YAMLBillReader {
           header.problems.append(.error(message, at: keyLocation))
         }
       }
-      if !headerSent { emit(.document(header)) }
+      if !headerSent { emit(.event(.document(header))) }
     case .sequenceStart:
-      emit(.document(header))
+      emit(.event(.document(header)))
       try readBillItems(emit)
     case .scalar(let text, _, let plain) where plain && ["", "~", "null"].contains(text):
-      emit(.document(header))
+      emit(.event(.document(header)))
     default:
       let node = try builder.build(first, line: line, column: column)
       header.problems.append(
         .error(
           "expected a mapping with 'bills' or a list of bills, found \(node.shapeDescription)",
           at: location(line, column)))
-      emit(.document(header))
+      emit(.event(.document(header)))
     }
     let (end, _, _) = try builder.pull()
     if end != .documentEnd { throw .at(line, column, "unexpected content after the document") }
   }
 
-  private mutating func readBills(_ emit: (ReaderEvent) -> Void) throws(InputFailure) {
+  private mutating func readBills(_ emit: (Item) -> Void) throws(InputFailure) {
     let (event, line, column) = try builder.pull()
     switch event {
     case .sequenceStart:
@@ -140,39 +150,20 @@ struct YAMLBillReader {
     default:
       let node = try builder.build(event, line: line, column: column, depth: 1)
       emit(
-        .failure(.error("'bills' must be a list of bills, found \(node.shapeDescription)", at: location(line, column))))
+        .event(
+          .failure(
+            .error("'bills' must be a list of bills, found \(node.shapeDescription)", at: location(line, column)))))
     }
   }
 
-  private mutating func readBillItems(_ emit: (ReaderEvent) -> Void) throws(InputFailure) {
+  private mutating func readBillItems(_ emit: (Item) -> Void) throws(InputFailure) {
     while true {
       let (event, line, column) = try builder.pull()
       if event == .sequenceEnd { return }
       let node = try builder.build(event, line: line, column: column, depth: 2)
       billCount += 1
-      emit(.bill(bill(from: node)))
+      emit(.bill(node, index: billCount))
     }
-  }
-
-  private func bill(from node: YAMLNode) -> RawBill {
-    let start = location(node.line, node.column)
-    guard case .mapping(let pairs) = node.kind else {
-      let problem = Diagnostic.error(
-        "a bill must be a mapping with keys such as amount, tip and diners, found \(node.shapeDescription)", at: start)
-      return RawBill(location: start, index: billCount, fields: [:], problems: [problem], unreadable: true)
-    }
-    var collector = FieldCollector()
-    for (key, value) in pairs {
-      let keyLocation = location(key.line, key.column)
-      guard let name = key.scalar else {
-        collector.problems.append(.error("a key must be a plain name, found \(key.shapeDescription)", at: keyLocation))
-        continue
-      }
-      collector.add(field(name, keyLocation, value), allowed: BillField.billKeys, what: "bill")
-    }
-    return RawBill(
-      location: start, index: billCount, fields: collector.fields, problems: collector.problems,
-      misspelt: collector.misspelt)
   }
 
   private func readDefaults(_ node: YAMLNode, keyLocation: SourceLocation, into header: inout DocumentHeader) {
@@ -195,12 +186,47 @@ struct YAMLBillReader {
   }
 
   private func field(_ key: String, _ keyLocation: SourceLocation, _ node: YAMLNode) -> RawField {
+    fields.field(key, keyLocation, node)
+  }
+}
+
+/// Turns YAML nodes into located fields and raw bills.
+struct YAMLFields: Sendable {
+  let file: String
+
+  func location(_ line: Int, _ column: Int) -> SourceLocation {
+    SourceLocation(file: file, line: line, column: column)
+  }
+
+  /// The bill `node`, the `index`th of its file.
+  func bill(from node: YAMLNode, index: Int) -> RawBill {
+    let start = location(node.line, node.column)
+    guard case .mapping(let pairs) = node.kind else {
+      let problem = Diagnostic.error(
+        "a bill must be a mapping with keys such as amount, tip and diners, found \(node.shapeDescription)", at: start)
+      return RawBill(location: start, index: index, fields: [:], problems: [problem], unreadable: true)
+    }
+    var collector = FieldCollector()
+    for (key, value) in pairs {
+      let keyLocation = location(key.line, key.column)
+      guard let name = key.scalar else {
+        collector.problems.append(.error("a key must be a plain name, found \(key.shapeDescription)", at: keyLocation))
+        continue
+      }
+      collector.add(field(name, keyLocation, value), allowed: BillField.billKeys, what: "bill")
+    }
+    return RawBill(
+      location: start, index: index, fields: collector.fields, problems: collector.problems,
+      misspelt: collector.misspelt)
+  }
+
+  func field(_ key: String, _ keyLocation: SourceLocation, _ node: YAMLNode) -> RawField {
     RawField(
       key: key, keyLocation: keyLocation, value: value(of: node),
       location: node.isNull ? keyLocation : location(node.line, node.column))
   }
 
-  private func value(of node: YAMLNode) -> RawValue {
+  func value(of node: YAMLNode) -> RawValue {
     if node.isNull { return .absent }
     switch node.kind {
     case .scalar(let text, _):

@@ -1,8 +1,8 @@
 import SplitBillCore
 
 /// A small YAML node tree: one bill, the defaults or the roster, never the whole file.
-struct YAMLNode {
-  enum Kind {
+struct YAMLNode: Sendable {
+  enum Kind: Sendable {
     /// `plain` when unquoted: only plain scalars can be null or the merge key `<<`.
     case scalar(String, plain: Bool)
     case sequence([YAMLNode])
