@@ -35,7 +35,8 @@ public enum DecimalText {
   ) throws(SyntaxError) -> Int64 {
     var string = String(text)
     let result = string.withUTF8 { bytes in
-      parse(bytes, scale: scale, maxIntegerDigits: maxIntegerDigits, decimalComma: decimalComma,
+      parse(
+        bytes, scale: scale, maxIntegerDigits: maxIntegerDigits, decimalComma: decimalComma,
         allowNegative: allowNegative)
     }
     return try result.get()

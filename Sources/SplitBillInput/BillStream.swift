@@ -195,12 +195,14 @@ public struct BillStream {
       yaml.standardInput = standardInput
       // Parsing on one thread; turning nodes into fields and validating on this one.
       let fields = YAMLFields(file: source.path)
-      Pipeline.run(handing: &yaml, produce: { yaml, emit in yaml.read(emit) }) { item in
-        switch item {
-        case .event(let event): process(event)
-        case .bill(let node, let index): process(.bill(fields.bill(from: node, index: index)))
-        }
-      }
+      Pipeline.run(
+        handing: &yaml, produce: { yaml, emit in yaml.read(emit) },
+        consume: { item in
+          switch item {
+          case .event(let event): process(event)
+          case .bill(let node, let index): process(.bill(fields.bill(from: node, index: index)))
+          }
+        })
     case .csv:
       let input: ByteReader
       if source.path == "-" {
@@ -238,7 +240,8 @@ public struct BillStream {
       let source = compact(bill.source)
       if explicitID { ids.add(key: bill.id, id: nil, ordinal: billCount, location: source) }
       if let date = bill.date {
-        receipts.add(key: Self.receiptKey(date, bill.terms.amount, bill.terms.payer), id: bill.id, ordinal: billCount,
+        receipts.add(
+          key: Self.receiptKey(date, bill.terms.amount, bill.terms.payer), id: bill.id, ordinal: billCount,
           location: source)
       }
       return .valid(bill)

@@ -38,9 +38,10 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
   }
 
-  @Test(arguments: [
-    ("2026-11-20", 8450, "EUR", "Ana"), ("0987-01-02", 7, "KWD", "Émile"), ("2027-02-28", 12_345, "JPY", nil),
-  ] as [(String, Int64, String, String?)])
+  @Test(
+    arguments: [
+      ("2026-11-20", 8450, "EUR", "Ana"), ("0987-01-02", 7, "KWD", "Émile"), ("2027-02-28", 12_345, "JPY", nil),
+    ] as [(String, Int64, String, String?)])
   func receiptKeysReadAsDateAmountAndPayer(date: String, units: Int64, code: String, payer: String?) throws {
     let date = try #require(CalendarDate(iso: date))
     let amount = Money(minorUnits: units, currency: try Currency(code: code))
