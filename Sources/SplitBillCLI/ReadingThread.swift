@@ -1,16 +1,47 @@
 import SplitBillInput
 
-/// Reads bills on a thread of its own while the caller splits and writes them: bills arrive in
-/// reading order, in batches, through a bounded queue (``Pipeline``).
+/// What a command does to each bill on the reading thread, in reading order, before handing it on.
+protocol BillPreparing: Sendable {
+  /// What the caller's thread receives for one bill.
+  associatedtype Prepared: Sendable
+  /// Prepares one bill; called once per bill, in order.
+  mutating func prepare(_ outcome: BillOutcome) -> Prepared
+}
+
+/// Reads bills on a thread of its own while the caller writes them: bills arrive in reading order,
+/// in batches, through a bounded queue (``Pipeline``).
 enum ReadingThread {
-  /// Reads `sources` with `stream` on another thread and calls `handle` here, in order, for every
-  /// outcome; returns when both are done, with `stream` holding what the reading learnt.
+  /// Reads `sources` with `stream` on another thread, where `preparer` also prepares every bill,
+  /// and calls `handle` here, in order, for each; returns when both are done, with `stream` and
+  /// `preparer` holding what they learnt.
+  ///
+  /// Work that must follow reading order but not the writers (splitting, which carries the
+  /// leftover ledger from bill to bill) goes in `preparer`, so the two cores share the run evenly.
+  static func read<Preparer: BillPreparing>(
+    _ stream: inout BillStream, _ sources: [InputSource], preparing preparer: inout Preparer,
+    batchSize: Int = 64, capacity: Int = 4, _ handle: (Preparer.Prepared) -> Void
+  ) {
+    var state = (stream: stream, preparer: preparer)
+    Pipeline.run(
+      handing: &state, batchSize: batchSize, capacity: capacity,
+      produce: { state, emit in
+        var preparer = state.preparer
+        state.stream.read(sources) { outcome in emit(preparer.prepare(outcome)) }
+        state.preparer = preparer
+      }, consume: handle)
+    (stream, preparer) = state
+  }
+
+  /// The same with nothing prepared: `handle` gets every outcome as read.
   static func read(
     _ stream: inout BillStream, _ sources: [InputSource], batchSize: Int = 64, capacity: Int = 4,
     _ handle: (BillOutcome) -> Void
   ) {
-    Pipeline.run(
-      handing: &stream, batchSize: batchSize, capacity: capacity,
-      produce: { stream, emit in stream.read(sources, emit) }, consume: handle)
+    var asRead = AsRead()
+    read(&stream, sources, preparing: &asRead, batchSize: batchSize, capacity: capacity, handle)
+  }
+
+  private struct AsRead: BillPreparing {
+    func prepare(_ outcome: BillOutcome) -> BillOutcome { outcome }
   }
 }

@@ -100,7 +100,6 @@ enum ReportCommand {
 
     // One reading of the inputs into every output. Outputs go to a temporary place first: files
     // next to their target, standard output to a spool; nothing is visible until the books reconcile.
-    let advisor = OfflineAdvisor()
     func readInputs(_ stream: inout BillStream, _ sources: [InputSource]) throws -> Pass {
       var pass = Pass()
       do {
@@ -119,40 +118,20 @@ enum ReportCommand {
         pass.abort()
         throw CommandFailure(message: "\(error)", code: .cannotCreate)
       }
-      var leftovers = LeftoverLedger()
-      ReadingThread.read(&stream, sources) { outcome in
-        switch outcome {
+      var splitter = BillSplitter(
+        filter: filter, needsDates: needsDates, answers: answers, commandLineTip: commandLineTip)
+      ReadingThread.read(&stream, sources, preparing: &splitter) { prepared in
+        switch prepared {
         case .invalid(let bill):
           pass.invalid.append(bill)
-        case .valid(var bill):
-          if filter != nil || needsDates, bill.date == nil {
-            let reason = filter != nil ? "a date filter is in use" : "journal formats date every transaction"
-            let problem = Diagnostic.error("bill '\(bill.id)' has no date, but \(reason)", at: bill.source)
-            pass.reportProblems.append(problem)
-            pass.invalid.append(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
-            return
-          }
-          if let filter, let date = bill.date, !filter.contains(date) {
-            pass.filteredOut += 1
-            return
-          }
-          var advice: TipAdvice?
-          if bill.terms.tip == .advisor {
-            let suggestion =
-              answers[bill.id] ?? advisor.suggest(notes: bill.notes, base: bill.defaultTip ?? commandLineTip)
-            bill.terms.tip = .percent(suggestion.percent)
-            advice = suggestion
-          }
-          do throws(SplitError) {
-            let split = try bill.terms.split(ledger: &leftovers)
-            pass.ledger.add(split)
-            let reported = ReportedBill(bill: bill, split: split, advice: advice)
-            for index in pass.writers.indices { pass.writers[index].write(reported) }
-          } catch {
-            let problem = Diagnostic.error(error.description, at: bill.source)
-            pass.reportProblems.append(problem)
-            pass.invalid.append(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
-          }
+        case .refused(let bill):
+          pass.reportProblems += bill.diagnostics
+          pass.invalid.append(bill)
+        case .filteredOut:
+          pass.filteredOut += 1
+        case .split(let reported):
+          pass.ledger.add(reported.split)
+          for index in pass.writers.indices { pass.writers[index].write(reported) }
         }
       }
       return pass
@@ -197,6 +176,57 @@ enum ReportCommand {
     for file in pass.pending { context.message("wrote \(file.path)") }
     if stream.unreadableInput { return .noInput }
     return summary.invalid.isEmpty ? .success : .invalidBills
+  }
+
+  /// Splits each bill on the reading thread, in reading order (the leftover ledger goes from bill
+  /// to bill), after the date filter and tip advice; the caller's thread books and writes.
+  struct BillSplitter: BillPreparing {
+    /// What became of one bill.
+    enum Prepared: Sendable {
+      /// Invalid as read.
+      case invalid(InvalidBill)
+      /// Valid as read but not reportable here (no date under a filter or in a journal, a split that failed).
+      case refused(InvalidBill)
+      /// Outside the date filter.
+      case filteredOut
+      /// Split, ready to book and write.
+      case split(ReportedBill)
+    }
+
+    let filter: DateFilter?
+    let needsDates: Bool
+    let answers: [String: TipAdvice]
+    let commandLineTip: Percent?
+    let advisor = OfflineAdvisor()
+    var leftovers = LeftoverLedger()
+
+    mutating func prepare(_ outcome: BillOutcome) -> Prepared {
+      var bill: Bill
+      switch outcome {
+      case .invalid(let invalid): return .invalid(invalid)
+      case .valid(let valid): bill = valid
+      }
+      if filter != nil || needsDates, bill.date == nil {
+        let reason = filter != nil ? "a date filter is in use" : "journal formats date every transaction"
+        let problem = Diagnostic.error("bill '\(bill.id)' has no date, but \(reason)", at: bill.source)
+        return .refused(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
+      }
+      if let filter, let date = bill.date, !filter.contains(date) { return .filteredOut }
+      var advice: TipAdvice?
+      if bill.terms.tip == .advisor {
+        let suggestion =
+          answers[bill.id] ?? advisor.suggest(notes: bill.notes, base: bill.defaultTip ?? commandLineTip)
+        bill.terms.tip = .percent(suggestion.percent)
+        advice = suggestion
+      }
+      do throws(SplitError) {
+        let split = try bill.terms.split(ledger: &leftovers)
+        return .split(ReportedBill(bill: bill, split: split, advice: advice))
+      } catch {
+        let problem = Diagnostic.error(error.description, at: bill.source)
+        return .refused(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
+      }
+    }
   }
 
   /// What one reading of the inputs produced: outputs not yet committed, and the books.
