@@ -56,19 +56,33 @@ private final class Transfer<Value>: @unchecked Sendable {
 }
 
 /// A bounded first-in, first-out queue of batches between one producer and one consumer.
-private final class Handoff<Element>: @unchecked Sendable {
+final class Handoff<Element>: @unchecked Sendable {
   private let condition = NSCondition()
   private var batches: [[Element]] = []
   private var finished = false
+  private var cancelled = false
   private let capacity: Int
 
   init(capacity: Int) { self.capacity = capacity }
 
-  func push(_ batch: [Element]) {
+  /// Queues `batch`, waiting while the queue is full; `false` once the consumer has cancelled.
+  @discardableResult
+  func push(_ batch: [Element]) -> Bool {
     condition.lock()
     defer { condition.unlock() }
-    while batches.count >= capacity { condition.wait() }
+    while batches.count >= capacity && !cancelled { condition.wait() }
+    guard !cancelled else { return false }
     batches.append(batch)
+    condition.broadcast()
+    return true
+  }
+
+  /// The consumer wants nothing more: queued batches are dropped and the producer's pushes fail.
+  func cancel() {
+    condition.lock()
+    defer { condition.unlock() }
+    cancelled = true
+    batches.removeAll()
     condition.broadcast()
   }
 

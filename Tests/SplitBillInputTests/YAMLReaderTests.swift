@@ -155,6 +155,16 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     #expect(result.lines.first?.contains("aliases expand to more than 100000 nodes") == true)
   }
 
+  @Test func anErrorThatStopsTheFileEarlyStopsLibyamlsThreadToo() throws {
+    // The unknown alias stops the reading at the first bill while libyaml, on its own thread, has
+    // tens of thousands of events still to hand over: the reading must end, not wait on a full queue.
+    var text = "bills:\n  - {amount: 5, tip: 1, diners: *crew}\n"
+    for index in 0..<20_000 { text += "  - {id: b\(index), amount: 5, tip: 1, diners: [Ana, Ben]}\n" }
+    let result = try read(text)
+    #expect(result.lines == ["2:33: error: unknown alias '*crew': no anchor '&crew' before it in this document"])
+    #expect(result.bills.isEmpty)
+  }
+
   @Test func severalDocumentsAreSeveralFilesWorth() throws {
     let result = try read(
       """
