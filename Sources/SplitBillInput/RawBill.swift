@@ -113,9 +113,10 @@ struct FieldCollector {
 
   /// Adds a field unless its key is unknown or repeated; `what` names the place ("bill", "defaults").
   mutating func add(_ field: RawField, allowed: [String], what: String) {
-    // The key's slot, found once; `allowed` is every bill key or a subset of them.
+    // The key's slot, found once. `allowed` is every bill key (the same array: compared by
+    // identity, at once) or a subset of them.
     let slot = BillField.slot(of: field.key)
-    guard let slot, allowed.count == BillField.billKeys.count || allowed.contains(field.key) else {
+    guard let slot, allowed == BillField.billKeys || allowed.contains(field.key) else {
       var message = "unknown key '\(field.key)' in \(what)"
       if let guess = Spelling.suggestion(for: field.key, among: allowed) {
         message += "; did you mean '\(guess)'?"

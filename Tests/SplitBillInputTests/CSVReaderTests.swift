@@ -131,3 +131,17 @@ import Testing
     }
   }
 }
+
+/// `BillKey` numbers the keys of the format table: each case must stand at its key's position.
+@Suite struct BillKeyTests {
+  @Test func eachCaseIsTheKeyAtItsPosition() {
+    // `tipAmount` is `tip_amount`: the case names, spelt as keys, are the table's keys in order.
+    func spelt(_ key: BillKey) -> String {
+      String(describing: key).reduce(into: "") { text, character in
+        text += character.isUppercase ? "_" + character.lowercased() : String(character)
+      }
+    }
+    #expect(BillKey.allCases.map(spelt) == BillField.billKeys)
+    #expect(BillKey.allCases.allSatisfy { $0.name == spelt($0) })
+  }
+}
