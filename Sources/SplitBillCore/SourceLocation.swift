@@ -25,6 +25,23 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
   }
 }
 
+extension String {
+  /// The same text in storage of its own (unless it is short enough to need none).
+  ///
+  /// Readers give each bill its own copy of the file name for its locations. Bills are worked on
+  /// by several threads at once, and a single shared name, whose reference count every copy of
+  /// every location touches, cost over a third of a run's CPU time through contention (measured:
+  /// `check` of 200,000 CSV bills under a 29-byte path, 2.8 s of CPU against 1.8 s under a
+  /// 10-byte one, which needs no reference count). A bill's own copy is touched by one thread at
+  /// a time.
+  public var unshared: String {
+    let count = utf8.count
+    return String(unsafeUninitializedCapacity: count) { buffer in
+      buffer.initialize(fromContentsOf: utf8)
+    }
+  }
+}
+
 /// A problem found in the input, located like a compiler's.
 public struct Diagnostic: Hashable, Sendable {
   /// Errors make a bill invalid; warnings fail only with `--strict`.

@@ -105,6 +105,7 @@ struct CSVBillReader {
   }
 
   private func bill(from row: Row, columns: [String?], slots: [Int?], index: Int) -> RawBill {
+    let file = file.unshared  // this bill's own copy (see `String.unshared`)
     let start = SourceLocation(file: file, line: row.line, column: 1)
     var raw = RawBill(location: start, index: index, fields: [:], problems: row.problem.map { [$0] } ?? [])
     if row.problem == nil && row.cells.count != columns.count {

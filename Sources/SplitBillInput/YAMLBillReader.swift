@@ -198,8 +198,13 @@ struct YAMLFields: Sendable {
     SourceLocation(file: file, line: line, column: column)
   }
 
-  /// The bill `node`, the `index`th of its file.
+  /// The bill `node`, the `index`th of its file, located with its own copy of the file name (see
+  /// `String.unshared`).
   func bill(from node: YAMLNode, index: Int) -> RawBill {
+    YAMLFields(file: file.unshared).located(node, index: index)
+  }
+
+  private func located(_ node: YAMLNode, index: Int) -> RawBill {
     let start = location(node.line, node.column)
     guard case .mapping(let pairs) = node.kind else {
       let problem = Diagnostic.error(
