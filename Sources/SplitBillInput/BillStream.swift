@@ -193,16 +193,16 @@ public struct BillStream {
       }
       var yaml = YAMLBillReader(file: source.path, reader: reader)
       yaml.standardInput = standardInput
-      // libyaml on a thread of its own; nodes, fields and validation on this one.
+      // libyaml and the node tree on one thread; fields and validation on this one.
       let fields = YAMLFields(file: source.path)
-      reader.startPrefetching()
-      defer { reader.stopPrefetching() }
-      yaml.read { item in
-        switch item {
-        case .event(let event): process(event)
-        case .bill(let node, let index): process(.bill(fields.bill(from: node, index: index)))
-        }
-      }
+      Pipeline.run(
+        handing: &yaml, produce: { yaml, emit in yaml.read(emit) },
+        consume: { item in
+          switch item {
+          case .event(let event): process(event)
+          case .bill(let node, let index): process(.bill(fields.bill(from: node, index: index)))
+          }
+        })
     case .csv:
       let input: ByteReader
       if source.path == "-" {

@@ -56,33 +56,19 @@ private final class Transfer<Value>: @unchecked Sendable {
 }
 
 /// A bounded first-in, first-out queue of batches between one producer and one consumer.
-final class Handoff<Element>: @unchecked Sendable {
+private final class Handoff<Element>: @unchecked Sendable {
   private let condition = NSCondition()
   private var batches: [[Element]] = []
   private var finished = false
-  private var cancelled = false
   private let capacity: Int
 
   init(capacity: Int) { self.capacity = capacity }
 
-  /// Queues `batch`, waiting while the queue is full; `false` once the consumer has cancelled.
-  @discardableResult
-  func push(_ batch: [Element]) -> Bool {
+  func push(_ batch: [Element]) {
     condition.lock()
     defer { condition.unlock() }
-    while batches.count >= capacity && !cancelled { condition.wait() }
-    guard !cancelled else { return false }
+    while batches.count >= capacity { condition.wait() }
     batches.append(batch)
-    condition.broadcast()
-    return true
-  }
-
-  /// The consumer wants nothing more: queued batches are dropped and the producer's pushes fail.
-  func cancel() {
-    condition.lock()
-    defer { condition.unlock() }
-    cancelled = true
-    batches.removeAll()
     condition.broadcast()
   }
 

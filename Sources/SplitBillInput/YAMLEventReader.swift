@@ -1,5 +1,4 @@
 internal import CYAML
-import Foundation
 import SplitBillCore
 
 #if canImport(Glibc)
@@ -7,7 +6,7 @@ import SplitBillCore
 #endif
 
 /// One libyaml parsing event, copied into Swift values.
-enum YAMLEvent: Equatable, Sendable {
+enum YAMLEvent: Equatable {
   case streamStart, streamEnd, documentStart, documentEnd
   case alias(anchor: String)
   /// A scalar's text; `plain` when unquoted (only plain scalars can be YAML nulls or merge keys).
@@ -19,7 +18,7 @@ enum YAMLEvent: Equatable, Sendable {
 }
 
 /// A YAML syntax error, located.
-struct YAMLSyntaxError: Error, Sendable {
+struct YAMLSyntaxError: Error {
   var message: String
   var line: Int
   var column: Int
@@ -28,26 +27,12 @@ struct YAMLSyntaxError: Error, Sendable {
 /// Pulls events one at a time from libyaml (never a document tree), with 1-based positions.
 ///
 /// Owns the `yaml_parser_t`; reads a file through a `FILE*` in libyaml's own buffer, or a byte
-/// array that it keeps alive. After ``startPrefetching(batchSize:capacity:)`` libyaml runs on a
-/// thread of its own, a few batches of events ahead of ``next()``: only that thread touches the
-/// parser, only the caller's thread calls ``next()`` (hence `@unchecked Sendable`).
-final class YAMLEventReader: @unchecked Sendable {
+/// array that it keeps alive.
+final class YAMLEventReader {
   private var parser = yaml_parser_t()
   private var file: UnsafeMutablePointer<FILE>?
   private var bytes: [UInt8]
   private var finished = false
-
-  /// One pulled event, the end of the stream, or the error that stopped it. (A concrete enum:
-  /// a `Result` of a tuple goes through generic value witnesses on every copy.)
-  private enum Pulled: Sendable {
-    case event(YAMLEvent, line: Int, column: Int)
-    case end
-    case failure(YAMLSyntaxError)
-  }
-  private var prefetched: Handoff<Pulled>?
-  private var prefetchDone: DispatchSemaphore?
-  private var batch: [Pulled] = []
-  private var position = 0
 
   /// Reads the file at `path`; `nil` when it cannot be opened (`errno` says why).
   init?(path: String) {
@@ -71,74 +56,12 @@ final class YAMLEventReader: @unchecked Sendable {
   }
 
   deinit {
-    stopPrefetching()
     yaml_parser_delete(&parser)
     if let file { fclose(file) }
   }
 
-  /// Moves libyaml to a thread of its own, which pulls events `batchSize` at a time, at most
-  /// `capacity` batches ahead. Call ``stopPrefetching()`` when done reading, even early.
-  func startPrefetching(batchSize: Int = 256, capacity: Int = 8) {
-    let handoff = Handoff<Pulled>(capacity: capacity)
-    let done = DispatchSemaphore(value: 0)
-    prefetched = handoff
-    prefetchDone = done
-    let thread = Thread { [self] in
-      var batch: [Pulled] = []
-      batch.reserveCapacity(batchSize)
-      while true {
-        let pulled: Pulled
-        do throws(YAMLSyntaxError) {
-          if let (event, line, column) = try pull() {
-            pulled = .event(event, line: line, column: column)
-          } else {
-            pulled = .end
-          }
-        } catch {
-          pulled = .failure(error)
-        }
-        batch.append(pulled)
-        let last: Bool
-        if case .event(let event, _, _) = pulled { last = event == .streamEnd } else { last = true }
-        if last || batch.count == batchSize {
-          guard handoff.push(batch) else { break }
-          batch.removeAll(keepingCapacity: true)
-        }
-        if last { break }
-      }
-      handoff.finish()
-      done.signal()
-    }
-    thread.start()
-  }
-
-  /// Stops the prefetching thread (if any) and waits for it; later calls do nothing.
-  func stopPrefetching() {
-    guard let prefetched, let prefetchDone else { return }
-    prefetched.cancel()
-    prefetchDone.wait()
-    self.prefetched = nil
-    self.prefetchDone = nil
-  }
-
   /// The next event and its 1-based line and column; `nil` after the stream ends.
   func next() throws(YAMLSyntaxError) -> (YAMLEvent, line: Int, column: Int)? {
-    guard let prefetched else { return try pull() }
-    if position == batch.count {
-      guard let next = prefetched.pop() else { return nil }
-      batch = next
-      position = 0
-    }
-    defer { position += 1 }
-    switch batch[position] {
-    case .event(let event, let line, let column): return (event, line, column)
-    case .end: return nil
-    case .failure(let error): throw error
-    }
-  }
-
-  /// The next event from libyaml itself.
-  private func pull() throws(YAMLSyntaxError) -> (YAMLEvent, line: Int, column: Int)? {
     guard !finished else { return nil }
     var event = yaml_event_t()
     guard yaml_parser_parse(&parser, &event) == 1 else { throw syntaxError() }
