@@ -54,9 +54,14 @@ public struct BillField: Sendable {
       summary: "How a percentage tip is rounded: half-up, half-even, up, down."),
   ]
 
-  /// The position of `name` in ``all``: a few string comparisons, no hashing.
-  /// (Every key is a small string: comparing two is comparing two words.)
-  static func slot(of name: String) -> Int? { billKeys.firstIndex(of: name) }
+  /// The position of `name` in ``all``: no hashing, and a string comparison only with the keys of
+  /// the same length (one or two; YAML asks this for every key of every bill).
+  static func slot(of name: String) -> Int? {
+    let length = name.utf8.count
+    return billKeys.indices.first { billKeyLengths[$0] == length && billKeys[$0] == name }
+  }
+
+  private static let billKeyLengths = billKeys.map(\.utf8.count)
 
   /// The keys a bill may have.
   public static let billKeys = all.map(\.name)
