@@ -155,9 +155,9 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     #expect(result.lines.first?.contains("aliases expand to more than 100000 nodes") == true)
   }
 
-  @Test func anErrorThatStopsTheFileEarlyStopsLibyamlsThreadToo() throws {
-    // The unknown alias stops the reading at the first bill while libyaml, on its own thread, has
-    // tens of thousands of events still to hand over: the reading must end, not wait on a full queue.
+  @Test func anErrorThatStopsTheFileLeavesTheRestUnread() throws {
+    // The unknown alias stops the file at its first bill: the parsing thread ends there, the
+    // 20,000 bills after it are neither read nor reported, and the reading returns.
     var text = "bills:\n  - {amount: 5, tip: 1, diners: *crew}\n"
     for index in 0..<20_000 { text += "  - {id: b\(index), amount: 5, tip: 1, diners: [Ana, Ben]}\n" }
     let result = try read(text)
