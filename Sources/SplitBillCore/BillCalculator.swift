@@ -42,49 +42,49 @@ extension BillTerms {
     guard total <= 2 * Money.maximumMinorUnits else { throw .totalTooLarge }
 
     let people = diners.list
-    let weightSum = people.reduce(Int128(0)) { $0 + Int128($1.weight.tenThousandths) }
-    var shares = [Int64](repeating: 0, count: people.count)
-    var remainders = [Int128](repeating: 0, count: people.count)
-    var floorSum: Int64 = 0
-    for (index, person) in people.enumerated() {
-      let (quotient, remainder) = (Int128(total) * Int128(person.weight.tenThousandths))
-        .quotientAndRemainder(dividingBy: weightSum)
-      shares[index] = Int64(quotient)
-      remainders[index] = remainder
-      floorSum += shares[index]
-    }
-    let leftover = Int(total - floorSum)
-    var absorbed = [Int](repeating: 0, count: people.count)
-    var surplus: Int64 = 0
-
-    switch leftover == 0 ? nil : leftover {
-    case nil:
-      break
-    case .some where self.leftover == .toTip:
-      for index in people.indices where remainders[index] > 0 { shares[index] += 1 }
-      surplus = shares.reduce(0, +) - total
-    case .some where self.leftover == .payer:
-      // Checked below for every bill, whether or not there is a leftover.
-      break
-    case .some(let units):
-      for index in recipients(of: units, people: people, remainders: remainders, ledger: ledger) {
-        shares[index] += 1
-        absorbed[index] += 1
-      }
-    }
+    var payerIndex: Int?
     if self.leftover == .payer {
       guard let payer else { throw .payerPolicyWithoutPayer }
       guard !diners.isAnonymous, let index = people.firstIndex(where: { $0.name == payer }) else {
         throw .payerNotDiner(payer)
       }
-      shares[index] += Int64(leftover)
-      absorbed[index] = leftover
+      payerIndex = index
+    }
+    let weightSum = people.reduce(Int128(0)) { $0 + Int128($1.weight.tenThousandths) }
+    // Runs for every bill: the working arrays live on the stack, only the shares are allocated.
+    var shares = [Share]()
+    shares.reserveCapacity(people.count)
+    let (leftover, surplus) = withUnsafeTemporaryAllocation(of: Int128.self, capacity: people.count) {
+      remainders in
+      var floorSum: Int64 = 0
+      for (index, person) in people.enumerated() {
+        let (quotient, remainder) = (Int128(total) * Int128(person.weight.tenThousandths))
+          .quotientAndRemainder(dividingBy: weightSum)
+        remainders.initializeElement(at: index, to: remainder)
+        shares.append(
+          Share(
+            person: person.name, weight: person.weight, amount: Money(minorUnits: Int64(quotient), currency: currency),
+            absorbed: 0))
+        floorSum += Int64(quotient)
+      }
+      let leftover = Int(total - floorSum)
+      var surplus: Int64 = 0
+      if let payerIndex {
+        shares[payerIndex].amount.minorUnits += Int64(leftover)
+        shares[payerIndex].absorbed = leftover
+      } else if leftover > 0 && self.leftover == .toTip {
+        for index in people.indices where remainders[index] > 0 { shares[index].amount.minorUnits += 1 }
+        surplus = shares.reduce(0) { $0 + $1.amount.minorUnits } - total
+      } else if leftover > 0 {
+        placeLeftover(leftover, on: &shares, remainders: UnsafeBufferPointer(remainders), ledger: ledger)
+      }
+      return (leftover, surplus)
     }
 
     tip.minorUnits += surplus
     total += surplus
     if !diners.isAnonymous {
-      for (index, person) in people.enumerated() { ledger.record(absorbed[index], by: person.name, in: currency) }
+      for share in shares { ledger.record(share.absorbed, by: share.person, in: currency) }
     }
     return BillSplit(
       amount: amount,
@@ -96,33 +96,40 @@ extension BillTerms {
       leftoverUnits: leftover,
       anonymousDiners: diners.isAnonymous,
       payer: payer,
-      shares: people.indices.map {
-        Share(
-          person: people[$0].name, weight: people[$0].weight,
-          amount: Money(minorUnits: shares[$0], currency: currency), absorbed: absorbed[$0])
-      })
+      shares: shares)
   }
 
-  /// The indices of the `units` diners that get one leftover unit each, by policy.
-  private func recipients(
-    of units: Int, people: [Diner], remainders: [Int128], ledger: LeftoverLedger
-  ) -> ArraySlice<Int> {
-    let order: [Int]
-    switch leftover {
-    case .first:
-      order = Array(people.indices)
-    case .remainder:
-      order = people.indices.sorted { remainders[$0] != remainders[$1] ? remainders[$0] > remainders[$1] : $0 < $1 }
-    case .balanced, .payer, .toTip:
-      let anonymous = diners.isAnonymous
-      let sofar = people.map { anonymous ? 0 : ledger.absorbed(by: $0.name, in: amount.currency) }
-      order = people.indices.sorted { left, right in
-        if remainders[left] != remainders[right] { return remainders[left] > remainders[right] }
-        if sofar[left] != sofar[right] { return sofar[left] < sofar[right] }
-        return left < right
+  /// Gives one leftover unit each to the first `units` diners in the policy's order.
+  private func placeLeftover(
+    _ units: Int, on shares: inout [Share], remainders: UnsafeBufferPointer<Int128>, ledger: LeftoverLedger
+  ) {
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: shares.count) { buffer in
+      var order = buffer
+      for index in order.indices { order.initializeElement(at: index, to: index) }
+      switch leftover {
+      case .first:
+        break
+      case .remainder:
+        order.sort { remainders[$0] != remainders[$1] ? remainders[$0] > remainders[$1] : $0 < $1 }
+      case .balanced, .payer, .toTip:
+        let anonymous = diners.isAnonymous
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: shares.count) { sofar in
+          for index in sofar.indices {
+            sofar.initializeElement(
+              at: index, to: anonymous ? 0 : ledger.absorbed(by: shares[index].person, in: amount.currency))
+          }
+          order.sort { left, right in
+            if remainders[left] != remainders[right] { return remainders[left] > remainders[right] }
+            if sofar[left] != sofar[right] { return sofar[left] < sofar[right] }
+            return left < right
+          }
+        }
+      }
+      for index in order.prefix(units) {
+        shares[index].amount.minorUnits += 1
+        shares[index].absorbed += 1
       }
     }
-    return order.prefix(units)
   }
 
   /// The percentage the tip stands for: the chosen one, or one derived from a fixed tip.
