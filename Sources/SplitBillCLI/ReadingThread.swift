@@ -31,17 +31,4 @@ enum ReadingThread {
       }, consume: handle)
     (stream, preparer) = state
   }
-
-  /// The same with nothing prepared: `handle` gets every outcome as read.
-  static func read(
-    _ stream: inout BillStream, _ sources: [InputSource], batchSize: Int = 64, capacity: Int = 4,
-    _ handle: (BillOutcome) -> Void
-  ) {
-    var asRead = AsRead()
-    read(&stream, sources, preparing: &asRead, batchSize: batchSize, capacity: capacity, handle)
-  }
-
-  private struct AsRead: BillPreparing {
-    func prepare(_ outcome: BillOutcome) -> BillOutcome { outcome }
-  }
 }

@@ -54,15 +54,6 @@ public struct BillField: Sendable {
       summary: "How a percentage tip is rounded: half-up, half-even, up, down."),
   ]
 
-  /// The position of `name` in ``all``: no hashing, and a string comparison only with the keys of
-  /// the same length (one or two; YAML asks this for every key of every bill).
-  static func slot(of name: String) -> Int? {
-    let length = name.utf8.count
-    return billKeys.indices.first { billKeyLengths[$0] == length && billKeys[$0] == name }
-  }
-
-  private static let billKeyLengths = billKeys.map(\.utf8.count)
-
   /// The keys a bill may have.
   public static let billKeys = all.map(\.name)
   /// The keys `defaults:` may have.
@@ -75,4 +66,18 @@ public enum BillKey: Int, CaseIterable, Sendable {
 
   /// The key as written (`tip_amount`).
   public var name: String { BillField.all[rawValue].name }
+
+  /// The key written `name`, if the format has one: no hashing, and a string comparison only with
+  /// the keys of the same length (one or two; YAML asks this for every key of every bill).
+  public init?(name: String) {
+    let length = name.utf8.count
+    guard
+      let index = BillField.billKeys.indices.first(where: {
+        Self.lengths[$0] == length && BillField.billKeys[$0] == name
+      })
+    else { return nil }
+    self.init(rawValue: index)
+  }
+
+  private static let lengths = BillField.billKeys.map(\.utf8.count)
 }

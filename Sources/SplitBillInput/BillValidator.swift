@@ -48,17 +48,17 @@ struct BillValidator {
       leftover: cli.leftover.map(Resolved.value) ?? .unset,
       rounding: cli.rounding.map(Resolved.value) ?? .unset)
     var problems: [Diagnostic] = []
-    if let field = header.defaults["currency"], let text = text(field, &problems) {
+    if let field = header.defaults[.currency], let text = text(field, &problems) {
       context.currency = parseCurrency(text, &problems).map(Resolved.value) ?? .invalid(field.location)
     }
-    if let field = header.defaults["tip"], let text = text(field, &problems) {
+    if let field = header.defaults[.tip], let text = text(field, &problems) {
       context.tip = parseTip(text, &problems).map(Resolved.value) ?? .invalid(field.location)
     }
-    if let field = header.defaults["leftover"], let text = text(field, &problems) {
+    if let field = header.defaults[.leftover], let text = text(field, &problems) {
       context.leftover =
         parseChoice(text, LeftoverPolicy.self, "leftover", &problems).map(Resolved.value) ?? .invalid(field.location)
     }
-    if let field = header.defaults["rounding"], let text = text(field, &problems) {
+    if let field = header.defaults[.rounding], let text = text(field, &problems) {
       context.rounding =
         parseChoice(text, RoundingMode.self, "rounding", &problems).map(Resolved.value) ?? .invalid(field.location)
     }

@@ -66,12 +66,7 @@ final class ByteReader {
         while position < bytes.count {
           let byte = bytes[position]
           if byte == stops.0 || byte == stops.1 || byte == stops.2 || byte == stops.3 { break }
-          if byte == 0x0A {
-            line += 1
-            column = 1
-          } else if byte & 0xC0 != 0x80 {
-            column += 1
-          }
+          Self.move(line: &line, column: &column, past: byte)
           position += 1
         }
         return position
@@ -79,6 +74,18 @@ final class ByteReader {
       out.append(contentsOf: buffer[start..<end])
       index = end
       if end < buffer.count { return }
+    }
+  }
+
+  /// Moves a 1-based line and column past `byte`: a newline starts the next line, and columns count
+  /// Unicode scalars (a UTF-8 continuation byte adds none), which is how every diagnostic counts.
+  @inline(__always)
+  static func move(line: inout Int, column: inout Int, past byte: UInt8) {
+    if byte == 0x0A {
+      line += 1
+      column = 1
+    } else if byte & 0xC0 != 0x80 {
+      column += 1
     }
   }
 

@@ -87,12 +87,12 @@ struct CSVBillReader {
       return
     }
     emit(.document(DocumentHeader(file: file)))
-    let slots = columns.map { $0.flatMap(BillField.slot(of:)) }
+    let keys = columns.map { $0.flatMap(BillKey.init(name:)) }
     var index = 0
     while let row = nextRow() {
       if row.problem == nil && row.cells.count == 1 && row.cells[0].range.isEmpty && !row.cells[0].quoted { continue }
       index += 1
-      emit(.bill(bill(from: row, columns: columns, slots: slots, index: index)))
+      emit(.bill(bill(from: row, columns: columns, keys: keys, index: index)))
       if row.problem?.message.hasPrefix("unterminated") == true { return }
     }
     if let error = input.readError {
@@ -104,7 +104,7 @@ struct CSVBillReader {
     }
   }
 
-  private func bill(from row: Row, columns: [String?], slots: [Int?], index: Int) -> RawBill {
+  private func bill(from row: Row, columns: [String?], keys: [BillKey?], index: Int) -> RawBill {
     let file = file.unshared  // this bill's own copy (see `String.unshared`)
     let start = SourceLocation(file: file, line: row.line, column: 1)
     var raw = RawBill(location: start, index: index, fields: [:], problems: row.problem.map { [$0] } ?? [])
@@ -116,8 +116,8 @@ struct CSVBillReader {
       raw.unreadable = true
       return raw
     }
-    for ((cell, name), slot) in zip(zip(row.cells, columns), slots) {
-      guard let name, let slot else { continue }
+    for ((cell, name), key) in zip(zip(row.cells, columns), keys) {
+      guard let name, let key else { continue }
       let location = SourceLocation(file: file, line: cell.line, column: cell.column)
       let bytes = row.text(of: cell)
       guard let text = Self.string(validating: bytes) else {
@@ -127,17 +127,15 @@ struct CSVBillReader {
       let value: RawValue
       if text.isEmpty {
         value = .absent
-      } else if slot == Self.dinersSlot {
+      } else if key == .diners {
         value = Self.diners(bytes, text: text, at: location, quoted: cell.quoted)
       } else {
         value = .text(LocatedText(text: text, location: location))
       }
-      raw.fields[slot: slot] = RawField(key: name, keyLocation: location, value: value, location: location)
+      raw.fields[key] = RawField(key: name, keyLocation: location, value: value, location: location)
     }
     return raw
   }
-
-  private static let dinersSlot = BillField.slot(of: "diners")
 
   /// The bytes as a string, or `nil` if they are not valid UTF-8. ASCII (most cells) is checked in
   /// a plain loop; the generic validation is slow enough to show in a profile.
@@ -203,12 +201,7 @@ struct CSVBillReader {
   @inline(__always)
   private mutating func advance() -> UInt8? {
     guard let byte = input.next() else { return nil }
-    if byte == 0x0A {
-      line += 1
-      column = 1
-    } else if byte & 0xC0 != 0x80 {
-      column += 1
-    }
+    ByteReader.move(line: &line, column: &column, past: byte)
     return byte
   }
 

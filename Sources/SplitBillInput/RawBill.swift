@@ -39,27 +39,17 @@ public struct RawField: Sendable {
 public struct RawFields: Sendable, ExpressibleByDictionaryLiteral {
   private var slots = [RawField?](repeating: nil, count: BillField.all.count)
 
-  /// Fields from literal pairs (`[:]` for none).
+  /// Fields from literal pairs (`[:]` for none); keys outside the format are left out.
   public init(dictionaryLiteral elements: (String, RawField)...) {
-    for (key, field) in elements { self[key] = field }
-  }
-
-  /// The field given for `key`, if any.
-  public subscript(key: String) -> RawField? {
-    get { BillField.slot(of: key).flatMap { slots[$0] } }
-    set { if let slot = BillField.slot(of: key) { slots[slot] = newValue } }
+    for (name, field) in elements {
+      if let key = BillKey(name: name) { self[key] = field }
+    }
   }
 
   /// The field given for `key`, if any.
   public subscript(key: BillKey) -> RawField? {
     get { slots[key.rawValue] }
     set { slots[key.rawValue] = newValue }
-  }
-
-  /// The field in `slot` (an index into ``BillField/all``), for readers that resolved keys once.
-  subscript(slot slot: Int) -> RawField? {
-    get { slots[slot] }
-    set { slots[slot] = newValue }
   }
 }
 
@@ -113,10 +103,10 @@ struct FieldCollector {
 
   /// Adds a field unless its key is unknown or repeated; `what` names the place ("bill", "defaults").
   mutating func add(_ field: RawField, allowed: [String], what: String) {
-    // The key's slot, found once. `allowed` is every bill key (the same array: compared by
-    // identity, at once) or a subset of them.
-    let slot = BillField.slot(of: field.key)
-    guard let slot, allowed == BillField.billKeys || allowed.contains(field.key) else {
+    // The key, found once. `allowed` is every bill key (the same array: compared by identity, at
+    // once) or a subset of them.
+    let key = BillKey(name: field.key)
+    guard let key, allowed == BillField.billKeys || allowed.contains(field.key) else {
       var message = "unknown key '\(field.key)' in \(what)"
       if let guess = Spelling.suggestion(for: field.key, among: allowed) {
         message += "; did you mean '\(guess)'?"
@@ -127,11 +117,11 @@ struct FieldCollector {
       problems.append(.error(message, at: field.keyLocation))
       return
     }
-    if let first = fields[slot: slot] {
+    if let first = fields[key] {
       problems.append(
         .error("duplicate key '\(field.key)' in \(what) (first given at \(first.keyLocation))", at: field.keyLocation))
       return
     }
-    fields[slot: slot] = field
+    fields[key] = field
   }
 }

@@ -40,7 +40,7 @@ public enum SourceLines {
     return result
   }
 
-  /// The 1-based line and column of byte `offset` in `file` (columns count characters).
+  /// The 1-based line and column of byte `offset` in `file` (columns count Unicode scalars).
   static func position(ofByteOffset offset: Int, in file: String, standardInput: [UInt8]?) -> (line: Int, column: Int) {
     let reader = file == "-" ? standardInput.map { ByteReader(bytes: $0) } : ByteReader(path: file)
     guard let reader else { return (1, 1) }
@@ -48,12 +48,7 @@ public enum SourceLines {
     var column = 1
     var index = 0
     while index < offset, let byte = reader.next() {
-      if byte == 0x0A {
-        line += 1
-        column = 1
-      } else if byte & 0xC0 != 0x80 {
-        column += 1
-      }
+      ByteReader.move(line: &line, column: &column, past: byte)
       index += 1
     }
     return (line, column)

@@ -44,7 +44,7 @@ struct YAMLBillReader {
           // libyaml's reader errors carry a byte offset instead of a mark.
           (line, column) = SourceLines.position(ofByteOffset: column, in: file, standardInput: standardInput)
         }
-        emit(.event(.failure(.error(syntax.message, at: location(max(line, 1), max(column, 1))))))
+        emit(.event(.failure(.error(syntax.message, at: fields.location(max(line, 1), max(column, 1))))))
       }
     }
   }
@@ -55,10 +55,6 @@ struct YAMLBillReader {
     } catch {
       throw .syntax(error)
     }
-  }
-
-  private func location(_ line: Int, _ column: Int) -> SourceLocation {
-    SourceLocation(file: file, line: line, column: column)
   }
 
   private mutating func readDocument(_ emit: (Item) -> Void) throws(InputFailure) {
@@ -72,7 +68,7 @@ struct YAMLBillReader {
         let (keyEvent, keyLine, keyColumn) = try builder.pull()
         if keyEvent == .mappingEnd { break }
         let keyNode = try builder.build(keyEvent, line: keyLine, column: keyColumn, depth: 1)
-        let keyLocation = location(keyLine, keyColumn)
+        let keyLocation = fields.location(keyLine, keyColumn)
         let key = keyNode.scalar ?? ""
         if key == "bills" {
           if billsSeen {
@@ -100,12 +96,12 @@ struct YAMLBillReader {
             if header.version != nil {
               header.problems.append(.error("duplicate key 'version' in the file", at: keyLocation))
             }
-            header.version = field(key, keyLocation, value)
+            header.version = fields.field(key, keyLocation, value)
           } else if key == "people" {
             if header.roster != nil {
               header.problems.append(.error("duplicate key 'people' in the file", at: keyLocation))
             }
-            header.roster = field(key, keyLocation, value)
+            header.roster = fields.field(key, keyLocation, value)
           } else {
             readDefaults(value, keyLocation: keyLocation, into: &header)
           }
@@ -133,7 +129,7 @@ struct YAMLBillReader {
       header.problems.append(
         .error(
           "expected a mapping with 'bills' or a list of bills, found \(node.shapeDescription)",
-          at: location(line, column)))
+          at: fields.location(line, column)))
       emit(.event(.document(header)))
     }
     let (end, _, _) = try builder.pull()
@@ -152,7 +148,8 @@ struct YAMLBillReader {
       emit(
         .event(
           .failure(
-            .error("'bills' must be a list of bills, found \(node.shapeDescription)", at: location(line, column)))))
+            .error("'bills' must be a list of bills, found \(node.shapeDescription)", at: fields.location(line, column))
+          )))
     }
   }
 
@@ -172,21 +169,17 @@ struct YAMLBillReader {
       header.problems.append(
         .error(
           "'defaults' must be a mapping such as {currency: EUR, tip: 18%}, found \(node.shapeDescription)",
-          at: location(node.line, node.column)))
+          at: fields.location(node.line, node.column)))
       return
     }
     var collector = FieldCollector(fields: header.defaults)
     for (key, value) in pairs {
       collector.add(
-        field(key.scalar ?? key.shapeDescription, location(key.line, key.column), value),
+        fields.field(key.scalar ?? key.shapeDescription, fields.location(key.line, key.column), value),
         allowed: BillField.defaultKeys, what: "defaults")
     }
     header.defaults = collector.fields
     header.problems += collector.problems
-  }
-
-  private func field(_ key: String, _ keyLocation: SourceLocation, _ node: YAMLNode) -> RawField {
-    fields.field(key, keyLocation, node)
   }
 }
 
@@ -231,7 +224,7 @@ struct YAMLFields: Sendable {
       location: node.isNull ? keyLocation : location(node.line, node.column))
   }
 
-  func value(of node: YAMLNode) -> RawValue {
+  private func value(of node: YAMLNode) -> RawValue {
     if node.isNull { return .absent }
     switch node.kind {
     case .scalar(let text, _):
