@@ -1,20 +1,37 @@
+import Synchronization
+
 /// Where a value came from: a file and a 1-based line and column.
 ///
 /// For CSV, the line is the physical line (a quoted cell can span several) and the column is the
 /// cell's first character; ``field`` names the CSV column.
+///
+/// The file is held as a ``SourceFile`` (a number), so a location is plain data: copying one costs
+/// no reference counting, which matters because every field of every bill carries a few.
 public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
-  /// The path as the user gave it (`-` for standard input).
-  public var file: String
+  /// The file, interned.
+  public var sourceFile: SourceFile
   /// 1-based line.
   public var line: Int
   /// 1-based column, in characters.
   public var column: Int
 
-  /// Creates a location.
+  /// Creates a location in `file`, interned once for the run; readers that make many locations
+  /// in one file intern it once and use ``init(in:line:column:)``.
   public init(file: String, line: Int, column: Int) {
-    self.file = file
+    self.init(in: SourceFile(file), line: line, column: column)
+  }
+
+  /// Creates a location in a file already interned.
+  public init(in file: SourceFile, line: Int, column: Int) {
+    self.sourceFile = file
     self.line = line
     self.column = column
+  }
+
+  /// The path as the user gave it (`-` for standard input).
+  public var file: String {
+    get { sourceFile.path }
+    set { sourceFile = SourceFile(newValue) }
   }
 
   /// `trip.yaml:9:13`.
@@ -25,21 +42,37 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
   }
 }
 
-extension String {
-  /// The same text in storage of its own (unless it is short enough to need none).
-  ///
-  /// Readers give each bill its own copy of the file name for its locations. Bills are worked on
-  /// by several threads at once, and a single shared name, whose reference count every copy of
-  /// every location touches, cost over a third of a run's CPU time through contention (measured:
-  /// `check` of 200,000 CSV bills under a 29-byte path, 2.8 s of CPU against 1.8 s under a
-  /// 10-byte one, which needs no reference count). A bill's own copy is touched by one thread at
-  /// a time.
-  public var unshared: String {
-    let count = utf8.count
-    return String(unsafeUninitializedCapacity: count) { buffer in
-      buffer.initialize(fromContentsOf: utf8)
+/// A file path interned for the life of the process: equal paths get the same number, and the
+/// number gives the path back.
+///
+/// Locations used to hold the path itself. Every copy of a location then touched the string's
+/// reference count, and with bills worked on by three threads, a shared path cost over a third of
+/// a run's CPU time through contention (`check` of 200,000 CSV bills under a 29-byte path: 2.8 s of
+/// CPU against 1.8 s under a 10-byte one, short enough to need no reference count). The table
+/// holds one entry per distinct path a run names.
+public struct SourceFile: Hashable, Sendable {
+  private let number: UInt32
+
+  /// The number of `path`, given it on first sight.
+  public init(_ path: String) {
+    number = Self.table.withLock { table in
+      if let known = table.numbers[path] { return known }
+      let number = UInt32(table.paths.count)
+      table.paths.append(path)
+      table.numbers[path] = number
+      return number
     }
   }
+
+  /// The path.
+  public var path: String { Self.table.withLock { $0.paths[Int(number)] } }
+
+  private struct Table {
+    var paths: [String] = []
+    var numbers: [String: UInt32] = [:]
+  }
+
+  private static let table = Mutex(Table())
 }
 
 /// A problem found in the input, located like a compiler's.

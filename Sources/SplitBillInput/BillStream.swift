@@ -55,8 +55,8 @@ public struct BillStream {
   /// For each diagnostic, when it was found: 2 × the bill's ordinal for a bill's own, one more for
   /// those between bills. Repeats found at the end are slotted in by it.
   private var diagnosticTimes: [Int] = []
-  private var fileNames: [String] = []
-  private var fileIndex: [String: UInt32] = [:]
+  private var files: [SourceFile] = []
+  private var fileIndex: [SourceFile: UInt32] = [:]
   private let validator: BillValidator
 
   /// A stream with these options.
@@ -264,22 +264,22 @@ public struct BillStream {
 
   private mutating func compact(_ location: SourceLocation) -> CompactLocation {
     let index: UInt32
-    if let last = fileNames.last, last == location.file {
+    if let last = files.last, last == location.sourceFile {
       // Bills come file by file: almost always the file of the bill before.
-      index = UInt32(fileNames.count - 1)
-    } else if let known = fileIndex[location.file] {
+      index = UInt32(files.count - 1)
+    } else if let known = fileIndex[location.sourceFile] {
       index = known
     } else {
-      index = UInt32(fileNames.count)
-      fileNames.append(location.file)
-      fileIndex[location.file] = index
+      index = UInt32(files.count)
+      files.append(location.sourceFile)
+      fileIndex[location.sourceFile] = index
     }
     return CompactLocation(
       file: index, line: UInt32(clamping: location.line), column: UInt32(clamping: location.column))
   }
 
   private func location(_ compact: CompactLocation) -> SourceLocation {
-    SourceLocation(file: fileNames[Int(compact.file)], line: Int(compact.line), column: Int(compact.column))
+    SourceLocation(in: files[Int(compact.file)], line: Int(compact.line), column: Int(compact.column))
   }
 
   /// Gives this stream standard input already read by another (a first pass), since it can be read once.

@@ -11,6 +11,7 @@ import SplitBillCore
 /// most in the header line (`,` on a tie). An empty cell is an absent value.
 struct CSVBillReader {
   let file: String
+  let sourceFile: SourceFile
   let input: ByteReader
   var delimiter: UInt8?
 
@@ -19,6 +20,7 @@ struct CSVBillReader {
 
   init(file: String, input: ByteReader, delimiter: UInt8?) {
     self.file = file
+    self.sourceFile = SourceFile(file)
     self.input = input
     self.delimiter = delimiter
   }
@@ -62,7 +64,7 @@ struct CSVBillReader {
     var failures: [Diagnostic] = []
     var seen: [String: SourceLocation] = [:]
     for cell in header.cells {
-      let location = SourceLocation(file: file, line: cell.line, column: cell.column)
+      let location = SourceLocation(in: sourceFile, line: cell.line, column: cell.column)
       let name = String(decoding: header.text(of: cell), as: UTF8.self).trimmingSpaces.lowercased()
       if !BillField.billKeys.contains(name) {
         var message = "unknown column '\(name)' in the header"
@@ -80,7 +82,7 @@ struct CSVBillReader {
     }
     if !seen.keys.contains("amount") && failures.isEmpty {
       failures.append(
-        .error("the header has no 'amount' column", at: SourceLocation(file: file, line: header.line, column: 1)))
+        .error("the header has no 'amount' column", at: SourceLocation(in: sourceFile, line: header.line, column: 1)))
     }
     guard failures.isEmpty else {
       for failure in failures { emit(.failure(failure)) }
@@ -100,13 +102,12 @@ struct CSVBillReader {
         .failure(
           .error(
             "reading stopped: \(String(cString: strerror(error)))",
-            at: SourceLocation(file: file, line: line, column: column))))
+            at: SourceLocation(in: sourceFile, line: line, column: column))))
     }
   }
 
   private func bill(from row: Row, columns: [String?], keys: [BillKey?], index: Int) -> RawBill {
-    let file = file.unshared  // this bill's own copy (see `String.unshared`)
-    let start = SourceLocation(file: file, line: row.line, column: 1)
+    let start = SourceLocation(in: sourceFile, line: row.line, column: 1)
     var raw = RawBill(location: start, index: index, fields: [:], problems: row.problem.map { [$0] } ?? [])
     if row.problem == nil && row.cells.count != columns.count {
       raw.problems.append(
@@ -118,7 +119,7 @@ struct CSVBillReader {
     }
     for ((cell, name), key) in zip(zip(row.cells, columns), keys) {
       guard let name, let key else { continue }
-      let location = SourceLocation(file: file, line: cell.line, column: cell.column)
+      let location = SourceLocation(in: sourceFile, line: cell.line, column: cell.column)
       let bytes = row.text(of: cell)
       guard let text = Self.string(validating: bytes) else {
         raw.problems.append(.error("invalid UTF-8 in column '\(name)': the file must be UTF-8 text", at: location))
@@ -158,21 +159,21 @@ struct CSVBillReader {
         return .text(LocatedText(text: trimmed, location: location))
       }
       return .list([
-        LocatedText(text: text, location: SourceLocation(file: location.file, line: location.line, column: column))
+        LocatedText(text: text, location: SourceLocation(in: location.sourceFile, line: location.line, column: column))
       ])
     }
     func scalars(_ part: ArraySlice<UInt8>) -> Int { part.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) } }
     var pairs: [(LocatedText, LocatedText)] = []
     var weighted = false
     for item in bytes.split(separator: semicolon, omittingEmptySubsequences: false) {
-      let itemLocation = SourceLocation(file: location.file, line: location.line, column: column)
+      let itemLocation = SourceLocation(in: location.sourceFile, line: location.line, column: column)
       column += scalars(item) + 1
       if let colonIndex = item.firstIndex(of: colon) {
         weighted = true
         let namePart = item[..<colonIndex]
         let name = LocatedText(text: String(decoding: namePart, as: UTF8.self), location: itemLocation)
         let weightLocation = SourceLocation(
-          file: location.file, line: location.line, column: itemLocation.column + scalars(namePart) + 1)
+          in: location.sourceFile, line: location.line, column: itemLocation.column + scalars(namePart) + 1)
         let weight = String(decoding: item[(colonIndex + 1)...], as: UTF8.self).trimmingSpaces
         pairs.append((name, LocatedText(text: weight, location: weightLocation)))
       } else {
@@ -235,7 +236,7 @@ struct CSVBillReader {
         if !closed {
           row.problem = .error(
             "unterminated quoted cell: the quote opened here is never closed",
-            at: SourceLocation(file: file, line: openLine, column: openColumn))
+            at: SourceLocation(in: sourceFile, line: openLine, column: openColumn))
           row.cells.append(cell)
           return row
         }
@@ -244,7 +245,7 @@ struct CSVBillReader {
           if row.problem == nil {
             row.problem = .error(
               "unexpected text after a closing quote: a quoted cell ends at the quote (write \"\" for a quote inside it)",
-              at: SourceLocation(file: file, line: line, column: column))
+              at: SourceLocation(in: sourceFile, line: line, column: column))
           }
           var ignored: [UInt8] = []
           input.consume(upTo: (separator, 0x0A, 0x0D, separator), into: &ignored, line: &line, column: &column)
@@ -256,7 +257,7 @@ struct CSVBillReader {
           if row.problem == nil {
             row.problem = .error(
               "a quote inside an unquoted cell: quote the whole cell and double the quote (\"a \"\"b\"\" c\")",
-              at: SourceLocation(file: file, line: line, column: column))
+              at: SourceLocation(in: sourceFile, line: line, column: column))
           }
           row.bytes.append(quote)
           _ = advance()

@@ -185,16 +185,17 @@ struct YAMLBillReader {
 
 /// Turns YAML nodes into located fields and raw bills.
 struct YAMLFields: Sendable {
-  let file: String
+  let file: SourceFile
+
+  init(file: String) { self.file = SourceFile(file) }
 
   func location(_ line: Int, _ column: Int) -> SourceLocation {
-    SourceLocation(file: file, line: line, column: column)
+    SourceLocation(in: file, line: line, column: column)
   }
 
-  /// The bill `node`, the `index`th of its file, located with its own copy of the file name (see
-  /// `String.unshared`).
+  /// The bill `node`, the `index`th of its file.
   func bill(from node: YAMLNode, index: Int) -> RawBill {
-    YAMLFields(file: file.unshared).located(node, index: index)
+    located(node, index: index)
   }
 
   private func located(_ node: YAMLNode, index: Int) -> RawBill {
