@@ -57,10 +57,31 @@ public struct ReconciliationFailure: Error, Equatable, Sendable, CustomStringCon
 /// Holds only aggregates (per person and currency), never the bills, so a run's memory depends on
 /// the number of people and currencies, not of bills.
 public struct ReportLedger: Sendable {
-  private var people: [String: [String: PersonTotals]] = [:]
-  private var currencies: [String: CurrencyTotals] = [:]
-  private var namedTotals: [String: Int64] = [:]
-  private var namedAbsorbed: [String: Int] = [:]
+  /// One currency's figures: its totals and its people, people in the order first met.
+  private struct Book: Sendable {
+    var totals: CurrencyTotals
+    /// Σ totals of bills with named diners.
+    var namedTotal: Int64 = 0
+    /// Leftover units absorbed on bills with named diners.
+    var namedAbsorbed = 0
+    var people: [PersonTotals] = []
+    /// Where each person's figures are in `people`.
+    var positions: [String: Int] = [:]
+
+    /// The position of `name`'s figures, created at zero on first sight.
+    mutating func position(of name: String) -> Int {
+      if let known = positions[name] { return known }
+      positions[name] = people.count
+      people.append(PersonTotals(person: name, currency: totals.currency))
+      return people.count - 1
+    }
+
+    var balances: [String: Int64] { Dictionary(uniqueKeysWithValues: people.map { ($0.person, $0.balance) }) }
+  }
+
+  /// One book per currency, in the order first met: a run has a handful, found by a scan, so a bill
+  /// costs one hash per person and none per currency.
+  private var books: [Book] = []
   /// Set when a sum left 64 bits (only possible with absurd inputs); reconciliation then fails.
   private var overflowed = false
 
@@ -73,73 +94,67 @@ public struct ReportLedger: Sendable {
   /// An empty ledger.
   public init() {}
 
-  /// Applies `change` to `person`'s figures in `book`, creating them at zero first.
-  private static func update(
-    _ book: inout [String: PersonTotals], _ person: String, _ currency: Currency, _ overflowed: inout Bool,
-    _ change: (inout PersonTotals, inout Bool) -> Void
-  ) {
-    change(&book[person, default: PersonTotals(person: person, currency: currency)], &overflowed)
+  private mutating func bookPosition(_ currency: Currency) -> Int {
+    if let known = books.firstIndex(where: { $0.totals.currency.code == currency.code }) { return known }
+    books.append(Book(totals: CurrencyTotals(currency: currency)))
+    return books.count - 1
   }
 
   /// Adds one split bill.
   public mutating func add(_ split: BillSplit) {
-    let currency = split.currency
-    var totals = currencies[currency.code] ?? CurrencyTotals(currency: currency)
     let shareSum = split.shares.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
     let absorbed = split.shares.reduce(0) { $0 + $1.absorbed }
-    totals.bills += 1
-    Self.add(&totals.amounts, split.amount.minorUnits, &overflowed)
-    Self.add(&totals.tips, split.tip.minorUnits, &overflowed)
-    Self.add(&totals.totals, split.total.minorUnits, &overflowed)
-    Self.add(&totals.shares, shareSum, &overflowed)
-    totals.absorbed += absorbed
-    Self.add(&totals.leftoverToTip, split.leftoverToTip.minorUnits, &overflowed)
+    let position = bookPosition(split.currency)
+    // Everything below changes the book in place: copying it out and back would copy its arrays.
+    books[position].totals.bills += 1
+    Self.add(&books[position].totals.amounts, split.amount.minorUnits, &overflowed)
+    Self.add(&books[position].totals.tips, split.tip.minorUnits, &overflowed)
+    Self.add(&books[position].totals.totals, split.total.minorUnits, &overflowed)
+    Self.add(&books[position].totals.shares, shareSum, &overflowed)
+    books[position].totals.absorbed += absorbed
+    Self.add(&books[position].totals.leftoverToTip, split.leftoverToTip.minorUnits, &overflowed)
     if split.anonymousDiners {
-      totals.anonymousBills += 1
-    } else {
-      Self.add(&namedTotals[currency.code, default: 0], split.total.minorUnits, &overflowed)
-      namedAbsorbed[currency.code, default: 0] += absorbed
-      // Mutated in place: copying the book out and back would copy the whole dictionary per bill.
-      for share in split.shares {
-        Self.update(&people[currency.code, default: [:]], share.person, currency, &overflowed) { person, overflowed in
-          Self.add(&person.consumed, share.amount.minorUnits, &overflowed)
-          person.absorbed += share.absorbed
-          if split.payer != nil { Self.add(&person.balance, -share.amount.minorUnits, &overflowed) }
-        }
-      }
-      if let payer = split.payer {
-        Self.update(&people[currency.code, default: [:]], payer, currency, &overflowed) { person, overflowed in
-          Self.add(&person.paid, split.total.minorUnits, &overflowed)
-          Self.add(&person.balance, split.total.minorUnits, &overflowed)
-        }
-        Self.add(&totals.paid, split.total.minorUnits, &overflowed)
-      } else {
-        totals.unpaidBills += 1
-      }
+      books[position].totals.anonymousBills += 1
+      return
     }
-    currencies[currency.code] = totals
+    Self.add(&books[position].namedTotal, split.total.minorUnits, &overflowed)
+    books[position].namedAbsorbed += absorbed
+    for share in split.shares {
+      let person = books[position].position(of: share.person)
+      Self.add(&books[position].people[person].consumed, share.amount.minorUnits, &overflowed)
+      books[position].people[person].absorbed += share.absorbed
+      if split.payer != nil { Self.add(&books[position].people[person].balance, -share.amount.minorUnits, &overflowed) }
+    }
+    if let payer = split.payer {
+      let person = books[position].position(of: payer)
+      Self.add(&books[position].people[person].paid, split.total.minorUnits, &overflowed)
+      Self.add(&books[position].people[person].balance, split.total.minorUnits, &overflowed)
+      Self.add(&books[position].totals.paid, split.total.minorUnits, &overflowed)
+    } else {
+      books[position].totals.unpaidBills += 1
+    }
   }
+
+  /// The books by currency code.
+  private var sortedBooks: [Book] { books.sorted { $0.totals.currency.code < $1.totals.currency.code } }
 
   /// Per-currency figures, by currency code; `balances` is filled in from the people.
   public var currencyTotals: [CurrencyTotals] {
-    currencies.keys.sorted().compactMap { code in
-      guard var totals = currencies[code] else { return nil }
-      totals.balances = (people[code] ?? [:]).values.reduce(0) { $0 + $1.balance }
+    sortedBooks.map { book in
+      var totals = book.totals
+      totals.balances = book.people.reduce(0) { $0 + $1.balance }
       return totals
     }
   }
 
   /// Per-person figures, by currency code then name.
   public var personTotals: [PersonTotals] {
-    people.keys.sorted().flatMap { code in (people[code] ?? [:]).values.sorted { $0.person < $1.person } }
+    sortedBooks.flatMap { book in book.people.sorted { $0.person < $1.person } }
   }
 
   /// The transfers that settle every currency, by currency code.
   public var settlements: [Settlement] {
-    currencyTotals.map { totals in
-      let balances = (people[totals.currency.code] ?? [:]).mapValues(\.balance)
-      return Settlement.settle(balances, in: totals.currency)
-    }
+    sortedBooks.map { book in Settlement.settle(book.balances, in: book.totals.currency) }
   }
 
   /// Checks every identity: Σ amounts + Σ tips = Σ totals = Σ shares; Σ consumed = Σ named totals;
@@ -147,20 +162,20 @@ public struct ReportLedger: Sendable {
   /// bills; and the settlements bring every balance to exactly zero.
   public func reconcile() throws(ReconciliationFailure) {
     if overflowed { throw ReconciliationFailure(currency: "all", identity: "every sum fits in 64 bits") }
-    for totals in currencyTotals {
+    for book in sortedBooks {
+      let totals = book.totals
       let code = totals.currency.code
-      let book = (people[code] ?? [:]).values
+      let people = book.people
       func require(_ holds: Bool, _ identity: String) throws(ReconciliationFailure) {
         if !holds { throw ReconciliationFailure(currency: code, identity: identity) }
       }
       try require(totals.amounts + totals.tips == totals.totals, "Σ amounts + Σ tips = Σ totals")
       try require(totals.shares == totals.totals, "Σ shares = Σ totals")
-      try require(
-        book.reduce(0) { $0 + $1.consumed } == namedTotals[code, default: 0], "Σ consumed = Σ totals of named bills")
-      try require(book.reduce(0) { $0 + $1.paid } == totals.paid, "Σ paid by people = Σ paid")
-      try require(totals.balances == 0, "Σ balances = 0")
-      try require(book.reduce(0) { $0 + $1.absorbed } == namedAbsorbed[code, default: 0], "Σ absorbed = leftover units")
-      var after = Dictionary(uniqueKeysWithValues: book.map { ($0.person, $0.balance) })
+      try require(people.reduce(0) { $0 + $1.consumed } == book.namedTotal, "Σ consumed = Σ totals of named bills")
+      try require(people.reduce(0) { $0 + $1.paid } == totals.paid, "Σ paid by people = Σ paid")
+      try require(people.reduce(0) { $0 + $1.balance } == 0, "Σ balances = 0")
+      try require(people.reduce(0) { $0 + $1.absorbed } == book.namedAbsorbed, "Σ absorbed = leftover units")
+      var after = book.balances
       for transfer in Settlement.settle(after, in: totals.currency).transfers {
         after[transfer.from, default: 0] += transfer.amount.minorUnits
         after[transfer.to, default: 0] -= transfer.amount.minorUnits
