@@ -163,25 +163,37 @@ struct CSVBillReader {
       ])
     }
     func scalars(_ part: ArraySlice<UInt8>) -> Int { part.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) } }
-    var pairs: [(LocatedText, LocatedText)] = []
-    var weighted = false
-    for item in bytes.split(separator: semicolon, omittingEmptySubsequences: false) {
+    // Items are taken in place (no array of pieces); a list without weights is the only array built.
+    let count = bytes.reduce(1) { $0 + ($1 == semicolon ? 1 : 0) }
+    var names: [LocatedText] = []
+    names.reserveCapacity(count)
+    var weights: [LocatedText] = []
+    var start = bytes.startIndex
+    while true {
+      let end = bytes[start...].firstIndex(of: semicolon) ?? bytes.endIndex
+      let item = bytes[start..<end]
       let itemLocation = SourceLocation(in: location.sourceFile, line: location.line, column: column)
       column += scalars(item) + 1
       if let colonIndex = item.firstIndex(of: colon) {
-        weighted = true
+        if weights.isEmpty {
+          // The first weight: the items before it had none.
+          weights.reserveCapacity(count)
+          for name in names { weights.append(LocatedText(text: "", location: name.location)) }
+        }
         let namePart = item[..<colonIndex]
-        let name = LocatedText(text: String(decoding: namePart, as: UTF8.self), location: itemLocation)
+        names.append(LocatedText(text: String(decoding: namePart, as: UTF8.self), location: itemLocation))
         let weightLocation = SourceLocation(
           in: location.sourceFile, line: location.line, column: itemLocation.column + scalars(namePart) + 1)
         let weight = String(decoding: item[(colonIndex + 1)...], as: UTF8.self).trimmingSpaces
-        pairs.append((name, LocatedText(text: weight, location: weightLocation)))
+        weights.append(LocatedText(text: weight, location: weightLocation))
       } else {
-        let name = LocatedText(text: String(decoding: item, as: UTF8.self), location: itemLocation)
-        pairs.append((name, LocatedText(text: "", location: itemLocation)))
+        names.append(LocatedText(text: String(decoding: item, as: UTF8.self), location: itemLocation))
+        if !weights.isEmpty { weights.append(LocatedText(text: "", location: itemLocation)) }
       }
+      guard end < bytes.endIndex else { break }
+      start = end + 1
     }
-    return weighted ? .pairs(pairs) : .list(pairs.map(\.0))
+    return weights.isEmpty ? .list(names) : .pairs(Array(zip(names, weights)))
   }
 
   /// The delimiter the header line uses most: `,`, `;` or tab.

@@ -145,3 +145,55 @@ import Testing
     #expect(BillKey.allCases.allSatisfy { $0.name == spelt($0) })
   }
 }
+
+/// The diners cell is split in place; the split must give what splitting into pieces gave.
+@Suite struct CSVDinersCellTests {
+  /// The cell split the plain way: pieces, then pairs, then the list (the reader's first version).
+  static func reference(_ bytes: ArraySlice<UInt8>, at location: SplitBillCore.SourceLocation) -> [String] {
+    func scalars(_ part: ArraySlice<UInt8>) -> Int { part.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) } }
+    var column = location.column
+    var pairs: [(String, String)] = []
+    var weighted = false
+    for item in bytes.split(separator: 0x3B, omittingEmptySubsequences: false) {
+      let itemColumn = column
+      column += scalars(item) + 1
+      if let colon = item.firstIndex(of: 0x3A) {
+        weighted = true
+        let name = item[..<colon]
+        let weight = String(decoding: item[(colon + 1)...], as: UTF8.self).trimmingSpaces
+        pairs.append(
+          (
+            "\(String(decoding: name, as: UTF8.self))@\(itemColumn)",
+            "\(weight)@\(itemColumn + scalars(name) + 1)"
+          ))
+      } else {
+        pairs.append(("\(String(decoding: item, as: UTF8.self))@\(itemColumn)", "@\(itemColumn)"))
+      }
+    }
+    return weighted ? pairs.map { "\($0.0)=\($0.1)" } : pairs.map(\.0)
+  }
+
+  static func flattened(_ value: RawValue) -> [String] {
+    func one(_ text: LocatedText) -> String { "\(text.text)@\(text.location.column)" }
+    switch value {
+    case .list(let names): return names.map(one)
+    case .pairs(let pairs): return pairs.map { "\(one($0.0))=\(one($0.1))" }
+    case .text(let text): return ["count " + one(text)]
+    case .absent, .nested: return ["?"]
+    }
+  }
+
+  @Test func splitsLikeTheReference() {
+    var random = SplitMix64(seed: 7)
+    let pieces = ["Ana", "Bé", "李", " ", ";", ";", ":", "2", "1.5", "x"]
+    let location = SplitBillCore.SourceLocation(file: "d.csv", line: 4, column: 9)
+    for _ in 0..<3000 {
+      let count = 1 + Int(random.next() % 8)
+      let text = (0..<count).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+      let bytes = Array(text.utf8)[...]
+      guard bytes.contains(0x3B) || bytes.contains(0x3A) else { continue }
+      let read = CSVBillReader.diners(bytes, text: text, at: location, quoted: false)
+      #expect(Self.flattened(read) == Self.reference(bytes, at: location), "cell '\(text)'")
+    }
+  }
+}
