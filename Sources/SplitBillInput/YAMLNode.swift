@@ -97,7 +97,9 @@ struct YAMLNodeBuilder {
       copy.column = column
       return copy
     case .sequenceStart(let anchor):
+      // Room for a typical list up front: growing one element at a time reallocates three times.
       var items: [YAMLNode] = []
+      items.reserveCapacity(8)
       var size = 1
       while true {
         let (next, nextLine, nextColumn) = try pull()
@@ -110,7 +112,9 @@ struct YAMLNodeBuilder {
       register(node, anchor: anchor)
       return node
     case .mappingStart(let anchor):
+      // Room for a bill's keys up front (a bill has up to 12): growing reallocates four times.
       var pairs: [(key: YAMLNode, value: YAMLNode)] = []
+      pairs.reserveCapacity(12)
       var merged: [(key: YAMLNode, value: YAMLNode)] = []
       var size = 1
       while true {
