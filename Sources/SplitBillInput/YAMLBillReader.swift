@@ -232,6 +232,7 @@ struct YAMLFields: Sendable {
       return .text(LocatedText(text: text, location: location(node.line, node.column)))
     case .sequence(let items):
       var texts: [LocatedText] = []
+      texts.reserveCapacity(items.count)
       for item in items {
         guard let text = item.scalar else { return .nested("a list containing \(item.shapeDescription)") }
         texts.append(LocatedText(text: text, location: location(item.line, item.column)))
@@ -239,6 +240,7 @@ struct YAMLFields: Sendable {
       return .list(texts)
     case .mapping(let pairs):
       var result: [(LocatedText, LocatedText)] = []
+      result.reserveCapacity(pairs.count)
       for (key, value) in pairs {
         guard let name = key.scalar, let text = value.scalar else {
           return .nested("a mapping containing \(value.scalar == nil ? value.shapeDescription : key.shapeDescription)")
