@@ -52,7 +52,8 @@ struct CSVBillReader {
       _ = input.next()
     }
     if delimiter == nil { delimiter = Self.sniffDelimiter(input.buffered) }
-    guard let header = nextRow(), !header.cells.isEmpty else {
+    var header = Row(line: line)
+    guard nextRow(into: &header), !header.cells.isEmpty else {
       emit(.document(DocumentHeader(file: file)))
       return
     }
@@ -91,7 +92,10 @@ struct CSVBillReader {
     emit(.document(DocumentHeader(file: file)))
     let keys = columns.map { $0.flatMap(BillKey.init(name:)) }
     var index = 0
-    while let row = nextRow() {
+    var row = Row(line: line)
+    row.bytes.reserveCapacity(256)
+    row.cells.reserveCapacity(16)
+    while nextRow(into: &row) {
       if row.problem == nil && row.cells.count == 1 && row.cells[0].range.isEmpty && !row.cells[0].quoted { continue }
       index += 1
       emit(.bill(bill(from: row, columns: columns, keys: keys, index: index)))
@@ -218,14 +222,16 @@ struct CSVBillReader {
     return byte
   }
 
-  /// The next row, or `nil` at the end of the input.
-  private mutating func nextRow() -> Row? {
-    guard input.peek() != nil else { return nil }
+  /// Reads the next row into `row`, reusing its storage (a row's bytes and cells are two arrays
+  /// that would otherwise be allocated for every bill); `false` at the end of the input.
+  private mutating func nextRow(into row: inout Row) -> Bool {
+    guard input.peek() != nil else { return false }
     let separator = delimiter ?? 0x2C
     let quote: UInt8 = 0x22
-    var row = Row(line: line, problem: nil)
-    row.bytes.reserveCapacity(256)
-    row.cells.reserveCapacity(16)
+    row.bytes.removeAll(keepingCapacity: true)
+    row.cells.removeAll(keepingCapacity: true)
+    row.line = line
+    row.problem = nil
     while true {
       var cell = Cell(range: row.bytes.count..<row.bytes.count, line: line, column: column, quoted: false)
       if input.peek() == quote {
@@ -250,7 +256,7 @@ struct CSVBillReader {
             "unterminated quoted cell: the quote opened here is never closed",
             at: SourceLocation(in: sourceFile, line: openLine, column: openColumn))
           row.cells.append(cell)
-          return row
+          return true
         }
         // After the closing quote: a delimiter, a line end, or the end of input.
         if let byte = input.peek(), byte != separator, byte != 0x0A, byte != 0x0D {
@@ -288,12 +294,12 @@ struct CSVBillReader {
           line += 1
           column = 1
         }
-        return row
+        return true
       case 0x0A:
         _ = advance()
-        return row
+        return true
       default:
-        return row
+        return true
       }
     }
   }
