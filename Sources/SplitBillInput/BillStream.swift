@@ -51,6 +51,8 @@ public struct BillStream {
   // Every explicit id and every receipt key of the run, or (on a second reading) what was found.
   private let ids = RepeatFinder()
   private let receipts = RepeatFinder()
+  /// The receipt key being built, its storage reused from bill to bill.
+  private var receiptKey: [UInt8] = []
   private let knownRepeats: Repeats?
   /// For each diagnostic, when it was found: 2 × the bill's ordinal for a bill's own, one more for
   /// those between bills. Repeats found at the end are slotted in by it.
@@ -240,18 +242,17 @@ public struct BillStream {
       let source = compact(bill.source)
       if explicitID { ids.add(key: bill.id, id: nil, ordinal: billCount, location: source) }
       if let date = bill.date {
-        receipts.add(
-          key: Self.receiptKey(date, bill.terms.amount, bill.terms.payer), id: bill.id, ordinal: billCount,
-          location: source)
+        receiptKey.removeAll(keepingCapacity: true)
+        Self.appendReceiptKey(date, bill.terms.amount, bill.terms.payer, to: &receiptKey)
+        // Bytes suffice: the payer's name is in NFC, the rest is ASCII.
+        receipts.add(utf8: receiptKey, id: bill.id, ordinal: billCount, location: source)
       }
       return .valid(bill)
     }
   }
 
-  /// `2026-11-20|84.50 EUR|Ana`: what two receipts share when they are probably the same one.
-  static func receiptKey(_ date: CalendarDate, _ amount: Money, _ payer: String?) -> String {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(48 + (payer?.utf8.count ?? 0))
+  /// Appends `2026-11-20|84.50 EUR|Ana`: what two receipts share when they are probably the same one.
+  static func appendReceiptKey(_ date: CalendarDate, _ amount: Money, _ payer: String?, to bytes: inout [UInt8]) {
     date.appendISO(to: &bytes)
     bytes.append(0x7C)
     DecimalText.append(amount.minorUnits, scale: amount.currency.exponent, to: &bytes)
@@ -259,7 +260,6 @@ public struct BillStream {
     bytes.append(contentsOf: amount.currency.code.utf8)
     bytes.append(0x7C)
     if let payer { bytes.append(contentsOf: payer.utf8) }
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   private mutating func compact(_ location: SourceLocation) -> CompactLocation {

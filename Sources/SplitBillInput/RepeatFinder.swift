@@ -43,13 +43,30 @@ struct RepeatFinder {
     partitions = (0..<Self.partitionCount).map { _ in Partition(directory: directory) }
   }
 
-  /// Adds `key` for the bill `ordinal`; `id` nil means the key is the id.
+  /// Adds `key` for the bill `ordinal`; `id` nil means the key is the id. Keys are hashed as
+  /// strings: canonically equivalent spellings (`é` precomposed or not) are the same key.
   func add(key: String, id: String?, ordinal: Int, location: CompactLocation) {
     var hasher = Hasher()
     hasher.combine(key)
     let hash = UInt64(UInt(bitPattern: hasher.finalize()))
-    partitions[Int(hash % UInt64(Self.partitionCount))].append(
-      hash: hash, ordinal: ordinal, location: location, id: id, key: key)
+    var key = key
+    key.withUTF8 { utf8 in
+      partitions[Int(hash % UInt64(Self.partitionCount))].append(
+        hash: hash, ordinal: ordinal, location: location, id: id, key: utf8)
+    }
+  }
+
+  /// Adds a key given as UTF-8 bytes, hashed as bytes, without making a string of it: for keys
+  /// whose equal texts are always equal bytes (ASCII, names already in NFC). A finder takes its
+  /// keys one way only.
+  func add(utf8 key: [UInt8], id: String?, ordinal: Int, location: CompactLocation) {
+    key.withUnsafeBufferPointer { utf8 in
+      var hasher = Hasher()
+      hasher.combine(bytes: UnsafeRawBufferPointer(utf8))
+      let hash = UInt64(UInt(bitPattern: hasher.finalize()))
+      partitions[Int(hash % UInt64(Self.partitionCount))].append(
+        hash: hash, ordinal: ordinal, location: location, id: id, key: utf8)
+    }
   }
 
   /// Every entry whose key an earlier entry had, in ordinal order; entries whose ordinal is in
@@ -101,7 +118,7 @@ private final class Partition {
 
   deinit { if descriptor >= 0 { close(descriptor) } }
 
-  func append(hash: UInt64, ordinal: Int, location: CompactLocation, id: String?, key: String) {
+  func append(hash: UInt64, ordinal: Int, location: CompactLocation, id: String?, key: UnsafeBufferPointer<UInt8>) {
     put(hash)
     put(UInt64(ordinal))
     put(location.file)
@@ -192,10 +209,11 @@ private final class Partition {
   private func put(_ value: UInt32) { withUnsafeBytes(of: value.littleEndian) { buffer.append(contentsOf: $0) } }
   private func put(_ text: String) {
     var text = text
-    text.withUTF8 { utf8 in
-      put(UInt32(utf8.count))
-      buffer.append(contentsOf: utf8)
-    }
+    text.withUTF8 { put($0) }
+  }
+  private func put(_ utf8: UnsafeBufferPointer<UInt8>) {
+    put(UInt32(utf8.count))
+    buffer.append(contentsOf: utf8)
   }
 }
 

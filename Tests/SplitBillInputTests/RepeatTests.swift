@@ -45,7 +45,9 @@ import Testing
   func receiptKeysReadAsDateAmountAndPayer(date: String, units: Int64, code: String, payer: String?) throws {
     let date = try #require(CalendarDate(iso: date))
     let amount = Money(minorUnits: units, currency: try Currency(code: code))
-    #expect(BillStream.receiptKey(date, amount, payer) == "\(date)|\(amount)|\(payer ?? "")")
+    var key: [UInt8] = Array("kept|".utf8)
+    BillStream.appendReceiptKey(date, amount, payer, to: &key)
+    #expect(String(decoding: key, as: UTF8.self) == "kept|\(date)|\(amount)|\(payer ?? "")")
   }
 
   @Test func theFirstWinsAndSkippedEntriesCountForNothing() {
