@@ -26,37 +26,41 @@ struct YAMLSyntaxError: Error {
 
 /// Pulls events one at a time from libyaml (never a document tree), with 1-based positions.
 ///
-/// Owns the `yaml_parser_t`; reads a file through a `FILE*` in libyaml's own buffer, or a byte
-/// array that it keeps alive.
+/// Owns the `yaml_parser_t` (at a fixed address, so each event costs no exclusivity check); reads
+/// a file through a `FILE*` in libyaml's own buffer, or a copy of a byte array.
 final class YAMLEventReader {
-  private var parser = yaml_parser_t()
-  private var file: UnsafeMutablePointer<FILE>?
-  private var bytes: [UInt8]
+  private let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
+  private let file: UnsafeMutablePointer<FILE>?
+  /// The bytes libyaml reads when there is no file; freed with the reader.
+  private let input: UnsafeMutableBufferPointer<UInt8>?
   private var finished = false
 
   /// Reads the file at `path`; `nil` when it cannot be opened (`errno` says why).
   init?(path: String) {
-    guard let handle = fopen(path, "rb") else { return nil }
-    file = handle
-    bytes = []
-    guard yaml_parser_initialize(&parser) == 1 else {
-      fclose(handle)
-      return nil
-    }
-    yaml_parser_set_input_file(&parser, handle)
+    file = fopen(path, "rb")
+    input = nil
+    parser.initialize(to: yaml_parser_t())
+    // On failure `deinit` still runs (every property is set): it closes the file.
+    guard let file, yaml_parser_initialize(parser) == 1 else { return nil }
+    yaml_parser_set_input_file(parser, file)
   }
 
-  /// Reads `bytes` (standard input, tests).
+  /// Reads a copy of `bytes` (standard input, tests).
   init(bytes: [UInt8]) {
-    self.bytes = bytes
-    yaml_parser_initialize(&parser)
-    self.bytes.withUnsafeBufferPointer { buffer in
-      yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
-    }
+    file = nil
+    let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, bytes.count))
+    _ = copy.initialize(from: bytes)
+    input = copy
+    parser.initialize(to: yaml_parser_t())
+    yaml_parser_initialize(parser)
+    yaml_parser_set_input_string(parser, copy.baseAddress, bytes.count)
   }
 
   deinit {
-    yaml_parser_delete(&parser)
+    // Safe on a parser whose initialisation failed: libyaml leaves it empty.
+    yaml_parser_delete(parser)
+    parser.deallocate()
+    input?.deallocate()
     if let file { fclose(file) }
   }
 
@@ -64,7 +68,7 @@ final class YAMLEventReader {
   func next() throws(YAMLSyntaxError) -> (YAMLEvent, line: Int, column: Int)? {
     guard !finished else { return nil }
     var event = yaml_event_t()
-    guard yaml_parser_parse(&parser, &event) == 1 else { throw syntaxError() }
+    guard yaml_parser_parse(parser, &event) == 1 else { throw syntaxError() }
     defer { yaml_event_delete(&event) }
     let line = Int(event.start_mark.line) + 1
     let column = Int(event.start_mark.column) + 1
@@ -99,6 +103,7 @@ final class YAMLEventReader {
 
   /// libyaml's problem as a message with a 1-based position.
   private func syntaxError() -> YAMLSyntaxError {
+    let parser = self.parser.pointee
     let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
     let context = parser.context.map { String(cString: $0) }
     switch parser.error {
