@@ -24,6 +24,9 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
   /// Zero in `currency`.
   public static func zero(_ currency: Currency) -> Money { Money(minorUnits: 0, currency: currency) }
 
+  /// Digits of ``maximumMinorUnits``, counted once (amounts are parsed for every bill).
+  private static let maximumDigits = maximumMinorUnits.description.count
+
   /// Parses plain decimal text exactly: `84.50`, `84.5`, `84` and `+84.50` are all accepted.
   ///
   /// - Parameters:
@@ -36,7 +39,7 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
     parsing text: some StringProtocol, currency: Currency, decimalComma: Bool = false,
     allowNegative: Bool = false
   ) throws(MoneyError) {
-    let digits = Money.maximumMinorUnits.description.count - currency.exponent
+    let digits = Money.maximumDigits - currency.exponent
     do {
       let units = try DecimalText.parse(
         text, scale: currency.exponent, maxIntegerDigits: digits, decimalComma: decimalComma,

@@ -402,7 +402,11 @@ struct BillValidator {
         problems.append(.error("empty diner name", at: located.location))
         continue
       }
-      if large ? seen.contains(name) : diners.contains(where: { $0.name == name }) {
+      // Names are in NFC here, so names of different byte lengths differ: that test is free, and
+      // spares `==` its slow path for non-ASCII names.
+      if large
+        ? seen.contains(name) : diners.contains(where: { $0.name.utf8.count == name.utf8.count && $0.name == name })
+      {
         // Only on this error path: where the name was first given.
         let first = named.first { names.normalized($0.0.text) == name }?.0.location ?? located.location
         problems.append(.error("diner '\(name)' is listed twice (first at \(first))", at: located.location))
