@@ -6,6 +6,7 @@ public enum TerminalText {
   ///
   ///     TerminalText.sanitize("Ana\u{1B}[2J")   // "Ana\\u{1B}[2J"
   public static func sanitize(_ text: String) -> String {
+    if isPrintableASCII(text) { return text }
     guard text.unicodeScalars.contains(where: \.isControlOrBidiOverride) else { return text }
     var out = ""
     for scalar in text.unicodeScalars {
@@ -20,12 +21,22 @@ public enum TerminalText {
 
   /// How many terminal columns `text` takes: wide (East Asian) characters count two.
   public static func width(_ text: String) -> Int {
+    // Printable ASCII, most cells: a character, and a column, per byte.
+    if isPrintableASCII(text) { return text.utf8.count }
     var columns = 0
     for character in text {
       guard let scalar = character.unicodeScalars.first else { continue }
       columns += isWide(scalar) ? 2 : 1
     }
     return columns
+  }
+
+  /// Whether every byte of `text` is printable ASCII (space to `~`): nothing to escape, no
+  /// character of more than one byte or column. Checked on the bytes, which is much cheaper than
+  /// walking characters; the report asks it of every cell.
+  static func isPrintableASCII(_ text: String) -> Bool {
+    text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+      ?? text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
   }
 
   static func isWide(_ scalar: Unicode.Scalar) -> Bool {

@@ -48,8 +48,12 @@ public struct TextReportWriter<Sink: OutputSink>: ReportWriter {
         TerminalText.sanitize(share.person), weighted ? "×\(share.weight)" : "", share.amount.decimalString, mark,
       ])
     }
-    lines += table.lines(indent: "    ").map { $0.trailingSpacesRemoved }
-    sink.write(lines.joined(separator: "\n") + "\n\n")
+    lines += table.lines(indent: "    ", trimmed: true)
+    for line in lines {
+      sink.write(line)
+      sink.write("\n")
+    }
+    sink.write("\n")
   }
 
   public mutating func finish(_ summary: ReportSummary) {
@@ -141,12 +145,4 @@ extension CurrencyTotals {
 /// `3 bills`, `1 bill`; irregular plurals given explicitly.
 public func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
   "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
-}
-
-extension String {
-  var trailingSpacesRemoved: String {
-    var text = self
-    while text.last == " " { text.removeLast() }
-    return text
-  }
 }
