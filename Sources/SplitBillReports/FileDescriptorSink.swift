@@ -27,6 +27,11 @@ public final class FileDescriptorSink: OutputSink {
     if buffer.count >= 1 << 16 { flush() }
   }
 
+  public func append(_ body: (inout [UInt8]) -> Void) {
+    body(&buffer)
+    if buffer.count >= 1 << 16 { flush() }
+  }
+
   /// Writes out everything buffered.
   public func flush() {
     var offset = 0

@@ -111,8 +111,6 @@ extension ReportedBill {
 public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private var count = 0
-  /// One bill's bytes, reused from bill to bill.
-  private var buffer: [UInt8] = []
 
   /// Starts the document in `sink`.
   public init(sink: Sink) {
@@ -121,10 +119,11 @@ public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
   }
 
   public mutating func write(_ bill: ReportedBill) {
-    buffer.removeAll(keepingCapacity: true)
-    buffer.append(contentsOf: (count == 0 ? "\n    " : ",\n    ").utf8)
-    bill.appendJSON(to: &buffer)
-    sink.write(bytes: buffer)
+    let separator: StaticString = count == 0 ? "\n    " : ",\n    "
+    sink.append { out in
+      out.append(contentsOf: UnsafeBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount))
+      bill.appendJSON(to: &out)
+    }
     count += 1
   }
 

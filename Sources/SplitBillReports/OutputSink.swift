@@ -4,11 +4,21 @@ public protocol OutputSink {
   mutating func write(_ text: String)
   /// Appends UTF-8 `bytes` (writers that build their output as bytes use this).
   mutating func write(bytes: [UInt8])
+  /// Lets `body` append UTF-8 bytes to the sink's own buffer, where it has one: a writer that
+  /// produces bytes skips a buffer of its own and a copy (the JSON report, once per bill).
+  mutating func append(_ body: (inout [UInt8]) -> Void)
 }
 
 extension OutputSink {
   /// Decodes the bytes and writes them as text.
   public mutating func write(bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
+
+  /// Collects the bytes, then writes them.
+  public mutating func append(_ body: (inout [UInt8]) -> Void) {
+    var bytes: [UInt8] = []
+    body(&bytes)
+    write(bytes: bytes)
+  }
 }
 
 /// Collects everything written into one string (tests, small outputs).
