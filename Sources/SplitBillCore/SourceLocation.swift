@@ -5,15 +5,27 @@ import Synchronization
 /// For CSV, the line is the physical line (a quoted cell can span several) and the column is the
 /// cell's first character; ``field`` names the CSV column.
 ///
-/// The file is held as a ``SourceFile`` (a number), so a location is plain data: copying one costs
-/// no reference counting, which matters because every field of every bill carries a few.
+/// The file is held as a ``SourceFile`` (a number) and the line and column in 32 bits each
+/// (clamped), so a location is 12 bytes of plain data: copying one costs no reference counting,
+/// which matters because every field of every bill carries a few (and a bill's fields then fit in
+/// an allocation small enough for the allocator's per-thread cache).
 public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// The file, interned.
   public var sourceFile: SourceFile
+  private var storedLine: Int32
+  private var storedColumn: Int32
+
   /// 1-based line.
-  public var line: Int
+  public var line: Int {
+    get { Int(storedLine) }
+    set { storedLine = Int32(clamping: newValue) }
+  }
+
   /// 1-based column, in characters.
-  public var column: Int
+  public var column: Int {
+    get { Int(storedColumn) }
+    set { storedColumn = Int32(clamping: newValue) }
+  }
 
   /// Creates a location in `file`, interned once for the run; readers that make many locations
   /// in one file intern it once and use ``init(in:line:column:)``.
@@ -24,8 +36,8 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
   /// Creates a location in a file already interned.
   public init(in file: SourceFile, line: Int, column: Int) {
     self.sourceFile = file
-    self.line = line
-    self.column = column
+    self.storedLine = Int32(clamping: line)
+    self.storedColumn = Int32(clamping: column)
   }
 
   /// The path as the user gave it (`-` for standard input).
