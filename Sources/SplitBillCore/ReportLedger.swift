@@ -77,6 +77,39 @@ public struct ReportLedger: Sendable {
     }
 
     var balances: [String: Int64] { Dictionary(uniqueKeysWithValues: people.map { ($0.person, $0.balance) }) }
+
+    /// Adds one split bill in this book's currency; a sum that leaves 64 bits sets `overflowed`.
+    mutating func add(_ split: BillSplit, _ overflowed: inout Bool) {
+      let shareSum = split.shares.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+      let absorbed = split.shares.reduce(0) { $0 + $1.absorbed }
+      totals.bills += 1
+      ReportLedger.add(&totals.amounts, split.amount.minorUnits, &overflowed)
+      ReportLedger.add(&totals.tips, split.tip.minorUnits, &overflowed)
+      ReportLedger.add(&totals.totals, split.total.minorUnits, &overflowed)
+      ReportLedger.add(&totals.shares, shareSum, &overflowed)
+      totals.absorbed += absorbed
+      ReportLedger.add(&totals.leftoverToTip, split.leftoverToTip.minorUnits, &overflowed)
+      if split.anonymousDiners {
+        totals.anonymousBills += 1
+        return
+      }
+      ReportLedger.add(&namedTotal, split.total.minorUnits, &overflowed)
+      namedAbsorbed += absorbed
+      for share in split.shares {
+        let person = position(of: share.person)
+        ReportLedger.add(&people[person].consumed, share.amount.minorUnits, &overflowed)
+        people[person].absorbed += share.absorbed
+        if split.payer != nil { ReportLedger.add(&people[person].balance, -share.amount.minorUnits, &overflowed) }
+      }
+      if let payer = split.payer {
+        let person = position(of: payer)
+        ReportLedger.add(&people[person].paid, split.total.minorUnits, &overflowed)
+        ReportLedger.add(&people[person].balance, split.total.minorUnits, &overflowed)
+        ReportLedger.add(&totals.paid, split.total.minorUnits, &overflowed)
+      } else {
+        totals.unpaidBills += 1
+      }
+    }
   }
 
   /// One book per currency, in the order first met: a run has a handful, found by a scan, so a bill
@@ -102,37 +135,8 @@ public struct ReportLedger: Sendable {
 
   /// Adds one split bill.
   public mutating func add(_ split: BillSplit) {
-    let shareSum = split.shares.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
-    let absorbed = split.shares.reduce(0) { $0 + $1.absorbed }
-    let position = bookPosition(split.currency)
-    // Everything below changes the book in place: copying it out and back would copy its arrays.
-    books[position].totals.bills += 1
-    Self.add(&books[position].totals.amounts, split.amount.minorUnits, &overflowed)
-    Self.add(&books[position].totals.tips, split.tip.minorUnits, &overflowed)
-    Self.add(&books[position].totals.totals, split.total.minorUnits, &overflowed)
-    Self.add(&books[position].totals.shares, shareSum, &overflowed)
-    books[position].totals.absorbed += absorbed
-    Self.add(&books[position].totals.leftoverToTip, split.leftoverToTip.minorUnits, &overflowed)
-    if split.anonymousDiners {
-      books[position].totals.anonymousBills += 1
-      return
-    }
-    Self.add(&books[position].namedTotal, split.total.minorUnits, &overflowed)
-    books[position].namedAbsorbed += absorbed
-    for share in split.shares {
-      let person = books[position].position(of: share.person)
-      Self.add(&books[position].people[person].consumed, share.amount.minorUnits, &overflowed)
-      books[position].people[person].absorbed += share.absorbed
-      if split.payer != nil { Self.add(&books[position].people[person].balance, -share.amount.minorUnits, &overflowed) }
-    }
-    if let payer = split.payer {
-      let person = books[position].position(of: payer)
-      Self.add(&books[position].people[person].paid, split.total.minorUnits, &overflowed)
-      Self.add(&books[position].people[person].balance, split.total.minorUnits, &overflowed)
-      Self.add(&books[position].totals.paid, split.total.minorUnits, &overflowed)
-    } else {
-      books[position].totals.unpaidBills += 1
-    }
+    // The book is changed in place: copying it out and back would copy its arrays.
+    books[bookPosition(split.currency)].add(split, &overflowed)
   }
 
   /// The books by currency code.

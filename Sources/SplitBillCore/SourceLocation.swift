@@ -63,7 +63,15 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
 /// CPU against 1.8 s under a 10-byte one, short enough to need no reference count). The table
 /// holds one entry per distinct path a run names.
 public struct SourceFile: Hashable, Sendable {
-  private let number: UInt32
+  /// The path's number in the table: stable for the life of the process, for compact encodings
+  /// (the temporary files of the run-wide checks).
+  public let number: UInt32
+
+  /// The file numbered `number` in this process, if there is one.
+  public init?(number: UInt32) {
+    guard Self.table.withLock({ Int(number) < $0.paths.count }) else { return nil }
+    self.number = number
+  }
 
   /// The number of `path`, given it on first sight.
   public init(_ path: String) {

@@ -57,8 +57,6 @@ public struct BillStream {
   /// For each diagnostic, when it was found: 2 × the bill's ordinal for a bill's own, one more for
   /// those between bills. Repeats found at the end are slotted in by it.
   private var diagnosticTimes: [Int] = []
-  private var files: [SourceFile] = []
-  private var fileIndex: [SourceFile: UInt32] = [:]
   private let validator: BillValidator
 
   /// A stream with these options.
@@ -92,15 +90,15 @@ public struct BillStream {
     for repeated in ids.repeats() {
       repeatedIDs.insert(repeated.entry.ordinal)
       found.diagnostics[repeated.entry.ordinal] = .error(
-        "duplicate bill id '\(repeated.entry.id)': also used at \(location(repeated.first.location))",
-        at: location(repeated.entry.location))
+        "duplicate bill id '\(repeated.entry.id)': also used at \(repeated.first.location)",
+        at: repeated.entry.location)
     }
     found.hasRepeatedIDs = !repeatedIDs.isEmpty
     // A bill with a repeated id was never valid, so its receipt is not compared.
     for repeated in receipts.repeats(skipping: repeatedIDs) {
       found.diagnostics[repeated.entry.ordinal] = .warning(
-        "probable duplicate receipt: '\(repeated.entry.id)' has the same date, amount, currency and payer as '\(repeated.first.id)' (\(location(repeated.first.location)))",
-        at: location(repeated.entry.location))
+        "probable duplicate receipt: '\(repeated.entry.id)' has the same date, amount, currency and payer as '\(repeated.first.id)' (\(repeated.first.location))",
+        at: repeated.entry.location)
     }
     guard !found.diagnostics.isEmpty else { return found }
     var merged: [Diagnostic] = []
@@ -239,13 +237,12 @@ public struct BillStream {
         return .valid(bill)
       }
       guard explicitID || bill.date != nil else { return .valid(bill) }
-      let source = compact(bill.source)
-      if explicitID { ids.add(key: bill.id, id: nil, ordinal: billCount, location: source) }
+      if explicitID { ids.add(key: bill.id, id: nil, ordinal: billCount, location: bill.source) }
       if let date = bill.date {
         receiptKey.removeAll(keepingCapacity: true)
         Self.appendReceiptKey(date, bill.terms.amount, bill.terms.payer, to: &receiptKey)
         // Bytes suffice: the payer's name is in NFC, the rest is ASCII.
-        receipts.add(utf8: receiptKey, id: bill.id, ordinal: billCount, location: source)
+        receipts.add(utf8: receiptKey, id: bill.id, ordinal: billCount, location: bill.source)
       }
       return .valid(bill)
     }
@@ -260,26 +257,6 @@ public struct BillStream {
     bytes.append(contentsOf: amount.currency.code.utf8)
     bytes.append(0x7C)
     if let payer { bytes.append(contentsOf: payer.utf8) }
-  }
-
-  private mutating func compact(_ location: SourceLocation) -> CompactLocation {
-    let index: UInt32
-    if let last = files.last, last == location.sourceFile {
-      // Bills come file by file: almost always the file of the bill before.
-      index = UInt32(files.count - 1)
-    } else if let known = fileIndex[location.sourceFile] {
-      index = known
-    } else {
-      index = UInt32(files.count)
-      files.append(location.sourceFile)
-      fileIndex[location.sourceFile] = index
-    }
-    return CompactLocation(
-      file: index, line: UInt32(clamping: location.line), column: UInt32(clamping: location.column))
-  }
-
-  private func location(_ compact: CompactLocation) -> SourceLocation {
-    SourceLocation(in: files[Int(compact.file)], line: Int(compact.line), column: Int(compact.column))
   }
 
   /// Gives this stream standard input already read by another (a first pass), since it can be read once.
@@ -329,11 +306,4 @@ public struct BillStream {
     }
     return files
   }
-}
-
-/// A location in 12 bytes: an index into the run's file names, a line and a column.
-struct CompactLocation: Hashable, Sendable {
-  var file: UInt32
-  var line: UInt32
-  var column: UInt32
 }

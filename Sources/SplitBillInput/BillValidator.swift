@@ -434,9 +434,13 @@ struct BillValidator {
 
   /// Names compare and print in Unicode NFC, without surrounding spaces.
   static func normalizeName(_ name: String) -> String {
-    // ASCII names (most of them) are already NFC: trim them without Foundation.
-    if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.trimmingSpaces }
-    return name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+    asciiNormalized(name) ?? name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+  }
+
+  /// ``normalizeName(_:)`` of an ASCII name (most of them), which is already NFC and only needs
+  /// trimming, done without Foundation; `nil` for any other name.
+  static func asciiNormalized(_ name: String) -> String? {
+    name.utf8.allSatisfy({ $0 < 0x80 }) ? name.trimmingSpaces : nil
   }
 
   static func describe(_ value: RawValue) -> String {
@@ -480,8 +484,8 @@ final class NameCache: @unchecked Sendable {
   private let lock = NSLock()
 
   func normalized(_ name: String) -> String {
-    // ASCII names (most of them) are already NFC: nothing to remember.
-    if name.utf8.allSatisfy({ $0 < 0x80 }) { return name.trimmingSpaces }
+    // ASCII names: nothing to remember.
+    if let ascii = BillValidator.asciiNormalized(name) { return ascii }
     lock.lock()
     defer { lock.unlock() }
     if let found = known[name] { return found }

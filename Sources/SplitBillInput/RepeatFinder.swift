@@ -13,8 +13,7 @@ import Synchronization
 /// (kept in memory instead when no temporary file can be had). At the end the partitions are read
 /// back, one per core at a time: equal keys always share a partition, so memory holds the hashes of
 /// about 1/16 of the run's keys per core (8 bytes each: 0.5 MB at a million bills), never the keys
-/// themselves.
-/// Within a partition only entries whose hash occurs twice are decoded, and those are compared by
+/// themselves. Within a partition only entries whose hash occurs twice are decoded, and those are compared by
 /// their full text, so the answer is exact. (Sixteen 8 KiB buffers rather than 64 of 2 KiB: the
 /// same memory, a quarter of the `write` calls.)
 struct RepeatFinder {
@@ -23,7 +22,7 @@ struct RepeatFinder {
     /// The bill's position in the run (1-based, counting invalid bills too).
     var ordinal: Int
     /// Where the bill starts.
-    var location: CompactLocation
+    var location: SourceLocation
     /// The bill's id.
     var id: String
     /// What must be unique.
@@ -48,28 +47,33 @@ struct RepeatFinder {
 
   /// Adds `key` for the bill `ordinal`; `id` nil means the key is the id. Keys are hashed as
   /// strings: canonically equivalent spellings (`é` precomposed or not) are the same key.
-  func add(key: String, id: String?, ordinal: Int, location: CompactLocation) {
+  func add(key: String, id: String?, ordinal: Int, location: SourceLocation) {
     var hasher = Hasher()
     hasher.combine(key)
-    let hash = UInt64(UInt(bitPattern: hasher.finalize()))
     var key = key
     key.withUTF8 { utf8 in
-      partitions[Int(hash % UInt64(Self.partitionCount))].append(
-        hash: hash, ordinal: ordinal, location: location, id: id, key: utf8)
+      append(hash: hasher.finalize(), key: utf8, id: id, ordinal: ordinal, location: location)
     }
   }
 
   /// Adds a key given as UTF-8 bytes, hashed as bytes, without making a string of it: for keys
   /// whose equal texts are always equal bytes (ASCII, names already in NFC). A finder takes its
   /// keys one way only.
-  func add(utf8 key: [UInt8], id: String?, ordinal: Int, location: CompactLocation) {
+  func add(utf8 key: [UInt8], id: String?, ordinal: Int, location: SourceLocation) {
     key.withUnsafeBufferPointer { utf8 in
       var hasher = Hasher()
       hasher.combine(bytes: UnsafeRawBufferPointer(utf8))
-      let hash = UInt64(UInt(bitPattern: hasher.finalize()))
-      partitions[Int(hash % UInt64(Self.partitionCount))].append(
-        hash: hash, ordinal: ordinal, location: location, id: id, key: utf8)
+      append(hash: hasher.finalize(), key: utf8, id: id, ordinal: ordinal, location: location)
     }
+  }
+
+  /// Appends the entry to the partition its hash picks.
+  private func append(
+    hash: Int, key: UnsafeBufferPointer<UInt8>, id: String?, ordinal: Int, location: SourceLocation
+  ) {
+    let hash = UInt64(UInt(bitPattern: hash))
+    partitions[Int(hash % UInt64(Self.partitionCount))].append(
+      hash: hash, ordinal: ordinal, location: location, id: id, key: key)
   }
 
   /// Every entry whose key an earlier entry had, in ordinal order; entries whose ordinal is in
@@ -122,7 +126,7 @@ private struct UncheckedPartitions: @unchecked Sendable {
 
 /// One partition: entries encoded as bytes, in the order added.
 ///
-/// An entry: hash (8 bytes), ordinal (8), file, line, column (4 each), the key's UTF-8 length (4) and
+/// An entry: hash (8 bytes), ordinal (8), file (its ``SourceFile/number``), line, column (4 each), the key's UTF-8 length (4) and
 /// bytes, the id's length (4, all ones when the id is the key) and bytes; integers little-endian.
 private final class Partition {
   private var buffer: [UInt8] = []
@@ -139,12 +143,12 @@ private final class Partition {
 
   deinit { if descriptor >= 0 { close(descriptor) } }
 
-  func append(hash: UInt64, ordinal: Int, location: CompactLocation, id: String?, key: UnsafeBufferPointer<UInt8>) {
+  func append(hash: UInt64, ordinal: Int, location: SourceLocation, id: String?, key: UnsafeBufferPointer<UInt8>) {
     put(hash)
     put(UInt64(ordinal))
-    put(location.file)
-    put(location.line)
-    put(location.column)
+    put(location.sourceFile.number)
+    put(UInt32(clamping: location.line))
+    put(UInt32(clamping: location.column))
     put(key)
     if let id { put(id) } else { put(UInt32.max) }
     if buffer.count >= Self.flushSize && !inMemoryOnly { flush() }
@@ -264,9 +268,10 @@ private struct EntryReader {
       let keyLength = u32(), let key = text(length: keyLength), let idLength = u32()
     else { return nil }
     let id = idLength == UInt32.max ? key : text(length: idLength)
-    guard let id else { return nil }
+    guard let id, let file = SourceFile(number: file) else { return nil }
     return RepeatFinder.Entry(
-      ordinal: Int(ordinal), location: CompactLocation(file: file, line: line, column: column), id: id, key: key)
+      ordinal: Int(ordinal), location: SourceLocation(in: file, line: Int(line), column: Int(column)), id: id,
+      key: key)
   }
 
   mutating func take(_ count: Int) -> ArraySlice<UInt8>? {

@@ -195,10 +195,6 @@ struct YAMLFields: Sendable {
 
   /// The bill `node`, the `index`th of its file.
   func bill(from node: YAMLNode, index: Int) -> RawBill {
-    located(node, index: index)
-  }
-
-  private func located(_ node: YAMLNode, index: Int) -> RawBill {
     let start = location(node.line, node.column)
     guard case .mapping(let pairs) = node.kind else {
       let problem = Diagnostic.error(

@@ -6,7 +6,9 @@ import Testing
 
 /// Repeated ids and receipts are found exactly, in bounded memory, and reported in reading order.
 @Suite struct RepeatTests {
-  func entry(_ ordinal: Int) -> CompactLocation { CompactLocation(file: 0, line: UInt32(ordinal), column: 3) }
+  func entry(_ ordinal: Int) -> SplitBillCore.SourceLocation {
+    SplitBillCore.SourceLocation(file: "repeats.csv", line: ordinal, column: 3)
+  }
 
   /// Where the finder may put its files: a fresh directory, or one that does not exist (all in memory).
   enum Place: CaseIterable { case temporaryFiles, memoryOnly }
