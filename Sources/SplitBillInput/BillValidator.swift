@@ -24,7 +24,7 @@ struct DocumentContext: Sendable {
 struct BillValidator {
   let options: ReadOptions
   /// Names repeat from bill to bill; each distinct one is normalised once.
-  private let names = NameCache()
+  let names = NameCache()
 
   init(options: ReadOptions) { self.options = options }
 

@@ -14,6 +14,9 @@ struct CSVBillReader {
   let sourceFile: SourceFile
   let input: ByteReader
   var delimiter: UInt8?
+  /// When set, plain rows are recognised as bills on this thread (``PlainCSVBill``) and only the
+  /// others are handed on as fields to validate.
+  var recognizer: (validator: BillValidator, context: DocumentContext)?
 
   private var line = 1
   private var column = 1
@@ -91,6 +94,8 @@ struct CSVBillReader {
     }
     emit(.document(DocumentHeader(file: file)))
     let keys = columns.map { $0.flatMap(BillKey.init(name:)) }
+    let plain = recognizer.map { PlainCSVBill(validator: $0.validator, context: $0.context, keys: keys) }
+    let explicitID = keys.contains(.id)
     var index = 0
     var row = Row(line: line)
     row.bytes.reserveCapacity(256)
@@ -98,6 +103,10 @@ struct CSVBillReader {
     while nextRow(into: &row) {
       if row.problem == nil && row.cells.count == 1 && row.cells[0].range.isEmpty && !row.cells[0].quoted { continue }
       index += 1
+      if let bill = plain?.bill(row, index: index, at: SourceLocation(in: sourceFile, line: row.line, column: 1)) {
+        emit(.recognized(bill, explicitID: explicitID))
+        continue
+      }
       emit(.bill(bill(from: row, columns: columns, keys: keys, index: index)))
       if row.problem?.message.hasPrefix("unterminated") == true { return }
     }

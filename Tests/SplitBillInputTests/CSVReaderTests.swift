@@ -197,3 +197,80 @@ import Testing
     }
   }
 }
+
+/// Plain rows become bills without the located fields (``PlainCSVBill``); everything else goes
+/// through the validator. Files of generated rows, plain, unusual and broken, are read both ways:
+/// every bill, invalid bill and diagnostic must be the same.
+@Suite struct PlainRowTests {
+  /// Values for each column: common, unusual and wrong ones, some not UTF-8.
+  static let values: [String: [[UInt8]]] = {
+    let text: [String: [String]] = [
+      "id": ["", "b1", " b2 ", "  ", "dup", "é-id", "b3", "b4"],
+      "date": ["", "2026-11-20", "2026-02-30", "2026-1-5", "x", "2024-02-29"],
+      "description": ["", "Café Lumière", "a, b", "two\nlines", " padded ", "=cmd()"],
+      "amount": [
+        "", "84.50", "84.5", " 12 ", "1,234.00", "-5", "1e3", "84.505", "0", "9999999999999999999", "+3.10", "7",
+      ],
+      "currency": ["", "EUR", "eur", "JPY", "KWD", "XYZ", "E", "EUR"],
+      "tip": ["", "15", "15%", "12.5", "ai", "AI", "aI", "101", "x", " 18 ", "0", "12,5"],
+      "tip_amount": ["", "", "", "5", "5.005", "x"],
+      "diners": [
+        "3", " 2 ", "0", "+3", "-1", "100001", "0003", "Ana;Ben", "Ana:2;Ben:1.5", "Ana;Ana", "Ana;;Ben", "Ana: ;Ben",
+        "Ana:x", "Émile;Chloé", "Émile", "Ana", " Ana ", "½", "Ana:0", ";", "", "  ", "Ana:1,5", "e\u{301}mile;émile",
+        "Ana;Ben;Chloé;Dev;Eve;Fay;Gus;Hal;Ivy;Jon;Kai;Lea;Max;Ned;Oz;Pia;Quin", "Ana : 2 ; Ben", "Ben:2;Ana",
+      ],
+      "paid_by": ["", "Ana", "Émile", " ", "Zed", "Ben", "e\u{301}mile"],
+      "notes": ["", "nice", "said \"hi\"", "Great view"],
+      "leftover": ["", "", "balanced", "payer", "first", "bogus", "to-tip", "remainder"],
+      "rounding": ["", "", "half-up", "down", "bogus", "half-even"],
+    ]
+    var bytes = text.mapValues { $0.map { Array($0.utf8) } }
+    bytes["notes"]?.append([0x63, 0x61, 0x66, 0xE9])  // "caf" and a lone Latin-1 byte
+    bytes["diners"]?.append([0x41, 0xFF, 0x3B, 0x42])
+    bytes["id"]?.append([0xC3])
+    return bytes
+  }()
+
+  static func cell(_ bytes: [UInt8]) -> [UInt8] {
+    let special: Set<UInt8> = [0x2C, 0x22, 0x0A, 0x0D]
+    guard bytes.contains(where: special.contains) else { return bytes }
+    return [0x22] + bytes.flatMap { $0 == 0x22 ? [0x22, 0x22] : [$0] } + [0x22]
+  }
+
+  @Test(arguments: 0..<12)
+  func plainAndFullReadingsAgree(seed: UInt64) throws {
+    var random = SplitMix64(seed: 1000 + seed)
+    func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
+    // Columns in a random order; some files leave optional ones out.
+    let required: Set = ["amount", "diners", "tip"]
+    var columns = BillField.billKeys.filter { required.contains($0) || random.next() % 5 != 0 }
+    for index in columns.indices.reversed() { columns.swapAt(index, Int(random.next() % UInt64(index + 1))) }
+    var file = Array(columns.joined(separator: ",").utf8) + [0x0A]
+    for number in 0..<400 {
+      // Mostly plain rows, as in real files, with a broken or unusual cell now and then.
+      let row = columns.map { column -> [UInt8] in
+        let values = Self.values[column] ?? [[]]
+        if random.next() % 3 == 0 { return Self.cell(pick(values)) }
+        return column == "id" ? Array("r\(number)".utf8) : Self.cell(values[1])
+      }
+      file += Array(row.joined(separator: [0x2C])) + (random.next() % 7 == 0 ? [0x0D, 0x0A] : [0x0A])
+    }
+    if random.next() % 4 == 0 { file += Array("a,b\n".utf8) }  // a row with the wrong number of cells
+    let options = ReadOptions(
+      defaults: InputDefaults(
+        currency: random.next() % 2 == 0 ? try Currency(code: "GBP") : nil,
+        tip: random.next() % 2 == 0 ? .percent(.preset15) : nil),
+      decimalComma: seed % 4 == 3)
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("bills.csv").path
+    try Data(file).write(to: URL(fileURLWithPath: path))
+    let plain = readPaths([path], options: options)
+    let full = readPaths([path], options: options, plainRows: false)
+    #expect(full.recognized == 0)
+    #expect(plain.recognized > 0)
+    #expect(plain.bills == full.bills)
+    #expect(plain.invalid == full.invalid)
+    #expect(plain.lines == full.lines)
+  }
+}

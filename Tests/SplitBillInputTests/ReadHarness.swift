@@ -10,6 +10,8 @@ struct ReadResult {
   var invalid: [InvalidBill] = []
   var diagnostics: [Diagnostic] = []
   var unreadable = false
+  /// Bills that took the short way (``PlainCSVBill``).
+  var recognized = 0
 
   /// Diagnostics as `line:column: severity: message`, the file left out.
   var lines: [String] {
@@ -47,8 +49,9 @@ func read(bytes: [UInt8], name: String, options: ReadOptions = ReadOptions()) th
   return result
 }
 
-/// Reads `paths` as `report` does: once, and again if an id repeated.
-func readPaths(_ paths: [String], options: ReadOptions = ReadOptions()) -> ReadResult {
+/// Reads `paths` as `report` does: once, and again if an id repeated (`plainRows`: whether plain
+/// CSV rows take the short way, as they do in a run).
+func readPaths(_ paths: [String], options: ReadOptions = ReadOptions(), plainRows: Bool = true) -> ReadResult {
   func readOnce(_ stream: inout BillStream) -> ReadResult {
     var result = ReadResult()
     stream.read(stream.sources(for: paths)) { outcome in
@@ -60,11 +63,15 @@ func readPaths(_ paths: [String], options: ReadOptions = ReadOptions()) -> ReadR
     return result
   }
   var stream = BillStream(options: options)
+  stream.recognizesPlainRows = plainRows
   var result = readOnce(&stream)
+  result.recognized = stream.recognizedCount
   let repeats = stream.findRepeats()
   if repeats.hasRepeatedIDs {
     stream = BillStream(options: options, repeats: repeats)
+    stream.recognizesPlainRows = plainRows
     result = readOnce(&stream)
+    result.recognized = stream.recognizedCount
   }
   result.diagnostics = stream.diagnostics
   result.unreadable = stream.unreadableInput
