@@ -19,7 +19,7 @@ enum ReadingThread {
   /// leftover ledger from bill to bill) goes in `preparer`, so the two cores share the run evenly.
   static func read<Preparer: BillPreparing>(
     _ stream: inout BillStream, _ sources: [InputSource], preparing preparer: inout Preparer,
-    batchSize: Int = 64, capacity: Int = 4, _ handle: (Preparer.Prepared) -> Void
+    batchSize: Int = 256, capacity: Int = 4, _ handle: (Preparer.Prepared) -> Void
   ) {
     var state = (stream: stream, preparer: preparer)
     Pipeline.run(
