@@ -94,7 +94,7 @@ struct CSVBillReader {
     }
     emit(.document(DocumentHeader(file: file)))
     let keys = columns.map { $0.flatMap(BillKey.init(name:)) }
-    let plain = recognizer.map { PlainCSVBill(validator: $0.validator, context: $0.context, keys: keys) }
+    var plain = recognizer.map { PlainCSVBill(validator: $0.validator, context: $0.context, keys: keys) }
     let explicitID = keys.contains(.id)
     var index = 0
     var row = Row(line: line)

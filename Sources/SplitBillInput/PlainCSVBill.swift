@@ -17,6 +17,15 @@ struct PlainCSVBill {
   let columns: [Int?]
   /// How many columns the header has.
   let columnCount: Int
+  // What repeats from row to row is made once: names in NFC, currencies, tips, dates, weights,
+  // choices (`nil`: not plainly valid).
+  private var names = ByteKeyedCache<String>()
+  private var dates = ByteKeyedCache<CalendarDate>()
+  private var currencies = ByteKeyedCache<Currency>(limit: 256)
+  private var tips = ByteKeyedCache<DefaultTip>(limit: 256)
+  private var weights = ByteKeyedCache<Weight>(limit: 256)
+  private var leftovers = ByteKeyedCache<LeftoverPolicy>(limit: 16)
+  private var roundings = ByteKeyedCache<RoundingMode>(limit: 16)
 
   init(validator: BillValidator, context: DocumentContext, keys: [BillKey?]) {
     self.validator = validator
@@ -31,7 +40,7 @@ struct PlainCSVBill {
 
   /// The bill in `row`, the `index`-th of the file starting at `location`; `nil` when the row must
   /// be validated the full way.
-  func bill(_ row: CSVBillReader.Row, index: Int, at location: SourceLocation) -> Bill? {
+  mutating func bill(_ row: CSVBillReader.Row, index: Int, at location: SourceLocation) -> Bill? {
     guard row.problem == nil, row.cells.count == columnCount, context.roster == nil else { return nil }
     let options = validator.options
 
@@ -53,8 +62,10 @@ struct PlainCSVBill {
       id = given
     }
     var date: CalendarDate?
-    if let given = text(.date) {
-      guard let given, let parsed = CalendarDate(iso: given) else { return nil }
+    if let given = bytes(.date) {
+      guard let parsed = dates.value(for: given, make: { Self.string($0).flatMap(CalendarDate.init(iso:)) }) else {
+        return nil
+      }
       date = parsed
     }
     var description: String?
@@ -69,8 +80,9 @@ struct PlainCSVBill {
     }
 
     let currency: Currency
-    if let given = text(.currency) {
-      guard let given, let parsed = try? Currency(code: given) else { return nil }
+    if let given = bytes(.currency) {
+      guard let parsed = currencies.value(for: given, make: { Self.string($0).flatMap { try? Currency(code: $0) } })
+      else { return nil }
       currency = parsed
     } else {
       switch context.currency {
@@ -85,19 +97,19 @@ struct PlainCSVBill {
 
     let tip: TipChoice
     let tipSource: TipSource
-    switch (text(.tip), text(.tipAmount)) {
+    switch (bytes(.tip), text(.tipAmount)) {
     case (.some, .some): return nil
     case (.none, .some(let given)):
       guard let given, let fixed = try? Money(parsing: given, currency: currency, decimalComma: options.decimalComma)
       else { return nil }
       (tip, tipSource) = (.fixed(fixed), .fixed)
     case (.some(let given), .none):
-      guard let given else { return nil }
-      if given.utf8.count == 2 && given.lowercased() == "ai" {
-        (tip, tipSource) = (.advisor, .advisor)
-      } else {
-        guard let percent = try? Percent(parsing: given, decimalComma: options.decimalComma) else { return nil }
-        (tip, tipSource) = (.percent(percent), .percent)
+      switch tips.value(
+        for: given, make: { Self.string($0).flatMap { Self.tip($0, decimalComma: options.decimalComma) } })
+      {
+      case .advisor: (tip, tipSource) = (.advisor, .advisor)
+      case .percent(let percent): (tip, tipSource) = (.percent(percent), .percent)
+      case nil: return nil
       }
     case (.none, .none):
       switch context.tip {
@@ -109,14 +121,12 @@ struct PlainCSVBill {
 
     guard let dinersBytes = bytes(.diners), let diners = diners(dinersBytes) else { return nil }
     var payer: String?
-    if let given = text(.paidBy) {
-      guard let given else { return nil }
-      let name = validator.names.normalized(given)
-      guard !name.isEmpty else { return nil }
+    if let given = bytes(.paidBy) {
+      guard let name = name(given) else { return nil }
       payer = name
     }
-    guard let leftover = choice(text(.leftover), context.leftover, otherwise: LeftoverPolicy.balanced),
-      let rounding = choice(text(.rounding), context.rounding, otherwise: RoundingMode.halfUp)
+    guard let leftover = choice(bytes(.leftover), &leftovers, context.leftover, otherwise: .balanced),
+      let rounding = choice(bytes(.rounding), &roundings, context.rounding, otherwise: .halfUp)
     else { return nil }
     if leftover == .payer {
       guard let payer, case .named(let list) = diners, list.contains(where: { $0.name == payer }) else { return nil }
@@ -131,12 +141,10 @@ struct PlainCSVBill {
   }
 
   /// A choice given in the cell, else by the defaults, else `otherwise`; `nil` if invalid.
-  private func choice<T: RawRepresentable>(_ given: String??, _ fallback: Resolved<T>, otherwise: T) -> T?
-  where T.RawValue == String {
-    if let given {
-      guard let given else { return nil }
-      return T(rawValue: given)
-    }
+  private func choice<T: RawRepresentable>(
+    _ given: ArraySlice<UInt8>?, _ cache: inout ByteKeyedCache<T>, _ fallback: Resolved<T>, otherwise: T
+  ) -> T? where T.RawValue == String {
+    if let given { return cache.value(for: given, make: { Self.string($0).flatMap(T.init(rawValue:)) }) }
     switch fallback {
     case .value(let value): return value
     case .unset: return otherwise
@@ -146,7 +154,7 @@ struct PlainCSVBill {
 
   /// A diners cell as ``CSVBillReader/diners(_:text:at:quoted:)`` and the validator read it:
   /// `3`, `Ana;Ben` or `Ana:2;Ben:1`.
-  private func diners(_ bytes: ArraySlice<UInt8>) -> Diners? {
+  private mutating func diners(_ bytes: ArraySlice<UInt8>) -> Diners? {
     let semicolon: UInt8 = 0x3B
     let colon: UInt8 = 0x3A
     let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
@@ -177,8 +185,14 @@ struct PlainCSVBill {
         namePart = item[..<colonIndex]
         let weightText = item[(colonIndex + 1)...]
         if weightText.contains(where: { !isBlank($0) }) {
-          guard !(validator.options.decimalComma && weightText.contains(0x2C)),
-            let parsed = try? Weight(parsing: String(decoding: weightText, as: UTF8.self).trimmingSpaces)
+          let decimalComma = validator.options.decimalComma
+          guard
+            let parsed = weights.value(
+              for: weightText,
+              make: { text in
+                decimalComma && text.contains(0x2C)
+                  ? nil : try? Weight(parsing: String(decoding: text, as: UTF8.self).trimmingSpaces)
+              })
           else { return nil }
           weight = parsed
         }
@@ -193,10 +207,24 @@ struct PlainCSVBill {
     return .named(list)
   }
 
-  /// A diner's name in NFC without surrounding spaces; `nil` if empty or not UTF-8.
-  private func name(_ bytes: ArraySlice<UInt8>) -> String? {
-    guard let text = CSVBillReader.string(validating: bytes) else { return nil }
-    let name = validator.names.normalized(text)
-    return name.isEmpty ? nil : name
+  /// A name in NFC without surrounding spaces; `nil` if empty or not UTF-8.
+  private mutating func name(_ bytes: ArraySlice<UInt8>) -> String? {
+    let validator = validator
+    return names.value(
+      for: bytes,
+      make: { bytes in
+        guard let text = Self.string(bytes) else { return nil }
+        let name = validator.names.normalized(text)
+        return name.isEmpty ? nil : name
+      })
+  }
+
+  /// The bytes as text, `nil` if not UTF-8.
+  private static func string(_ bytes: ArraySlice<UInt8>) -> String? { CSVBillReader.string(validating: bytes) }
+
+  /// A tip cell as the validator reads it: 'ai' in any case, or a percentage.
+  private static func tip(_ text: String, decimalComma: Bool) -> DefaultTip? {
+    if text.utf8.count == 2 && text.lowercased() == "ai" { return .advisor }
+    return (try? Percent(parsing: text, decimalComma: decimalComma)).map(DefaultTip.percent)
   }
 }

@@ -274,3 +274,28 @@ import Testing
     #expect(plain.lines == full.lines)
   }
 }
+
+@Suite struct ByteKeyedCacheTests {
+  @Test func givesWhatMakeGivesAndMakesEachKeptTextOnce() {
+    var cache = ByteKeyedCache<Int>(limit: 100)
+    var made: [String: Int] = [:]
+    var random = SplitMix64(seed: 3)
+    // What `make` gives: a function of the bytes, `nil` for one-byte texts.
+    func expected(_ text: String) -> Int? { text.utf8.count > 1 ? text.utf8.reduce(0) { $0 &* 31 &+ Int($1) } : nil }
+    for _ in 0..<5_000 {
+      // About 300 distinct texts of 1 to 70 bytes (past 64 bytes nothing is kept).
+      let number = Int(random.next() % 300)
+      let text =
+        number % 13 == 0 ? "z" : number % 7 == 0 ? String(repeating: "x", count: 60 + number % 11) : "n\(number)"
+      let value = cache.value(for: Array(text.utf8)[...]) { bytes -> Int? in
+        made[text, default: 0] += 1
+        return expected(String(decoding: bytes, as: UTF8.self))
+      }
+      #expect(value == expected(text), "\(text)")
+    }
+    // The first 100 distinct short texts are kept and made once; the others are made every time.
+    #expect(made.values.filter { $0 == 1 }.count >= 100)
+    #expect(made.values.contains { $0 > 1 })
+    #expect(made[String(repeating: "x", count: 70), default: 2] > 1)
+  }
+}
