@@ -2,11 +2,27 @@
 ///
 ///     try Currency(code: "JPY").exponent   // 0
 ///     try Currency(code: "KWD").exponent   // 3
+///
+/// Eight bytes with no reference in them: every amount carries its currency, and amounts are copied
+/// many times a bill.
 public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible {
+  /// The code's three ASCII letters, the first in the high byte: comparing two of them compares the
+  /// codes.
+  private let letters: UInt32
+  private let digits: UInt8
+
   /// The upper-case ISO 4217 code, such as `EUR`.
-  public let code: String
+  public var code: String {
+    String(unsafeUninitializedCapacity: 3) { buffer in
+      buffer[0] = UInt8(truncatingIfNeeded: letters >> 16)
+      buffer[1] = UInt8(truncatingIfNeeded: letters >> 8)
+      buffer[2] = UInt8(truncatingIfNeeded: letters)
+      return 3
+    }
+  }
+
   /// Decimal digits of the minor unit: 0 for JPY, 2 for EUR, 3 for KWD, 4 for CLF.
-  public let exponent: Int
+  public var exponent: Int { Int(digits) }
 
   /// Looks a code up in the ISO 4217 table; lower-case input is accepted.
   ///
@@ -15,16 +31,18 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
     // Codes are nearly always written in capitals already.
     let upper = code.utf8.allSatisfy { (0x41...0x5A).contains($0) } ? code : code.uppercased()
     guard let exponent = Currency.exponents[upper] else { throw .unknownCurrency(code) }
-    self.code = upper
-    self.exponent = exponent
+    self.init(unchecked: upper, exponent: exponent)
   }
 
   /// The currency used when neither the bill, the file nor the command line names one.
   public static let usd = Currency(unchecked: "USD", exponent: 2)
 
+  /// A currency for a code of three ASCII letters (the table's codes) and its exponent (0 to 4).
   init(unchecked uncheckedCode: String, exponent: Int) {
-    self.code = uncheckedCode
-    self.exponent = exponent
+    var letters: UInt32 = 0
+    for byte in uncheckedCode.utf8.prefix(3) { letters = letters << 8 | UInt32(byte) }
+    self.letters = letters
+    self.digits = UInt8(truncatingIfNeeded: exponent)
   }
 
   /// `10^exponent`: how many minor units make one major unit.
@@ -39,7 +57,7 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
 
   public var description: String { code }
 
-  public static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.code < rhs.code }
+  public static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.letters < rhs.letters }
 
   /// Every current ISO 4217 code (funds codes included, precious metals and testing codes excluded).
   public static var allCodes: [String] { exponents.keys.sorted() }
