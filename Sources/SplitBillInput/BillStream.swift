@@ -58,8 +58,8 @@ public struct BillStream {
   /// those between bills. Repeats found at the end are slotted in by it.
   private var diagnosticTimes: [Int] = []
   private let validator: BillValidator
-  /// Whether plain CSV rows take the short way (``PlainCSVBill``); tests turn it off to compare.
-  var recognizesPlainRows = true
+  /// Whether plainly valid bills take the short way (``PlainBill``); tests turn it off to compare.
+  var recognizesPlainBills = true
   /// Bills that took that way.
   private(set) var recognizedCount = 0
 
@@ -203,12 +203,18 @@ public struct BillStream {
       yaml.standardInput = standardInput
       // libyaml and the node tree on one thread; fields and validation on this one.
       let fields = YAMLFields(file: source.path)
+      var plain = recognizesPlainBills ? PlainYAMLBill(validator: validator, fields: fields) : nil
       Pipeline.run(
         handing: &yaml, produce: { yaml, emit in yaml.read(emit) },
         consume: { item in
           switch item {
           case .event(let event): process(event)
-          case .bill(let node, let index): process(.bill(fields.bill(from: node, index: index)))
+          case .bill(let node, let index):
+            if let (bill, explicitID) = plain?.bill(node, index: index, context: context) {
+              process(.recognized(bill, explicitID: explicitID))
+            } else {
+              process(.bill(fields.bill(from: node, index: index)))
+            }
           }
         })
     case .csv:
@@ -223,7 +229,7 @@ public struct BillStream {
       let delimiter = options.delimiter ?? (source.isTabSeparated ? 0x09 : nil)
       var csv = CSVBillReader(file: source.path, input: input, delimiter: delimiter)
       // A CSV file has no header of defaults: its context is already known.
-      if recognizesPlainRows { csv.recognizer = (validator, context) }
+      if recognizesPlainBills { csv.recognizer = (validator, context) }
       Pipeline.run(handing: &csv, produce: { csv, emit in csv.read(emit) }, consume: process)
     }
   }

@@ -21,9 +21,10 @@ struct ByteKeyedCache<Value> {
     used = Array(repeating: false, count: size)
   }
 
-  /// What `make` gives for `bytes`, made once per distinct text (`nil` results too).
-  mutating func value(for bytes: ArraySlice<UInt8>, make: (ArraySlice<UInt8>) -> Value?) -> Value? {
-    guard bytes.count <= 64 else { return make(bytes) }
+  /// What `make` gives for the text of these UTF-8 bytes, made once per distinct text (`nil`
+  /// results too).
+  mutating func value(for bytes: some Collection<UInt8>, make: () -> Value?) -> Value? {
+    guard bytes.count <= 64 else { return make() }
     // FNV-1a: short keys, one pass.
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
@@ -33,7 +34,7 @@ struct ByteKeyedCache<Value> {
       if keys[slot].elementsEqual(bytes) { return values[slot] }
       slot = (slot + 1) & mask
     }
-    let value = make(bytes)
+    let value = make()
     if count < limit {
       used[slot] = true
       keys[slot] = Array(bytes)

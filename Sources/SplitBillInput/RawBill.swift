@@ -91,8 +91,8 @@ public enum ReaderEvent: Sendable {
   indirect case document(DocumentHeader)
   /// One bill.
   case bill(RawBill)
-  /// One bill already known valid (a plain CSV row, ``PlainCSVBill``); `explicitID` says whether
-  /// the file has ids (a CSV `id` column), which are then checked for repeats.
+  /// One bill already known valid (``PlainBill``); `explicitID` says whether it gives an id (in
+  /// CSV: whether the file has an `id` column), which is then checked for repeats.
   case recognized(Bill, explicitID: Bool)
   /// A problem that stopped the file (syntax error, unreadable bytes).
   case failure(Diagnostic)

@@ -10,7 +10,7 @@ struct ReadResult {
   var invalid: [InvalidBill] = []
   var diagnostics: [Diagnostic] = []
   var unreadable = false
-  /// Bills that took the short way (``PlainCSVBill``).
+  /// Bills that took the short way (``PlainBill``).
   var recognized = 0
 
   /// Diagnostics as `line:column: severity: message`, the file left out.
@@ -49,9 +49,9 @@ func read(bytes: [UInt8], name: String, options: ReadOptions = ReadOptions()) th
   return result
 }
 
-/// Reads `paths` as `report` does: once, and again if an id repeated (`plainRows`: whether plain
-/// CSV rows take the short way, as they do in a run).
-func readPaths(_ paths: [String], options: ReadOptions = ReadOptions(), plainRows: Bool = true) -> ReadResult {
+/// Reads `paths` as `report` does: once, and again if an id repeated (`plainBills`: whether
+/// plainly valid bills take the short way, as they do in a run).
+func readPaths(_ paths: [String], options: ReadOptions = ReadOptions(), plainBills: Bool = true) -> ReadResult {
   func readOnce(_ stream: inout BillStream) -> ReadResult {
     var result = ReadResult()
     stream.read(stream.sources(for: paths)) { outcome in
@@ -63,13 +63,13 @@ func readPaths(_ paths: [String], options: ReadOptions = ReadOptions(), plainRow
     return result
   }
   var stream = BillStream(options: options)
-  stream.recognizesPlainRows = plainRows
+  stream.recognizesPlainBills = plainBills
   var result = readOnce(&stream)
   result.recognized = stream.recognizedCount
   let repeats = stream.findRepeats()
   if repeats.hasRepeatedIDs {
     stream = BillStream(options: options, repeats: repeats)
-    stream.recognizesPlainRows = plainRows
+    stream.recognizesPlainBills = plainBills
     result = readOnce(&stream)
     result.recognized = stream.recognizedCount
   }

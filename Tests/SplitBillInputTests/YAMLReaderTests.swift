@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import SplitBillCore
@@ -242,5 +243,80 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
       "- {amount: 1, tip: ai, diners: 1}\n", options: ReadOptions(defaults: InputDefaults(tip: .percent(.preset20))))
     #expect(fromCommandLine.bills.first?.defaultTip == .preset20)
     #expect(try read("- {amount: 1, tip: ai, diners: 1}\n").bills.first?.defaultTip == nil)
+  }
+}
+
+/// Plain YAML bills become bills without the located fields (``PlainYAMLBill``); everything else
+/// goes through the validator. Files of generated bills, plain, unusual and broken, with and
+/// without a roster and defaults, are read both ways: every bill, invalid bill and diagnostic
+/// must be the same.
+@Suite struct PlainYAMLBillTests {
+  /// YAML values for each key, the first the plain one; the others unusual or wrong.
+  static let values: [String: [String]] = [
+    "date": ["2026-11-20", "2026-02-30", "\"2026-11-20\"", "~", "x", "[2026-11-20]"],
+    "description": ["\"Café Lumière\"", "~", "\"\"", "[a]", "plain words", "'single'"],
+    "amount": ["84.50", "\"84.5\"", "~", "", "[1, 2]", "-5", "1e3", "12.345", "0", "\" 12 \"", "1,234"],
+    "currency": ["EUR", "eur", "JPY", "KWD", "XYZ", "~", "[EUR]", "\"\""],
+    "tip": ["15", "\"15%\"", "ai", "AI", "101", "~", "x", "12.5", "\"12,5\"", "{a: 1}"],
+    "tip_amount": ["5", "5.005", "x", "~"],
+    "diners": [
+      "[Ana, Ben]", "3", "\" 2 \"", "0", "+3", "{Ana: 2, Ben: 1.5}", "[Ana, Ana]", "[Ana, [Ben]]", "{Ana: ~, Ben: 2}",
+      "{Ana: 0}", "[]", "{}", "Ana", "[Émile, Chloé]", "[\"e\u{301}mile\", émile]", "~", "[\"\", Ben]", "{Ana: [1]}",
+      "{Ana: \"1,5\", Ben: 1}", "[~, Ben]", "[Ana, Ben, Zed]", "100001", "\"007\"",
+    ],
+    "paid_by": ["Ana", "Émile", "\" \"", "Zed", "~", "[Ana]", "Ben"],
+    "notes": ["\"nice\"", "~", "\"said \\\"hi\\\"\\nthen left\""],
+    "leftover": ["balanced", "payer", "bogus", "~", "first", "to-tip"],
+    "rounding": ["half-up", "down", "bogus", "~"],
+  ]
+
+  @Test(arguments: 0..<12)
+  func plainAndFullReadingsAgree(seed: UInt64) throws {
+    var random = SplitMix64(seed: 2000 + seed)
+    func pick<T>(_ items: [T]) -> T { items[Int(random.next() % UInt64(items.count))] }
+    var text = "version: 1\n"
+    switch seed % 4 {
+    case 1: text += "people: [Ana, Ben, Émile, Chloé]\n"
+    case 2: text += "defaults: {currency: GBP, tip: 15, leftover: first}\n"
+    case 3: text += "defaults: {tip: x}\n"
+    default: break
+    }
+    text += "bills:\n"
+    for number in 0..<300 {
+      var keys =
+        ["id", "amount", "tip", "diners"]
+        + ["date", "description", "currency", "paid_by", "notes"].filter { _ in
+          random.next() % 2 == 0
+        }
+      if random.next() % 8 == 0 { keys.append(pick(["tip_amount", "leftover", "rounding"])) }
+      for index in keys.indices.reversed() { keys.swapAt(index, Int(random.next() % UInt64(index + 1))) }
+      var lines: [String] = []
+      for key in keys {
+        let value: String
+        if key == "id" {
+          value = random.next() % 10 == 0 ? pick(["\"\"", "~", "dup", "[x]", "\" r\(number) \""]) : "r\(number)"
+        } else {
+          let values = Self.values[key] ?? [""]
+          value = random.next() % 4 == 0 ? pick(values) : values[0]
+        }
+        lines.append("\(key): \(value)")
+      }
+      if random.next() % 40 == 0 {
+        lines.append(pick(["ammount: 5", "unknown: 1", "amount: 6", "<<: {notes: merged}"]))
+      }
+      text += "  - " + lines.joined(separator: "\n    ") + "\n"
+    }
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("bills.yaml").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let options = ReadOptions(decimalComma: seed % 5 == 4)
+    let plain = readPaths([path], options: options)
+    let full = readPaths([path], options: options, plainBills: false)
+    #expect(full.recognized == 0)
+    if seed % 4 != 3 { #expect(plain.recognized > 0) }
+    #expect(plain.bills == full.bills)
+    #expect(plain.invalid == full.invalid)
+    #expect(plain.lines == full.lines)
   }
 }
