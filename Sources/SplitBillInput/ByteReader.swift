@@ -77,6 +77,28 @@ final class ByteReader {
     }
   }
 
+  /// Skips past the next line end (`\n`), found with `memchr`; `false` if the input ends first.
+  func skipLine() -> Bool {
+    while true {
+      if index == buffer.count {
+        guard refill() else { return false }
+      }
+      let start = index
+      let end = buffer.withUnsafeBufferPointer { bytes -> Int? in
+        guard let base = bytes.baseAddress, let found = memchr(base + start, 0x0A, bytes.count - start) else {
+          return nil
+        }
+        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+      }
+      guard let end else {
+        index = buffer.count
+        continue
+      }
+      index = end + 1
+      return true
+    }
+  }
+
   /// Moves a 1-based line and column past `byte`: a newline starts the next line, and columns count
   /// Unicode scalars (a UTF-8 continuation byte adds none), which is how every diagnostic counts.
   @inline(__always)

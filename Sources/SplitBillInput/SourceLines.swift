@@ -17,22 +17,24 @@ public enum SourceLines {
         reader = ByteReader(path: file)
       }
       guard let reader else { continue }
-      // Line by line, a run of bytes at a time, up to the last line wanted.
+      // Lines before a wanted one are skipped whole (`memchr`); wanted ones are copied.
       var pending = lines.sorted()[...]
       var number = 1
-      var column = 1
       var current: [UInt8] = []
       var found: [Int: String] = [:]
-      while let next = pending.first {
-        current.removeAll(keepingCapacity: true)
-        reader.consume(upTo: (0x0A, 0x0A, 0x0A, 0x0A), into: &current, line: &number, column: &column)
-        let atEnd = reader.next() == nil
-        if number == next {
-          if current.last == 0x0D { current.removeLast() }
-          found[number] = String(decoding: current, as: UTF8.self)
-          pending.removeFirst()
+      reading: while let next = pending.first {
+        while number < next {
+          guard reader.skipLine() else { break reading }
+          number += 1
         }
-        if atEnd { break }
+        current.removeAll(keepingCapacity: true)
+        var line = number
+        var column = 1
+        reader.consume(upTo: (0x0A, 0x0A, 0x0A, 0x0A), into: &current, line: &line, column: &column)
+        if current.last == 0x0D { current.removeLast() }
+        found[number] = String(decoding: current, as: UTF8.self)
+        pending.removeFirst()
+        guard reader.next() != nil else { break }  // the line end
         number += 1
       }
       result[file] = found

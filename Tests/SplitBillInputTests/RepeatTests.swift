@@ -97,3 +97,35 @@ import Testing
     #expect(result.lines == ["3:5: error: duplicate bill id 'a': also used at bills.yaml:2:5"])
   }
 }
+
+@Suite struct SourceLinesTests {
+  /// The excerpt lines match a plain split of the file, whatever lines are asked for: CRLF line
+  /// ends, a last line with or without its line end, lines past the end, lines longer than the
+  /// 64 KiB the reader holds at once.
+  @Test(arguments: [false, true])
+  func fetchesTheLinesAsWritten(finalNewline: Bool) throws {
+    var random = SplitMix64(seed: finalNewline ? 11 : 12)
+    var lines: [String] = []
+    for number in 1...400 {
+      let length = number % 97 == 0 ? 70_000 : Int(random.next() % 40)
+      lines.append(String(repeating: "é", count: length / 2) + "\(number)" + (number % 3 == 0 ? "\r" : ""))
+    }
+    let text = lines.joined(separator: "\n") + (finalNewline ? "\n" : "")
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("lines.txt").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    let wanted = [1, 2, 97, 98, 194, 250, 399, 400, 401, 402] + (0..<20).map { _ in 1 + Int(random.next() % 400) }
+    let fetched =
+      SourceLines.fetch(
+        wanted.map { SplitBillCore.SourceLocation(file: path, line: $0, column: 1) }, standardInput: nil)[path] ?? [:]
+    for line in Set(wanted) where line <= 400 {
+      var expected = lines[line - 1]
+      if expected.hasSuffix("\r") { expected.removeLast() }
+      #expect(fetched[line] == expected, "line \(line)")
+    }
+    // Past the end: the empty line after a final line end, nothing after that.
+    #expect(fetched[401] == (finalNewline ? "" : nil))
+    #expect(fetched[402] == nil)
+  }
+}
