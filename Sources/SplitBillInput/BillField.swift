@@ -79,5 +79,16 @@ public enum BillKey: Int, CaseIterable, Sendable {
     self.init(rawValue: index)
   }
 
+  /// The key whose name is these UTF-8 bytes, if the format has one.
+  init?(utf8 bytes: some Collection<UInt8>) {
+    let length = bytes.count
+    guard
+      let index = BillField.billKeys.indices.first(where: {
+        Self.lengths[$0] == length && BillField.billKeys[$0].utf8.elementsEqual(bytes)
+      })
+    else { return nil }
+    self.init(rawValue: index)
+  }
+
   private static let lengths = BillField.billKeys.map(\.utf8.count)
 }

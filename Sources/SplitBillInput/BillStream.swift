@@ -58,7 +58,8 @@ public struct BillStream {
   /// those between bills. Repeats found at the end are slotted in by it.
   private var diagnosticTimes: [Int] = []
   private let validator: BillValidator
-  /// Whether plainly valid bills take the short way (``PlainBill``); tests turn it off to compare.
+  /// Whether plainly valid bills take the short way (``PlainBill``, and for YAML ``YAMLFlatBill``);
+  /// tests turn it off to compare.
   var recognizesPlainBills = true
   /// Bills that took that way.
   private(set) var recognizedCount = 0
@@ -201,7 +202,9 @@ public struct BillStream {
       }
       var yaml = YAMLBillReader(file: source.path, reader: reader)
       yaml.standardInput = standardInput
-      // libyaml and the node tree on one thread; fields and validation on this one.
+      yaml.capturesFlatBills = recognizesPlainBills
+      // libyaml on one thread, bills copied flat (or built into nodes when they have anchors or
+      // aliases); the rest on this one.
       let fields = YAMLFields(file: source.path)
       var plain = recognizesPlainBills ? PlainYAMLBill(validator: validator, fields: fields) : nil
       Pipeline.run(
@@ -209,11 +212,12 @@ public struct BillStream {
         consume: { item in
           switch item {
           case .event(let event): process(event)
-          case .bill(let node, let index):
-            if let (bill, explicitID) = plain?.bill(node, index: index, context: context) {
+          case .bill(let node, let index): process(.bill(fields.bill(from: node, index: index)))
+          case .flat(let flat, let index):
+            if let (bill, explicitID) = plain?.bill(flat, index: index, context: context) {
               process(.recognized(bill, explicitID: explicitID))
             } else {
-              process(.bill(fields.bill(from: node, index: index)))
+              process(.bill(fields.bill(from: flat, index: index)))
             }
           }
         })

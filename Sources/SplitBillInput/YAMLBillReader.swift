@@ -11,6 +11,9 @@ struct YAMLBillReader {
   let reader: YAMLEventReader
   /// Standard input's bytes when `file` is `-`, to locate reader errors.
   var standardInput: [UInt8]?
+  /// Whether bills are copied flat when they can be (``YAMLFlatBill``), rather than all built
+  /// into nodes here; tests turn it off to compare.
+  var capturesFlatBills = true
   private var builder: YAMLNodeBuilder
   private var billCount = 0
   private let fields: YAMLFields
@@ -19,7 +22,10 @@ struct YAMLBillReader {
   /// can happen on the consumer's thread while this one parses on.
   enum Item: Sendable {
     case event(ReaderEvent)
+    /// A bill with anchors, aliases or merge keys, or deeply nested, built here.
     case bill(YAMLNode, index: Int)
+    /// Any other bill: its events, copied flat.
+    case flat(YAMLFlatBill, index: Int)
   }
 
   init(file: String, reader: YAMLEventReader) {
@@ -154,12 +160,34 @@ struct YAMLBillReader {
   }
 
   private mutating func readBillItems(_ emit: (Item) -> Void) throws(InputFailure) {
-    while true {
+    while !capturesFlatBills {
       let (event, line, column) = try builder.pull()
       if event == .sequenceEnd { return }
       let node = try builder.build(event, line: line, column: column, depth: 2)
       billCount += 1
       emit(.bill(node, index: billCount))
+    }
+    while true {
+      var flat = YAMLFlatBill()
+      let captured: YAMLEventReader.Capture
+      do {
+        captured = try reader.capture(into: &flat)
+      } catch {
+        throw .syntax(error)
+      }
+      switch captured {
+      case .complete:
+        billCount += 1
+        emit(.flat(flat, index: billCount))
+      case .stopped(let event, let line, let column):
+        if flat.events.isEmpty && event == .sequenceEnd { return }
+        let node =
+          flat.events.isEmpty
+          ? try builder.build(event, line: line, column: column, depth: 2)
+          : try builder.build(flat: flat, then: (event, line, column), depth: 2)
+        billCount += 1
+        emit(.bill(node, index: billCount))
+      }
     }
   }
 
@@ -191,6 +219,22 @@ struct YAMLFields: Sendable {
 
   func location(_ line: Int, _ column: Int) -> SourceLocation {
     SourceLocation(in: file, line: line, column: column)
+  }
+
+  /// The bill copied flat in `flat`, the `index`th of its file.
+  func bill(from flat: YAMLFlatBill, index: Int) -> RawBill {
+    // A flat bill has no aliases, no merge keys and little depth: nothing to refuse.
+    var builder = YAMLNodeBuilder(reader: nil, file: file.path)
+    do {
+      return bill(from: try builder.build(flat: flat, then: nil, depth: 2), index: index)
+    } catch {
+      switch error {
+      case .syntax(let failure):
+        let start = location(max(failure.line, 1), max(failure.column, 1))
+        return RawBill(
+          location: start, index: index, fields: [:], problems: [.error(failure.message, at: start)], unreadable: true)
+      }
+    }
   }
 
   /// The bill `node`, the `index`th of its file.

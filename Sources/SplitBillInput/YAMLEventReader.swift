@@ -70,6 +70,76 @@ final class YAMLEventReader {
     var event = yaml_event_t()
     guard yaml_parser_parse(parser, &event) == 1 else { throw syntaxError() }
     defer { yaml_event_delete(&event) }
+    return convert(&event)
+  }
+
+  /// What ``capture(into:)`` did.
+  enum Capture {
+    /// The whole node is in the flat bill.
+    case complete
+    /// This event could not be taken flat (an anchor, an alias, a merge key, too deep or too
+    /// long, or no node at all): the events before it are in the flat bill, and the node must be
+    /// built from them, this one, and the rest of the stream.
+    case stopped(YAMLEvent, line: Int, column: Int)
+  }
+
+  /// Copies the events of the next node into `flat`, bytes and positions only: no string, no
+  /// tree, nothing else on the parsing thread (``YAMLFlatBill``). Takes nodes of at most
+  /// ``YAMLFlatBill/maximumDepth`` levels and ``YAMLFlatBill/maximumEvents`` events, without
+  /// anchors, aliases or merge keys: those are the builder's. (On a stop, the stopping scalar's
+  /// bytes may remain at the end of the text, where no event refers to them.)
+  func capture(into flat: inout YAMLFlatBill) throws(YAMLSyntaxError) -> Capture {
+    var depth = 0
+    while !finished {
+      var event = yaml_event_t()
+      guard yaml_parser_parse(parser, &event) == 1 else { throw syntaxError() }
+      defer { yaml_event_delete(&event) }
+      let line = Int32(clamping: Int(event.start_mark.line) + 1)
+      let column = Int32(clamping: Int(event.start_mark.column) + 1)
+      var kind: YAMLFlatBill.Kind?
+      var anchor: UnsafeMutablePointer<yaml_char_t>?
+      switch event.type {
+      case YAML_SCALAR_EVENT:
+        let scalar = event.data.scalar
+        anchor = scalar.anchor
+        let plain = scalar.style == YAML_PLAIN_SCALAR_STYLE
+        // `<<` is a merge key only as a plain scalar; as a value it would be text, but rare.
+        let isMerge = plain && scalar.length == 2 && scalar.value?[0] == 0x3C && scalar.value?[1] == 0x3C
+        if !isMerge, depth > 0 {
+          kind = plain ? .plainScalar : .scalar
+          if let value = scalar.value, scalar.length > 0 {
+            flat.text.append(contentsOf: UnsafeBufferPointer(start: value, count: scalar.length))
+          }
+        }
+      case YAML_SEQUENCE_START_EVENT:
+        anchor = event.data.sequence_start.anchor
+        kind = .sequenceStart
+      case YAML_MAPPING_START_EVENT:
+        anchor = event.data.mapping_start.anchor
+        kind = .mappingStart
+      case YAML_SEQUENCE_END_EVENT where depth > 0: kind = .sequenceEnd
+      case YAML_MAPPING_END_EVENT where depth > 0: kind = .mappingEnd
+      default: break
+      }
+      let opens = kind == .sequenceStart || kind == .mappingStart
+      guard let kind, anchor == nil, flat.events.count < YAMLFlatBill.maximumEvents,
+        !opens || depth < YAMLFlatBill.maximumDepth
+      else {
+        let (converted, line, column) = convert(&event)
+        return .stopped(converted, line: line, column: column)
+      }
+      flat.events.append(
+        YAMLFlatBill.Event(
+          kind: kind, line: line, column: column, end: Int32(clamping: flat.text.count)))
+      if opens { depth += 1 }
+      if kind == .sequenceEnd || kind == .mappingEnd { depth -= 1 }
+      if depth == 0 { return .complete }
+    }
+    // As the node builder says it.
+    throw YAMLSyntaxError(message: "unexpected end of the YAML stream", line: 0, column: 0)
+  }
+
+  private func convert(_ event: inout yaml_event_t) -> (YAMLEvent, line: Int, column: Int) {
     let line = Int(event.start_mark.line) + 1
     let column = Int(event.start_mark.column) + 1
     let converted: YAMLEvent

@@ -50,12 +50,16 @@ struct YAMLNodeBuilder {
   /// Nesting depth beyond which a document is refused.
   static let depthLimit = 64
 
-  let reader: YAMLEventReader
+  /// Where events come from; `nil` for a builder of flat bills only.
+  let reader: YAMLEventReader?
   let file: String
   private var anchors: [String: YAMLNode] = [:]
   private var expanded = 0
+  /// Events handed out before the reader's: a bill taken flat, then the event that stopped it.
+  private var replay: [(YAMLEvent, line: Int, column: Int)] = []
+  private var replayed = 0
 
-  init(reader: YAMLEventReader, file: String) {
+  init(reader: YAMLEventReader?, file: String) {
     self.reader = reader
     self.file = file
   }
@@ -146,11 +150,31 @@ struct YAMLNodeBuilder {
     }
   }
 
+  /// Builds the node whose first events are `flat`'s, followed by `next` (the event that stopped
+  /// the flat copy) and the rest of the reader's.
+  mutating func build(flat: YAMLFlatBill, then next: (YAMLEvent, Int, Int)?, depth: Int) throws(InputFailure)
+    -> YAMLNode
+  {
+    replay = flat.yamlEvents
+    if let next { replay.append(next) }
+    replayed = 0
+    let (first, line, column) = try pull()
+    return try build(first, line: line, column: column, depth: depth)
+  }
+
   /// The next event; the end of the stream inside a node is an error.
   mutating func pull() throws(InputFailure) -> (YAMLEvent, Int, Int) {
+    if replayed < replay.count {
+      defer {
+        replayed += 1
+        if replayed == replay.count { replay.removeAll(keepingCapacity: true) }
+      }
+      return replay[replayed]
+    }
+    replayed = 0
     let pulled: (YAMLEvent, line: Int, column: Int)?
     do {
-      pulled = try reader.next()
+      pulled = try reader?.next()
     } catch {
       throw .syntax(error)
     }

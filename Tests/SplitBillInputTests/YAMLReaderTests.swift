@@ -281,7 +281,8 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     case 3: text += "defaults: {tip: x}\n"
     default: break
     }
-    text += "bills:\n"
+    text += "x-base: &base {currency: JPY, tip: 10}\nbills:\n"
+    var anchored: Int?
     for number in 0..<300 {
       var keys =
         ["id", "amount", "tip", "diners"]
@@ -303,6 +304,17 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
       }
       if random.next() % 40 == 0 {
         lines.append(pick(["ammount: 5", "unknown: 1", "amount: 6", "<<: {notes: merged}"]))
+      }
+      // Anchors, aliases, merge keys and deep nesting: bills the parsing thread builds into nodes.
+      let amount = lines.firstIndex { $0.hasPrefix("amount:") } ?? 0
+      switch random.next() % 24 {
+      case 0: lines.append("x-deep: [[[[[[1]]]]]]")
+      case 1:
+        lines[amount] = "amount: &n\(number) 84.50"
+        anchored = number
+      case 2: if let anchored { lines[amount] = "amount: *n\(anchored)" }
+      case 3: lines.append("<<: *base")
+      default: break
       }
       text += "  - " + lines.joined(separator: "\n    ") + "\n"
     }

@@ -1,0 +1,83 @@
+import SplitBillCore
+
+/// A YAML bill's events as libyaml gave them, copied flat: kinds and positions in one array,
+/// scalars' bytes one after the other in another. Taking this much, and no more, on the parsing
+/// thread leaves that thread to libyaml; strings, the recogniser (``PlainYAMLBill``) and, for a
+/// bill that is not plain, the node tree are made on the validating thread.
+///
+/// Only bills without anchors, aliases and merge keys, of at most ``maximumDepth`` levels and
+/// ``maximumEvents`` events, are taken flat (``YAMLEventReader/capture(into:)``); the others are
+/// built into nodes on the parsing thread, where the anchors of the document are known.
+struct YAMLFlatBill: Sendable {
+  /// Levels of nesting taken flat (a bill, its diners, their weights, one more).
+  static let maximumDepth = 4
+  /// Events taken flat.
+  static let maximumEvents = 512
+
+  enum Kind: UInt8, Sendable {
+    case scalar, plainScalar, sequenceStart, sequenceEnd, mappingStart, mappingEnd
+  }
+
+  struct Event: Sendable {
+    var kind: Kind
+    var line: Int32
+    var column: Int32
+    /// Where this scalar's text ends in ``YAMLFlatBill/text`` (it starts where the previous
+    /// event's ends); for other events, where the text so far ends.
+    var end: Int32
+  }
+
+  var events: [Event] = []
+  var text: [UInt8] = []
+
+  /// The text of the scalar at `position`.
+  func text(at position: Int) -> ArraySlice<UInt8> {
+    let start = position == 0 ? 0 : Int(events[position - 1].end)
+    return text[start..<Int(events[position].end)]
+  }
+
+  /// Whether the scalar at `position` is a YAML null: empty, `~` or `null`, plain.
+  func isNull(at position: Int) -> Bool {
+    guard events[position].kind == .plainScalar else { return false }
+    let bytes = text(at: position)
+    switch bytes.count {
+    case 0: return true
+    case 1: return bytes.first == 0x7E
+    case 4: return ["null", "Null", "NULL"].contains { $0.utf8.elementsEqual(bytes) }
+    default: return false
+    }
+  }
+
+  /// The position just past the node that starts at `position`.
+  func end(ofNodeAt position: Int) -> Int {
+    var depth = 0
+    var position = position
+    repeat {
+      switch events[position].kind {
+      case .sequenceStart, .mappingStart: depth += 1
+      case .sequenceEnd, .mappingEnd: depth -= 1
+      case .scalar, .plainScalar: break
+      }
+      position += 1
+    } while depth > 0 && position < events.count
+    return position
+  }
+
+  /// The events as the node builder takes them.
+  var yamlEvents: [(YAMLEvent, line: Int, column: Int)] {
+    events.indices.map { position in
+      let event = events[position]
+      let converted: YAMLEvent
+      switch event.kind {
+      case .scalar, .plainScalar:
+        converted = .scalar(
+          value: String(decoding: text(at: position), as: UTF8.self), anchor: nil, plain: event.kind == .plainScalar)
+      case .sequenceStart: converted = .sequenceStart(anchor: nil)
+      case .sequenceEnd: converted = .sequenceEnd
+      case .mappingStart: converted = .mappingStart(anchor: nil)
+      case .mappingEnd: converted = .mappingEnd
+      }
+      return (converted, Int(event.line), Int(event.column))
+    }
+  }
+}
