@@ -207,6 +207,7 @@ public struct BillStream {
       // aliases); the rest on this one.
       let fields = YAMLFields(file: source.path)
       var plain = recognizesPlainBills ? PlainYAMLBill(validator: validator, fields: fields) : nil
+      let recycler = yaml.recycler
       Pipeline.run(
         handing: &yaml, produce: { yaml, emit in yaml.read(emit) },
         consume: { item in
@@ -219,6 +220,7 @@ public struct BillStream {
             } else {
               process(.bill(fields.bill(from: flat, index: index)))
             }
+            recycler.recycle(flat)
           }
         })
     case .csv:

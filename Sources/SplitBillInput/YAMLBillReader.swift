@@ -14,6 +14,8 @@ struct YAMLBillReader {
   /// Whether bills are copied flat when they can be (``YAMLFlatBill``), rather than all built
   /// into nodes here; tests turn it off to compare.
   var capturesFlatBills = true
+  /// Where flat bills come back to be filled again.
+  let recycler = FlatBillRecycler()
   private var builder: YAMLNodeBuilder
   private var billCount = 0
   private let fields: YAMLFields
@@ -168,7 +170,7 @@ struct YAMLBillReader {
       emit(.bill(node, index: billCount))
     }
     while true {
-      var flat = YAMLFlatBill()
+      var flat = recycler.take()
       let captured: YAMLEventReader.Capture
       do {
         captured = try reader.capture(into: &flat)

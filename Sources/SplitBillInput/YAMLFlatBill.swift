@@ -1,4 +1,5 @@
 import SplitBillCore
+import Synchronization
 
 /// A YAML bill's events as libyaml gave them, copied flat: kinds and positions in one array,
 /// scalars' bytes one after the other in another. Taking this much, and no more, on the parsing
@@ -27,8 +28,16 @@ struct YAMLFlatBill: Sendable {
     var end: Int32
   }
 
-  var events: [Event] = []
-  var text: [UInt8] = []
+  var events: [Event]
+  var text: [UInt8]
+
+  /// An empty bill, with room for a typical one: growing an array reallocates it.
+  init() {
+    events = []
+    events.reserveCapacity(32)
+    text = []
+    text.reserveCapacity(256)
+  }
 
   /// The text of the scalar at `position`.
   func text(at position: Int) -> ArraySlice<UInt8> {
@@ -79,5 +88,27 @@ struct YAMLFlatBill: Sendable {
       }
       return (converted, Int(event.line), Int(event.column))
     }
+  }
+}
+
+/// Flat bills the validating thread is done with, for the parsing thread to fill again: memory
+/// allocated on one thread and freed on another costs both threads a lock in glibc's allocator,
+/// and the parsing thread is the one every YAML run waits for.
+final class FlatBillRecycler: Sendable {
+  private let spare = Mutex<[YAMLFlatBill]>([])
+  /// Bills kept (about what the hand-over between the threads holds).
+  private static let limit = 2_048
+
+  /// An empty flat bill: one handed back, else a new one.
+  func take() -> YAMLFlatBill {
+    guard var bill = spare.withLock({ $0.popLast() }) else { return YAMLFlatBill() }
+    bill.events.removeAll(keepingCapacity: true)
+    bill.text.removeAll(keepingCapacity: true)
+    return bill
+  }
+
+  /// Hands `bill` back.
+  func recycle(_ bill: YAMLFlatBill) {
+    spare.withLock { if $0.count < Self.limit { $0.append(bill) } }
   }
 }
