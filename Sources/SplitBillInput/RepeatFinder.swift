@@ -155,22 +155,41 @@ private final class Partition {
   }
 
   /// Calls `body` with every entry's hash and bytes, in the order added, reading the file in
-  /// 64 KiB pieces (an entry never needs more than the piece it ends in and the one before).
-  func scan(_ body: (UInt64, ArraySlice<UInt8>) -> Void) {
-    var pending: [UInt8] = []
+  /// 64 KiB pieces: the entries are found in place, and an entry cut by the end of a piece is
+  /// carried to the front of the next (the piece grows for an entry longer than it).
+  func scan(_ body: (UInt64, UnsafeBufferPointer<UInt8>) -> Void) {
+    var piece: [UInt8] = []
+    var filled = 0
+    // Hands on the whole entries of piece[..<filled] and moves what is left to the front.
     func consume() {
-      var start = 0
-      while let (hash, end) = EntryReader.entry(in: pending, at: start) {
-        body(hash, pending[start..<end])
-        start = end
+      let used = piece.withUnsafeBufferPointer { bytes -> Int in
+        var start = 0
+        while let (hash, end) = EntryReader.entry(in: UnsafeBufferPointer(rebasing: bytes[..<filled]), at: start) {
+          body(hash, UnsafeBufferPointer(rebasing: bytes[start..<end]))
+          start = end
+        }
+        return start
       }
-      pending.removeFirst(start)
+      piece.withUnsafeMutableBufferPointer { bytes in
+        guard used > 0, let base = bytes.baseAddress else { return }
+        base.update(from: base + used, count: filled - used)
+      }
+      filled -= used
     }
-    scanFile { piece in
-      pending += piece
+    var offset = 0
+    while offset < fileSize {
+      if piece.count - filled < 65536 { piece += [UInt8](repeating: 0, count: 65536) }
+      let read = piece.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress! + filled, min($0.count - filled, fileSize - offset), off_t(offset))
+      }
+      guard read > 0 else { break }
+      offset += read
+      filled += read
       consume()
     }
-    pending += buffer
+    // Then what is still in the buffer.
+    piece.replaceSubrange(filled..., with: buffer)
+    filled = piece.count
     consume()
   }
 
@@ -244,22 +263,23 @@ private final class Partition {
 
 /// Decodes what ``Partition`` wrote. A truncated entry (a failed read can leave one) ends it.
 private struct EntryReader {
-  let bytes: ArraySlice<UInt8>
-  private(set) var offset: Int
+  let bytes: UnsafeBufferPointer<UInt8>
+  private(set) var offset = 0
 
-  init(bytes: ArraySlice<UInt8>) {
-    self.bytes = bytes
-    self.offset = bytes.startIndex
-  }
+  init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
   /// The hash and end of the whole entry that starts at `start` in `bytes`, if it is all there.
-  static func entry(in bytes: [UInt8], at start: Int) -> (hash: UInt64, end: Int)? {
-    var reader = EntryReader(bytes: bytes[start...])
-    guard let hash = reader.u64(), reader.take(8 + 12) != nil, let keyLength = reader.u32(),
-      reader.take(Int(keyLength)) != nil, let idLength = reader.u32()
-    else { return nil }
-    if idLength != UInt32.max && reader.take(Int(idLength)) == nil { return nil }
-    return (hash, reader.offset)
+  static func entry(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (hash: UInt64, end: Int)? {
+    // hash, ordinal (8 each), file, line, column, key length (4 each), key, id length (4), id.
+    let available = bytes.count - start
+    guard available >= 36, let base = bytes.baseAddress else { return nil }
+    let entry = UnsafeRawPointer(base + start)
+    let keyLength = Int(UInt32(littleEndian: entry.loadUnaligned(fromByteOffset: 28, as: UInt32.self)))
+    guard available >= 36 + keyLength else { return nil }
+    let idLength = UInt32(littleEndian: entry.loadUnaligned(fromByteOffset: 32 + keyLength, as: UInt32.self))
+    let length = 36 + keyLength + (idLength == UInt32.max ? 0 : Int(idLength))
+    guard available >= length else { return nil }
+    return (UInt64(littleEndian: entry.loadUnaligned(as: UInt64.self)), start + length)
   }
 
   /// The next entry, or nil at the end.
@@ -274,17 +294,17 @@ private struct EntryReader {
       key: key)
   }
 
-  mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
-    guard bytes.endIndex - offset >= count else { return nil }
+  private mutating func take(_ count: Int) -> UnsafeBufferPointer<UInt8>? {
+    guard bytes.count - offset >= count else { return nil }
     defer { offset += count }
-    return bytes[offset..<offset + count]
+    return UnsafeBufferPointer(rebasing: bytes[offset..<offset + count])
   }
 
-  mutating func u64() -> UInt64? {
+  private mutating func u64() -> UInt64? {
     take(8).map { $0.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
   }
 
-  mutating func u32() -> UInt32? {
+  private mutating func u32() -> UInt32? {
     take(4).map { $0.reversed().reduce(0) { $0 << 8 | UInt32($1) } }
   }
 
