@@ -116,26 +116,36 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
 
   /// Appends ``description`` to `bytes` as UTF-8 (report writers call this once per bill).
   public func appendISO(to bytes: inout [UInt8]) {
+    bytes.append(atMost: Self.maximumISOLength) { writeISO(to: &$0) }
+  }
+
+  /// The most bytes ``writeISO(to:)`` writes.
+  public static let maximumISOLength = 64
+
+  /// Writes ``description`` at `cursor` as UTF-8.
+  public func writeISO(to cursor: inout ByteCursor) {
     func put(_ value: Int, width: Int) {
       var power = 1
       for _ in 1..<width { power *= 10 }
       if (0..<power * 10).contains(value) {
         // The usual case: exactly `width` digits, zero-padded.
         while power > 0 {
-          bytes.append(0x30 + UInt8(value / power % 10))
+          cursor.write(0x30 + UInt8(value / power % 10))
           power /= 10
         }
         return
       }
-      let start = bytes.count
-      DecimalText.append(Int64(value), scale: 0, to: &bytes)
-      let written = bytes.count - start
-      if written < width { bytes.insert(contentsOf: repeatElement(0x30, count: width - written), at: start) }
+      // A year past 9999 or a negative value: as printed, zero-padded in front to `width`.
+      var digits = DecimalText.format(Int64(value), scale: 0)
+      if digits.utf8.count < width {
+        for _ in 0..<(width - digits.utf8.count) { cursor.write(0x30) }
+      }
+      digits.withUTF8 { cursor.write($0) }
     }
     put(year, width: 4)
-    bytes.append(0x2D)
+    cursor.write(0x2D)
     put(month, width: 2)
-    bytes.append(0x2D)
+    cursor.write(0x2D)
     put(day, width: 2)
   }
 

@@ -122,8 +122,16 @@ public enum DecimalText {
   /// Appends what ``format(_:scale:)`` prints to `bytes`, as UTF-8, with no string in between
   /// (report writers call this once per amount).
   public static func append(_ value: Int64, scale: Int, to bytes: inout [UInt8]) {
-    // At most 19 digits, a point, scale zeros and a sign: written backwards into stack space.
-    let capacity = 22 + max(scale, 0)
+    bytes.append(atMost: maximumLength(scale: scale)) { write(value, scale: scale, to: &$0) }
+  }
+
+  /// The most bytes ``write(_:scale:to:)`` writes: 19 digits, a point, `scale` zeros and a sign.
+  public static func maximumLength(scale: Int) -> Int { 22 + max(scale, 0) }
+
+  /// Writes what ``format(_:scale:)`` prints at `cursor`, as UTF-8.
+  public static func write(_ value: Int64, scale: Int, to cursor: inout ByteCursor) {
+    // Written backwards into stack space, then copied.
+    let capacity = maximumLength(scale: scale)
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
       var magnitude = value.magnitude
       var position = capacity
@@ -142,7 +150,7 @@ public enum DecimalText {
         position -= 1
         buffer[position] = 0x2D
       }
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[position..<capacity]))
+      cursor.write(UnsafeBufferPointer(rebasing: buffer[position..<capacity]))
     }
   }
 
@@ -155,12 +163,17 @@ public enum DecimalText {
 
   /// Appends what ``trimmed(_:scale:)`` prints to `bytes`, as UTF-8.
   public static func appendTrimmed(_ value: Int64, scale: Int, to bytes: inout [UInt8]) {
+    bytes.append(atMost: maximumLength(scale: scale)) { writeTrimmed(value, scale: scale, to: &$0) }
+  }
+
+  /// Writes what ``trimmed(_:scale:)`` prints at `cursor` (at most ``maximumLength(scale:)`` bytes).
+  public static func writeTrimmed(_ value: Int64, scale: Int, to cursor: inout ByteCursor) {
     var scale = scale
     var value = value
     while scale > 0 && value % 10 == 0 {
       value /= 10
       scale -= 1
     }
-    append(value, scale: scale, to: &bytes)
+    write(value, scale: scale, to: &cursor)
   }
 }

@@ -288,12 +288,29 @@ extension JSON {
 
   /// Appends what stands between the quotes of ``quote(_:)`` of `text`.
   public static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+    bytes.append(atMost: maximumEscapedLength(text)) { writeEscaped(text, to: &$0) }
+  }
+
+  /// The most bytes ``writeEscaped(_:to:)`` writes for `text`: six for each of its bytes (`\u0001`).
+  public static func maximumEscapedLength(_ text: String) -> Int { 6 * text.utf8.count }
+
+  /// Writes ``quote(_:)`` of `text` at `cursor` (at most its escaped length and two bytes).
+  public static func writeQuoted(_ text: String, to cursor: inout ByteCursor) {
+    cursor.write(0x22)
+    writeEscaped(text, to: &cursor)
+    cursor.write(0x22)
+  }
+
+  /// Writes what stands between the quotes of ``quote(_:)`` of `text` at `cursor`; text with
+  /// nothing to escape is copied straight in.
+  public static func writeEscaped(_ text: String, to cursor: inout ByteCursor) {
     var text = text
     text.withUTF8 { utf8 in
       if utf8.allSatisfy(isPlain) {
-        bytes.append(contentsOf: utf8)
+        cursor.write(utf8)
       } else {
-        bytes.append(contentsOf: quote(String(decoding: utf8, as: UTF8.self)).utf8.dropFirst().dropLast())
+        var quoted = quote(String(decoding: utf8, as: UTF8.self))
+        quoted.withUTF8 { cursor.write(UnsafeBufferPointer(rebasing: $0.dropFirst().dropLast())) }
       }
     }
   }

@@ -179,8 +179,9 @@ private final class Partition {
     var offset = 0
     while offset < fileSize {
       if piece.count - filled < 65536 { piece += [UInt8](repeating: 0, count: 65536) }
-      let read = piece.withUnsafeMutableBytes {
-        pread(descriptor, $0.baseAddress! + filled, min($0.count - filled, fileSize - offset), off_t(offset))
+      let read = piece.withUnsafeMutableBytes { bytes -> Int in
+        guard let base = bytes.baseAddress else { return 0 }
+        return pread(descriptor, base + filled, min(bytes.count - filled, fileSize - offset), off_t(offset))
       }
       guard read > 0 else { break }
       offset += read

@@ -24,82 +24,83 @@ extension ReportedBill {
   /// UTF-8 bytes and without building the tree: this runs once per bill in every JSON report.
   func appendJSON(to out: inout [UInt8]) {
     let split = self.split
-    // Each literal below is the punctuation, indentation and key between two values, appended at
-    // once: a bill is a few dozen appends.
-    func put(_ text: StaticString) {
-      out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    let file = bill.source.file
+    // Room for the worst case: the literals, numbers, and every string escaped six bytes a byte.
+    var room = 2_048 + JSON.maximumEscapedLength(bill.id) + JSON.maximumEscapedLength(file)
+    if let description = bill.description { room += JSON.maximumEscapedLength(description) }
+    if let payer = split.payer { room += JSON.maximumEscapedLength(payer) }
+    for share in split.shares { room += 256 + JSON.maximumEscapedLength(share.person) }
+    out.append(atMost: room) { out in
+      // Each literal below is the punctuation, indentation and key between two values.
+      func text(_ value: String?) { if let value { JSON.writeQuoted(value, to: &out) } else { out.write("null") } }
+      func money(_ value: Money) {
+        out.write(0x22)
+        DecimalText.write(value.minorUnits, scale: value.currency.exponent, to: &out)
+        out.write(0x22)
+      }
+      func integer(_ value: Int) { DecimalText.write(Int64(value), scale: 0, to: &out) }
+      out.write("{\n      \"id\": ")
+      JSON.writeQuoted(bill.id, to: &out)
+      out.write(",\n      \"source\": \"")
+      JSON.writeEscaped(file, to: &out)
+      out.write(0x3A)
+      integer(bill.source.line)
+      out.write(0x3A)
+      integer(bill.source.column)
+      out.write("\",\n      \"date\": ")
+      if let date = bill.date {
+        out.write(0x22)
+        date.writeISO(to: &out)
+        out.write(0x22)
+      } else {
+        out.write("null")
+      }
+      out.write(",\n      \"description\": ")
+      text(bill.description)
+      out.write(",\n      \"currency\": ")
+      JSON.writeQuoted(split.currency.code, to: &out)
+      out.write(",\n      \"amount\": ")
+      money(split.amount)
+      out.write(",\n      \"tip_percent\": ")
+      if let percent = split.tipPercent {
+        out.write(0x22)
+        DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+        out.write(0x22)
+      } else {
+        out.write("null")
+      }
+      out.write(",\n      \"tip\": ")
+      money(split.tip)
+      out.write(",\n      \"total\": ")
+      money(split.total)
+      out.write(",\n      \"leftover_policy\": ")
+      JSON.writeQuoted(split.leftoverPolicy.rawValue, to: &out)
+      out.write(",\n      \"leftover_to_tip\": ")
+      money(split.leftoverToTip)
+      out.write(",\n      \"tip_source\": ")
+      JSON.writeQuoted(bill.tipSource.rawValue, to: &out)
+      out.write(",\n      \"paid_by\": ")
+      text(split.payer)
+      out.write(",\n      \"shares\": [\n")
+      for (index, share) in split.shares.enumerated() {
+        out.write("        {\n          \"person\": ")
+        JSON.writeQuoted(share.person, to: &out)
+        out.write(",\n          \"weight\": ")
+        DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+        out.write(",\n          \"amount\": ")
+        money(share.amount)
+        out.write(",\n          \"absorbed\": ")
+        integer(share.absorbed)
+        if index == split.shares.count - 1 { out.write("\n        }\n") } else { out.write("\n        },\n") }
+      }
+      out.write(advice == nil ? "      ]\n    }" : "      ],\n      \"advice\": ")
     }
-    func text(_ value: String?) { if let value { JSON.appendQuoted(value, to: &out) } else { put("null") } }
-    func money(_ value: Money) {
-      out.append(0x22)
-      DecimalText.append(value.minorUnits, scale: value.currency.exponent, to: &out)
-      out.append(0x22)
-    }
-    func integer(_ value: Int) { DecimalText.append(Int64(value), scale: 0, to: &out) }
-    put("{\n      \"id\": ")
-    JSON.appendQuoted(bill.id, to: &out)
-    put(",\n      \"source\": \"")
-    JSON.appendEscaped(bill.source.file, to: &out)
-    out.append(0x3A)
-    integer(bill.source.line)
-    out.append(0x3A)
-    integer(bill.source.column)
-    put("\",\n      \"date\": ")
-    if let date = bill.date {
-      out.append(0x22)
-      date.appendISO(to: &out)
-      out.append(0x22)
-    } else {
-      put("null")
-    }
-    put(",\n      \"description\": ")
-    text(bill.description)
-    put(",\n      \"currency\": ")
-    JSON.appendQuoted(split.currency.code, to: &out)
-    put(",\n      \"amount\": ")
-    money(split.amount)
-    put(",\n      \"tip_percent\": ")
-    if let percent = split.tipPercent {
-      out.append(0x22)
-      DecimalText.appendTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
-      out.append(0x22)
-    } else {
-      put("null")
-    }
-    put(",\n      \"tip\": ")
-    money(split.tip)
-    put(",\n      \"total\": ")
-    money(split.total)
-    put(",\n      \"leftover_policy\": ")
-    JSON.appendQuoted(split.leftoverPolicy.rawValue, to: &out)
-    put(",\n      \"leftover_to_tip\": ")
-    money(split.leftoverToTip)
-    put(",\n      \"tip_source\": ")
-    JSON.appendQuoted(bill.tipSource.rawValue, to: &out)
-    put(",\n      \"paid_by\": ")
-    text(split.payer)
-    put(",\n      \"shares\": [\n")
-    for (index, share) in split.shares.enumerated() {
-      put("        {\n          \"person\": ")
-      JSON.appendQuoted(share.person, to: &out)
-      put(",\n          \"weight\": ")
-      DecimalText.appendTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
-      put(",\n          \"amount\": ")
-      money(share.amount)
-      put(",\n          \"absorbed\": ")
-      integer(share.absorbed)
-      if index == split.shares.count - 1 { put("\n        }\n") } else { put("\n        },\n") }
-    }
-    guard let advice else {
-      put("      ]\n    }")
-      return
-    }
+    guard let advice else { return }
     // Only advised bills have this: the tree is fine here.
     var object = StringSink()
     JSON.object(advice.jsonMembers).write(to: &object, indent: 3)
-    put("      ],\n      \"advice\": ")
     out.append(contentsOf: object.text.utf8)
-    put("\n    }")
+    out.append(contentsOf: "\n    }".utf8)
   }
 }
 

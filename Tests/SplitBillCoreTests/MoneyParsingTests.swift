@@ -236,3 +236,33 @@ struct AmountCase: Sendable, CustomTestStringConvertible {
     }
   }
 }
+
+/// The byte writers (cursor into room made up front) print what the string functions print.
+@Suite struct ByteWriterTests {
+  @Test func decimalsDatesAndJSONStringsMatchTheirStrings() {
+    var random = SplitMix64(seed: 21)
+    for _ in 0..<2_000 {
+      let value = Int64(bitPattern: random.next()) >> Int(random.next() % 64)
+      let scale = Int(random.next() % 5)
+      var bytes: [UInt8] = [0x41]
+      DecimalText.append(value, scale: scale, to: &bytes)
+      DecimalText.appendTrimmed(value, scale: scale, to: &bytes)
+      #expect(
+        String(decoding: bytes, as: UTF8.self)
+          == "A" + DecimalText.format(value, scale: scale) + DecimalText.trimmed(value, scale: scale))
+    }
+    for (year, month, day) in [(2026, 11, 29), (1, 1, 1), (12345, 6, 7), (-44, 3, 15), (0, 12, 31)] {
+      guard let date = CalendarDate(year: year, month: month, day: day) else { continue }
+      var bytes: [UInt8] = []
+      date.appendISO(to: &bytes)
+      #expect(String(decoding: bytes, as: UTF8.self) == date.description)
+    }
+    let pieces = ["a", "é", "\"", "\\", "\n", "\u{1}", "\u{7F}", "\u{2028}", "李", " ", "\t"]
+    for _ in 0..<2_000 {
+      let text = (0..<Int(random.next() % 12)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+      var bytes: [UInt8] = []
+      JSON.appendQuoted(text, to: &bytes)
+      #expect(String(decoding: bytes, as: UTF8.self) == JSON.quote(text), "\(text.debugDescription)")
+    }
+  }
+}
