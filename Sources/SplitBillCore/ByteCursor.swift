@@ -35,6 +35,14 @@ public struct ByteCursor {
     position += bytes.count
   }
 
+  /// Writes `count` bytes that `body` puts at the pointer it is given.
+  @inline(__always)
+  public mutating func write(count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+    precondition(end - position >= count, "ByteCursor: write past the room made")
+    body(position)
+    position += count
+  }
+
   /// Writes a literal's UTF-8.
   @inline(__always)
   public mutating func write(_ text: StaticString) {
@@ -43,16 +51,13 @@ public struct ByteCursor {
 }
 
 extension Array where Element == UInt8 {
-  /// Appends what `body` writes through a cursor, which must be at most `maximum` bytes.
+  /// Appends what `body` writes through a cursor, which must be at most `maximum` bytes. The
+  /// room is temporary (on the stack when small): only what was written is copied in.
   public mutating func append(atMost maximum: Int, _ body: (inout ByteCursor) -> Void) {
-    let start = count
-    let maximum = Swift.max(maximum, 1)
-    append(contentsOf: repeatElement(0, count: maximum))
-    let written = withUnsafeMutableBufferPointer { buffer in
-      var cursor = ByteCursor(UnsafeMutableBufferPointer(rebasing: buffer[start...]))
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(maximum, 1)) { room in
+      var cursor = ByteCursor(room)
       body(&cursor)
-      return cursor.count
+      append(contentsOf: UnsafeBufferPointer(rebasing: room[..<cursor.count]))
     }
-    removeLast(maximum - written)
   }
 }

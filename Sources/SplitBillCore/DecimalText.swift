@@ -128,29 +128,31 @@ public enum DecimalText {
   /// The most bytes ``write(_:scale:to:)`` writes: 19 digits, a point, `scale` zeros and a sign.
   public static func maximumLength(scale: Int) -> Int { 22 + max(scale, 0) }
 
-  /// Writes what ``format(_:scale:)`` prints at `cursor`, as UTF-8.
+  /// Writes what ``format(_:scale:)`` prints at `cursor`, as UTF-8: the length counted first, then
+  /// the digits put in place from the last.
   public static func write(_ value: Int64, scale: Int, to cursor: inout ByteCursor) {
-    // Written backwards into stack space, then copied.
-    let capacity = maximumLength(scale: scale)
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer in
+    let scale = max(scale, 0)
+    var digits = 1
+    var rest = value.magnitude
+    while rest >= 10 {
+      rest /= 10
+      digits += 1
+    }
+    let shown = max(digits, scale + 1)
+    let length = shown + (scale > 0 ? 1 : 0) + (value < 0 ? 1 : 0)
+    cursor.write(count: length) { start in
       var magnitude = value.magnitude
-      var position = capacity
-      var written = 0
-      repeat {
+      var position = length
+      for written in 0..<shown {
         if scale > 0 && written == scale {
           position -= 1
-          buffer[position] = 0x2E
+          start[position] = 0x2E
         }
         position -= 1
-        buffer[position] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+        start[position] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
         magnitude /= 10
-        written += 1
-      } while magnitude > 0 || written <= scale
-      if value < 0 {
-        position -= 1
-        buffer[position] = 0x2D
       }
-      cursor.write(UnsafeBufferPointer(rebasing: buffer[position..<capacity]))
+      if value < 0 { start[0] = 0x2D }
     }
   }
 

@@ -128,7 +128,7 @@ public struct ReportLedger: Sendable {
   public init() {}
 
   private mutating func bookPosition(_ currency: Currency) -> Int {
-    if let known = books.firstIndex(where: { $0.totals.currency.code == currency.code }) { return known }
+    if let known = books.firstIndex(where: { $0.totals.currency == currency }) { return known }
     books.append(Book(totals: CurrencyTotals(currency: currency)))
     return books.count - 1
   }
@@ -140,7 +140,7 @@ public struct ReportLedger: Sendable {
   }
 
   /// The books by currency code.
-  private var sortedBooks: [Book] { books.sorted { $0.totals.currency.code < $1.totals.currency.code } }
+  private var sortedBooks: [Book] { books.sorted { $0.totals.currency < $1.totals.currency } }
 
   /// Per-currency figures, by currency code; `balances` is filled in from the people.
   public var currencyTotals: [CurrencyTotals] {
