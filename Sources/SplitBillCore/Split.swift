@@ -179,20 +179,20 @@ public struct BillSplit: Hashable, Sendable {
 /// The `balanced` policy reads it to break ties; every split records into it. It is a value passed
 /// from bill to bill in processing order, so a run is reproducible and nothing is global.
 public struct LeftoverLedger: Hashable, Sendable {
-  private var counts: [String: [String: Int]] = [:]
+  private var counts: [Currency: [String: Int]] = [:]
 
   /// An empty ledger, for the start of a run.
   public init() {}
 
   /// Units `person` has absorbed in `currency` so far.
   public func absorbed(by person: String, in currency: Currency) -> Int {
-    counts[currency.code]?[person] ?? 0
+    counts[currency]?[person] ?? 0
   }
 
   /// Adds `units` absorbed by `person` in `currency`.
   public mutating func record(_ units: Int, by person: String, in currency: Currency) {
     guard units != 0 else { return }
-    counts[currency.code, default: [:]][person, default: 0] += units
+    counts[currency, default: [:]][person, default: 0] += units
   }
 }
 

@@ -272,13 +272,18 @@ public struct BillStream {
 
   /// Appends `2026-11-20|84.50 EUR|Ana`: what two receipts share when they are probably the same one.
   static func appendReceiptKey(_ date: CalendarDate, _ amount: Money, _ payer: String?, to bytes: inout [UInt8]) {
-    date.appendISO(to: &bytes)
-    bytes.append(0x7C)
-    DecimalText.append(amount.minorUnits, scale: amount.currency.exponent, to: &bytes)
-    bytes.append(0x20)
-    bytes.append(contentsOf: amount.currency.code.utf8)
-    bytes.append(0x7C)
-    if let payer { bytes.append(contentsOf: payer.utf8) }
+    var code = amount.currency.code
+    var payer = payer ?? ""
+    let room = CalendarDate.maximumISOLength + DecimalText.maximumLength(scale: amount.currency.exponent) + 16
+    bytes.append(atMost: room + payer.utf8.count) { key in
+      date.writeISO(to: &key)
+      key.write(0x7C)
+      DecimalText.write(amount.minorUnits, scale: amount.currency.exponent, to: &key)
+      key.write(0x20)
+      code.withUTF8 { key.write($0) }
+      key.write(0x7C)
+      payer.withUTF8 { key.write($0) }
+    }
   }
 
   /// Gives this stream standard input already read by another (a first pass), since it can be read once.
