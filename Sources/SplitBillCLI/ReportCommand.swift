@@ -120,8 +120,8 @@ enum ReportCommand {
       }
       var splitter = BillSplitter(
         filter: filter, needsDates: needsDates, answers: answers, commandLineTip: commandLineTip)
-      ReadingThread.read(&stream, sources, preparing: &splitter) { prepared in
-        switch prepared {
+      ReadingThread.read(&stream, sources) { outcome in
+        switch splitter.prepare(outcome) {
         case .invalid(let bill):
           pass.invalid.append(bill)
         case .refused(let bill):
@@ -178,11 +178,11 @@ enum ReportCommand {
     return summary.invalid.isEmpty ? .success : .invalidBills
   }
 
-  /// Splits each bill on the reading thread, in reading order (the leftover ledger goes from bill
-  /// to bill), after the date filter and tip advice; the caller's thread books and writes.
-  struct BillSplitter: BillPreparing {
+  /// Splits each bill in reading order (the leftover ledger goes from bill to bill), after the
+  /// date filter and tip advice.
+  struct BillSplitter {
     /// What became of one bill.
-    enum Prepared: Sendable {
+    enum Prepared {
       /// Invalid as read.
       case invalid(InvalidBill)
       /// Valid as read but not reportable here (no date under a filter or in a journal, a split that failed).

@@ -58,6 +58,11 @@ public struct BillStream {
   /// those between bills. Repeats found at the end are slotted in by it.
   private var diagnosticTimes: [Int] = []
   private let validator: BillValidator
+  /// Whether CSV files are parsed on a thread of their own while the calling thread validates
+  /// (the default: `check` then keeps two cores busy). A caller that reads the stream on a thread
+  /// of its own and does more with the bills on another (`report`) turns it off: two threads
+  /// share two cores better than three.
+  public var parsesCSVOnOwnThread = true
   /// Whether plainly valid bills take the short way (``PlainBill``, and for YAML ``YAMLFlatBill``);
   /// tests turn it off to compare.
   var recognizesPlainBills = true
@@ -236,7 +241,11 @@ public struct BillStream {
       var csv = CSVBillReader(file: source.path, input: input, delimiter: delimiter)
       // A CSV file has no header of defaults: its context is already known.
       if recognizesPlainBills { csv.recognizer = (validator, context) }
-      Pipeline.run(handing: &csv, produce: { csv, emit in csv.read(emit) }, consume: process)
+      if parsesCSVOnOwnThread {
+        Pipeline.run(handing: &csv, produce: { csv, emit in csv.read(emit) }, consume: process)
+      } else {
+        csv.read(process)
+      }
     }
   }
 
