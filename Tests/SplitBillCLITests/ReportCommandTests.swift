@@ -140,9 +140,8 @@ func scratchDirectory() throws -> URL {
     var stream = BillStream(options: ReadOptions())
     let sources = stream.sources(for: [file.path])
     var ids: [String] = []
-    var asRead = AsRead()
     // Small batches and a short queue: the writer falls behind and the reader has to wait.
-    ReadingThread.read(&stream, sources, preparing: &asRead, batchSize: 7, capacity: 2) { outcome in
+    ReadingThread.read(&stream, sources, batchSize: 7, capacity: 2) { outcome in
       if case .valid(let bill) = outcome { ids.append(bill.id) }
       if ids.count % 50 == 0 { usleep(2_000) }
     }
@@ -150,11 +149,6 @@ func scratchDirectory() throws -> URL {
     // The stream comes back with what the reading thread learnt.
     #expect(stream.billCount == 1_000)
     #expect(stream.fileCount == 1)
-  }
-
-  /// Hands each outcome on as read.
-  struct AsRead: BillPreparing {
-    func prepare(_ outcome: BillOutcome) -> BillOutcome { outcome }
   }
 
   @Test func severalOutputsInOneRunWithFormatsFromExtensions() async throws {
