@@ -52,7 +52,9 @@ struct PlainCSVBill {
       return part
     }
     var list: [Diner] = []
-    if !bytes.contains(semicolon) && !bytes.contains(colon) {
+    let semicolons = bytes.reduce(0) { $0 + ($1 == semicolon ? 1 : 0) }
+    list.reserveCapacity(semicolons + 1)
+    if semicolons == 0 && !bytes.contains(colon) {
       // A head count; a single name only when it cannot be mistaken for one (no sign, no digit
       // first, ASCII: the full way decides the rest).
       let text = trimmed(bytes)

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import SplitBillCore
 import Synchronization
 
@@ -45,13 +46,20 @@ struct RepeatFinder {
     partitions = (0..<Self.partitionCount).map { _ in Partition(directory: directory) }
   }
 
-  /// Adds `key` for the bill `ordinal`; `id` nil means the key is the id. Keys are hashed as
-  /// strings: canonically equivalent spellings (`é` precomposed or not) are the same key.
+  /// Adds `key` for the bill `ordinal`; `id` nil means the key is the id. Canonically equivalent
+  /// spellings (`é` precomposed or not, `K` and the Kelvin sign) are the same key: the hash is
+  /// of the key's bytes in NFC (an ASCII key's own, the usual case, needs no normalising), and
+  /// keys with equal hashes are compared as strings.
   func add(key: String, id: String?, ordinal: Int, location: SourceLocation) {
-    var hasher = Hasher()
-    hasher.combine(key)
     var key = key
     key.withUTF8 { utf8 in
+      var hasher = Hasher()
+      if utf8.allSatisfy({ $0 < 0x80 }) {
+        hasher.combine(bytes: UnsafeRawBufferPointer(utf8))
+      } else {
+        var normalized = String(decoding: utf8, as: UTF8.self).precomposedStringWithCanonicalMapping
+        normalized.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+      }
       append(hash: hasher.finalize(), key: utf8, id: id, ordinal: ordinal, location: location)
     }
   }

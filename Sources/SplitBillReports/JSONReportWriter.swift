@@ -39,6 +39,13 @@ extension ReportedBill {
         out.write(0x22)
       }
       func integer(_ value: Int) { DecimalText.write(Int64(value), scale: 0, to: &out) }
+      // A currency code or a choice's name: letters and hyphens, nothing to escape.
+      func plain(_ value: String) {
+        var value = value
+        out.write(0x22)
+        value.withUTF8 { out.write($0) }
+        out.write(0x22)
+      }
       out.write("{\n      \"id\": ")
       JSON.writeQuoted(bill.id, to: &out)
       out.write(",\n      \"source\": \"")
@@ -58,7 +65,7 @@ extension ReportedBill {
       out.write(",\n      \"description\": ")
       text(bill.description)
       out.write(",\n      \"currency\": ")
-      JSON.writeQuoted(split.currency.code, to: &out)
+      plain(split.currency.code)
       out.write(",\n      \"amount\": ")
       money(split.amount)
       out.write(",\n      \"tip_percent\": ")
@@ -74,11 +81,11 @@ extension ReportedBill {
       out.write(",\n      \"total\": ")
       money(split.total)
       out.write(",\n      \"leftover_policy\": ")
-      JSON.writeQuoted(split.leftoverPolicy.rawValue, to: &out)
+      plain(split.leftoverPolicy.rawValue)
       out.write(",\n      \"leftover_to_tip\": ")
       money(split.leftoverToTip)
       out.write(",\n      \"tip_source\": ")
-      JSON.writeQuoted(bill.tipSource.rawValue, to: &out)
+      plain(bill.tipSource.rawValue)
       out.write(",\n      \"paid_by\": ")
       text(split.payer)
       out.write(",\n      \"shares\": [\n")

@@ -52,6 +52,17 @@ import Testing
     #expect(String(decoding: key, as: UTF8.self) == "kept|\(date)|\(amount)|\(payer ?? "")")
   }
 
+  /// Ids that are the same text spelt differently (precomposed or not, the Kelvin sign for K)
+  /// repeat; ids that only look alike do not.
+  @Test func canonicallyEquivalentIdsRepeat() {
+    let finder = RepeatFinder()
+    let ids = ["Caf\u{E9}-1", "Cafe\u{301}-1", "K1", "\u{212A}1", "k1", "Cafe-1"]
+    for (index, id) in ids.enumerated() {
+      finder.add(key: id, id: nil, ordinal: index + 1, location: entry(index + 1))
+    }
+    #expect(finder.repeats().map { [$0.entry.ordinal, $0.first.ordinal] } == [[2, 1], [4, 3]])
+  }
+
   @Test func theFirstWinsAndSkippedEntriesCountForNothing() {
     let finder = RepeatFinder()
     for (ordinal, key) in [(1, "a"), (2, "b"), (3, "a"), (4, "a"), (5, "b")] {
