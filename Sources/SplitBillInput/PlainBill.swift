@@ -1,9 +1,9 @@
 import SplitBillCore
 
 /// The common case made cheap: a bill whose every field is plainly valid becomes a ``Bill``
-/// straight from what the reader has (a CSV row's bytes, a YAML bill's node tree), without the
-/// located fields (``RawBill``) the validator reads, which cost more than the rest of the bill's
-/// work together.
+/// straight from what the reader has (a CSV row's bytes, a YAML bill's events copied flat),
+/// without the located fields (``RawBill``) the validator reads: building those, a string and a
+/// location per field, and validating them cost as much as all the rest of a bill's work.
 ///
 /// It recognises, it does not diagnose: anything it does not accept (a problem of any kind, and a
 /// few rare valid forms, such as a CSV cell naming a single diner who is not ASCII, more than 16
