@@ -85,9 +85,9 @@ final class YAMLEventReader {
 
   /// Copies the events of the next node into `flat`, bytes and positions only: no string, no
   /// tree, nothing else on the parsing thread (``YAMLFlatBill``). Takes nodes of at most
-  /// ``YAMLFlatBill/maximumDepth`` levels and ``YAMLFlatBill/maximumEvents`` events, without
-  /// anchors, aliases or merge keys: those are the builder's. (On a stop, the stopping scalar's
-  /// bytes may remain at the end of the text, where no event refers to them.)
+  /// ``YAMLFlatBill/maximumDepth`` levels, ``YAMLFlatBill/maximumEvents`` events and 2 GiB of
+  /// text, without anchors, aliases or merge keys: those are the builder's. (On a stop, the
+  /// stopping scalar's bytes may remain at the end of the text, where no event refers to them.)
   func capture(into flat: inout YAMLFlatBill) throws(YAMLSyntaxError) -> Capture {
     var depth = 0
     while !finished {
@@ -122,7 +122,7 @@ final class YAMLEventReader {
       default: break
       }
       let opens = kind == .sequenceStart || kind == .mappingStart
-      guard let kind, anchor == nil, flat.events.count < YAMLFlatBill.maximumEvents,
+      guard let kind, anchor == nil, flat.events.count < YAMLFlatBill.maximumEvents, flat.text.count < Int32.max,
         !opens || depth < YAMLFlatBill.maximumDepth
       else {
         let (converted, line, column) = convert(&event)
