@@ -79,16 +79,19 @@ public enum BillKey: Int, CaseIterable, Sendable {
     self.init(rawValue: index)
   }
 
-  /// The key whose name is these UTF-8 bytes, if the format has one.
-  init?(utf8 bytes: some Collection<UInt8>) {
+  /// The key whose name is these UTF-8 bytes, if the format has one (compared as byte arrays: a
+  /// string's UTF-8 view compares one byte at a time through generic code).
+  init?(utf8 bytes: ArraySlice<UInt8>) {
     let length = bytes.count
     guard
-      let index = BillField.billKeys.indices.first(where: {
-        Self.lengths[$0] == length && BillField.billKeys[$0].utf8.elementsEqual(bytes)
+      let index = Self.utf8Names.indices.first(where: {
+        Self.lengths[$0] == length && Self.utf8Names[$0].elementsEqual(bytes)
       })
     else { return nil }
     self.init(rawValue: index)
   }
+
+  private static let utf8Names = BillField.billKeys.map { Array($0.utf8) }
 
   private static let lengths = BillField.billKeys.map(\.utf8.count)
 }

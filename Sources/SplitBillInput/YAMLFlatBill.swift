@@ -45,6 +45,9 @@ struct YAMLFlatBill: Sendable {
     return text[start..<Int(events[position].end)]
   }
 
+  /// The four-letter spellings of null, as bytes.
+  private static let nullWords = ["null", "Null", "NULL"].map { Array($0.utf8) }
+
   /// Whether the scalar at `position` is a YAML null: empty, `~` or `null`, plain.
   func isNull(at position: Int) -> Bool {
     guard events[position].kind == .plainScalar else { return false }
@@ -52,7 +55,7 @@ struct YAMLFlatBill: Sendable {
     switch bytes.count {
     case 0: return true
     case 1: return bytes.first == 0x7E
-    case 4: return ["null", "Null", "NULL"].contains { $0.utf8.elementsEqual(bytes) }
+    case 4: return Self.nullWords.contains { $0.elementsEqual(bytes) }
     default: return false
     }
   }
