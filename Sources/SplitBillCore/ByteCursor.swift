@@ -3,7 +3,7 @@
 ///
 /// The room is made by ``Swift/Array/append(atMost:_:)``; writing past it stops the program
 /// rather than corrupt memory, and the callers size it for the worst case.
-public struct ByteCursor {
+package struct ByteCursor {
   private var position: UnsafeMutablePointer<UInt8>
   private let start: UnsafeMutablePointer<UInt8>
   private let end: UnsafeMutablePointer<UInt8>
@@ -16,11 +16,11 @@ public struct ByteCursor {
   }
 
   /// Bytes written so far.
-  public var count: Int { position - start }
+  package var count: Int { position - start }
 
   /// Writes one byte.
   @inline(__always)
-  public mutating func write(_ byte: UInt8) {
+  package mutating func write(_ byte: UInt8) {
     precondition(position < end, "ByteCursor: write past the room made")
     position.initialize(to: byte)
     position += 1
@@ -28,7 +28,7 @@ public struct ByteCursor {
 
   /// Writes `bytes`.
   @inline(__always)
-  public mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+  package mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress else { return }
     precondition(end - position >= bytes.count, "ByteCursor: write past the room made")
     position.update(from: source, count: bytes.count)
@@ -37,7 +37,7 @@ public struct ByteCursor {
 
   /// Writes `count` bytes that `body` puts at the pointer it is given.
   @inline(__always)
-  public mutating func write(count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+  package mutating func write(count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
     precondition(end - position >= count, "ByteCursor: write past the room made")
     body(position)
     position += count
@@ -45,7 +45,7 @@ public struct ByteCursor {
 
   /// Writes a literal's UTF-8.
   @inline(__always)
-  public mutating func write(_ text: StaticString) {
+  package mutating func write(_ text: StaticString) {
     write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 }
@@ -53,7 +53,7 @@ public struct ByteCursor {
 extension Array where Element == UInt8 {
   /// Appends what `body` writes through a cursor, which must be at most `maximum` bytes. The
   /// room is temporary (on the stack when small): only what was written is copied in.
-  public mutating func append(atMost maximum: Int, _ body: (inout ByteCursor) -> Void) {
+  package mutating func append(atMost maximum: Int, _ body: (inout ByteCursor) -> Void) {
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(maximum, 1)) { room in
       var cursor = ByteCursor(room)
       body(&cursor)

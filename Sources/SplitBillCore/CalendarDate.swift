@@ -120,10 +120,10 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
   }
 
   /// The most bytes ``writeISO(to:)`` writes.
-  public static let maximumISOLength = 64
+  package static let maximumISOLength = 64
 
   /// Writes ``description`` at `cursor` as UTF-8.
-  public func writeISO(to cursor: inout ByteCursor) {
+  package func writeISO(to cursor: inout ByteCursor) {
     func put(_ value: Int, width: Int) {
       var power = 1
       for _ in 1..<width { power *= 10 }

@@ -292,10 +292,10 @@ extension JSON {
   }
 
   /// The most bytes ``writeEscaped(_:to:)`` writes for `text`: six for each of its bytes (`\u0001`).
-  public static func maximumEscapedLength(_ text: String) -> Int { 6 * text.utf8.count }
+  package static func maximumEscapedLength(_ text: String) -> Int { 6 * text.utf8.count }
 
   /// Writes ``quote(_:)`` of `text` at `cursor` (at most its escaped length and two bytes).
-  public static func writeQuoted(_ text: String, to cursor: inout ByteCursor) {
+  package static func writeQuoted(_ text: String, to cursor: inout ByteCursor) {
     cursor.write(0x22)
     writeEscaped(text, to: &cursor)
     cursor.write(0x22)
@@ -303,7 +303,7 @@ extension JSON {
 
   /// Writes what stands between the quotes of ``quote(_:)`` of `text` at `cursor`; text with
   /// nothing to escape is copied straight in.
-  public static func writeEscaped(_ text: String, to cursor: inout ByteCursor) {
+  package static func writeEscaped(_ text: String, to cursor: inout ByteCursor) {
     var text = text
     text.withUTF8 { utf8 in
       if utf8.allSatisfy(isPlain) {

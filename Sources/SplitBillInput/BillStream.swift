@@ -62,7 +62,7 @@ public struct BillStream {
   /// (the default: `check` then keeps two cores busy). A caller that reads the stream on a thread
   /// of its own and does more with the bills on another (`report`) turns it off: two threads
   /// share two cores better than three.
-  public var parsesCSVOnOwnThread = true
+  package var parsesCSVOnOwnThread = true
   /// Whether plainly valid bills take the short way (``PlainBill``, and for YAML ``YAMLFlatBill``);
   /// tests turn it off to compare.
   var recognizesPlainBills = true
