@@ -65,10 +65,10 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
 public struct SourceFile: Hashable, Sendable {
   /// The path's number in the table: stable for the life of the process, for compact encodings
   /// (the temporary files of the run-wide checks).
-  public let number: UInt32
+  package let number: UInt32
 
   /// The file numbered `number` in this process, if there is one.
-  public init?(number: UInt32) {
+  package init?(number: UInt32) {
     guard Self.table.withLock({ Int(number) < $0.paths.count }) else { return nil }
     self.number = number
   }
