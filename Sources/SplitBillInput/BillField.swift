@@ -67,31 +67,25 @@ public enum BillKey: Int, CaseIterable, Sendable {
   /// The key as written (`tip_amount`).
   public var name: String { BillField.all[rawValue].name }
 
-  /// The key written `name`, if the format has one: no hashing, and a string comparison only with
-  /// the keys of the same length (one or two; YAML asks this for every key of every bill).
+  /// The key written `name`, if the format has one.
   public init?(name: String) {
-    let length = name.utf8.count
-    guard
-      let index = BillField.billKeys.indices.first(where: {
-        Self.lengths[$0] == length && BillField.billKeys[$0] == name
-      })
-    else { return nil }
-    self.init(rawValue: index)
+    var name = name
+    guard let key = name.withUTF8(Self.key(utf8:)) else { return nil }
+    self = key
   }
 
-  /// The key whose name is these UTF-8 bytes, if the format has one (compared as byte arrays: a
-  /// string's UTF-8 view compares one byte at a time through generic code).
+  /// The key whose name is these UTF-8 bytes, if the format has one.
   init?(utf8 bytes: ArraySlice<UInt8>) {
-    let length = bytes.count
-    guard
-      let index = Self.utf8Names.indices.first(where: {
-        Self.lengths[$0] == length && Self.utf8Names[$0].elementsEqual(bytes)
-      })
-    else { return nil }
-    self.init(rawValue: index)
+    guard let key = bytes.withUnsafeBufferPointer(Self.key(utf8:)) else { return nil }
+    self = key
+  }
+
+  /// The key spelt `bytes`: no hashing, the bytes compared only with the names of the same length
+  /// (one or two; YAML asks this for every key of every bill).
+  private static func key(utf8 bytes: UnsafeBufferPointer<UInt8>) -> BillKey? {
+    utf8Names.indices.first { utf8Names[$0].count == bytes.count && utf8Names[$0].elementsEqual(bytes) }
+      .flatMap(BillKey.init(rawValue:))
   }
 
   private static let utf8Names = BillField.billKeys.map { Array($0.utf8) }
-
-  private static let lengths = BillField.billKeys.map(\.utf8.count)
 }

@@ -14,7 +14,7 @@ public enum Pipeline {
     let handoff = Handoff<Element>(capacity: capacity, batchSize: batchSize)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-      var batch = handoff.emptyBatch()
+      var batch = Batch<Element>(capacity: batchSize)
       produce { element in
         batch.append(element)
         if batch.isFull { batch = handoff.push(batch) }
@@ -102,13 +102,6 @@ private final class Handoff<Element>: @unchecked Sendable {
     self.batchSize = batchSize
   }
 
-  /// An empty batch: one handed back, else a new one.
-  func emptyBatch() -> Batch<Element> {
-    condition.lock()
-    defer { condition.unlock() }
-    return spare.popLast() ?? Batch(capacity: batchSize)
-  }
-
   /// Queues `batch` and returns an empty one to fill next.
   func push(_ batch: Batch<Element>) -> Batch<Element> {
     condition.lock()
@@ -143,6 +136,7 @@ private final class Handoff<Element>: @unchecked Sendable {
     condition.broadcast()
     return batch
   }
+
   /// Waits, the lock held, until `ready`. It first yields the processor a hundred times (about as
   /// long as the other side takes to hand a batch over), and sleeps on the condition only after:
   /// a thread that slept at once left its core idle, and waking an idle processor of a virtual

@@ -173,6 +173,15 @@ struct PlainBill {
       })
   }
 
+  /// `bytes` without the spaces and tabs around them, as `trimmingSpaces` trims a string.
+  static func trimmingBlanks(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+    let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+    var bytes = bytes
+    while let first = bytes.first, isBlank(first) { bytes.removeFirst() }
+    while let last = bytes.last, isBlank(last) { bytes.removeLast() }
+    return bytes
+  }
+
   /// A head count written as plain digits, from 1 to ``Diners/maximumCount``; `nil` for anything
   /// else (signs and other digits go the full way).
   static func headCount(_ digits: some Collection<UInt8>) -> Int? {

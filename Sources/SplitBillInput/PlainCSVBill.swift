@@ -44,20 +44,13 @@ struct PlainCSVBill {
   private static func diners(_ bytes: ArraySlice<UInt8>, roster: [String]?, _ plain: inout PlainBill) -> Diners? {
     let semicolon: UInt8 = 0x3B
     let colon: UInt8 = 0x3A
-    let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-    func trimmed(_ part: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-      var part = part
-      while let first = part.first, isBlank(first) { part.removeFirst() }
-      while let last = part.last, isBlank(last) { part.removeLast() }
-      return part
-    }
     var list: [Diner] = []
     let semicolons = bytes.reduce(0) { $0 + ($1 == semicolon ? 1 : 0) }
     list.reserveCapacity(semicolons + 1)
     if semicolons == 0 && !bytes.contains(colon) {
       // A head count; a single name only when it cannot be mistaken for one (no sign, no digit
       // first, ASCII: the full way decides the rest).
-      let text = trimmed(bytes)
+      let text = PlainBill.trimmingBlanks(bytes)
       if let count = PlainBill.headCount(text) { return .anonymous(count: count) }
       guard let first = text.first, !(0x30...0x39).contains(first), first != 0x2B, first != 0x2D,
         bytes.allSatisfy({ $0 < 0x80 }), plain.diner(bytes, weight: .one, roster: roster, to: &list)
@@ -72,7 +65,7 @@ struct PlainCSVBill {
       var name = item
       if let colonIndex = item.firstIndex(of: colon) {
         name = item[..<colonIndex]
-        let weightText = trimmed(item[(colonIndex + 1)...])
+        let weightText = PlainBill.trimmingBlanks(item[(colonIndex + 1)...])
         if !weightText.isEmpty {
           guard let parsed = plain.weight(weightText) else { return nil }
           weight = parsed

@@ -61,10 +61,7 @@ struct PlainYAMLBill {
     var list: [Diner] = []
     switch events[position].kind {
     case .scalar, .plainScalar:
-      var digits = flat.text(at: position)
-      while let first = digits.first, first == 0x20 || first == 0x09 { digits.removeFirst() }
-      while let last = digits.last, last == 0x20 || last == 0x09 { digits.removeLast() }
-      return PlainBill.headCount(digits).map { .anonymous(count: $0) }
+      return PlainBill.headCount(PlainBill.trimmingBlanks(flat.text(at: position))).map { .anonymous(count: $0) }
     case .sequenceStart:
       var item = position + 1
       while events[item].kind != .sequenceEnd {

@@ -162,20 +162,19 @@ struct YAMLBillReader {
   }
 
   private mutating func readBillItems(_ emit: (Item) -> Void) throws(InputFailure) {
-    while !capturesFlatBills {
-      let (event, line, column) = try builder.pull()
-      if event == .sequenceEnd { return }
-      let node = try builder.build(event, line: line, column: column, depth: 2)
-      billCount += 1
-      emit(.bill(node, index: billCount))
-    }
     while true {
-      var flat = recycler.take()
+      var flat = capturesFlatBills ? recycler.take() : YAMLFlatBill(room: false)
       let captured: YAMLEventReader.Capture
-      do {
-        captured = try reader.capture(into: &flat)
-      } catch {
-        throw .syntax(error)
+      if capturesFlatBills {
+        do {
+          captured = try reader.capture(into: &flat)
+        } catch {
+          throw .syntax(error)
+        }
+      } else {
+        // Nothing copied: the bill is built from its first event on.
+        let (event, line, column) = try builder.pull()
+        captured = .stopped(event, line: line, column: column)
       }
       switch captured {
       case .complete:

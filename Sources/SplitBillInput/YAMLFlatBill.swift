@@ -31,11 +31,12 @@ struct YAMLFlatBill: Sendable {
   var events: [Event]
   var text: [UInt8]
 
-  /// An empty bill, with room for a typical one: growing an array reallocates it.
-  init() {
+  /// An empty bill; with `room`, room for a typical one (growing an array reallocates it).
+  init(room: Bool = true) {
     events = []
-    events.reserveCapacity(32)
     text = []
+    guard room else { return }
+    events.reserveCapacity(32)
     text.reserveCapacity(256)
   }
 
