@@ -79,11 +79,15 @@ private final class Batch<Element>: @unchecked Sendable {
     count += 1
   }
 
-  /// Hands every element to `body` in order, leaving the batch empty.
+  /// Lends every element to `body` in order. They stay in the batch until ``removeAll()``.
   func drain(_ body: (Element) -> Void) {
-    let taken = count
+    for index in 0..<count { body(elements[index]) }
+  }
+
+  /// Destroys the elements, on the thread that made them.
+  func removeAll() {
+    elements.deinitialize(count: count)
     count = 0
-    for index in 0..<taken { body((elements + index).move()) }
   }
 }
 
@@ -109,7 +113,11 @@ private final class Handoff<Element>: @unchecked Sendable {
     wait { batches.count < capacity }
     batches.append(batch)
     condition.broadcast()
-    return spare.popLast() ?? Batch(capacity: batchSize)
+    guard let batch = spare.popLast() else { return Batch(capacity: batchSize) }
+    condition.unlock()
+    batch.removeAll()
+    condition.lock()
+    return batch
   }
 
   /// Takes back a batch the consumer emptied.
