@@ -281,7 +281,6 @@ public struct BillStream {
 
   /// Appends `2026-11-20|84.50 EUR|Ana`: what two receipts share when they are probably the same one.
   static func appendReceiptKey(_ date: CalendarDate, _ amount: Money, _ payer: String?, to bytes: inout [UInt8]) {
-    var code = amount.currency.code
     var payer = payer ?? ""
     let room = CalendarDate.maximumISOLength + DecimalText.maximumLength(scale: amount.currency.exponent) + 16
     bytes.append(atMost: room + payer.utf8.count) { key in
@@ -289,7 +288,7 @@ public struct BillStream {
       key.write(0x7C)
       DecimalText.write(amount.minorUnits, scale: amount.currency.exponent, to: &key)
       key.write(0x20)
-      code.withUTF8 { key.write($0) }
+      amount.currency.writeCode(to: &key)
       key.write(0x7C)
       payer.withUTF8 { key.write($0) }
     }
