@@ -77,6 +77,25 @@ final class ByteReader {
     }
   }
 
+  /// Offers `body` the bytes before the next `\n` when the buffer holds all of them; when `body`
+  /// takes them (returns `true`), they and the `\n` are consumed. `false` when the line is not
+  /// all buffered (or the input ends first) or `body` declined it: nothing is consumed then.
+  func takeBufferedLine(_ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+    if index == buffer.count {
+      guard refill() else { return false }
+    }
+    let start = index
+    let end = buffer.withUnsafeBufferPointer { bytes -> Int? in
+      guard let base = bytes.baseAddress, let found = memchr(base + start, 0x0A, bytes.count - start),
+        body(UnsafeBufferPointer(start: base + start, count: UnsafeRawPointer(found) - UnsafeRawPointer(base + start)))
+      else { return nil }
+      return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+    }
+    guard let end else { return false }
+    index = end + 1
+    return true
+  }
+
   /// Skips past the next line end (`\n`), found with `memchr`; `false` if the input ends first.
   func skipLine() -> Bool {
     while true {

@@ -231,6 +231,119 @@ struct CSVBillReader {
     return byte
   }
 
+  /// Reads `bytes`, a line without its `\n`, into `row` as the loop below would, when nothing in it
+  /// needs that loop: no carriage return but a last one (the line end), no quote inside an
+  /// unquoted cell, no quoted cell left open (a newline inside quotes) or followed by more text.
+  /// `false`, leaving `row` empty, otherwise. Columns count Unicode scalars, as everywhere.
+  ///
+  /// The line is copied into the row once and its cells' text moved into place there (undoing
+  /// quotes only ever shortens it): one copy a row rather than one a cell.
+  private static func plainRow(
+    _ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8, line: Int, into row: inout Row
+  ) -> Bool {
+    var count = bytes.count
+    guard let base = bytes.baseAddress, count > 0 else {
+      row.cells.append(Cell(range: 0..<0, line: line, column: 1, quoted: false))
+      return true
+    }
+    if base[count - 1] == 0x0D { count -= 1 }
+    guard memchr(base, 0x0D, count) == nil else { return false }
+    row.bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    var cells = row.cells
+    row.cells = []
+    let read = row.bytes.withUnsafeMutableBufferPointer { text in
+      Self.splitPlainRow(text, count: count, separator: separator, line: line, into: &cells)
+    }
+    row.cells = cells
+    guard read else {
+      row.bytes.removeAll(keepingCapacity: true)
+      row.cells.removeAll(keepingCapacity: true)
+      return false
+    }
+    return true
+  }
+
+  /// The cells of ``plainRow(_:separator:line:into:)``, the line's `count` bytes being `text`,
+  /// whose cells are moved to the front as they are read.
+  private static func splitPlainRow(
+    _ text: UnsafeMutableBufferPointer<UInt8>, count: Int, separator: UInt8, line: Int, into cells: inout [Cell]
+  ) -> Bool {
+    guard let text = text.baseAddress else { return false }
+    let quote: UInt8 = 0x22
+    var read = 0
+    var written = 0
+    var column = 1
+    // Moves text[read..<end] to `written`; its scalars (bytes that do not continue a UTF-8
+    // sequence) move the column.
+    func take(upTo end: Int) {
+      column += end - read - Self.continuationBytes(UnsafeBufferPointer(start: text + read, count: end - read))
+      if written != read { (text + written).update(from: text + read, count: end - read) }
+      written += end - read
+      read = end
+    }
+    while true {
+      let cellColumn = column
+      let cellStart = written
+      let quoted = read < count && text[read] == quote
+      if quoted {
+        read += 1
+        column += 1
+        while true {
+          guard let found = memchr(text + read, Int32(quote), count - read) else { return false }
+          take(upTo: UnsafeMutableRawPointer(found) - UnsafeMutableRawPointer(text))
+          read += 1  // the quote: a doubled one stands for itself, else it closes the cell
+          column += 1
+          guard read < count && text[read] == quote else { break }
+          take(upTo: read + 1)
+        }
+        guard read == count || text[read] == separator else { return false }
+      } else {
+        var end = read
+        while count - end >= 8 {
+          let word = UnsafeRawPointer(text + end).loadUnaligned(as: UInt64.self)
+          if Self.contains(separator, in: word) || Self.contains(quote, in: word) { break }
+          end += 8
+        }
+        while end < count && text[end] != separator {
+          if text[end] == quote { return false }
+          end += 1
+        }
+        take(upTo: end)
+      }
+      cells.append(Cell(range: cellStart..<written, line: line, column: cellColumn, quoted: quoted))
+      guard read < count else { return true }
+      read += 1  // the separator
+      column += 1
+    }
+  }
+
+  private static let lowBits: UInt64 = 0x0101_0101_0101_0101
+  private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+  /// Whether one of the eight bytes of `word` is `byte`.
+  @inline(__always)
+  private static func contains(_ byte: UInt8, in word: UInt64) -> Bool {
+    let differences = word ^ (lowBits &* UInt64(byte))
+    return (differences &- lowBits) & ~differences & highBits != 0
+  }
+
+  /// How many of `bytes` continue a UTF-8 sequence (`10xxxxxx`), eight at a time.
+  private static func continuationBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    var found = 0
+    var position = 0
+    while bytes.count - position >= 8 {
+      let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+      found += (word & ~(word << 1) & highBits).nonzeroBitCount
+      position += 8
+    }
+    while position < bytes.count {
+      if base[position] & 0xC0 == 0x80 { found += 1 }
+      position += 1
+    }
+    return found
+  }
+
   /// Reads the next row into `row`, reusing its storage (a row's bytes and cells are two arrays
   /// that would otherwise be allocated for every bill); `false` at the end of the input.
   private mutating func nextRow(into row: inout Row) -> Bool {
@@ -241,6 +354,12 @@ struct CSVBillReader {
     row.cells.removeAll(keepingCapacity: true)
     row.line = line
     row.problem = nil
+    // Most rows: a whole line in the buffer, with no quote and no carriage return but the last.
+    if input.takeBufferedLine({ Self.plainRow($0, separator: separator, line: line, into: &row) }) {
+      line += 1
+      column = 1
+      return true
+    }
     while true {
       var cell = Cell(range: row.bytes.count..<row.bytes.count, line: line, column: column, quoted: false)
       if input.peek() == quote {
