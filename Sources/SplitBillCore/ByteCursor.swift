@@ -31,8 +31,47 @@ package struct ByteCursor {
   package mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress else { return }
     precondition(end - position >= bytes.count, "ByteCursor: write past the room made")
-    position.update(from: source, count: bytes.count)
+    Self.copy(source, to: position, count: bytes.count)
     position += bytes.count
+  }
+
+  /// Copies `count` bytes. Most writes are a few bytes to a few dozen (a key, a name, a number):
+  /// those are moved as two or four overlapping words, without calling `memcpy`.
+  @inline(__always)
+  private static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
+    let from = UnsafeRawPointer(source)
+    let to = UnsafeMutableRawPointer(target)
+    func move<Word>(_: Word.Type, at offset: Int) {
+      to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: Word.self), toByteOffset: offset, as: Word.self)
+    }
+    switch count {
+    case 0: break
+    case 1...3:
+      target[0] = source[0]
+      target[count / 2] = source[count / 2]
+      target[count - 1] = source[count - 1]
+    case 4...7:
+      let first = from.loadUnaligned(as: UInt32.self)
+      let last = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+      to.storeBytes(of: first, as: UInt32.self)
+      to.storeBytes(of: last, toByteOffset: count - 4, as: UInt32.self)
+    case 8...16:
+      let first = from.loadUnaligned(as: UInt64.self)
+      let last = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+      to.storeBytes(of: first, as: UInt64.self)
+      to.storeBytes(of: last, toByteOffset: count - 8, as: UInt64.self)
+    case 17...32:
+      let first = from.loadUnaligned(as: UInt64.self)
+      let second = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+      let third = from.loadUnaligned(fromByteOffset: count - 16, as: UInt64.self)
+      let last = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+      to.storeBytes(of: first, as: UInt64.self)
+      to.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+      to.storeBytes(of: third, toByteOffset: count - 16, as: UInt64.self)
+      to.storeBytes(of: last, toByteOffset: count - 8, as: UInt64.self)
+    default:
+      target.update(from: source, count: count)
+    }
   }
 
   /// Writes `count` bytes that `body` puts at the pointer it is given.

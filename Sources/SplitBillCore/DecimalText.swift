@@ -129,29 +129,45 @@ public enum DecimalText {
   package static func maximumLength(scale: Int) -> Int { 22 + max(scale, 0) }
 
   /// Writes what ``format(_:scale:)`` prints at `cursor`, as UTF-8: the length counted first, then
-  /// the digits put in place from the last.
+  /// the digits put in place from the last, two at a time (the fraction's `scale` digits, the
+  /// point, then the integer part's, at least one).
   package static func write(_ value: Int64, scale: Int, to cursor: inout ByteCursor) {
     let scale = max(scale, 0)
     var digits = 1
-    var rest = value.magnitude
-    while rest >= 10 {
-      rest /= 10
+    var limit: UInt64 = 10
+    while digits < 19 && value.magnitude >= limit {
       digits += 1
+      limit &*= 10
     }
-    let shown = max(digits, scale + 1)
-    let length = shown + (scale > 0 ? 1 : 0) + (value < 0 ? 1 : 0)
+    let length = max(digits, scale + 1) + (scale > 0 ? 1 : 0) + (value < 0 ? 1 : 0)
     cursor.write(count: length) { start in
+      var position = start + length
       var magnitude = value.magnitude
-      var position = length
-      for written in 0..<shown {
-        if scale > 0 && written == scale {
-          position -= 1
-          start[position] = 0x2E
-        }
+      // Puts the last two digits of `magnitude`, or the last one, before `position`.
+      func putPair() {
+        let pair = Int(truncatingIfNeeded: magnitude % 100)
+        magnitude /= 100
+        position -= 2
+        position[0] = UInt8(truncatingIfNeeded: pair / 10) &+ 0x30
+        position[1] = UInt8(truncatingIfNeeded: pair % 10) &+ 0x30
+      }
+      func putDigit() {
         position -= 1
-        start[position] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+        position[0] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
         magnitude /= 10
       }
+      if scale > 0 {
+        var fraction = scale
+        while fraction >= 2 {
+          putPair()
+          fraction -= 2
+        }
+        if fraction == 1 { putDigit() }
+        position -= 1
+        position[0] = 0x2E
+      }
+      while magnitude >= 100 { putPair() }
+      if magnitude >= 10 { putPair() } else { putDigit() }
       if value < 0 { start[0] = 0x2D }
     }
   }
