@@ -22,81 +22,81 @@ extension ReportedBill {
 extension ReportedBill {
   /// Appends the bill object exactly as `JSON.object(jsonMembers)` writes it at indent 2, as
   /// UTF-8 bytes and without building the tree: this runs once per bill in every JSON report.
-  func appendJSON(to out: inout [UInt8]) {
+  ///
+  /// `file` is the bill's source path already escaped, which a report's bills nearly all share;
+  /// by default it is escaped here.
+  func appendJSON(to out: inout [UInt8], file: EscapedPath? = nil) {
+    let file = file.flatMap { $0.file == bill.source.sourceFile ? $0 : nil } ?? EscapedPath(bill.source.sourceFile)
     let split = self.split
-    let file = bill.source.file
     // Room for the worst case: the literals, numbers, and every string escaped six bytes a byte.
-    var room = 2_048 + JSON.maximumEscapedLength(bill.id) + JSON.maximumEscapedLength(file)
+    var room = 2_048 + JSON.maximumEscapedLength(bill.id) + file.escaped.count
     if let description = bill.description { room += JSON.maximumEscapedLength(description) }
     if let payer = split.payer { room += JSON.maximumEscapedLength(payer) }
     for share in split.shares { room += 256 + JSON.maximumEscapedLength(share.person) }
     out.append(atMost: room) { out in
-      // Each literal below is the punctuation, indentation and key between two values.
-      func text(_ value: String?) { if let value { JSON.writeQuoted(value, to: &out) } else { out.write("null") } }
-      func money(_ value: Money) {
-        out.write(0x22)
-        DecimalText.write(value.minorUnits, scale: value.currency.exponent, to: &out)
-        out.write(0x22)
+      // Each literal below is the punctuation, indentation and key between two values, with the
+      // quotes that close one string value and open the next.
+      func text(_ value: String?, then next: StaticString, orNull nullNext: StaticString) {
+        if let value {
+          out.write(0x22)
+          JSON.writeEscaped(value, to: &out)
+          out.write(next)
+        } else {
+          out.write(nullNext)
+        }
       }
+      func money(_ value: Money) { DecimalText.write(value.minorUnits, scale: value.currency.exponent, to: &out) }
       func integer(_ value: Int) { DecimalText.write(Int64(value), scale: 0, to: &out) }
-      // A currency code or a choice's name: letters and hyphens, nothing to escape.
+      // A choice's name: letters and hyphens, nothing to escape.
       func plain(_ value: String) {
         var value = value
-        out.write(0x22)
         value.withUTF8 { out.write($0) }
-        out.write(0x22)
       }
-      out.write("{\n      \"id\": ")
-      JSON.writeQuoted(bill.id, to: &out)
-      out.write(",\n      \"source\": \"")
-      JSON.writeEscaped(file, to: &out)
+      out.write("{\n      \"id\": \"")
+      JSON.writeEscaped(bill.id, to: &out)
+      out.write("\",\n      \"source\": \"")
+      file.escaped.withUnsafeBufferPointer { out.write($0) }
       out.write(0x3A)
       integer(bill.source.line)
       out.write(0x3A)
       integer(bill.source.column)
-      out.write("\",\n      \"date\": ")
       if let date = bill.date {
-        out.write(0x22)
+        out.write("\",\n      \"date\": \"")
         date.writeISO(to: &out)
-        out.write(0x22)
+        out.write("\",\n      \"description\": ")
       } else {
-        out.write("null")
+        out.write("\",\n      \"date\": null,\n      \"description\": ")
       }
-      out.write(",\n      \"description\": ")
-      text(bill.description)
-      out.write(",\n      \"currency\": ")
-      plain(split.currency.code)
-      out.write(",\n      \"amount\": ")
+      text(bill.description, then: "\",\n      \"currency\": \"", orNull: "null,\n      \"currency\": \"")
+      split.currency.writeCode(to: &out)
+      out.write("\",\n      \"amount\": \"")
       money(split.amount)
-      out.write(",\n      \"tip_percent\": ")
       if let percent = split.tipPercent {
-        out.write(0x22)
+        out.write("\",\n      \"tip_percent\": \"")
         DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
-        out.write(0x22)
+        out.write("\",\n      \"tip\": \"")
       } else {
-        out.write("null")
+        out.write("\",\n      \"tip_percent\": null,\n      \"tip\": \"")
       }
-      out.write(",\n      \"tip\": ")
       money(split.tip)
-      out.write(",\n      \"total\": ")
+      out.write("\",\n      \"total\": \"")
       money(split.total)
-      out.write(",\n      \"leftover_policy\": ")
+      out.write("\",\n      \"leftover_policy\": \"")
       plain(split.leftoverPolicy.rawValue)
-      out.write(",\n      \"leftover_to_tip\": ")
+      out.write("\",\n      \"leftover_to_tip\": \"")
       money(split.leftoverToTip)
-      out.write(",\n      \"tip_source\": ")
+      out.write("\",\n      \"tip_source\": \"")
       plain(bill.tipSource.rawValue)
-      out.write(",\n      \"paid_by\": ")
-      text(split.payer)
-      out.write(",\n      \"shares\": [\n")
+      out.write("\",\n      \"paid_by\": ")
+      text(split.payer, then: "\",\n      \"shares\": [\n", orNull: "null,\n      \"shares\": [\n")
       for (index, share) in split.shares.enumerated() {
-        out.write("        {\n          \"person\": ")
-        JSON.writeQuoted(share.person, to: &out)
-        out.write(",\n          \"weight\": ")
+        out.write("        {\n          \"person\": \"")
+        JSON.writeEscaped(share.person, to: &out)
+        out.write("\",\n          \"weight\": ")
         DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
-        out.write(",\n          \"amount\": ")
+        out.write(",\n          \"amount\": \"")
         money(share.amount)
-        out.write(",\n          \"absorbed\": ")
+        out.write("\",\n          \"absorbed\": ")
         integer(share.absorbed)
         if index == split.shares.count - 1 { out.write("\n        }\n") } else { out.write("\n        },\n") }
       }
@@ -111,6 +111,19 @@ extension ReportedBill {
   }
 }
 
+/// A source file's path as it stands inside a JSON string.
+struct EscapedPath {
+  let file: SourceFile
+  let escaped: [UInt8]
+
+  init(_ file: SourceFile) {
+    self.file = file
+    var escaped: [UInt8] = []
+    JSON.appendEscaped(file.path, to: &escaped)
+    self.escaped = escaped
+  }
+}
+
 /// The JSON report, schema version 1, streamed: bills as they come, then the summary.
 ///
 /// Keys: `schema_version`, `generated` (only with `--stamp`), `period`, `bills`, `invalid`,
@@ -119,6 +132,8 @@ extension ReportedBill {
 public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private var count = 0
+  /// The last bill's source path, escaped.
+  private var file: EscapedPath?
 
   /// Starts the document in `sink`.
   public init(sink: Sink) {
@@ -128,9 +143,10 @@ public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
 
   public mutating func write(_ bill: ReportedBill) {
     let separator: StaticString = count == 0 ? "\n    " : ",\n    "
+    if file?.file != bill.bill.source.sourceFile { file = EscapedPath(bill.bill.source.sourceFile) }
     sink.append { out in
       out.append(contentsOf: UnsafeBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount))
-      bill.appendJSON(to: &out)
+      bill.appendJSON(to: &out, file: file)
     }
     count += 1
   }
