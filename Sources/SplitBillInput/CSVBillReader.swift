@@ -17,6 +17,9 @@ struct CSVBillReader {
   /// When set, plain rows are recognised as bills on this thread (``PlainCSVBill``) and only the
   /// others are handed on as fields to validate.
   var recognizer: (validator: BillValidator, context: DocumentContext)?
+  /// Whether a row that is a whole buffered line is split in place (``plainRow(_:separator:line:into:)``);
+  /// off only in tests, which compare both ways of reading.
+  var splitsBufferedLines = true
 
   private var line = 1
   private var column = 1
@@ -29,7 +32,7 @@ struct CSVBillReader {
   }
 
   /// One cell: where its text lies in the row's bytes, where it started, and whether it was quoted.
-  struct Cell {
+  struct Cell: Equatable {
     var range: Range<Int>
     var line: Int
     var column: Int
@@ -38,7 +41,7 @@ struct CSVBillReader {
 
   /// A row: its cells' text one after the other in `bytes` (quotes undone), or the problem that
   /// made it unreadable.
-  struct Row {
+  struct Row: Equatable {
     var bytes: [UInt8] = []
     var cells: [Cell] = []
     var line: Int
@@ -117,6 +120,12 @@ struct CSVBillReader {
             "reading stopped: \(String(cString: strerror(error)))",
             at: SourceLocation(in: sourceFile, line: line, column: column))))
     }
+  }
+
+  /// Every row, the header included, as ``read(_:)`` sees them (for tests; `delimiter` must be set).
+  mutating func forEachRow(_ body: (Row) -> Void) {
+    var row = Row(line: line)
+    while nextRow(into: &row) { body(row) }
   }
 
   private func bill(from row: Row, columns: [String?], keys: [BillKey?], index: Int) -> RawBill {
@@ -251,24 +260,26 @@ struct CSVBillReader {
     row.bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
     var cells = row.cells
     row.cells = []
-    let read = row.bytes.withUnsafeMutableBufferPointer { text in
+    let length = row.bytes.withUnsafeMutableBufferPointer { text in
       Self.splitPlainRow(text, count: count, separator: separator, line: line, into: &cells)
     }
     row.cells = cells
-    guard read else {
+    guard let length else {
       row.bytes.removeAll(keepingCapacity: true)
       row.cells.removeAll(keepingCapacity: true)
       return false
     }
+    row.bytes.removeLast(count - length)
     return true
   }
 
   /// The cells of ``plainRow(_:separator:line:into:)``, the line's `count` bytes being `text`,
-  /// whose cells are moved to the front as they are read.
+  /// whose cells are moved to the front as they are read; gives the length of their text (`nil`
+  /// when the line is not plain).
   private static func splitPlainRow(
     _ text: UnsafeMutableBufferPointer<UInt8>, count: Int, separator: UInt8, line: Int, into cells: inout [Cell]
-  ) -> Bool {
-    guard let text = text.baseAddress else { return false }
+  ) -> Int? {
+    guard let text = text.baseAddress else { return nil }
     let quote: UInt8 = 0x22
     var read = 0
     var written = 0
@@ -289,14 +300,14 @@ struct CSVBillReader {
         read += 1
         column += 1
         while true {
-          guard let found = memchr(text + read, Int32(quote), count - read) else { return false }
+          guard let found = memchr(text + read, Int32(quote), count - read) else { return nil }
           take(upTo: UnsafeMutableRawPointer(found) - UnsafeMutableRawPointer(text))
           read += 1  // the quote: a doubled one stands for itself, else it closes the cell
           column += 1
           guard read < count && text[read] == quote else { break }
           take(upTo: read + 1)
         }
-        guard read == count || text[read] == separator else { return false }
+        guard read == count || text[read] == separator else { return nil }
       } else {
         var end = read
         while count - end >= 8 {
@@ -305,13 +316,13 @@ struct CSVBillReader {
           end += 8
         }
         while end < count && text[end] != separator {
-          if text[end] == quote { return false }
+          if text[end] == quote { return nil }
           end += 1
         }
         take(upTo: end)
       }
       cells.append(Cell(range: cellStart..<written, line: line, column: cellColumn, quoted: quoted))
-      guard read < count else { return true }
+      guard read < count else { return written }
       read += 1  // the separator
       column += 1
     }
@@ -355,7 +366,8 @@ struct CSVBillReader {
     row.line = line
     row.problem = nil
     // Most rows: a whole line in the buffer, with no quote and no carriage return but the last.
-    if input.takeBufferedLine({ Self.plainRow($0, separator: separator, line: line, into: &row) }) {
+    if splitsBufferedLines, input.takeBufferedLine({ Self.plainRow($0, separator: separator, line: line, into: &row) })
+    {
       line += 1
       column = 1
       return true

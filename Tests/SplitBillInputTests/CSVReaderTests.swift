@@ -275,6 +275,63 @@ import Testing
   }
 }
 
+@Suite struct RowSplittingTests {
+  /// Cells of every kind the scanner meets: plain, quoted with separators, doubled quotes and
+  /// newlines inside, and broken ones (a quote inside an unquoted cell, text after a closing
+  /// quote, a bare carriage return), in ASCII, other UTF-8 and bytes that are not UTF-8.
+  static let cells: [[UInt8]] =
+    [
+      "", "b0001", "2026-11-20", "Café Lumière #12", "84.50", "Ana:2;Ben:1.5;Émile", "\"a, b\"", "\"said \"\"hi\"\"\"",
+      "\"two\nlines\"", "\"\"", "\"\"\"\"", "ab\"c", "\"closed\"after", "x\ry", "日本語のメモ", "  spaced  ", "\"unclosed",
+      "\"quoted, \r\n with CRLF\"", "tab\there", "ok;semi",
+    ].map { Array($0.utf8) } + [[0xFF, 0x41], [0x63, 0xE9], [0xE2, 0x80, 0xA8]]
+
+  /// Reads `path` with lines split in place or not, and gives every row.
+  static func rows(_ path: String, separator: UInt8, inPlace: Bool) throws -> [CSVBillReader.Row] {
+    let input = try #require(ByteReader(path: path))
+    var reader = CSVBillReader(file: path, input: input, delimiter: separator)
+    reader.splitsBufferedLines = inPlace
+    var rows: [CSVBillReader.Row] = []
+    reader.forEachRow { rows.append($0) }
+    return rows
+  }
+
+  @Test(arguments: 0..<8)
+  func splittingInPlaceReadsEveryRowAsTheScannerDoes(seed: UInt64) throws {
+    var random = SplitMix64(seed: 2000 + seed)
+    let separator: UInt8 = seed % 3 == 2 ? 0x3B : 0x2C
+    var file: [UInt8] = []
+    // Past 64 KiB, so that some rows straddle the reader's buffer; a long row now and then.
+    while file.count < 150_000 {
+      let count = random.next() % 40 == 0 ? 400 : 1 + Int(random.next() % 12)
+      for index in 0..<count {
+        if index > 0 { file.append(separator) }
+        file += Self.cells[Int(random.next() % UInt64(Self.cells.count))]
+      }
+      switch random.next() % 10 {
+      case 0: file += [0x0D, 0x0A]
+      case 1: file += [0x0D]
+      default: file += [0x0A]
+      }
+    }
+    if seed % 2 == 1 { file += Array("last,row,without,newline".utf8) }
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("rows.csv").path
+    try Data(file).write(to: URL(fileURLWithPath: path))
+    let inPlace = try Self.rows(path, separator: separator, inPlace: true)
+    let scanned = try Self.rows(path, separator: separator, inPlace: false)
+    #expect(inPlace.count == scanned.count)
+    for (index, (fast, slow)) in zip(inPlace, scanned).enumerated() where fast != slow {
+      Issue.record("row \(index) (line \(slow.line)) differs: \(fast) vs \(slow)")
+      break
+    }
+    // Both ways of reading really ran: the file has rows of each kind.
+    #expect(scanned.contains { $0.problem != nil })
+    #expect(scanned.contains { $0.problem == nil && $0.cells.contains(where: \.quoted) })
+  }
+}
+
 @Suite struct ByteKeyedCacheTests {
   @Test func givesWhatMakeGivesAndMakesEachKeptTextOnce() {
     var cache = ByteKeyedCache<Int>(limit: 100)
