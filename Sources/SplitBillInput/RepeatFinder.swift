@@ -55,10 +55,10 @@ struct RepeatFinder {
     key.withUTF8 { utf8 in
       let hash: UInt64
       if utf8.allSatisfy({ $0 < 0x80 }) {
-        hash = Self.hash(utf8)
+        hash = ByteHash.hash(utf8)
       } else {
         var normalized = String(decoding: utf8, as: UTF8.self).precomposedStringWithCanonicalMapping
-        hash = normalized.withUTF8 { Self.hash($0) }
+        hash = normalized.withUTF8 { ByteHash.hash($0) }
       }
       append(hash: hash, key: utf8, id: id, ordinal: ordinal, location: location)
     }
@@ -69,37 +69,8 @@ struct RepeatFinder {
   /// keys one way only.
   func add(utf8 key: [UInt8], id: String?, ordinal: Int, location: SourceLocation) {
     key.withUnsafeBufferPointer { utf8 in
-      append(hash: Self.hash(utf8), key: utf8, id: id, ordinal: ordinal, location: location)
+      append(hash: ByteHash.hash(utf8), key: utf8, id: id, ordinal: ordinal, location: location)
     }
-  }
-
-  /// A 64-bit hash of `bytes`, eight at a time, each word mixed in by a multiplication and the
-  /// result finished as SplitMix64 does. Not `Hasher`: its SipHash cost a quarter of a check,
-  /// and these hashes only pick a partition and a few candidates that are then compared in full,
-  /// so a collision costs a comparison, never an answer.
-  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    var hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-    guard let base = bytes.baseAddress else { return mix(hash) }
-    let raw = UnsafeRawPointer(base)
-    var offset = 0
-    while bytes.count - offset >= 8 {
-      hash =
-        (hash ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
-        &* 0xBF58_476D_1CE4_E5B9
-      hash ^= hash >> 29
-      offset += 8
-    }
-    var tail: UInt64 = 0
-    for index in stride(from: bytes.count - 1, through: offset, by: -1) { tail = tail << 8 | UInt64(bytes[index]) }
-    return mix((hash ^ tail) &* 0x94D0_49BB_1331_11EB)
-  }
-
-  /// SplitMix64's finaliser: every bit of the result depends on every bit of `value`.
-  private static func mix(_ value: UInt64) -> UInt64 {
-    var value = value
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
   }
 
   /// Appends the entry to the partition its hash picks.
