@@ -42,6 +42,17 @@ public enum DecimalText {
     return try result.get()
   }
 
+  /// ``parse(_:scale:maxIntegerDigits:decimalComma:allowNegative:)`` of UTF-8 bytes; `nil` where
+  /// that throws.
+  package static func parse(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, scale: Int, maxIntegerDigits: Int = 15, decimalComma: Bool = false,
+    allowNegative: Bool = false
+  ) -> Int64? {
+    try? parse(
+      bytes, scale: scale, maxIntegerDigits: maxIntegerDigits, decimalComma: decimalComma, allowNegative: allowNegative
+    ).get()
+  }
+
   /// ``parse(_:scale:maxIntegerDigits:decimalComma:allowNegative:)`` on UTF-8 bytes, in one pass
   /// and without allocating: it runs for every amount, tip and weight of a run.
   private static func parse(

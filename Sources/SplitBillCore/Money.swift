@@ -50,6 +50,17 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// ``init(parsing:currency:decimalComma:allowNegative:)`` of UTF-8 bytes (the readers' cells),
+  /// without a string or an error: `nil` for anything that initializer refuses.
+  package init?(utf8 bytes: UnsafeBufferPointer<UInt8>, currency: Currency, decimalComma: Bool = false) {
+    let digits = Money.maximumDigits - currency.exponent
+    guard
+      let units = DecimalText.parse(
+        utf8: bytes, scale: currency.exponent, maxIntegerDigits: digits, decimalComma: decimalComma)
+    else { return nil }
+    self.init(minorUnits: units, currency: currency)
+  }
+
   /// The amount in the currency's own digits: `33.34` EUR, `4780` JPY, `10.005` KWD, `-1.50` EUR.
   public var decimalString: String { DecimalText.format(minorUnits, scale: currency.exponent) }
 

@@ -163,8 +163,12 @@ struct CSVBillReader {
   /// The bytes as a string, or `nil` if they are not valid UTF-8. ASCII (most cells) is checked in
   /// a plain loop; the generic validation is slow enough to show in a profile.
   static func string(validating bytes: ArraySlice<UInt8>) -> String? {
-    let ascii = bytes.withUnsafeBufferPointer { buffer in buffer.allSatisfy { $0 < 0x80 } }
-    return ascii ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+    bytes.withUnsafeBufferPointer { string(validating: $0) }
+  }
+
+  /// The same for bytes in memory.
+  static func string(validating bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    bytes.allSatisfy { $0 < 0x80 } ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
   }
 
   /// `3`, `Ana;Ben;Chloé` or `Ana:2;Ben:1` (a name without `:` has weight 1). `bytes` is the

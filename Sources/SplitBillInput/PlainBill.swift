@@ -55,9 +55,18 @@ struct PlainBill {
     func string(_ key: BillKey) -> String?? { given(key).map { $0?.validString } }
 
     let id: String
-    if let text = string(.id) {
-      guard let trimmed = text?.trimmingSpaces, !trimmed.isEmpty else { return nil }
-      id = trimmed
+    if let text = given(.id) {
+      // Trimmed as the validator trims it; nearly always there is nothing to trim.
+      guard let text, let first = text.utf8Bytes.first, let last = text.utf8Bytes.last,
+        let string = text.validString
+      else { return nil }
+      if Self.isBlank(first) || Self.isBlank(last) {
+        let trimmed = string.trimmingSpaces
+        guard !trimmed.isEmpty else { return nil }
+        id = trimmed
+      } else {
+        id = string
+      }
     } else {
       id = defaultID()
     }
@@ -93,16 +102,19 @@ struct PlainBill {
       case .invalid: return nil
       }
     }
-    guard let amountText = string(.amount), let amountText,
-      let amount = try? Money(parsing: amountText, currency: currency, decimalComma: options.decimalComma)
+    guard let amountText = given(.amount), let amountText,
+      let amount = amountText.withUTF8Buffer({
+        Money(utf8: $0, currency: currency, decimalComma: options.decimalComma)
+      })
     else { return nil }
 
     let tip: TipChoice
     let tipSource: TipSource
-    switch (given(.tip), string(.tipAmount)) {
+    switch (given(.tip), given(.tipAmount)) {
     case (.some, .some): return nil
     case (.none, .some(let text)):
-      guard let text, let fixed = try? Money(parsing: text, currency: currency, decimalComma: options.decimalComma)
+      guard let text,
+        let fixed = text.withUTF8Buffer({ Money(utf8: $0, currency: currency, decimalComma: options.decimalComma) })
       else { return nil }
       (tip, tipSource) = (.fixed(fixed), .fixed)
     case (.some(let text), .none):
@@ -175,12 +187,22 @@ struct PlainBill {
 
   /// `bytes` without the spaces and tabs around them, as `trimmingSpaces` trims a string.
   static func trimmingBlanks(_ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
-    let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
     var bytes = bytes
     while let first = bytes.first, isBlank(first) { bytes.removeFirst() }
     while let last = bytes.last, isBlank(last) { bytes.removeLast() }
     return bytes
   }
+
+  /// The same for bytes in memory.
+  static func trimmingBlanks(_ bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    var start = 0
+    var end = bytes.count
+    while start < end, isBlank(bytes[start]) { start += 1 }
+    while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+    return UnsafeBufferPointer(rebasing: bytes[start..<end])
+  }
+
+  private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
   /// A head count written as plain digits, from 1 to ``Diners/maximumCount``; `nil` for anything
   /// else (signs and other digits go the full way).
@@ -224,21 +246,36 @@ struct PlainBill {
   }
 }
 
-/// A field's text as a reader holds it: a CSV cell's bytes, a YAML scalar's string.
+/// A field's text as a reader holds it: a CSV cell's bytes, a YAML scalar's.
 protocol PlainText {
-  associatedtype UTF8Bytes: Collection<UInt8>
+  associatedtype UTF8Bytes: BidirectionalCollection<UInt8>
   /// The text's UTF-8 bytes (for CSV, as read: perhaps not valid UTF-8).
   var utf8Bytes: UTF8Bytes { get }
   /// The text as a string; `nil` if it is not valid UTF-8.
   var validString: String? { get }
+  /// Calls `body` with the bytes in memory.
+  func withUTF8Buffer<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result
 }
 
 extension ArraySlice: PlainText where Element == UInt8 {
   var utf8Bytes: ArraySlice<UInt8> { self }
   var validString: String? { CSVBillReader.string(validating: self) }
+  func withUTF8Buffer<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    withUnsafeBufferPointer(body)
+  }
+}
+
+extension UnsafeBufferPointer: PlainText where Element == UInt8 {
+  var utf8Bytes: UnsafeBufferPointer<UInt8> { self }
+  var validString: String? { CSVBillReader.string(validating: self) }
+  func withUTF8Buffer<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result { body(self) }
 }
 
 extension String: PlainText {
   var utf8Bytes: String.UTF8View { utf8 }
   var validString: String? { self }
+  func withUTF8Buffer<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    var text = self
+    return text.withUTF8(body)
+  }
 }

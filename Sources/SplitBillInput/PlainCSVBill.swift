@@ -24,24 +24,32 @@ struct PlainCSVBill {
   /// must be validated the full way.
   mutating func bill(_ row: CSVBillReader.Row, index: Int, at location: SourceLocation) -> Bill? {
     guard row.problem == nil, row.cells.count == columnCount else { return nil }
-    // A cell's bytes; absent for a column the file does not have or an empty cell.
-    func cell(_ key: BillKey) -> PlainBill.Field<ArraySlice<UInt8>> {
-      guard let column = columns[key.rawValue] else { return .absent }
-      let range = row.cells[column].range
-      return range.isEmpty ? .absent : .given(row.bytes[range])
+    let context = self.context
+    let columns = self.columns
+    // The row's text is read in place: a cell is a view of its bytes, not an array slice (whose
+    // reference to the row's storage was counted up and down for every field).
+    return row.bytes.withUnsafeBufferPointer { bytes in
+      // A cell's bytes; absent for a column the file does not have or an empty cell.
+      func cell(_ key: BillKey) -> PlainBill.Field<UnsafeBufferPointer<UInt8>> {
+        guard let column = columns[key.rawValue] else { return .absent }
+        let range = row.cells[column].range
+        return range.isEmpty ? .absent : .given(UnsafeBufferPointer(rebasing: bytes[range]))
+      }
+      let roster = context.roster
+      return plain.bill(
+        defaultID: "\(context.file)#\(index)", at: location, context: context, field: cell,
+        diners: { plain in
+          guard case .given(let bytes) = cell(.diners) else { return .absent }
+          return Self.diners(bytes, roster: roster, &plain).map { .given($0) }
+        })
     }
-    let roster = context.roster
-    return plain.bill(
-      defaultID: "\(context.file)#\(index)", at: location, context: context, field: cell,
-      diners: { plain in
-        guard case .given(let bytes) = cell(.diners) else { return .absent }
-        return Self.diners(bytes, roster: roster, &plain).map { .given($0) }
-      })
   }
 
   /// A diners cell as ``CSVBillReader/diners(_:text:at:quoted:)`` and the validator read it:
   /// `3`, `Ana;Ben` or `Ana:2;Ben:1`.
-  private static func diners(_ bytes: ArraySlice<UInt8>, roster: [String]?, _ plain: inout PlainBill) -> Diners? {
+  private static func diners(_ bytes: UnsafeBufferPointer<UInt8>, roster: [String]?, _ plain: inout PlainBill)
+    -> Diners?
+  {
     let semicolon: UInt8 = 0x3B
     let colon: UInt8 = 0x3A
     var list: [Diner] = []
@@ -57,22 +65,22 @@ struct PlainCSVBill {
       else { return nil }
       return .named(list)
     }
-    var start = bytes.startIndex
+    var start = 0
     while true {
-      let end = bytes[start...].firstIndex(of: semicolon) ?? bytes.endIndex
-      let item = bytes[start..<end]
+      let end = bytes[start...].firstIndex(of: semicolon) ?? bytes.count
+      let item = UnsafeBufferPointer(rebasing: bytes[start..<end])
       var weight = Weight.one
       var name = item
       if let colonIndex = item.firstIndex(of: colon) {
-        name = item[..<colonIndex]
-        let weightText = PlainBill.trimmingBlanks(item[(colonIndex + 1)...])
+        name = UnsafeBufferPointer(rebasing: item[..<colonIndex])
+        let weightText = PlainBill.trimmingBlanks(UnsafeBufferPointer(rebasing: item[(colonIndex + 1)...]))
         if !weightText.isEmpty {
           guard let parsed = plain.weight(weightText) else { return nil }
           weight = parsed
         }
       }
       guard plain.diner(name, weight: weight, roster: roster, to: &list) else { return nil }
-      guard end < bytes.endIndex else { break }
+      guard end < bytes.count else { break }
       start = end + 1
     }
     return .named(list)
