@@ -65,15 +65,14 @@ public struct ReportLedger: Sendable {
     /// Leftover units absorbed on bills with named diners.
     var namedAbsorbed = 0
     var people: [PersonTotals] = []
-    /// Where each person's figures are in `people`.
-    var positions: [String: Int] = [:]
+    /// Each person's number is where their figures are in `people`.
+    var numbers = PersonNumbers()
 
     /// The position of `name`'s figures, created at zero on first sight.
     mutating func position(of name: String) -> Int {
-      if let known = positions[name] { return known }
-      positions[name] = people.count
-      people.append(PersonTotals(person: name, currency: totals.currency))
-      return people.count - 1
+      let number = numbers.number(of: name)
+      if number == people.count { people.append(PersonTotals(person: name, currency: totals.currency)) }
+      return number
     }
 
     var balances: [String: Int64] { Dictionary(uniqueKeysWithValues: people.map { ($0.person, $0.balance) }) }

@@ -179,21 +179,48 @@ public struct BillSplit: Hashable, Sendable {
 /// The `balanced` policy reads it to break ties; every split records into it. It is a value passed
 /// from bill to bill in processing order, so a run is reproducible and nothing is global.
 public struct LeftoverLedger: Hashable, Sendable {
-  private var counts: [Currency: [String: Int]] = [:]
+  private var people = PersonNumbers()
+  /// Per currency (a run has a handful, found by a scan), the units each person (by number) has
+  /// absorbed; `nil` for one never recorded in it.
+  private var currencies: [(currency: Currency, units: [Int?])] = []
 
   /// An empty ledger, for the start of a run.
   public init() {}
 
   /// Units `person` has absorbed in `currency` so far.
   public func absorbed(by person: String, in currency: Currency) -> Int {
-    counts[currency]?[person] ?? 0
+    guard let units = currencies.first(where: { $0.currency == currency })?.units,
+      let number = people.existingNumber(of: person), number < units.count
+    else { return 0 }
+    return units[number] ?? 0
   }
 
   /// Adds `units` absorbed by `person` in `currency`.
   public mutating func record(_ units: Int, by person: String, in currency: Currency) {
     guard units != 0 else { return }
-    counts[currency, default: [:]][person, default: 0] += units
+    let number = people.number(of: person)
+    let index = currencies.firstIndex { $0.currency == currency } ?? currencies.count
+    if index == currencies.count { currencies.append((currency, [])) }
+    if currencies[index].units.count <= number {
+      currencies[index].units += Array(repeating: nil, count: number + 1 - currencies[index].units.count)
+    }
+    currencies[index].units[number] = (currencies[index].units[number] ?? 0) + units
   }
+
+  /// What the ledger holds: by currency, the units of each person recorded.
+  private var contents: [Currency: [String: Int]] {
+    var contents: [Currency: [String: Int]] = [:]
+    for (currency, units) in currencies {
+      for (number, count) in units.enumerated() {
+        if let count { contents[currency, default: [:]][people.names[number]] = count }
+      }
+    }
+    return contents
+  }
+
+  public static func == (lhs: LeftoverLedger, rhs: LeftoverLedger) -> Bool { lhs.contents == rhs.contents }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(contents) }
 }
 
 /// Why a bill cannot be split.

@@ -185,3 +185,37 @@ enum Fixture {
     #expect(bill.shares.reduce(0) { $0 + $1.amount.minorUnits } == 2 * Money.maximumMinorUnits)
   }
 }
+
+/// The ledgers find people by their bytes first; they must still treat names as strings do.
+@Suite struct PersonNumbersTests {
+  @Test func canonicallyEquivalentSpellingsAreOnePerson() {
+    var numbers = PersonNumbers()
+    let precomposed = "\u{E9}mile"
+    let decomposed = "e\u{301}mile"
+    #expect(numbers.number(of: "Ana") == 0)
+    #expect(numbers.number(of: precomposed) == 1)
+    #expect(numbers.existingNumber(of: decomposed) == 1)
+    #expect(numbers.number(of: decomposed) == 1)
+    #expect(numbers.number(of: "\u{212A}en") == 2)  // the Kelvin sign is K
+    #expect(numbers.number(of: "Ken") == 2)
+    #expect(numbers.existingNumber(of: "Ben") == nil)
+    #expect(numbers.names == ["Ana", precomposed, "\u{212A}en"])
+  }
+
+  @Test func aLedgerCountsEitherSpellingAsOnePerson() throws {
+    var ledger = LeftoverLedger()
+    ledger.record(2, by: "\u{E9}mile", in: Fixture.eur)
+    ledger.record(1, by: "e\u{301}mile", in: Fixture.eur)
+    ledger.record(5, by: "\u{E9}mile", in: Fixture.jpy)
+    #expect(ledger.absorbed(by: "e\u{301}mile", in: Fixture.eur) == 3)
+    #expect(ledger.absorbed(by: "\u{E9}mile", in: Fixture.jpy) == 5)
+    #expect(ledger.absorbed(by: "Ana", in: Fixture.eur) == 0)
+    // Equal ledgers whatever the order and spelling things were recorded in.
+    var other = LeftoverLedger()
+    other.record(5, by: "e\u{301}mile", in: Fixture.jpy)
+    other.record(3, by: "e\u{301}mile", in: Fixture.eur)
+    #expect(ledger == other)
+    other.record(1, by: "Ana", in: Fixture.eur)
+    #expect(ledger != other)
+  }
+}

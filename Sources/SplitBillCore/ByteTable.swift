@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Short byte strings (names, codes, dates as written) numbered 0, 1, 2… in the order kept, found
+/// by their bytes: no `String` is made, validated or hashed to find one.
+///
+/// Open addressing over a power-of-two table of slots that hold a key's hash and where its bytes
+/// are in one shared array, so a lookup is a hash of the bytes, a few slot reads and one
+/// `memcmp`. At most `limit` keys of at most 64 bytes are kept, so memory stays flat however many
+/// distinct ones a run has. Not generic: what a key stands for is kept by the caller, in an array
+/// indexed by the key's number.
+package struct ByteTable: Sendable {
+  private struct Slot {
+    var hash: UInt64 = 0
+    var start: Int32 = 0
+    var length: Int32 = 0
+    /// The key's number; -1 for an empty slot.
+    var number: Int32 = -1
+  }
+  private var slots: [Slot]
+  private var keys: [UInt8] = []
+  /// How many keys are kept.
+  package private(set) var count = 0
+  private let limit: Int
+
+  /// The longest key kept.
+  package static let maximumKeyLength = 64
+
+  /// A table keeping at most `limit` keys.
+  package init(limit: Int = 4_096) {
+    self.limit = limit
+    var size = 16
+    while size < 2 * limit { size *= 2 }
+    slots = Array(repeating: Slot(), count: size)
+  }
+
+  /// The number of these bytes, if they are kept.
+  package func number(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard bytes.count <= Self.maximumKeyLength else { return nil }
+    let slot = find(bytes, hash: ByteHash.hash(bytes))
+    return slots[slot].number >= 0 ? Int(slots[slot].number) : nil
+  }
+
+  /// Keeps these bytes (which must not be kept yet) under the next number, and gives it; `nil`
+  /// when the table is full or the key too long.
+  package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard bytes.count <= Self.maximumKeyLength, count < limit else { return nil }
+    let hash = ByteHash.hash(bytes)
+    let slot = find(bytes, hash: hash)
+    guard slots[slot].number < 0 else { return Int(slots[slot].number) }
+    slots[slot] = Slot(hash: hash, start: Int32(keys.count), length: Int32(bytes.count), number: Int32(count))
+    keys.append(contentsOf: bytes)
+    count += 1
+    return count - 1
+  }
+
+  /// The slot that holds these bytes, or the empty one where they would go.
+  private func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int {
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while slots[slot].number >= 0 {
+      let kept = slots[slot]
+      if kept.hash == hash && Int(kept.length) == bytes.count
+        && keys.withUnsafeBufferPointer({ keys in
+          guard let keys = keys.baseAddress, let given = bytes.baseAddress else { return bytes.isEmpty }
+          return memcmp(keys + Int(kept.start), given, bytes.count) == 0
+        })
+      {
+        return slot
+      }
+      slot = (slot + 1) & mask
+    }
+    return slot
+  }
+}
+
+/// A 64-bit hash of bytes for the package's own tables (``ByteTable``, the repeat finder's
+/// partitions): eight bytes at a time, each word mixed in by a multiplication, the result
+/// finished as SplitMix64 does. Not `Hasher`, whose SipHash costs several times more on short
+/// keys; these tables compare keys in full, so a collision costs a comparison, never an answer.
+package enum ByteHash {
+  package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    let count = bytes.count
+    let hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
+    guard let base = bytes.baseAddress, count > 0 else { return mix(hash) }
+    let raw = UnsafeRawPointer(base)
+    func word(at offset: Int) -> UInt64 {
+      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+    }
+    // The last (or only) up to eight bytes, read as overlapping loads that stay inside the bytes.
+    var mixed = hash
+    let last: UInt64
+    switch count {
+    case 1...3: last = UInt64(base[0]) | UInt64(base[count / 2]) << 8 | UInt64(base[count - 1]) << 16
+    case 4...7:
+      let low = UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))
+      let high = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+      last = UInt64(low) | UInt64(high) << 32
+    default:
+      var offset = 0
+      while count - offset > 8 {
+        mixed = (mixed ^ word(at: offset)) &* 0xBF58_476D_1CE4_E5B9
+        mixed ^= mixed >> 29
+        offset += 8
+      }
+      last = word(at: count - 8)
+    }
+    return mix((mixed ^ last) &* 0x94D0_49BB_1331_11EB)
+  }
+
+  /// SplitMix64's finaliser: every bit of the result depends on every bit of `value`.
+  private static func mix(_ value: UInt64) -> UInt64 {
+    var value = value
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
+  }
+}
