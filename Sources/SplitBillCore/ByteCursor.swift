@@ -91,12 +91,14 @@ package struct ByteCursor {
 
 extension Array where Element == UInt8 {
   /// Appends what `body` writes through a cursor, which must be at most `maximum` bytes. The
-  /// room is temporary (on the stack when small): only what was written is copied in.
+  /// cursor writes straight into the array's spare capacity (grown as `append` grows it).
   package mutating func append(atMost maximum: Int, _ body: (inout ByteCursor) -> Void) {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Swift.max(maximum, 1)) { room in
-      var cursor = ByteCursor(room)
-      body(&cursor)
-      append(contentsOf: UnsafeBufferPointer(rebasing: room[..<cursor.count]))
+    append(addingCapacity: Swift.max(maximum, 1)) { span in
+      span.withUnsafeMutableBufferPointer { room, initialized in
+        var cursor = ByteCursor(UnsafeMutableBufferPointer(rebasing: room[initialized...]))
+        body(&cursor)
+        initialized += cursor.count
+      }
     }
   }
 }
