@@ -46,8 +46,28 @@ struct CSVBillReader {
     var cells: [Cell] = []
     var line: Int
     var problem: Diagnostic?
+    /// Set when the cells' columns are not counted yet (``settleColumns()``): a row split in place
+    /// counts them only if something needs them, a diagnostic, and plain bills need none.
+    var columnsPending = false
 
     func text(of cell: Cell) -> ArraySlice<UInt8> { bytes[cell.range] }
+
+    /// Counts the cells' columns of a row split in place, from their text: a quoted cell stood
+    /// in the line as its text, its quotes doubled, between quotes; cells are one separator apart.
+    mutating func settleColumns() {
+      guard columnsPending else { return }
+      columnsPending = false
+      var column = 1
+      bytes.withUnsafeBufferPointer { bytes in
+        for index in cells.indices {
+          cells[index].column = column
+          let range = cells[index].range
+          let text = UnsafeBufferPointer(rebasing: bytes[range])
+          column += range.count - CSVBillReader.continuationBytes(text) + 1
+          if cells[index].quoted { column += 2 + text.reduce(0) { $0 + ($1 == 0x22 ? 1 : 0) } }
+        }
+      }
+    }
   }
 
   mutating func read(_ emit: (ReaderEvent) -> Void) {
@@ -67,6 +87,7 @@ struct CSVBillReader {
       emit(.failure(problem))
       return
     }
+    header.settleColumns()
     var columns: [String?] = []
     var failures: [Diagnostic] = []
     var seen: [String: SourceLocation] = [:]
@@ -125,10 +146,15 @@ struct CSVBillReader {
   /// Every row, the header included, as ``read(_:)`` sees them (for tests; `delimiter` must be set).
   mutating func forEachRow(_ body: (Row) -> Void) {
     var row = Row(line: line)
-    while nextRow(into: &row) { body(row) }
+    while nextRow(into: &row) {
+      row.settleColumns()
+      body(row)
+    }
   }
 
   private func bill(from row: Row, columns: [String?], keys: [BillKey?], index: Int) -> RawBill {
+    var row = row
+    row.settleColumns()
     let start = SourceLocation(in: sourceFile, line: row.line, column: 1)
     var raw = RawBill(location: start, index: index, fields: [:], problems: row.problem.map { [$0] } ?? [])
     if row.problem == nil && row.cells.count != columns.count {
@@ -247,7 +273,7 @@ struct CSVBillReader {
   /// Reads `bytes`, a line without its `\n`, into `row` as the loop below would, when nothing in it
   /// needs that loop: no carriage return but a last one (the line end), no quote inside an
   /// unquoted cell, no quoted cell left open (a newline inside quotes) or followed by more text.
-  /// `false`, leaving `row` empty, otherwise. Columns count Unicode scalars, as everywhere.
+  /// `false`, leaving `row` empty, otherwise. Columns are left for ``Row/settleColumns()``.
   ///
   /// The line is copied into the row once and its cells' text moved into place there (undoing
   /// quotes only ever shortens it): one copy a row rather than one a cell.
@@ -274,6 +300,7 @@ struct CSVBillReader {
       return false
     }
     row.bytes.removeLast(count - length)
+    row.columnsPending = true
     return true
   }
 
@@ -287,27 +314,21 @@ struct CSVBillReader {
     let quote: UInt8 = 0x22
     var read = 0
     var written = 0
-    var column = 1
-    // Moves text[read..<end] to `written`; its scalars (bytes that do not continue a UTF-8
-    // sequence) move the column.
+    // Moves text[read..<end] to `written`.
     func take(upTo end: Int) {
-      column += end - read - Self.continuationBytes(UnsafeBufferPointer(start: text + read, count: end - read))
       if written != read { (text + written).update(from: text + read, count: end - read) }
       written += end - read
       read = end
     }
     while true {
-      let cellColumn = column
       let cellStart = written
       let quoted = read < count && text[read] == quote
       if quoted {
         read += 1
-        column += 1
         while true {
           guard let found = memchr(text + read, Int32(quote), count - read) else { return nil }
           take(upTo: UnsafeMutableRawPointer(found) - UnsafeMutableRawPointer(text))
           read += 1  // the quote: a doubled one stands for itself, else it closes the cell
-          column += 1
           guard read < count && text[read] == quote else { break }
           take(upTo: read + 1)
         }
@@ -325,10 +346,10 @@ struct CSVBillReader {
         }
         take(upTo: end)
       }
-      cells.append(Cell(range: cellStart..<written, line: line, column: cellColumn, quoted: quoted))
+      // The column is counted later, if at all (Row.settleColumns).
+      cells.append(Cell(range: cellStart..<written, line: line, column: 0, quoted: quoted))
       guard read < count else { return written }
       read += 1  // the separator
-      column += 1
     }
   }
 
@@ -343,7 +364,7 @@ struct CSVBillReader {
   }
 
   /// How many of `bytes` continue a UTF-8 sequence (`10xxxxxx`), eight at a time.
-  private static func continuationBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+  static func continuationBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     guard let base = bytes.baseAddress else { return 0 }
     var found = 0
     var position = 0
@@ -369,6 +390,7 @@ struct CSVBillReader {
     row.cells.removeAll(keepingCapacity: true)
     row.line = line
     row.problem = nil
+    row.columnsPending = false
     // Most rows: a whole line in the buffer, with no quote and no carriage return but the last.
     if splitsBufferedLines, input.takeBufferedLine({ Self.plainRow($0, separator: separator, line: line, into: &row) })
     {
