@@ -165,17 +165,19 @@ public struct BillStream {
   }
 
   /// Reads every source in order, calling `handle` for each bill.
-  public mutating func read(_ sources: [InputSource], _ handle: (BillOutcome) -> Void) {
+  public mutating func read(_ sources: [InputSource], _ handle: (consuming BillOutcome) -> Void) {
     for source in sources { read(source, handle) }
   }
 
   /// Reads one source, calling `handle` for each bill.
-  public mutating func read(_ source: InputSource, _ handle: (BillOutcome) -> Void) {
+  public mutating func read(_ source: InputSource, _ handle: (consuming BillOutcome) -> Void) {
     fileCount += 1
     var unused: [Diagnostic] = []
     var context = validator.context(for: DocumentHeader(file: source.path), diagnostics: &unused)
-    func process(_ event: ReaderEvent) {
-      switch event {
+    // Events, bills and outcomes are moved from the reader to `handle`, never copied: a copy of a
+    // bill is a reference count changed for each of its strings and arrays.
+    func process(_ event: consuming ReaderEvent) {
+      switch consume event {
       case .document(let header):
         var found: [Diagnostic] = []
         context = self.validator.context(for: header, diagnostics: &found)
@@ -253,8 +255,8 @@ public struct BillStream {
   /// ``findRepeats()``; on a second reading, applied as the bills come).
   ///
   /// Default ids (`<file>#<n>`) are unique by construction and not remembered.
-  private mutating func check(_ result: Result<Bill, InvalidBill>, explicitID: Bool) -> BillOutcome {
-    switch result {
+  private mutating func check(_ result: consuming Result<Bill, InvalidBill>, explicitID: Bool) -> BillOutcome {
+    switch consume result {
     case .failure(let invalid):
       for diagnostic in invalid.diagnostics { record(diagnostic, ofBill: true) }
       return .invalid(invalid)

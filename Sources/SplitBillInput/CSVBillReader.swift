@@ -70,7 +70,7 @@ struct CSVBillReader {
     }
   }
 
-  mutating func read(_ emit: (ReaderEvent) -> Void) {
+  mutating func read(_ emit: (consuming ReaderEvent) -> Void) {
     // A UTF-8 byte order mark is skipped.
     if input.buffered.starts(with: [0xEF, 0xBB, 0xBF]) {
       _ = input.next()
