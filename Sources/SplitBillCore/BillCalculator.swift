@@ -57,9 +57,23 @@ extension BillTerms {
     let (leftover, surplus) = withUnsafeTemporaryAllocation(of: Int128.self, capacity: people.count) {
       remainders in
       var floorSum: Int64 = 0
+      // Nearly always total, weights and their sum are non-negative 64-bit numbers: one 128-bit
+      // product and one hardware division then, rather than Int128's software division.
+      // (With no weight negative, each is at most the sum, so each quotient is at most the total.)
+      let narrow =
+        total >= 0 && weightSum > 0 && weightSum <= Int128(Int64.max)
+        && people.allSatisfy { $0.weight.tenThousandths >= 0 }
       for (index, person) in people.enumerated() {
-        let (quotient, remainder) = (Int128(total) * Int128(person.weight.tenThousandths))
-          .quotientAndRemainder(dividingBy: weightSum)
+        let quotient: Int128
+        let remainder: Int128
+        if narrow {
+          let product = UInt64(total).multipliedFullWidth(by: UInt64(person.weight.tenThousandths))
+          let divided = UInt64(weightSum).dividingFullWidth(product)
+          (quotient, remainder) = (Int128(divided.quotient), Int128(divided.remainder))
+        } else {
+          (quotient, remainder) = (Int128(total) * Int128(person.weight.tenThousandths))
+            .quotientAndRemainder(dividingBy: weightSum)
+        }
         remainders.initializeElement(at: index, to: remainder)
         shares.append(
           Share(

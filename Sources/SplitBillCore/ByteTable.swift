@@ -42,8 +42,8 @@ package struct ByteTable: Sendable {
     return slots[slot].number >= 0 ? Int(slots[slot].number) : nil
   }
 
-  /// Keeps these bytes (which must not be kept yet) under the next number, and gives it; `nil`
-  /// when the table is full or the key too long.
+  /// Keeps these bytes under the next number and gives it (the number they have, if they are
+  /// kept already); `nil` when the table is full or the key too long.
   package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard bytes.count <= Self.maximumKeyLength, count < limit else { return nil }
     let hash = ByteHash.hash(bytes)

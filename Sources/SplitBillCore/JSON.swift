@@ -304,15 +304,15 @@ extension JSON {
   /// Writes what stands between the quotes of ``quote(_:)`` of `text` at `cursor`; text with
   /// nothing to escape is copied straight in.
   package static func writeEscaped(_ text: String, to cursor: inout ByteCursor) {
-    var text = text
-    text.withUTF8 { utf8 in
-      if utf8.allSatisfy(isPlain) {
-        cursor.write(utf8)
-      } else {
-        var quoted = quote(String(decoding: utf8, as: UTF8.self))
-        quoted.withUTF8 { cursor.write(UnsafeBufferPointer(rebasing: $0.dropFirst().dropLast())) }
-      }
+    // Native strings (all of ours) lend their bytes without a copy of the string.
+    let plain = text.utf8.withContiguousStorageIfAvailable { utf8 in
+      guard utf8.allSatisfy(isPlain) else { return false }
+      cursor.write(utf8)
+      return true
     }
+    guard plain != true else { return }
+    var quoted = quote(text)
+    quoted.withUTF8 { cursor.write(UnsafeBufferPointer(rebasing: $0.dropFirst().dropLast())) }
   }
 
   /// A byte that stands for itself inside a JSON string (0xE2 starts U+2028 and U+2029, which are

@@ -17,9 +17,11 @@ package struct PersonNumbers: Sendable {
 
   /// The person's number, given on first sight.
   package mutating func number(of name: String) -> Int {
+    if let known = name.utf8.withContiguousStorageIfAvailable({ spellings.number(of: $0) }), let known {
+      return spellingPeople[known]
+    }
     var spelling = name
     return spelling.withUTF8 { bytes in
-      if let spelling = spellings.number(of: bytes) { return spellingPeople[spelling] }
       let number: Int
       if let known = numbers[name] {
         number = known
@@ -28,17 +30,16 @@ package struct PersonNumbers: Sendable {
         names.append(name)
         numbers[name] = number
       }
-      if spellings.insert(bytes) != nil { spellingPeople.append(number) }
+      if let spelling = spellings.insert(bytes), spelling == spellingPeople.count { spellingPeople.append(number) }
       return number
     }
   }
 
   /// The person's number, if they were met.
   package func existingNumber(of name: String) -> Int? {
-    var spelling = name
-    return spelling.withUTF8 { bytes in
-      if let spelling = spellings.number(of: bytes) { return spellingPeople[spelling] }
-      return numbers[name]
+    if let known = name.utf8.withContiguousStorageIfAvailable({ spellings.number(of: $0) }), let known {
+      return spellingPeople[known]
     }
+    return numbers[name]
   }
 }

@@ -23,7 +23,7 @@ struct ByteKeyedCache<Value> {
   mutating func value(for bytes: UnsafeBufferPointer<UInt8>, make: () -> Value?) -> Value? {
     if let number = table.number(of: bytes) { return values[number] }
     let value = make()
-    if table.insert(bytes) != nil { values.append(value) }
+    if let number = table.insert(bytes), number == values.count { values.append(value) }
     return value
   }
 }
