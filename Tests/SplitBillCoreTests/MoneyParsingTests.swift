@@ -251,6 +251,29 @@ struct AmountCase: Sendable, CustomTestStringConvertible {
         String(decoding: bytes, as: UTF8.self)
           == "A" + DecimalText.format(value, scale: scale) + DecimalText.trimmed(value, scale: scale))
     }
+    // Against text made without the byte writers: the digits of the magnitude, padded, a point put in.
+    func reference(_ value: Int64, scale: Int) -> String {
+      var digits = String(value.magnitude)
+      if digits.count < scale + 1 { digits = String(repeating: "0", count: scale + 1 - digits.count) + digits }
+      if scale > 0 { digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -scale)) }
+      return (value < 0 ? "-" : "") + digits
+    }
+    for _ in 0..<2_000 {
+      let value = Int64(bitPattern: random.next()) >> Int(random.next() % 64)
+      let scale = Int(random.next() % 5)
+      #expect(DecimalText.format(value, scale: scale) == reference(value, scale: scale), "\(value) \(scale)")
+    }
+    for value in [Int64.min, Int64.max, 0, -1, 9, 10, 99, 100, 101] {
+      for scale in 0...4 { #expect(DecimalText.format(value, scale: scale) == reference(value, scale: scale)) }
+    }
+    func padded(_ value: Int, _ width: Int) -> String {
+      String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
+    }
+    for _ in 0..<500 {
+      let (year, month, day) = (Int(random.next() % 10_000), 1 + Int(random.next() % 12), 1 + Int(random.next() % 28))
+      guard let date = CalendarDate(year: year, month: month, day: day) else { continue }
+      #expect(date.description == "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))")
+    }
     for (year, month, day) in [(2026, 11, 29), (1, 1, 1), (12345, 6, 7), (-44, 3, 15), (0, 12, 31)] {
       guard let date = CalendarDate(year: year, month: month, day: day) else { continue }
       var bytes: [UInt8] = []
