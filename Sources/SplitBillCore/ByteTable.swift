@@ -13,6 +13,8 @@
 package struct ByteTable: Sendable {
   private struct Slot {
     var hash: UInt64 = 0
+    /// A key of at most 16 bytes as ``ByteHash/words(_:)`` reads it: compared without `memcmp`.
+    var words: (UInt64, UInt64) = (0, 0)
     var start: Int32 = 0
     var length: Int32 = 0
     /// The key's number; -1 for an empty slot.
@@ -38,7 +40,7 @@ package struct ByteTable: Sendable {
   /// The number of these bytes, if they are kept.
   package func number(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard bytes.count <= Self.maximumKeyLength else { return nil }
-    let slot = find(bytes, hash: ByteHash.hash(bytes))
+    let slot = find(bytes, hash: ByteHash.hash(bytes), words: ByteHash.words(bytes))
     return slots[slot].number >= 0 ? Int(slots[slot].number) : nil
   }
 
@@ -47,26 +49,32 @@ package struct ByteTable: Sendable {
   package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard bytes.count <= Self.maximumKeyLength, count < limit else { return nil }
     let hash = ByteHash.hash(bytes)
-    let slot = find(bytes, hash: hash)
+    let words = ByteHash.words(bytes)
+    let slot = find(bytes, hash: hash, words: words)
     guard slots[slot].number < 0 else { return Int(slots[slot].number) }
-    slots[slot] = Slot(hash: hash, start: Int32(keys.count), length: Int32(bytes.count), number: Int32(count))
+    slots[slot] = Slot(
+      hash: hash, words: words, start: Int32(keys.count), length: Int32(bytes.count), number: Int32(count))
     keys.append(contentsOf: bytes)
     count += 1
     return count - 1
   }
 
   /// The slot that holds these bytes, or the empty one where they would go.
-  private func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int {
+  private func find(_ bytes: UnsafeBufferPointer<UInt8>, hash: UInt64, words: (UInt64, UInt64)) -> Int {
     let mask = slots.count - 1
     var slot = Int(truncatingIfNeeded: hash) & mask
     while slots[slot].number >= 0 {
       let kept = slots[slot]
-      if kept.hash == hash && Int(kept.length) == bytes.count
-        && keys.withUnsafeBufferPointer({ keys in
-          guard let keys = keys.baseAddress, let given = bytes.baseAddress else { return bytes.isEmpty }
-          return memcmp(keys + Int(kept.start), given, bytes.count) == 0
-        })
-      {
+      guard kept.hash == hash && Int(kept.length) == bytes.count else {
+        slot = (slot + 1) & mask
+        continue
+      }
+      if bytes.count <= 16 {
+        if kept.words == words { return slot }
+      } else if keys.withUnsafeBufferPointer({ keys in
+        guard let keys = keys.baseAddress, let given = bytes.baseAddress else { return bytes.isEmpty }
+        return memcmp(keys + Int(kept.start), given, bytes.count) == 0
+      }) {
         return slot
       }
       slot = (slot + 1) & mask
@@ -80,6 +88,27 @@ package struct ByteTable: Sendable {
 /// finished as SplitMix64 does. Not `Hasher`, whose SipHash costs several times more on short
 /// keys; these tables compare keys in full, so a collision costs a comparison, never an answer.
 package enum ByteHash {
+  /// Up to 16 bytes as two words, read as overlapping loads that stay inside the bytes: with the
+  /// length, they tell any two such keys apart (two longer keys give a meaningless pair).
+  package static func words(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
+    let count = bytes.count
+    guard let base = bytes.baseAddress, count > 0 else { return (0, 0) }
+    let raw = UnsafeRawPointer(base)
+    switch count {
+    case 1...3: return (UInt64(base[0]) | UInt64(base[count / 2]) << 8 | UInt64(base[count - 1]) << 16, 0)
+    case 4...7:
+      let low = UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))
+      let high = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+      return (UInt64(low) | UInt64(high) << 32, 0)
+    case 8...16:
+      return (
+        UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
+        UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
+      )
+    default: return (0, 0)
+    }
+  }
+
   package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     let count = bytes.count
     let hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)

@@ -334,16 +334,23 @@ struct CSVBillReader {
         }
         guard read == count || text[read] == separator else { return nil }
       } else {
+        // The cell ends at the first separator (or the line's end); a quote before it is not plain.
         var end = read
-        while count - end >= 8 {
-          let word = UnsafeRawPointer(text + end).loadUnaligned(as: UInt64.self)
-          if Self.contains(separator, in: word) || Self.contains(quote, in: word) { break }
-          end += 8
+        while true {
+          if count - end >= 8 {
+            let word = UnsafeRawPointer(text + end).loadUnaligned(as: UInt64.self)
+            let found = Self.matches(separator, in: word) | Self.matches(quote, in: word)
+            guard found != 0 else {
+              end += 8
+              continue
+            }
+            end += found.trailingZeroBitCount / 8
+          } else {
+            while end < count && text[end] != separator && text[end] != quote { end += 1 }
+          }
+          break
         }
-        while end < count && text[end] != separator {
-          if text[end] == quote { return nil }
-          end += 1
-        }
+        if end < count && text[end] == quote { return nil }
         take(upTo: end)
       }
       // The column is counted later, if at all (Row.settleColumns).
@@ -356,11 +363,12 @@ struct CSVBillReader {
   private static let lowBits: UInt64 = 0x0101_0101_0101_0101
   private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
-  /// Whether one of the eight bytes of `word` is `byte`.
+  /// The high bit of each of the eight bytes of `word` (little-endian) that is `byte`, and perhaps
+  /// of bytes after the first such one: the lowest bit set always marks the first.
   @inline(__always)
-  private static func contains(_ byte: UInt8, in word: UInt64) -> Bool {
-    let differences = word ^ (lowBits &* UInt64(byte))
-    return (differences &- lowBits) & ~differences & highBits != 0
+  private static func matches(_ byte: UInt8, in word: UInt64) -> UInt64 {
+    let differences = UInt64(littleEndian: word) ^ (lowBits &* UInt64(byte))
+    return (differences &- lowBits) & ~differences & highBits
   }
 
   /// How many of `bytes` continue a UTF-8 sequence (`10xxxxxx`), eight at a time.
