@@ -3,12 +3,18 @@
 ///
 /// The room is made by ``Swift/Array/append(atMost:_:)``; writing past it stops the program
 /// rather than corrupt memory, and the callers size it for the worst case.
-package struct ByteCursor {
-  private var position: UnsafeMutablePointer<UInt8>
-  private let start: UnsafeMutablePointer<UInt8>
-  private let end: UnsafeMutablePointer<UInt8>
+///
+/// This and the byte writers built on it (``DecimalText/write(_:scale:to:)``,
+/// ``JSON/writeEscaped(_:to:)``, ``CalendarDate/writeISO(to:)``…) are public only as the SPI
+/// `ByteWriters` (`@_spi(ByteWriters) import SplitBillCore`), not part of the library's API: they
+/// are `@inlinable` so that the report writers' module inlines them (a JSON bill is some forty
+/// calls), which this toolchain does not do for `package` declarations.
+@_spi(ByteWriters) public struct ByteCursor {
+  @usableFromInline var position: UnsafeMutablePointer<UInt8>
+  @usableFromInline let start: UnsafeMutablePointer<UInt8>
+  @usableFromInline let end: UnsafeMutablePointer<UInt8>
 
-  init(_ room: UnsafeMutableBufferPointer<UInt8>) {
+  @usableFromInline init(_ room: UnsafeMutableBufferPointer<UInt8>) {
     guard let start = room.baseAddress else { preconditionFailure("ByteCursor: no room") }
     self.start = start
     position = start
@@ -16,19 +22,19 @@ package struct ByteCursor {
   }
 
   /// Bytes written so far.
-  package var count: Int { position - start }
+  @inlinable public var count: Int { position - start }
 
   /// Writes one byte.
-  @inline(__always)
-  package mutating func write(_ byte: UInt8) {
+  @inlinable @inline(__always)
+  public mutating func write(_ byte: UInt8) {
     precondition(position < end, "ByteCursor: write past the room made")
     position.initialize(to: byte)
     position += 1
   }
 
   /// Writes `bytes`.
-  @inline(__always)
-  package mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+  @inlinable @inline(__always)
+  public mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress else { return }
     precondition(end - position >= bytes.count, "ByteCursor: write past the room made")
     Self.copy(source, to: position, count: bytes.count)
@@ -37,8 +43,8 @@ package struct ByteCursor {
 
   /// Copies `count` bytes. Most writes are a few bytes to a few dozen (a key, a name, a number):
   /// those are moved as two or four overlapping words, without calling `memcpy`.
-  @inline(__always)
-  private static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
+  @inlinable @inline(__always)
+  static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
     let from = UnsafeRawPointer(source)
     let to = UnsafeMutableRawPointer(target)
     func move<Word>(_: Word.Type, at offset: Int) {
@@ -75,16 +81,16 @@ package struct ByteCursor {
   }
 
   /// Writes `count` bytes that `body` puts at the pointer it is given.
-  @inline(__always)
-  package mutating func write(count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
+  @inlinable @inline(__always)
+  public mutating func write(count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
     precondition(end - position >= count, "ByteCursor: write past the room made")
     body(position)
     position += count
   }
 
   /// Writes a literal's UTF-8.
-  @inline(__always)
-  package mutating func write(_ text: StaticString) {
+  @inlinable @inline(__always)
+  public mutating func write(_ text: StaticString) {
     write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 }
@@ -92,7 +98,7 @@ package struct ByteCursor {
 extension Array where Element == UInt8 {
   /// Appends what `body` writes through a cursor, which must be at most `maximum` bytes. The
   /// cursor writes straight into the array's spare capacity (grown as `append` grows it).
-  package mutating func append(atMost maximum: Int, _ body: (inout ByteCursor) -> Void) {
+  @_spi(ByteWriters) public mutating func append(atMost maximum: Int, _ body: (inout ByteCursor) -> Void) {
     append(addingCapacity: Swift.max(maximum, 1)) { span in
       span.withUnsafeMutableBufferPointer { room, initialized in
         var cursor = ByteCursor(UnsafeMutableBufferPointer(rebasing: room[initialized...]))

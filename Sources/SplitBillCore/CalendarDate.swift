@@ -120,10 +120,10 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
   }
 
   /// The most bytes ``writeISO(to:)`` writes.
-  package static let maximumISOLength = 64
+  @_spi(ByteWriters) public static let maximumISOLength = 64
 
   /// Writes ``description`` at `cursor` as UTF-8.
-  package func writeISO(to cursor: inout ByteCursor) {
+  @_spi(ByteWriters) @inlinable public func writeISO(to cursor: inout ByteCursor) {
     if (0...9999).contains(year) && (0...99).contains(month) && (0...99).contains(day) {
       // Every real date: ten bytes, digits by constant divisions.
       let (year, month, day) = (year, month, day)

@@ -8,7 +8,7 @@
 public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// The code's three ASCII letters, the first in the high byte: comparing two of them compares the
   /// codes.
-  private let letters: UInt32
+  @usableFromInline let letters: UInt32
   private let digits: UInt8
 
   /// The upper-case ISO 4217 code, such as `EUR`.
@@ -22,7 +22,7 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
   }
 
   /// Writes the code's three letters at `cursor`.
-  package func writeCode(to cursor: inout ByteCursor) {
+  @_spi(ByteWriters) @inlinable public func writeCode(to cursor: inout ByteCursor) {
     cursor.write(UInt8(truncatingIfNeeded: letters >> 16))
     cursor.write(UInt8(truncatingIfNeeded: letters >> 8))
     cursor.write(UInt8(truncatingIfNeeded: letters))

@@ -137,12 +137,12 @@ public enum DecimalText {
   }
 
   /// The most bytes ``write(_:scale:to:)`` writes: 19 digits, a point, `scale` zeros and a sign.
-  package static func maximumLength(scale: Int) -> Int { 22 + max(scale, 0) }
+  @_spi(ByteWriters) @inlinable public static func maximumLength(scale: Int) -> Int { 22 + max(scale, 0) }
 
   /// Writes what ``format(_:scale:)`` prints at `cursor`, as UTF-8: the length counted first, then
   /// the digits put in place from the last, two at a time (the fraction's `scale` digits, the
   /// point, then the integer part's, at least one).
-  package static func write(_ value: Int64, scale: Int, to cursor: inout ByteCursor) {
+  @_spi(ByteWriters) @inlinable public static func write(_ value: Int64, scale: Int, to cursor: inout ByteCursor) {
     let scale = max(scale, 0)
     var digits = 1
     var limit: UInt64 = 10
@@ -196,7 +196,8 @@ public enum DecimalText {
   }
 
   /// Writes what ``trimmed(_:scale:)`` prints at `cursor` (at most ``maximumLength(scale:)`` bytes).
-  package static func writeTrimmed(_ value: Int64, scale: Int, to cursor: inout ByteCursor) {
+  @_spi(ByteWriters) @inlinable public static func writeTrimmed(_ value: Int64, scale: Int, to cursor: inout ByteCursor)
+  {
     var scale = scale
     var value = value
     while scale > 0 && value % 10 == 0 {

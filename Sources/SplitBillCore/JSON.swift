@@ -292,10 +292,10 @@ extension JSON {
   }
 
   /// The most bytes ``writeEscaped(_:to:)`` writes for `text`: six for each of its bytes (`\u0001`).
-  package static func maximumEscapedLength(_ text: String) -> Int { 6 * text.utf8.count }
+  @_spi(ByteWriters) @inlinable public static func maximumEscapedLength(_ text: String) -> Int { 6 * text.utf8.count }
 
   /// Writes ``quote(_:)`` of `text` at `cursor` (at most its escaped length and two bytes).
-  package static func writeQuoted(_ text: String, to cursor: inout ByteCursor) {
+  @_spi(ByteWriters) @inlinable public static func writeQuoted(_ text: String, to cursor: inout ByteCursor) {
     cursor.write(0x22)
     writeEscaped(text, to: &cursor)
     cursor.write(0x22)
@@ -303,7 +303,7 @@ extension JSON {
 
   /// Writes what stands between the quotes of ``quote(_:)`` of `text` at `cursor`; text with
   /// nothing to escape is copied straight in.
-  package static func writeEscaped(_ text: String, to cursor: inout ByteCursor) {
+  @_spi(ByteWriters) @inlinable public static func writeEscaped(_ text: String, to cursor: inout ByteCursor) {
     // Native strings (all of ours) lend their bytes without a copy of the string.
     let plain = text.utf8.withContiguousStorageIfAvailable { utf8 in
       guard utf8.allSatisfy(isPlain) else { return false }
@@ -317,8 +317,8 @@ extension JSON {
 
   /// A byte that stands for itself inside a JSON string (0xE2 starts U+2028 and U+2029, which are
   /// escaped too; text holding it takes the careful path).
-  @inline(__always)
-  private static func isPlain(_ byte: UInt8) -> Bool {
+  @usableFromInline @inline(__always)
+  static func isPlain(_ byte: UInt8) -> Bool {
     byte >= 0x20 && byte != 0x22 && byte != 0x5C && byte != 0x7F && byte != 0xE2
   }
 }

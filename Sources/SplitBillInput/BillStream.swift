@@ -1,5 +1,5 @@
 import Foundation
-import SplitBillCore
+@_spi(ByteWriters) import SplitBillCore
 
 /// One input to read: a file in a known format, or standard input.
 public struct InputSource: Hashable, Sendable {

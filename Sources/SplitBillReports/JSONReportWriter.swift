@@ -1,4 +1,4 @@
-import SplitBillCore
+@_spi(ByteWriters) import SplitBillCore
 import SplitBillInput
 
 extension ReportedBill {
