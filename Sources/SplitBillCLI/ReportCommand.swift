@@ -200,6 +200,7 @@ enum ReportCommand {
     let advisor = OfflineAdvisor()
     var leftovers = LeftoverLedger()
 
+    @inline(__always)
     mutating func prepare(_ outcome: BillOutcome) -> Prepared {
       var bill: Bill
       switch outcome {
