@@ -88,6 +88,14 @@
     position += count
   }
 
+  /// The next `count` bytes, for the caller to fill in (all of them), and moves past them.
+  @inlinable @inline(__always)
+  public mutating func take(_ count: Int) -> UnsafeMutablePointer<UInt8> {
+    precondition(count >= 0 && end - position >= count, "ByteCursor: write past the room made")
+    defer { position += count }
+    return position
+  }
+
   /// Writes a literal's UTF-8.
   @inlinable @inline(__always)
   public mutating func write(_ text: StaticString) {

@@ -140,47 +140,45 @@ public enum DecimalText {
   @_spi(ByteWriters) @inlinable public static func maximumLength(scale: Int) -> Int { 22 + max(scale, 0) }
 
   /// Writes what ``format(_:scale:)`` prints at `cursor`, as UTF-8: the length counted first, then
-  /// the digits put in place from the last, two at a time (the fraction's `scale` digits, the
+  /// the digits put in place from the last (the fraction's `scale` digits, two at a time, the
   /// point, then the integer part's, at least one).
   @_spi(ByteWriters) @inlinable public static func write(_ value: Int64, scale: Int, to cursor: inout ByteCursor) {
     let scale = max(scale, 0)
+    var magnitude = value.magnitude
     var digits = 1
     var limit: UInt64 = 10
-    while digits < 19 && value.magnitude >= limit {
+    while digits < 19 && magnitude >= limit {
       digits += 1
       limit &*= 10
     }
-    let length = max(digits, scale + 1) + (scale > 0 ? 1 : 0) + (value < 0 ? 1 : 0)
-    cursor.write(count: length) { start in
-      var position = start + length
-      var magnitude = value.magnitude
-      // Puts the last two digits of `magnitude`, or the last one, before `position`.
-      func putPair() {
-        let pair = Int(truncatingIfNeeded: magnitude % 100)
+    let negative = value < 0
+    let length = max(digits, scale + 1) + (scale > 0 ? 1 : 0) + (negative ? 1 : 0)
+    let start = cursor.take(length)
+    var position = start + length
+    if scale > 0 {
+      var fraction = scale
+      while fraction >= 2 {
+        let pair = magnitude % 100
         magnitude /= 100
         position -= 2
         position[0] = UInt8(truncatingIfNeeded: pair / 10) &+ 0x30
         position[1] = UInt8(truncatingIfNeeded: pair % 10) &+ 0x30
+        fraction -= 2
       }
-      func putDigit() {
+      if fraction == 1 {
         position -= 1
         position[0] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
         magnitude /= 10
       }
-      if scale > 0 {
-        var fraction = scale
-        while fraction >= 2 {
-          putPair()
-          fraction -= 2
-        }
-        if fraction == 1 { putDigit() }
-        position -= 1
-        position[0] = 0x2E
-      }
-      while magnitude >= 100 { putPair() }
-      if magnitude >= 10 { putPair() } else { putDigit() }
-      if value < 0 { start[0] = 0x2D }
+      position -= 1
+      position[0] = 0x2E
     }
+    repeat {
+      position -= 1
+      position[0] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+      magnitude /= 10
+    } while magnitude > 0
+    if negative { start[0] = 0x2D }
   }
 
   /// Prints `value / 10^scale` with no trailing fraction zeros: `trimmed(171250, scale: 4)` is `17.125`.
