@@ -38,6 +38,7 @@ struct PlainBill {
   /// The bill whose fields `field` gives, starting at `location`; `defaultID` is its id when it
   /// has none. `diners` reads the diners field (each format writes it its own way), with
   /// ``diner(_:weight:roster:to:)`` for each name.
+  @inline(__always)
   mutating func bill<Text: PlainText>(
     defaultID: @autoclosure () -> String, at location: SourceLocation, context: DocumentContext,
     field: (BillKey) -> Field<Text>?, diners readDiners: (inout PlainBill) -> Field<Diners>?
