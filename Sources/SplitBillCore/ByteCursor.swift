@@ -14,7 +14,7 @@
   @usableFromInline let start: UnsafeMutablePointer<UInt8>
   @usableFromInline let end: UnsafeMutablePointer<UInt8>
 
-  @usableFromInline init(_ room: UnsafeMutableBufferPointer<UInt8>) {
+  @inlinable public init(_ room: UnsafeMutableBufferPointer<UInt8>) {
     guard let start = room.baseAddress else { preconditionFailure("ByteCursor: no room") }
     self.start = start
     position = start

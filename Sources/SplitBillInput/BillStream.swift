@@ -52,7 +52,6 @@ public struct BillStream {
   private let ids = RepeatFinder()
   private let receipts = RepeatFinder()
   /// The receipt key being built, its storage reused from bill to bill.
-  private var receiptKey: [UInt8] = []
   private let knownRepeats: Repeats?
   /// For each diagnostic, when it was found: 2 × the bill's ordinal for a bill's own, one more for
   /// those between bills. Repeats found at the end are slotted in by it.
@@ -272,10 +271,15 @@ public struct BillStream {
       guard explicitID || bill.date != nil else { return .valid(bill) }
       if explicitID { ids.add(key: bill.id, id: nil, ordinal: billCount, location: bill.source) }
       if let date = bill.date {
-        receiptKey.removeAll(keepingCapacity: true)
-        Self.appendReceiptKey(date, bill.terms.amount, bill.terms.payer, to: &receiptKey)
-        // Bytes suffice: the payer's name is in NFC, the rest is ASCII.
-        receipts.add(utf8: receiptKey, id: bill.id, ordinal: billCount, location: bill.source)
+        let payer = bill.terms.payer ?? ""
+        // Written on the stack; bytes suffice as the key: the payer's name is in NFC, the rest is ASCII.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.receiptKeyRoom(payer, bill.terms.amount)) { room in
+          var key = ByteCursor(room)
+          Self.writeReceiptKey(date, bill.terms.amount, payer, to: &key)
+          receipts.add(
+            utf8: UnsafeBufferPointer(rebasing: room[..<key.count]), id: bill.id, ordinal: billCount,
+            location: bill.source)
+        }
       }
       return .valid(bill)
     }
@@ -283,17 +287,26 @@ public struct BillStream {
 
   /// Appends `2026-11-20|84.50 EUR|Ana`: what two receipts share when they are probably the same one.
   static func appendReceiptKey(_ date: CalendarDate, _ amount: Money, _ payer: String?, to bytes: inout [UInt8]) {
-    var payer = payer ?? ""
-    let room = CalendarDate.maximumISOLength + DecimalText.maximumLength(scale: amount.currency.exponent) + 16
-    bytes.append(atMost: room + payer.utf8.count) { key in
-      date.writeISO(to: &key)
-      key.write(0x7C)
-      DecimalText.write(amount.minorUnits, scale: amount.currency.exponent, to: &key)
-      key.write(0x20)
-      amount.currency.writeCode(to: &key)
-      key.write(0x7C)
-      payer.withUTF8 { key.write($0) }
-    }
+    let payer = payer ?? ""
+    bytes.append(atMost: receiptKeyRoom(payer, amount)) { writeReceiptKey(date, amount, payer, to: &$0) }
+  }
+
+  /// The most bytes a receipt key with this payer and amount takes.
+  private static func receiptKeyRoom(_ payer: String, _ amount: Money) -> Int {
+    CalendarDate.maximumISOLength + DecimalText.maximumLength(scale: amount.currency.exponent) + 16 + payer.utf8.count
+  }
+
+  private static func writeReceiptKey(
+    _ date: CalendarDate, _ amount: Money, _ payer: String, to key: inout ByteCursor
+  ) {
+    date.writeISO(to: &key)
+    key.write(0x7C)
+    DecimalText.write(amount.minorUnits, scale: amount.currency.exponent, to: &key)
+    key.write(0x20)
+    amount.currency.writeCode(to: &key)
+    key.write(0x7C)
+    var payer = payer
+    payer.withUTF8 { key.write($0) }
   }
 
   /// Gives this stream standard input already read by another (a first pass), since it can be read once.

@@ -67,10 +67,8 @@ struct RepeatFinder {
   /// Adds a key given as UTF-8 bytes, hashed as bytes, without making a string of it: for keys
   /// whose equal texts are always equal bytes (ASCII, names already in NFC). A finder takes its
   /// keys one way only.
-  func add(utf8 key: [UInt8], id: String?, ordinal: Int, location: SourceLocation) {
-    key.withUnsafeBufferPointer { utf8 in
-      append(hash: ByteHash.hash(utf8), key: utf8, id: id, ordinal: ordinal, location: location)
-    }
+  func add(utf8 key: UnsafeBufferPointer<UInt8>, id: String?, ordinal: Int, location: SourceLocation) {
+    append(hash: ByteHash.hash(key), key: key, id: id, ordinal: ordinal, location: location)
   }
 
   /// Appends the entry to the partition its hash picks.
