@@ -40,7 +40,8 @@ package struct ByteTable: Sendable {
   /// The number of these bytes, if they are kept.
   package func number(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard bytes.count <= Self.maximumKeyLength else { return nil }
-    let slot = find(bytes, hash: ByteHash.hash(bytes), words: ByteHash.words(bytes))
+    let (hash, words) = ByteHash.hashAndWords(bytes)
+    let slot = find(bytes, hash: hash, words: words)
     return slots[slot].number >= 0 ? Int(slots[slot].number) : nil
   }
 
@@ -48,8 +49,7 @@ package struct ByteTable: Sendable {
   /// kept already); `nil` when the table is full or the key too long.
   package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard bytes.count <= Self.maximumKeyLength, count < limit else { return nil }
-    let hash = ByteHash.hash(bytes)
-    let words = ByteHash.words(bytes)
+    let (hash, words) = ByteHash.hashAndWords(bytes)
     let slot = find(bytes, hash: hash, words: words)
     guard slots[slot].number < 0 else { return Int(slots[slot].number) }
     slots[slot] = Slot(
@@ -107,6 +107,14 @@ package enum ByteHash {
       )
     default: return (0, 0)
     }
+  }
+
+  /// ``hash(_:)`` and ``words(_:)`` at once: a key of up to 16 bytes is read once, as its words.
+  package static func hashAndWords(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, words: (UInt64, UInt64)) {
+    guard bytes.count <= 16 else { return (hash(bytes), (0, 0)) }
+    let words = words(bytes)
+    let seed = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+    return (mix(((seed ^ words.0) &* 0xBF58_476D_1CE4_E5B9 ^ words.1) &* 0x94D0_49BB_1331_11EB), words)
   }
 
   package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
