@@ -99,11 +99,11 @@ struct RepeatFinder {
     // Hashes that occur more than once: the only entries that can repeat a key.
     var hashes: [UInt64] = []
     partition.scan { hash, _ in hashes.append(hash) }
-    hashes.sort()
-    var candidates: Set<UInt64> = []
-    for index in hashes.indices.dropFirst() where hashes[index] == hashes[index - 1] {
-      candidates.insert(hashes[index])
-    }
+    // Hashes seen twice, found with a table of hashes rather than by sorting them (which was most
+    // of the end of a run).
+    var seen = HashSet(room: hashes.count)
+    var candidates = HashSet(room: 16)
+    for hash in hashes where !seen.insert(hash) { candidates.insert(hash) }
     guard !candidates.isEmpty else { return [] }
     var found: [Repeat] = []
     var first: [String: Entry] = [:]
@@ -118,6 +118,61 @@ struct RepeatFinder {
       }
     }
     return found
+  }
+}
+
+/// A set of 64-bit hashes (already uniformly mixed, so their bits index the table directly):
+/// open addressing, doubling when half full.
+private struct HashSet {
+  private var slots: [UInt64]
+  private var count = 0
+  /// Zero marks an empty slot; whether zero itself is in the set.
+  private var hasZero = false
+
+  init(room: Int) {
+    var size = 16
+    while size < 2 * room { size *= 2 }
+    slots = Array(repeating: 0, count: size)
+  }
+
+  var isEmpty: Bool { count == 0 && !hasZero }
+
+  /// Adds `hash`; `false` if it was there already.
+  @discardableResult
+  mutating func insert(_ hash: UInt64) -> Bool {
+    guard hash != 0 else {
+      defer { hasZero = true }
+      return !hasZero
+    }
+    if 2 * (count + 1) > slots.count { grow() }
+    let mask = slots.count - 1
+    // The low bits pick the partition (hash % 16): the slot comes from the bits above.
+    var slot = Int(truncatingIfNeeded: hash >> 4) & mask
+    while slots[slot] != 0 {
+      if slots[slot] == hash { return false }
+      slot = (slot + 1) & mask
+    }
+    slots[slot] = hash
+    count += 1
+    return true
+  }
+
+  func contains(_ hash: UInt64) -> Bool {
+    guard hash != 0 else { return hasZero }
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash >> 4) & mask
+    while slots[slot] != 0 {
+      if slots[slot] == hash { return true }
+      slot = (slot + 1) & mask
+    }
+    return false
+  }
+
+  private mutating func grow() {
+    let old = slots
+    slots = Array(repeating: 0, count: 2 * old.count)
+    count = 0
+    for hash in old where hash != 0 { insert(hash) }
   }
 }
 
