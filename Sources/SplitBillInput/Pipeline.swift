@@ -79,15 +79,11 @@ private final class Batch<Element>: @unchecked Sendable {
     count += 1
   }
 
-  /// Lends every element to `body` in order. They stay in the batch until ``removeAll()``.
+  /// Hands every element to `body` in order, leaving the batch empty.
   func drain(_ body: (Element) -> Void) {
-    for index in 0..<count { body(elements[index]) }
-  }
-
-  /// Destroys the elements, on the thread that made them.
-  func removeAll() {
-    elements.deinitialize(count: count)
+    let taken = count
     count = 0
+    for index in 0..<taken { body((elements + index).move()) }
   }
 }
 
@@ -113,11 +109,7 @@ private final class Handoff<Element>: @unchecked Sendable {
     wait { batches.count < capacity }
     batches.append(batch)
     condition.broadcast()
-    guard let batch = spare.popLast() else { return Batch(capacity: batchSize) }
-    condition.unlock()
-    batch.removeAll()
-    condition.lock()
-    return batch
+    return spare.popLast() ?? Batch(capacity: batchSize)
   }
 
   /// Takes back a batch the consumer emptied.
