@@ -29,12 +29,11 @@ package struct ByteTable: Sendable {
   /// The longest key kept.
   package static let maximumKeyLength = 64
 
-  /// A table keeping at most `limit` keys.
+  /// A table keeping at most `limit` keys. It starts small and doubles when half full, so its
+  /// memory follows the keys kept (a run has a few dozen names, not 4,096).
   package init(limit: Int = 4_096) {
     self.limit = limit
-    var size = 16
-    while size < 2 * limit { size *= 2 }
-    slots = Array(repeating: Slot(), count: size)
+    slots = Array(repeating: Slot(), count: 16)
   }
 
   /// The number of these bytes, if they are kept.
@@ -49,6 +48,7 @@ package struct ByteTable: Sendable {
   /// kept already); `nil` when the table is full or the key too long.
   package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard bytes.count <= Self.maximumKeyLength, count < limit else { return nil }
+    if 2 * (count + 1) > slots.count { grow() }
     let (hash, words) = ByteHash.hashAndWords(bytes)
     let slot = find(bytes, hash: hash, words: words)
     guard slots[slot].number < 0 else { return Int(slots[slot].number) }
@@ -57,6 +57,18 @@ package struct ByteTable: Sendable {
     keys.append(contentsOf: bytes)
     count += 1
     return count - 1
+  }
+
+  /// Doubles the table, each kept key going to its slot in the larger one.
+  private mutating func grow() {
+    let old = slots
+    slots = Array(repeating: Slot(), count: 2 * old.count)
+    let mask = slots.count - 1
+    for kept in old where kept.number >= 0 {
+      var slot = Int(truncatingIfNeeded: kept.hash) & mask
+      while slots[slot].number >= 0 { slot = (slot + 1) & mask }
+      slots[slot] = kept
+    }
   }
 
   /// The slot that holds these bytes, or the empty one where they would go.

@@ -97,18 +97,19 @@ struct RepeatFinder {
   /// The repeats within one partition, in the order added.
   private static func repeats(in partition: Partition, skipping: Set<Int>) -> [Repeat] {
     // Hashes that occur more than once: the only entries that can repeat a key.
-    var hashes: [UInt64] = []
-    partition.scan { hash, _ in hashes.append(hash) }
-    // Hashes seen twice, found with a table of hashes rather than by sorting them (which was most
-    // of the end of a run).
-    var seen = HashSet(room: hashes.count)
+    // Hashes seen twice, found with a table rather than by sorting them all (which was most of the
+    // end of a run). The table holds 32 bits of each hash: a pair that shares only those makes two
+    // more candidates to compare in full, never a wrong answer, and the table is half the size.
+    var seen = HashSet(room: partition.entries)
     var candidates = HashSet(room: 16)
-    for hash in hashes where !seen.insert(hash) { candidates.insert(hash) }
+    partition.scan { hash, _ in
+      if !seen.insert(HashSet.key(hash)) { candidates.insert(HashSet.key(hash)) }
+    }
     guard !candidates.isEmpty else { return [] }
     var found: [Repeat] = []
     var first: [String: Entry] = [:]
     partition.scan { hash, bytes in
-      guard candidates.contains(hash) else { return }
+      guard candidates.contains(HashSet.key(hash)) else { return }
       var reader = EntryReader(bytes: bytes)
       guard let entry = reader.next(), !skipping.contains(entry.ordinal) else { return }
       if let earlier = first[entry.key] {
@@ -121,13 +122,16 @@ struct RepeatFinder {
   }
 }
 
-/// A set of 64-bit hashes (already uniformly mixed, so their bits index the table directly):
-/// open addressing, doubling when half full.
+/// A set of 32-bit parts of hashes (already uniformly mixed, so their bits index the table
+/// directly): open addressing, doubling when half full.
 private struct HashSet {
-  private var slots: [UInt64]
+  private var slots: [UInt32]
   private var count = 0
   /// Zero marks an empty slot; whether zero itself is in the set.
   private var hasZero = false
+
+  /// The part of `hash` kept: its high half (the low bits pick the partition, `hash % 16`).
+  static func key(_ hash: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: hash >> 32) }
 
   init(room: Int) {
     var size = 16
@@ -137,32 +141,31 @@ private struct HashSet {
 
   var isEmpty: Bool { count == 0 && !hasZero }
 
-  /// Adds `hash`; `false` if it was there already.
+  /// Adds `key`; `false` if it was there already.
   @discardableResult
-  mutating func insert(_ hash: UInt64) -> Bool {
-    guard hash != 0 else {
+  mutating func insert(_ key: UInt32) -> Bool {
+    guard key != 0 else {
       defer { hasZero = true }
       return !hasZero
     }
     if 2 * (count + 1) > slots.count { grow() }
     let mask = slots.count - 1
-    // The low bits pick the partition (hash % 16): the slot comes from the bits above.
-    var slot = Int(truncatingIfNeeded: hash >> 4) & mask
+    var slot = Int(key) & mask
     while slots[slot] != 0 {
-      if slots[slot] == hash { return false }
+      if slots[slot] == key { return false }
       slot = (slot + 1) & mask
     }
-    slots[slot] = hash
+    slots[slot] = key
     count += 1
     return true
   }
 
-  func contains(_ hash: UInt64) -> Bool {
-    guard hash != 0 else { return hasZero }
+  func contains(_ key: UInt32) -> Bool {
+    guard key != 0 else { return hasZero }
     let mask = slots.count - 1
-    var slot = Int(truncatingIfNeeded: hash >> 4) & mask
+    var slot = Int(key) & mask
     while slots[slot] != 0 {
-      if slots[slot] == hash { return true }
+      if slots[slot] == key { return true }
       slot = (slot + 1) & mask
     }
     return false
@@ -172,7 +175,7 @@ private struct HashSet {
     let old = slots
     slots = Array(repeating: 0, count: 2 * old.count)
     count = 0
-    for hash in old where hash != 0 { insert(hash) }
+    for key in old where key != 0 { insert(key) }
   }
 }
 
@@ -190,8 +193,11 @@ private final class Partition {
   /// Entries not yet in the file: raw memory written in place, an entry's bytes stored at once
   /// (appending them to an array one field at a time was a third of the cost of a check).
   private var buffer: UnsafeMutableRawPointer
+  /// Bytes in `buffer`.
   private var count = 0
   private var capacity = Partition.flushSize + 256
+  /// Entries added, in the file and in the buffer.
+  private(set) var entries = 0
   private let directory: String
   private var descriptor: Int32 = -1
   private var fileSize = 0
@@ -221,6 +227,7 @@ private final class Partition {
     put(UInt32(clamping: location.column))
     put(key)
     if var id { id.withUTF8 { put($0) } } else { put(UInt32.max) }
+    entries += 1
     if count >= Self.flushSize && !inMemoryOnly { flush() }
   }
 
