@@ -2,7 +2,8 @@
 """splitbill's benchmark: release binary against the references, with medians, ratios and peak RSS.
 
 Run it through scripts/bench.sh (which builds everything first). For each size it generates a seeded
-trip as YAML and CSV (the same bills), then times, several runs each:
+trip as YAML and CSV (the same bills), then times, several runs each (in rounds: every command once
+per round, so references and splitbill are timed side by side):
   references  libyaml_floor (pulls every libyaml event, discards it), `mlr --icsv --ojson cat`, `wc -l`
   splitbill   report --format json -o /dev/null, report --format text, check; for YAML and CSV
 and checks correctness: both reports reconcile, and the YAML and CSV reports have identical bills.
@@ -50,9 +51,18 @@ def measure(command, stdout=subprocess.DEVNULL):
     return elapsed, kilobytes / 1024
 
 
-def median_of(command, runs):
-    results = [measure(command) for _ in range(runs)]
-    return statistics.median(r[0] for r in results), max(r[1] for r in results)
+def medians_of(commands, runs):
+    """Median time and largest peak RSS of each command, the commands run in rounds (each once per
+    round, in order) rather than one after the other: the machine's speed drifts from minute to
+    minute, and a ratio is only fair between runs taken at the same time."""
+    times = {name: [] for name in commands}
+    peaks = {name: 0.0 for name in commands}
+    for _ in range(runs):
+        for name, command in commands.items():
+            seconds, rss = measure(command)
+            times[name].append(seconds)
+            peaks[name] = max(peaks[name], rss)
+    return {name: (statistics.median(times[name]), peaks[name]) for name in commands}
 
 
 def files(size):
@@ -92,16 +102,17 @@ for size in [int(s) for s in options.sizes.split(",")]:
     yaml_path, csv_path = files(size)
     bills = check_correctness(yaml_path, csv_path)
     b = options.binary
-    results = {
-        "libyaml floor (YAML)": median_of([options.floor, yaml_path], options.runs),
-        "wc -l (YAML)": median_of(["wc", "-l", yaml_path], options.runs),
-        "mlr --icsv --ojson cat (CSV)": median_of(["mlr", "--icsv", "--ojson", "cat", csv_path], options.runs),
-        "wc -l (CSV)": median_of(["wc", "-l", csv_path], options.runs),
+    commands = {
+        "libyaml floor (YAML)": [options.floor, yaml_path],
+        "wc -l (YAML)": ["wc", "-l", yaml_path],
+        "mlr --icsv --ojson cat (CSV)": ["mlr", "--icsv", "--ojson", "cat", csv_path],
+        "wc -l (CSV)": ["wc", "-l", csv_path],
     }
     for label, path in (("YAML", yaml_path), ("CSV", csv_path)):
-        results["report json (%s)" % label] = median_of([b, "report", path, "--format", "json", "-o", "/dev/null"], options.runs)
-        results["report text (%s)" % label] = median_of([b, "report", path, "--format", "text", "-o", "/dev/null"], options.runs)
-        results["check (%s)" % label] = median_of([b, "check", path, "--format", "json"], options.runs)
+        commands["report json (%s)" % label] = [b, "report", path, "--format", "json", "-o", "/dev/null"]
+        commands["report text (%s)" % label] = [b, "report", path, "--format", "text", "-o", "/dev/null"]
+        commands["check (%s)" % label] = [b, "check", path, "--format", "json"]
+    results = medians_of(commands, options.runs)
     per_size[size] = results
     floor = results["libyaml floor (YAML)"][0]
     mlr = results["mlr --icsv --ojson cat (CSV)"][0]
@@ -145,7 +156,7 @@ except (OSError, StopIteration):
     pass
 lines = [
     "Machine: %s" % machine,
-    "Runs per measurement: %d (median time; largest peak RSS)" % options.runs,
+    "Runs per measurement: %d, in rounds of every command once (median time; largest peak RSS)" % options.runs,
     "",
     "| bills | command | median s | ratio | peak RSS MiB |",
     "|---:|---|---:|---|---:|",
