@@ -12,11 +12,11 @@ import Synchronization
 /// Each key is appended, with its 64-bit hash and its bill's ordinal, id and location, to one of 16
 /// partitions chosen by the hash. A partition is an unlinked temporary file behind an 8 KiB buffer
 /// (kept in memory instead when no temporary file can be had). At the end the partitions are read
-/// back, one per core at a time: equal keys always share a partition, so memory holds the hashes of
-/// about 1/16 of the run's keys per core (8 bytes each: 0.5 MB at a million bills), never the keys
-/// themselves. Within a partition only entries whose hash occurs twice are decoded, and those are compared by
-/// their full text, so the answer is exact. (Sixteen 8 KiB buffers rather than 64 of 2 KiB: the
-/// same memory, a quarter of the `write` calls.)
+/// back, one per core at a time: equal keys always share a partition, so memory holds a table of
+/// 32 bits of the hashes of about 1/16 of the run's keys per core (at most 16 bytes a key: 1 MB at a
+/// million bills), never the keys themselves. Within a partition only entries whose kept bits occur
+/// twice are decoded, and those are compared by their full text, so the answer is exact. (Sixteen
+/// 8 KiB buffers rather than 64 of 2 KiB: the same memory, a quarter of the `write` calls.)
 struct RepeatFinder {
   /// One key as added.
   struct Entry: Sendable {
