@@ -80,14 +80,6 @@
     }
   }
 
-  /// Writes `count` bytes that `body` puts at the pointer it is given.
-  @inlinable @inline(__always)
-  public mutating func write(count: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Void) {
-    precondition(end - position >= count, "ByteCursor: write past the room made")
-    body(position)
-    position += count
-  }
-
   /// The next `count` bytes, for the caller to fill in (all of them), and moves past them.
   @inlinable @inline(__always)
   public mutating func take(_ count: Int) -> UnsafeMutablePointer<UInt8> {

@@ -123,39 +123,29 @@ package enum ByteHash {
 
   /// ``hash(_:)`` and ``words(_:)`` at once: a key of up to 16 bytes is read once, as its words.
   package static func hashAndWords(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, words: (UInt64, UInt64)) {
-    guard bytes.count <= 16 else { return (hash(bytes), (0, 0)) }
+    guard bytes.count <= 16 else { return (longHash(bytes), (0, 0)) }
     let words = words(bytes)
     let seed = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
     return (mix(((seed ^ words.0) &* 0xBF58_476D_1CE4_E5B9 ^ words.1) &* 0x94D0_49BB_1331_11EB), words)
   }
 
-  package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    let count = bytes.count
-    let hash = 0x9E37_79B9_7F4A_7C15 ^ UInt64(count)
-    guard let base = bytes.baseAddress, count > 0 else { return mix(hash) }
+  package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { hashAndWords(bytes).hash }
+
+  /// The hash of more than 16 bytes: eight at a time, the last eight read overlapping the rest.
+  private static func longHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    guard let base = bytes.baseAddress else { return 0 }
     let raw = UnsafeRawPointer(base)
     func word(at offset: Int) -> UInt64 {
       UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
-    // The last (or only) up to eight bytes, read as overlapping loads that stay inside the bytes.
-    var mixed = hash
-    let last: UInt64
-    switch count {
-    case 1...3: last = UInt64(base[0]) | UInt64(base[count / 2]) << 8 | UInt64(base[count - 1]) << 16
-    case 4...7:
-      let low = UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))
-      let high = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
-      last = UInt64(low) | UInt64(high) << 32
-    default:
-      var offset = 0
-      while count - offset > 8 {
-        mixed = (mixed ^ word(at: offset)) &* 0xBF58_476D_1CE4_E5B9
-        mixed ^= mixed >> 29
-        offset += 8
-      }
-      last = word(at: count - 8)
+    var mixed = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+    var offset = 0
+    while bytes.count - offset > 8 {
+      mixed = (mixed ^ word(at: offset)) &* 0xBF58_476D_1CE4_E5B9
+      mixed ^= mixed >> 29
+      offset += 8
     }
-    return mix((mixed ^ last) &* 0x94D0_49BB_1331_11EB)
+    return mix((mixed ^ word(at: bytes.count - 8)) &* 0x94D0_49BB_1331_11EB)
   }
 
   /// SplitMix64's finaliser: every bit of the result depends on every bit of `value`.

@@ -126,20 +126,18 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
   @_spi(ByteWriters) @inlinable public func writeISO(to cursor: inout ByteCursor) {
     if (0...9999).contains(year) && (0...99).contains(month) && (0...99).contains(day) {
       // Every real date: ten bytes, digits by constant divisions.
-      let (year, month, day) = (year, month, day)
-      cursor.write(count: 10) { out in
-        func digit(_ value: Int) -> UInt8 { 0x30 &+ UInt8(truncatingIfNeeded: value) }
-        out[0] = digit(year / 1000)
-        out[1] = digit(year / 100 % 10)
-        out[2] = digit(year / 10 % 10)
-        out[3] = digit(year % 10)
-        out[4] = 0x2D
-        out[5] = digit(month / 10)
-        out[6] = digit(month % 10)
-        out[7] = 0x2D
-        out[8] = digit(day / 10)
-        out[9] = digit(day % 10)
-      }
+      func digit(_ value: Int) -> UInt8 { 0x30 &+ UInt8(truncatingIfNeeded: value) }
+      let out = cursor.take(10)
+      out[0] = digit(year / 1000)
+      out[1] = digit(year / 100 % 10)
+      out[2] = digit(year / 10 % 10)
+      out[3] = digit(year % 10)
+      out[4] = 0x2D
+      out[5] = digit(month / 10)
+      out[6] = digit(month % 10)
+      out[7] = 0x2D
+      out[8] = digit(day / 10)
+      out[9] = digit(day % 10)
       return
     }
     func put(_ value: Int, width: Int) {

@@ -294,13 +294,6 @@ extension JSON {
   /// The most bytes ``writeEscaped(_:to:)`` writes for `text`: six for each of its bytes (`\u0001`).
   @_spi(ByteWriters) @inlinable public static func maximumEscapedLength(_ text: String) -> Int { 6 * text.utf8.count }
 
-  /// Writes ``quote(_:)`` of `text` at `cursor` (at most its escaped length and two bytes).
-  @_spi(ByteWriters) @inlinable public static func writeQuoted(_ text: String, to cursor: inout ByteCursor) {
-    cursor.write(0x22)
-    writeEscaped(text, to: &cursor)
-    cursor.write(0x22)
-  }
-
   /// Writes what stands between the quotes of ``quote(_:)`` of `text` at `cursor`; text with
   /// nothing to escape is copied straight in.
   @_spi(ByteWriters) @inlinable public static func writeEscaped(_ text: String, to cursor: inout ByteCursor) {

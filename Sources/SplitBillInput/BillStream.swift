@@ -51,7 +51,6 @@ public struct BillStream {
   // Every explicit id and every receipt key of the run, or (on a second reading) what was found.
   private let ids = RepeatFinder()
   private let receipts = RepeatFinder()
-  /// The receipt key being built, its storage reused from bill to bill.
   private let knownRepeats: Repeats?
   /// For each diagnostic, when it was found: 2 × the bill's ordinal for a bill's own, one more for
   /// those between bills. Repeats found at the end are slotted in by it.
