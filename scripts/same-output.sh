@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Checks that two builds of splitbill give the same bytes: stdout, stderr and exit code of `check`
+# (text and JSON) and of `report` in every format, on the samples, the broken samples, the test
+# fixtures, generated trips and generated files full of broken bills (scripts/mutated_bills.py),
+# read as files and from standard input, with and without the options that change reading.
+#
+#   scripts/same-output.sh OLD_BINARY NEW_BINARY [SEEDS]
+#
+# Prints the first differences and exits 1 if any command differs; a refactoring that must not
+# change behaviour is checked with it (keep a copy of the old binary before rebuilding).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ $# -lt 2 ]; then
+  sed -n '2,9p' "$0" >&2
+  exit 64
+fi
+old=$1 new=$2 seeds=${3:-6}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work/in"
+for seed in $(seq "$seeds"); do
+  roster=()
+  ((seed % 3 == 0)) && roster=(--roster)
+  python3 scripts/mutated_bills.py --seed "$seed" --bills 400 --yaml "$work/in/broken-$seed.yaml" \
+    --csv "$work/in/broken-$seed.csv" "${roster[@]}"
+done
+python3 scripts/generate_bills.py --bills 3000 --seed 11 --yaml "$work/in/trip-3000.yaml" --csv "$work/in/trip-3000.csv"
+inputs=("$work"/in/* samples/trip.yaml samples/csv/trip.csv samples/invalid/* Tests/SplitBillInputTests/Fixtures/*)
+
+differences=0
+compared=0
+# Runs one command with both binaries (`-` input from the file named last) and compares.
+run() {
+  local stdin=$1
+  shift
+  local label="$*"
+  for side in old new; do
+    local binary=$old
+    [ "$side" = new ] && binary=$new
+    local out="$work/$side"
+    local status=0
+    if [ -n "$stdin" ]; then
+      "$binary" "$@" <"$stdin" >"$out.stdout" 2>"$out.stderr" || status=$?
+    else
+      "$binary" "$@" >"$out.stdout" 2>"$out.stderr" </dev/null || status=$?
+    fi
+    echo "$status" >"$out.status"
+  done
+  compared=$((compared + 1))
+  for part in stdout stderr status; do
+    if ! cmp -s "$work/old.$part" "$work/new.$part"; then
+      differences=$((differences + 1))
+      if ((differences <= 5)); then
+        echo "differs ($part): $label" >&2
+        diff "$work/old.$part" "$work/new.$part" | head -n 12 >&2 || true
+      fi
+      break
+    fi
+  done
+}
+
+for input in "${inputs[@]}"; do
+  run "" check "$input"
+  run "" check --format json "$input"
+  for format in text json csv markdown html hledger ledger beancount; do
+    run "" report --format "$format" "$input"
+  done
+  run "" report --format json --default-tip 15 --currency EUR --leftover remainder --rounding half-even "$input"
+  run "" check --decimal-comma "$input"
+done
+for input in "$work"/in/broken-1.yaml samples/trip.yaml; do
+  run "$input" report --format json -
+  run "$input" check -
+done
+for input in "$work"/in/broken-1.csv samples/csv/trip.csv; do
+  run "$input" report --format json --input-format csv -
+done
+run "" report --format json "${inputs[@]}"
+run "" check "$work/in" samples
+run "" report samples/trip.yaml --books-of Ana --with-settlements --format beancount
+run "" report samples/trip.yaml --week 2026-W47 --format json
+
+echo "same-output: $compared commands compared, $differences differ"
+((differences == 0))
