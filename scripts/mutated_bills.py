@@ -114,7 +114,7 @@ def mutate(bill):
     elif kind < 0.90:
         bill["__repeat__"] = random.choice(KEYS)
     elif kind < 0.93:
-        bill["__badutf8__"] = random.choice(["notes", "paid_by", "description", "id"])
+        bill["__badutf8__"] = random.choice(["notes", "paid_by", "description", "id", "amount", "diners", "currency"])
     else:
         bill["__null__"] = random.choice(KEYS)
     return bill

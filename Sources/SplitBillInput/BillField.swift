@@ -1,6 +1,6 @@
 import SplitBillCore
 
-/// One key of the bill format, version 1: the single table the readers, the validator, the JSON
+/// One key of the bill format, version 1: the single table the readers, the rules (``BillRules``), the JSON
 /// Schema (`splitbill schema`) and the documentation are generated from.
 public struct BillField: Sendable {
   /// What values the key takes.

@@ -55,22 +55,19 @@ public struct BillStream {
   /// For each diagnostic, when it was found: 2 × the bill's ordinal for a bill's own, one more for
   /// those between bills. Repeats found at the end are slotted in by it.
   private var diagnosticTimes: [Int] = []
-  private let validator: BillValidator
-  /// Whether CSV files are parsed on a thread of their own while the calling thread validates
-  /// (the default: `check` then keeps two cores busy). A caller that reads the stream on a thread
-  /// of its own and does more with the bills on another (`report`) turns it off: two threads
-  /// share two cores better than three.
+  /// The rules YAML bills are read through, on this thread (CSV rows are read through a copy on
+  /// the CSV reading thread).
+  private var rules: BillRules
+  /// Whether CSV files are parsed on a thread of their own while the calling thread checks and
+  /// hands on bills (the default: `check` then keeps two cores busy). A caller that reads the
+  /// stream on a thread of its own and does more with the bills on another (`report`) turns it
+  /// off: two threads share two cores better than three.
   package var parsesCSVOnOwnThread = true
-  /// Whether plainly valid bills take the short way (``PlainBill``, and for YAML ``YAMLFlatBill``);
-  /// tests turn it off to compare.
-  var recognizesPlainBills = true
-  /// Bills that took that way.
-  private(set) var recognizedCount = 0
 
   /// A stream with these options.
   public init(options: ReadOptions) {
     self.options = options
-    self.validator = BillValidator(options: options)
+    self.rules = BillRules(options: options)
     self.knownRepeats = nil
   }
 
@@ -78,7 +75,7 @@ public struct BillStream {
   /// repeated bills are invalid as they come, and diagnostics arrive in order.
   public init(options: ReadOptions, repeats: Repeats) {
     self.options = options
-    self.validator = BillValidator(options: options)
+    self.rules = BillRules(options: options)
     self.knownRepeats = repeats
   }
 
@@ -170,28 +167,22 @@ public struct BillStream {
   /// Reads one source, calling `handle` for each bill.
   public mutating func read(_ source: InputSource, _ handle: (consuming BillOutcome) -> Void) {
     fileCount += 1
-    var unused: [Diagnostic] = []
-    var context = validator.context(for: DocumentHeader(file: source.path), diagnostics: &unused)
+    var context = rules.context(for: DocumentHeader(file: source.path)).0
     // Events, bills and outcomes are moved from the reader to `handle`, never copied: a copy of a
     // bill is a reference count changed for each of its strings and arrays.
     func process(_ event: consuming ReaderEvent) {
       switch consume event {
       case .document(let header):
-        var found: [Diagnostic] = []
-        context = self.validator.context(for: header, diagnostics: &found)
+        let found: [Diagnostic]
+        (context, found) = self.rules.context(for: header)
         for diagnostic in found { self.record(diagnostic, ofBill: false) }
         self.fileProblems += found
       case .failure(let diagnostic):
         self.record(diagnostic, ofBill: false)
         self.fileProblems.append(diagnostic)
-      case .bill(let raw):
+      case .bill(let outcome, let givesID):
         self.billCount += 1
-        let explicitID = raw.fields[.id] != nil
-        handle(self.check(self.validator.validate(raw, context: context), explicitID: explicitID))
-      case .recognized(let bill, let explicitID):
-        self.billCount += 1
-        self.recognizedCount += 1
-        handle(self.check(.success(bill), explicitID: explicitID))
+        handle(self.check(outcome, explicitID: givesID))
       }
     }
 
@@ -207,24 +198,18 @@ public struct BillStream {
       }
       var yaml = YAMLBillReader(file: source.path, reader: reader)
       yaml.standardInput = standardInput
-      yaml.capturesFlatBills = recognizesPlainBills
-      // libyaml on one thread, bills copied flat (or built into nodes when they have anchors or
-      // aliases); the rest on this one.
-      let fields = YAMLFields(file: source.path)
-      var plain = recognizesPlainBills ? PlainYAMLBill(validator: validator, fields: fields) : nil
+      // libyaml on one thread, bills copied flat; the rules on this one.
+      let file = SourceFile(source.path)
       let recycler = yaml.recycler
       Pipeline.run(
         handing: &yaml, produce: { yaml, emit in yaml.read(emit) },
         consume: { item in
           switch item {
           case .event(let event): process(event)
-          case .bill(let node, let index): process(.bill(fields.bill(from: node, index: index)))
-          case .flat(let flat, let index):
-            if let (bill, explicitID) = plain?.bill(flat, index: index, context: context) {
-              process(.recognized(bill, explicitID: explicitID))
-            } else {
-              process(.bill(fields.bill(from: flat, index: index)))
-            }
+          case .bill(let flat, let index):
+            let (outcome, givesID) = YAMLBillFields.read(
+              flat, index: index, file: file, context: context, rules: &self.rules)
+            process(.bill(outcome, givesID: givesID))
             recycler.recycle(flat)
           }
         })
@@ -238,9 +223,10 @@ public struct BillStream {
         return fail("cannot read '\(source.path)': \(String(cString: strerror(errno)))", file: source.path)
       }
       let delimiter = options.delimiter ?? (source.isTabSeparated ? 0x09 : nil)
-      var csv = CSVBillReader(file: source.path, input: input, delimiter: delimiter)
-      // A CSV file has no header of defaults: its context is already known.
-      if recognizesPlainBills { csv.recognizer = (validator, context) }
+      // A CSV file has no header of defaults: its context is already known, and its rows are read
+      // through the rules on the thread that splits them.
+      var csv = CSVBillReader(
+        file: source.path, input: input, delimiter: delimiter, rules: BillRules(options: options), context: context)
       if parsesCSVOnOwnThread {
         Pipeline.run(handing: &csv, produce: { csv, emit in csv.read(emit) }, consume: process)
       } else {

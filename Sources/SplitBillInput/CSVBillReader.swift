@@ -14,21 +14,21 @@ struct CSVBillReader {
   let sourceFile: SourceFile
   let input: ByteReader
   var delimiter: UInt8?
-  /// When set, plain rows are recognised as bills on this thread (``PlainCSVBill``) and only the
-  /// others are handed on as fields to validate.
-  var recognizer: (validator: BillValidator, context: DocumentContext)?
-  /// Whether a row that is a whole buffered line is split in place (``plainRow(_:separator:line:into:)``);
-  /// off only in tests, which compare both ways of reading.
-  var splitsBufferedLines = true
+  /// The rules each row is read through, on the reading thread, and what they take from the
+  /// command line (a CSV file has no header of defaults).
+  var rules: BillRules
+  let context: DocumentContext
 
   private var line = 1
   private var column = 1
 
-  init(file: String, input: ByteReader, delimiter: UInt8?) {
+  init(file: String, input: ByteReader, delimiter: UInt8?, rules: BillRules, context: DocumentContext) {
     self.file = file
     self.sourceFile = SourceFile(file)
     self.input = input
     self.delimiter = delimiter
+    self.rules = rules
+    self.context = context
   }
 
   /// One cell: where its text lies in the row's bytes, where it started, and whether it was quoted.
@@ -46,6 +46,8 @@ struct CSVBillReader {
     var cells: [Cell] = []
     var line: Int
     var problem: Diagnostic?
+    /// Whether the problem is a quote never closed: the rest of the file is in the cell.
+    var unterminated = false
     /// Set when the cells' columns are not counted yet (``settleColumns()``): a row split in place
     /// counts them only if something needs them, a diagnostic, and plain bills need none.
     var columnsPending = false
@@ -63,7 +65,7 @@ struct CSVBillReader {
           cells[index].column = column
           let range = cells[index].range
           let text = UnsafeBufferPointer(rebasing: bytes[range])
-          column += range.count - CSVBillReader.continuationBytes(text) + 1
+          column += range.count - ByteScan.continuationBytes(text) + 1
           if cells[index].quoted { column += 2 + text.reduce(0) { $0 + ($1 == 0x22 ? 1 : 0) } }
         }
       }
@@ -88,13 +90,15 @@ struct CSVBillReader {
       return
     }
     header.settleColumns()
-    var columns: [String?] = []
+    var keys: [BillKey] = []
     var failures: [Diagnostic] = []
     var seen: [String: SourceLocation] = [:]
     for cell in header.cells {
       let location = SourceLocation(in: sourceFile, line: cell.line, column: cell.column)
       let name = String(decoding: header.text(of: cell), as: UTF8.self).trimmingSpaces.lowercased()
-      if !BillField.billKeys.contains(name) {
+      if let key = BillKey(name: name), seen[name] == nil {
+        keys.append(key)
+      } else if seen[name] == nil {
         var message = "unknown column '\(name)' in the header"
         if let guess = Spelling.suggestion(for: name, among: BillField.billKeys) {
           message += "; did you mean '\(guess)'?"
@@ -106,7 +110,6 @@ struct CSVBillReader {
         failures.append(.error("duplicate column '\(name)' in the header (first at \(first))", at: location))
       }
       seen[name] = seen[name] ?? location
-      columns.append(name)
     }
     if !seen.keys.contains("amount") && failures.isEmpty {
       failures.append(
@@ -117,9 +120,7 @@ struct CSVBillReader {
       return
     }
     emit(.document(DocumentHeader(file: file)))
-    let keys = columns.map { $0.flatMap(BillKey.init(name:)) }
-    var plain = recognizer.map { PlainCSVBill(validator: $0.validator, context: $0.context, keys: keys) }
-    let explicitID = keys.contains(.id)
+    let layout = CSVRowFields.Layout(keys: keys)
     var index = 0
     var row = Row(line: line)
     row.bytes.reserveCapacity(256)
@@ -127,12 +128,8 @@ struct CSVBillReader {
     while nextRow(into: &row) {
       if row.problem == nil && row.cells.count == 1 && row.cells[0].range.isEmpty && !row.cells[0].quoted { continue }
       index += 1
-      if let bill = plain?.bill(row, index: index, at: SourceLocation(in: sourceFile, line: row.line, column: 1)) {
-        emit(.recognized(bill, explicitID: explicitID))
-        continue
-      }
-      emit(.bill(bill(from: row, columns: columns, keys: keys, index: index)))
-      if row.problem?.message.hasPrefix("unterminated") == true { return }
+      emit(.bill(bill(in: &row, layout: layout, index: index), givesID: layout.givesID))
+      if row.unterminated { return }
     }
     if let error = input.readError {
       emit(
@@ -143,109 +140,52 @@ struct CSVBillReader {
     }
   }
 
-  /// Every row, the header included, as ``read(_:)`` sees them (for tests; `delimiter` must be set).
-  mutating func forEachRow(_ body: (Row) -> Void) {
-    var row = Row(line: line)
-    while nextRow(into: &row) {
-      row.settleColumns()
-      body(row)
-    }
-  }
-
-  private func bill(from row: Row, columns: [String?], keys: [BillKey?], index: Int) -> RawBill {
-    var row = row
-    row.settleColumns()
+  /// The bill in `row`, the `index`-th of the file, read through the rules.
+  private mutating func bill(in row: inout Row, layout: CSVRowFields.Layout, index: Int) -> Result<Bill, InvalidBill> {
     let start = SourceLocation(in: sourceFile, line: row.line, column: 1)
-    var raw = RawBill(location: start, index: index, fields: [:], problems: row.problem.map { [$0] } ?? [])
-    if row.problem == nil && row.cells.count != columns.count {
-      raw.problems.append(
-        .error("row has \(row.cells.count) cells but the header has \(columns.count) columns", at: start))
+    if row.problem != nil || row.cells.count != layout.columnCount {
+      let problem =
+        row.problem
+        ?? .error("row has \(row.cells.count) cells but the header has \(layout.columnCount) columns", at: start)
+      return .failure(InvalidBill(id: "\(context.file)#\(index)", source: start, diagnostics: [problem]))
     }
-    guard raw.problems.isEmpty else {
-      raw.unreadable = true
-      return raw
-    }
-    for ((cell, name), key) in zip(zip(row.cells, columns), keys) {
-      guard let name, let key else { continue }
-      let location = SourceLocation(in: sourceFile, line: cell.line, column: cell.column)
-      let bytes = row.text(of: cell)
-      guard let text = Self.string(validating: bytes) else {
-        raw.problems.append(.error("invalid UTF-8 in column '\(name)': the file must be UTF-8 text", at: location))
-        continue
-      }
-      let value: RawValue
-      if text.isEmpty {
-        value = .absent
-      } else if key == .diners {
-        value = Self.diners(bytes, text: text, at: location, quoted: cell.quoted)
-      } else {
-        value = .text(LocatedText(text: text, location: location))
-      }
-      raw.fields[key] = RawField(key: name, keyLocation: location, value: value, location: location)
-    }
-    return raw
+    let recognized = recognize(row, layout: layout, index: index)
+    #if DEBUG
+      // Debug builds (the test suite) read every row both ways (``BillRules/checkAgreement``).
+      row.settleColumns()
+      BillRules.checkAgreement(recognized.map { .success($0) }, diagnose(row, layout: layout, index: index))
+    #endif
+    if let recognized { return .success(recognized) }
+    // Diagnostics are located: count the columns a row split in place left uncounted.
+    row.settleColumns()
+    return diagnose(row, layout: layout, index: index)
   }
 
-  /// The bytes as a string, or `nil` if they are not valid UTF-8. ASCII (most cells) is checked in
-  /// a plain loop; the generic validation is slow enough to show in a profile.
-  static func string(validating bytes: ArraySlice<UInt8>) -> String? {
-    bytes.withUnsafeBufferPointer { string(validating: $0) }
+  private mutating func recognize(_ row: Row, layout: CSVRowFields.Layout, index: Int) -> Bill? {
+    let context = self.context
+    return withFields(of: row, layout: layout, index: index) { rules, fields in
+      rules.recognize(fields, context: context)
+    }
   }
 
-  /// The same for bytes in memory.
-  static func string(validating bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    bytes.allSatisfy { $0 < 0x80 } ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+  private mutating func diagnose(_ row: Row, layout: CSVRowFields.Layout, index: Int) -> Result<Bill, InvalidBill> {
+    let context = self.context
+    return withFields(of: row, layout: layout, index: index) { rules, fields in
+      rules.diagnose(fields, context: context)
+    }
   }
 
-  /// `3`, `Ana;Ben;Chloé` or `Ana:2;Ben:1` (a name without `:` has weight 1). `bytes` is the
-  /// cell's valid UTF-8, `text` the same as a string. Columns count Unicode scalars, as the scanner
-  /// does.
-  static func diners(_ bytes: ArraySlice<UInt8>, text: String, at location: SourceLocation, quoted: Bool) -> RawValue {
-    let semicolon: UInt8 = 0x3B
-    let colon: UInt8 = 0x3A
-    var column = location.column + (quoted ? 1 : 0)
-    if !bytes.contains(semicolon) && !bytes.contains(colon) {
-      // One item: a head count, or a single name.
-      let trimmed = text.trimmingSpaces
-      if !trimmed.isEmpty && trimmed.allSatisfy(\.isNumber) || Int(trimmed) != nil {
-        return .text(LocatedText(text: trimmed, location: location))
+  /// Calls `body` with the rules and the fields of `row`, a view of its bytes.
+  private mutating func withFields<Result>(
+    of row: Row, layout: CSVRowFields.Layout, index: Int,
+    _ body: (inout BillRules, borrowing CSVRowFields) -> Result
+  ) -> Result {
+    let file = sourceFile
+    return row.bytes.withUnsafeBufferPointer { bytes in
+      row.cells.withUnsafeBufferPointer { cells in
+        body(&rules, CSVRowFields(bytes: bytes, cells: cells, layout: layout, file: file, line: row.line, index: index))
       }
-      return .list([
-        LocatedText(text: text, location: SourceLocation(in: location.sourceFile, line: location.line, column: column))
-      ])
     }
-    func scalars(_ part: ArraySlice<UInt8>) -> Int { part.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) } }
-    // Items are taken in place (no array of pieces); a list without weights is the only array built.
-    let count = bytes.reduce(1) { $0 + ($1 == semicolon ? 1 : 0) }
-    var names: [LocatedText] = []
-    names.reserveCapacity(count)
-    var weights: [LocatedText] = []
-    var start = bytes.startIndex
-    while true {
-      let end = bytes[start...].firstIndex(of: semicolon) ?? bytes.endIndex
-      let item = bytes[start..<end]
-      let itemLocation = SourceLocation(in: location.sourceFile, line: location.line, column: column)
-      column += scalars(item) + 1
-      if let colonIndex = item.firstIndex(of: colon) {
-        if weights.isEmpty {
-          // The first weight: the items before it had none.
-          weights.reserveCapacity(count)
-          for name in names { weights.append(LocatedText(text: "", location: name.location)) }
-        }
-        let namePart = item[..<colonIndex]
-        names.append(LocatedText(text: String(decoding: namePart, as: UTF8.self), location: itemLocation))
-        let weightLocation = SourceLocation(
-          in: location.sourceFile, line: location.line, column: itemLocation.column + scalars(namePart) + 1)
-        let weight = String(decoding: item[(colonIndex + 1)...], as: UTF8.self).trimmingSpaces
-        weights.append(LocatedText(text: weight, location: weightLocation))
-      } else {
-        names.append(LocatedText(text: String(decoding: item, as: UTF8.self), location: itemLocation))
-        if !weights.isEmpty { weights.append(LocatedText(text: "", location: itemLocation)) }
-      }
-      guard end < bytes.endIndex else { break }
-      start = end + 1
-    }
-    return weights.isEmpty ? .list(names) : .pairs(Array(zip(names, weights)))
   }
 
   /// The delimiter the header line uses most: `,`, `;` or tab.
@@ -339,7 +279,7 @@ struct CSVBillReader {
         while true {
           if count - end >= 8 {
             let word = UnsafeRawPointer(text + end).loadUnaligned(as: UInt64.self)
-            let found = Self.matches(separator, in: word) | Self.matches(quote, in: word)
+            let found = ByteScan.matches(separator, in: word) | ByteScan.matches(quote, in: word)
             guard found != 0 else {
               end += 8
               continue
@@ -360,52 +300,39 @@ struct CSVBillReader {
     }
   }
 
-  private static let lowBits: UInt64 = 0x0101_0101_0101_0101
-  private static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-  /// The high bit of each of the eight bytes of `word` (little-endian) that is `byte`, and perhaps
-  /// of bytes after the first such one: the lowest bit set always marks the first.
-  @inline(__always)
-  private static func matches(_ byte: UInt8, in word: UInt64) -> UInt64 {
-    let differences = UInt64(littleEndian: word) ^ (lowBits &* UInt64(byte))
-    return (differences &- lowBits) & ~differences & highBits
-  }
-
-  /// How many of `bytes` continue a UTF-8 sequence (`10xxxxxx`), eight at a time.
-  static func continuationBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
-    guard let base = bytes.baseAddress else { return 0 }
-    var found = 0
-    var position = 0
-    while bytes.count - position >= 8 {
-      let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
-      found += (word & ~(word << 1) & highBits).nonzeroBitCount
-      position += 8
-    }
-    while position < bytes.count {
-      if base[position] & 0xC0 == 0x80 { found += 1 }
-      position += 1
-    }
-    return found
-  }
-
   /// Reads the next row into `row`, reusing its storage (a row's bytes and cells are two arrays
   /// that would otherwise be allocated for every bill); `false` at the end of the input.
-  private mutating func nextRow(into row: inout Row) -> Bool {
+  ///
+  /// Most rows are a whole line in the buffer with no quote and no carriage return but the last:
+  /// they are split in place (``plainRow(_:separator:line:into:)``); the others are scanned
+  /// (``scanRow(into:)``), which reads any row the same way.
+  mutating func nextRow(into row: inout Row) -> Bool {
     guard input.peek() != nil else { return false }
     let separator = delimiter ?? 0x2C
-    let quote: UInt8 = 0x22
+    Self.clear(&row, line: line)
+    guard input.takeBufferedLine({ Self.plainRow($0, separator: separator, line: line, into: &row) }) else {
+      return scanRow(into: &row)
+    }
+    line += 1
+    column = 1
+    return true
+  }
+
+  private static func clear(_ row: inout Row, line: Int) {
     row.bytes.removeAll(keepingCapacity: true)
     row.cells.removeAll(keepingCapacity: true)
     row.line = line
     row.problem = nil
+    row.unterminated = false
     row.columnsPending = false
-    // Most rows: a whole line in the buffer, with no quote and no carriage return but the last.
-    if splitsBufferedLines, input.takeBufferedLine({ Self.plainRow($0, separator: separator, line: line, into: &row) })
-    {
-      line += 1
-      column = 1
-      return true
-    }
+  }
+
+  /// Reads the next row into `row` byte by byte; `false` at the end of the input.
+  mutating func scanRow(into row: inout Row) -> Bool {
+    guard input.peek() != nil else { return false }
+    let separator = delimiter ?? 0x2C
+    let quote: UInt8 = 0x22
+    Self.clear(&row, line: line)
     while true {
       var cell = Cell(range: row.bytes.count..<row.bytes.count, line: line, column: column, quoted: false)
       if input.peek() == quote {
@@ -429,6 +356,7 @@ struct CSVBillReader {
           row.problem = .error(
             "unterminated quoted cell: the quote opened here is never closed",
             at: SourceLocation(in: sourceFile, line: openLine, column: openColumn))
+          row.unterminated = true
           row.cells.append(cell)
           return true
         }

@@ -1,6 +1,6 @@
 import SplitBillCore
 
-/// Reads bill files in YAML, streaming: one bill's node tree at a time.
+/// Reads bill files in YAML, streaming: each bill is handed on as its events (``YAMLFlatBill``).
 ///
 /// A file is a mapping (`version`, `defaults`, `people`, `bills`, and `x-…` keys that are ignored
 /// and can hold anchors) or a bare list of bills; several documents (`---`) are several files' worth.
@@ -11,30 +11,26 @@ struct YAMLBillReader {
   let reader: YAMLEventReader
   /// Standard input's bytes when `file` is `-`, to locate reader errors.
   var standardInput: [UInt8]?
-  /// Whether bills are copied flat when they can be (``YAMLFlatBill``), rather than all built
-  /// into nodes here; tests turn it off to compare.
-  var capturesFlatBills = true
   /// Where flat bills come back to be filled again.
   let recycler = FlatBillRecycler()
   private var builder: YAMLNodeBuilder
   private var billCount = 0
-  private let fields: YAMLFields
+  private let sourceFile: SourceFile
 
-  /// What the reader hands on: events, and bills still as nodes, so that turning them into fields
-  /// can happen on the consumer's thread while this one parses on.
+  /// What the reader hands on: headers and failures, and each bill as its events, to be read
+  /// through the rules on the consumer's thread while this one parses on.
   enum Item: Sendable {
     case event(ReaderEvent)
-    /// A bill with anchors, aliases or merge keys, or deeply nested, built here.
-    case bill(YAMLNode, index: Int)
-    /// Any other bill: its events, copied flat.
-    case flat(YAMLFlatBill, index: Int)
+    /// A bill, the `index`-th of its file: its events as libyaml gave them, or (a bill with
+    /// anchors, aliases or merge keys, or deeply nested) as built here and made flat again.
+    case bill(YAMLFlatBill, index: Int)
   }
 
   init(file: String, reader: YAMLEventReader) {
     self.file = file
     self.reader = reader
     self.builder = YAMLNodeBuilder(reader: reader, file: file)
-    self.fields = YAMLFields(file: file)
+    self.sourceFile = SourceFile(file)
   }
 
   /// Reads the whole stream, calling `emit` for each document header, bill and failure.
@@ -52,7 +48,7 @@ struct YAMLBillReader {
           // libyaml's reader errors carry a byte offset instead of a mark.
           (line, column) = SourceLines.position(ofByteOffset: column, in: file, standardInput: standardInput)
         }
-        emit(.event(.failure(.error(syntax.message, at: fields.location(max(line, 1), max(column, 1))))))
+        emit(.event(.failure(.error(syntax.message, at: location(max(line, 1), max(column, 1))))))
       }
     }
   }
@@ -76,7 +72,7 @@ struct YAMLBillReader {
         let (keyEvent, keyLine, keyColumn) = try builder.pull()
         if keyEvent == .mappingEnd { break }
         let keyNode = try builder.build(keyEvent, line: keyLine, column: keyColumn, depth: 1)
-        let keyLocation = fields.location(keyLine, keyColumn)
+        let keyLocation = location(keyLine, keyColumn)
         let key = keyNode.scalar ?? ""
         if key == "bills" {
           if billsSeen {
@@ -104,12 +100,12 @@ struct YAMLBillReader {
             if header.version != nil {
               header.problems.append(.error("duplicate key 'version' in the file", at: keyLocation))
             }
-            header.version = fields.field(key, keyLocation, value)
+            header.version = headerValue(value, keyLocation: keyLocation)
           } else if key == "people" {
             if header.roster != nil {
               header.problems.append(.error("duplicate key 'people' in the file", at: keyLocation))
             }
-            header.roster = fields.field(key, keyLocation, value)
+            header.roster = headerValue(value, keyLocation: keyLocation)
           } else {
             readDefaults(value, keyLocation: keyLocation, into: &header)
           }
@@ -137,7 +133,7 @@ struct YAMLBillReader {
       header.problems.append(
         .error(
           "expected a mapping with 'bills' or a list of bills, found \(node.shapeDescription)",
-          at: fields.location(line, column)))
+          at: location(line, column)))
       emit(.event(.document(header)))
     }
     let (end, _, _) = try builder.pull()
@@ -156,30 +152,24 @@ struct YAMLBillReader {
       emit(
         .event(
           .failure(
-            .error("'bills' must be a list of bills, found \(node.shapeDescription)", at: fields.location(line, column))
+            .error("'bills' must be a list of bills, found \(node.shapeDescription)", at: location(line, column))
           )))
     }
   }
 
   private mutating func readBillItems(_ emit: (Item) -> Void) throws(InputFailure) {
     while true {
-      var flat = capturesFlatBills ? recycler.take() : YAMLFlatBill(room: false)
+      var flat = recycler.take()
       let captured: YAMLEventReader.Capture
-      if capturesFlatBills {
-        do {
-          captured = try reader.capture(into: &flat)
-        } catch {
-          throw .syntax(error)
-        }
-      } else {
-        // Nothing copied: the bill is built from its first event on.
-        let (event, line, column) = try builder.pull()
-        captured = .stopped(event, line: line, column: column)
+      do {
+        captured = try reader.capture(into: &flat)
+      } catch {
+        throw .syntax(error)
       }
       switch captured {
       case .complete:
         billCount += 1
-        emit(.flat(flat, index: billCount))
+        emit(.bill(flat, index: billCount))
       case .stopped(let event, let line, let column):
         if flat.events.isEmpty && event == .sequenceEnd { return }
         let node =
@@ -187,7 +177,12 @@ struct YAMLBillReader {
           ? try builder.build(event, line: line, column: column, depth: 2)
           : try builder.build(flat: flat, then: (event, line, column), depth: 2)
         billCount += 1
-        emit(.bill(node, index: billCount))
+        guard let built = YAMLFlatBill(flattening: node) else {
+          throw .at(
+            node.line, node.column,
+            "this bill expands to more than \(YAMLFlatBill.maximumFlattenedText >> 20) MiB of text through aliases")
+        }
+        emit(.bill(built, index: billCount))
       }
     }
   }
@@ -198,102 +193,52 @@ struct YAMLBillReader {
       header.problems.append(
         .error(
           "'defaults' must be a mapping such as {currency: EUR, tip: 18%}, found \(node.shapeDescription)",
-          at: fields.location(node.line, node.column)))
+          at: location(node.line, node.column)))
       return
     }
-    var collector = FieldCollector(fields: header.defaults)
-    for (key, value) in pairs {
-      collector.add(
-        fields.field(key.scalar ?? key.shapeDescription, fields.location(key.line, key.column), value),
-        allowed: BillField.defaultKeys, what: "defaults")
-    }
-    header.defaults = collector.fields
-    header.problems += collector.problems
-  }
-}
-
-/// Turns YAML nodes into located fields and raw bills.
-struct YAMLFields: Sendable {
-  let file: SourceFile
-
-  init(file: String) { self.file = SourceFile(file) }
-
-  func location(_ line: Int, _ column: Int) -> SourceLocation {
-    SourceLocation(in: file, line: line, column: column)
-  }
-
-  /// The bill copied flat in `flat`, the `index`th of its file.
-  func bill(from flat: YAMLFlatBill, index: Int) -> RawBill {
-    // A flat bill has no aliases, no merge keys and little depth: nothing to refuse.
-    var builder = YAMLNodeBuilder(reader: nil, file: file.path)
-    do {
-      return bill(from: try builder.build(flat: flat, then: nil, depth: 2), index: index)
-    } catch {
-      switch error {
-      case .syntax(let failure):
-        let start = location(max(failure.line, 1), max(failure.column, 1))
-        return RawBill(
-          location: start, index: index, fields: [:], problems: [.error(failure.message, at: start)], unreadable: true)
-      }
-    }
-  }
-
-  /// The bill `node`, the `index`th of its file.
-  func bill(from node: YAMLNode, index: Int) -> RawBill {
-    let start = location(node.line, node.column)
-    guard case .mapping(let pairs) = node.kind else {
-      let problem = Diagnostic.error(
-        "a bill must be a mapping with keys such as amount, tip and diners, found \(node.shapeDescription)", at: start)
-      return RawBill(location: start, index: index, fields: [:], problems: [problem], unreadable: true)
-    }
-    var collector = FieldCollector()
-    for (key, value) in pairs {
-      let keyLocation = location(key.line, key.column)
-      guard let name = key.scalar else {
-        collector.problems.append(.error("a key must be a plain name, found \(key.shapeDescription)", at: keyLocation))
+    for (keyNode, value) in pairs {
+      let name = keyNode.scalar ?? keyNode.shapeDescription
+      let keyLocation = location(keyNode.line, keyNode.column)
+      guard let key = BillKey(name: name), BillField.defaultKeys.contains(name) else {
+        header.problems.append(
+          BillRules.unknownKey(name, allowed: BillField.defaultKeys, what: "defaults", at: keyLocation).0)
         continue
       }
-      collector.add(field(name, keyLocation, value), allowed: BillField.billKeys, what: "bill")
+      if let first = header.defaults.keyLocation(key) {
+        header.problems.append(BillRules.repeatedKey(name, what: "defaults", first: first, at: keyLocation))
+        continue
+      }
+      header.defaults.set(key, headerValue(value, keyLocation: keyLocation), keyLocation: keyLocation)
     }
-    return RawBill(
-      location: start, index: index, fields: collector.fields, problems: collector.problems,
-      misspelt: collector.misspelt)
   }
 
-  func field(_ key: String, _ keyLocation: SourceLocation, _ node: YAMLNode) -> RawField {
-    RawField(
-      key: key, keyLocation: keyLocation, value: value(of: node),
-      location: node.isNull ? keyLocation : location(node.line, node.column))
-  }
-
-  private func value(of node: YAMLNode) -> RawValue {
-    if node.isNull { return .absent }
+  /// A header value as the rules take it.
+  private func headerValue(_ node: YAMLNode, keyLocation: SourceLocation) -> HeaderValue {
+    let place = location(node.line, node.column)
+    if node.isNull { return HeaderValue(shape: .null, location: keyLocation) }
     switch node.kind {
     case .scalar(let text, _):
-      return .text(LocatedText(text: text, location: location(node.line, node.column)))
+      return HeaderValue(shape: .text(text), location: place)
     case .sequence(let items):
-      var texts: [LocatedText] = []
-      texts.reserveCapacity(items.count)
+      var names: [(String, SourceLocation)] = []
       for item in items {
-        guard let text = item.scalar else { return .nested("a list containing \(item.shapeDescription)") }
-        texts.append(LocatedText(text: text, location: location(item.line, item.column)))
-      }
-      return .list(texts)
-    case .mapping(let pairs):
-      var result: [(LocatedText, LocatedText)] = []
-      result.reserveCapacity(pairs.count)
-      for (key, value) in pairs {
-        guard let name = key.scalar, let text = value.scalar else {
-          return .nested("a mapping containing \(value.scalar == nil ? value.shapeDescription : key.shapeDescription)")
+        guard let text = item.scalar else {
+          return HeaderValue(shape: .unexpected("a list containing \(item.shapeDescription)"), location: place)
         }
-        result.append(
-          (
-            LocatedText(text: name, location: location(key.line, key.column)),
-            LocatedText(text: value.isNull ? "" : text, location: location(value.line, value.column))
-          ))
+        names.append((text, location(item.line, item.column)))
       }
-      return .pairs(result)
+      return HeaderValue(shape: .list(names), location: place)
+    case .mapping(let pairs):
+      for (key, value) in pairs where key.scalar == nil || value.scalar == nil {
+        let odd = value.scalar == nil ? value : key
+        return HeaderValue(shape: .unexpected("a mapping containing \(odd.shapeDescription)"), location: place)
+      }
+      return HeaderValue(shape: .unexpected("a mapping"), location: place)
     }
+  }
+
+  private func location(_ line: Int, _ column: Int) -> SourceLocation {
+    SourceLocation(in: sourceFile, line: line, column: column)
   }
 }
 

@@ -1,14 +1,14 @@
 import SplitBillCore
 import Synchronization
 
-/// A YAML bill's events as libyaml gave them, copied flat: kinds and positions in one array,
-/// scalars' bytes one after the other in another. Taking this much, and no more, on the parsing
-/// thread leaves that thread to libyaml; strings, the recogniser (``PlainYAMLBill``) and, for a
-/// bill that is not plain, the node tree are made on the validating thread.
+/// A YAML bill's events, copied flat: kinds and positions in one array, scalars' bytes one after
+/// the other in another. The one form in which a YAML bill reaches the rules (``YAMLBillFields``).
 ///
-/// Only bills without anchors, aliases and merge keys, of at most ``maximumDepth`` levels and
-/// ``maximumEvents`` events, are taken flat (``YAMLEventReader/capture(into:)``); the others are
-/// built into nodes on the parsing thread, where the anchors of the document are known.
+/// Most bills are copied straight from libyaml's events on the parsing thread, which then has
+/// nothing else to do (``YAMLEventReader/capture(into:)``): bills of at most ``maximumDepth``
+/// levels and ``maximumEvents`` events, without anchors, aliases and merge keys. The others are
+/// built into nodes there, where the document's anchors are known, and made flat again
+/// (``init(flattening:)``). Strings and the rules come on the validating thread.
 struct YAMLFlatBill: Sendable {
   /// Levels of nesting taken flat (a bill, its diners, their weights, one more).
   static let maximumDepth = 4
@@ -74,6 +74,40 @@ struct YAMLFlatBill: Sendable {
       position += 1
     } while depth > 0 && position < events.count
     return position
+  }
+
+  /// Most text a bill may expand to through aliases when it is made flat (``init(flattening:)``).
+  static let maximumFlattenedText = 256 << 20
+
+  /// The events of `node`, a bill built with its anchors, aliases and merge keys resolved; `nil`
+  /// when its text comes to more than ``maximumFlattenedText`` bytes (aliases of long scalars).
+  init?(flattening node: YAMLNode) {
+    self.init(room: false)
+    guard append(node) else { return nil }
+  }
+
+  private mutating func append(_ node: YAMLNode) -> Bool {
+    let line = Int32(clamping: node.line)
+    let column = Int32(clamping: node.column)
+    switch node.kind {
+    case .scalar(let value, let plain):
+      guard text.count + value.utf8.count <= Self.maximumFlattenedText else { return false }
+      text.append(contentsOf: value.utf8)
+      events.append(Event(kind: plain ? .plainScalar : .scalar, line: line, column: column, end: Int32(text.count)))
+    case .sequence(let items):
+      events.append(Event(kind: .sequenceStart, line: line, column: column, end: Int32(text.count)))
+      for item in items {
+        guard append(item) else { return false }
+      }
+      events.append(Event(kind: .sequenceEnd, line: line, column: column, end: Int32(text.count)))
+    case .mapping(let pairs):
+      events.append(Event(kind: .mappingStart, line: line, column: column, end: Int32(text.count)))
+      for (key, value) in pairs {
+        guard append(key), append(value) else { return false }
+      }
+      events.append(Event(kind: .mappingEnd, line: line, column: column, end: Int32(text.count)))
+    }
+    return true
   }
 
   /// The events as the node builder takes them.

@@ -10,8 +10,6 @@ struct ReadResult {
   var invalid: [InvalidBill] = []
   var diagnostics: [Diagnostic] = []
   var unreadable = false
-  /// Bills that took the short way (``PlainBill``).
-  var recognized = 0
 
   /// Diagnostics as `line:column: severity: message`, the file left out.
   var lines: [String] {
@@ -49,9 +47,8 @@ func read(bytes: [UInt8], name: String, options: ReadOptions = ReadOptions()) th
   return result
 }
 
-/// Reads `paths` as `report` does: once, and again if an id repeated (`plainBills`: whether
-/// plainly valid bills take the short way, as they do in a run).
-func readPaths(_ paths: [String], options: ReadOptions = ReadOptions(), plainBills: Bool = true) -> ReadResult {
+/// Reads `paths` as `report` does: once, and again if an id repeated.
+func readPaths(_ paths: [String], options: ReadOptions = ReadOptions()) -> ReadResult {
   func readOnce(_ stream: inout BillStream) -> ReadResult {
     var result = ReadResult()
     stream.read(stream.sources(for: paths)) { outcome in
@@ -63,19 +60,24 @@ func readPaths(_ paths: [String], options: ReadOptions = ReadOptions(), plainBil
     return result
   }
   var stream = BillStream(options: options)
-  stream.recognizesPlainBills = plainBills
   var result = readOnce(&stream)
-  result.recognized = stream.recognizedCount
   let repeats = stream.findRepeats()
   if repeats.hasRepeatedIDs {
     stream = BillStream(options: options, repeats: repeats)
-    stream.recognizesPlainBills = plainBills
     result = readOnce(&stream)
-    result.recognized = stream.recognizedCount
   }
   result.diagnostics = stream.diagnostics
   result.unreadable = stream.unreadableInput
   return result
+}
+
+/// Expects every diagnostic to stand inside a file of `lines` lines.
+func expectInside(_ diagnostics: [Diagnostic], lines: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+  for diagnostic in diagnostics {
+    guard let location = diagnostic.location else { continue }
+    #expect(
+      (1...lines).contains(location.line) && location.column >= 1, "\(diagnostic)", sourceLocation: sourceLocation)
+  }
 }
 
 /// The path of a bundled fixture.

@@ -1,0 +1,101 @@
+import SplitBillCore
+
+/// A bill's fields as its reader holds them: a CSV row's cells (``CSVRowFields``) or a YAML
+/// bill's events (``YAMLBillFields``). The format says where each field's text is and where it
+/// stood; ``BillRules`` says what it means, for every format alike.
+///
+/// Texts are handles into the reader's bytes, and their locations are worked out only when a
+/// diagnostic needs one: reading a plainly valid bill makes no string for a field it does not
+/// keep and no location at all. Fields are noncopyable views of the reader's storage: the rules
+/// borrow them, and no call copies them.
+protocol BillFields: ~Copyable {
+  /// A text in the bill: a scalar, a cell, an item of a diners cell.
+  associatedtype Text
+
+  /// Where the bill starts.
+  var start: SourceLocation { get }
+  /// The bill's 1-based position in its file, for the default id `<file>#<n>`.
+  var index: Int { get }
+  /// Whether the bill gives an id at all (in CSV: whether the file has an `id` column); such ids
+  /// are checked for repeats across the run.
+  var givesID: Bool { get }
+  /// Keys that an unknown key looked like a typo of: a missing `amount` or `diners` is then not
+  /// reported again.
+  func isMisspelt(_ key: BillKey) -> Bool
+
+  /// Reports what the reader found wrong before any rule (unknown or repeated keys, bytes that
+  /// are not UTF-8), in file order.
+  func reportReaderProblems<Policy: ProblemPolicy>(to policy: inout Policy) throws(Policy.Stop)
+
+  /// The value given for `key`. For ``BillKey/diners`` a list or mapping of names is
+  /// ``FieldValue/entries``, read with ``nextDiner(_:)``.
+  func value(_ key: BillKey) -> FieldValue<Text>
+  /// What the value of `key` is, when it is ``FieldValue/unexpected``: "a list", "a mapping",
+  /// "a list containing a mapping".
+  func shape(of key: BillKey) -> String
+  /// The diner after `cursor` (start from 0), its name and its weight text (`nil`: no weight
+  /// given), moving the cursor past it; `nil` after the last.
+  func nextDiner(_ cursor: inout Int) -> (name: Text, weight: Text?)?
+  /// How many diners ``nextDiner(_:)`` gives, or about as many (room is made for them).
+  var dinerCount: Int { get }
+
+  /// The text's UTF-8 bytes, valid until the rules return.
+  func bytes(_ text: Text) -> UnsafeBufferPointer<UInt8>
+  /// Where the text stood.
+  func location(of text: Text) -> SourceLocation
+  /// Where the key stood (for CSV, the cell).
+  func keyLocation(_ key: BillKey) -> SourceLocation
+  /// Where the key's value stood; the key's place when the value is null.
+  func valueLocation(_ key: BillKey) -> SourceLocation
+}
+
+extension BillFields where Self: ~Copyable {
+  /// The text as a string (readers hand on only valid UTF-8).
+  func string(_ text: Text) -> String { String(decoding: bytes(text), as: UTF8.self) }
+}
+
+/// What a bill gives for one key (plain data, cheap to hand around).
+enum FieldValue<Text> {
+  /// The key is not there.
+  case absent
+  /// The key is there with no value: a YAML null, an empty CSV cell.
+  case null
+  /// One value.
+  case text(Text)
+  /// Names, or names with weights (diners only).
+  case entries
+  /// A shape the key does not take (``BillFields/shape(of:)`` says which).
+  case unexpected
+}
+
+/// What the rules do with a problem: stop at once (``Recognizing``), or note it and go on to find
+/// every other one (``Diagnosing``). The rules are generic over it, so that reading a plainly
+/// valid bill and diagnosing a broken one are the same source compiled twice: the first never
+/// builds a message, the second says everything.
+protocol ProblemPolicy {
+  /// How reporting stops the rules: ``Never`` when it does not.
+  associatedtype Stop: Error
+  /// Takes a problem; `problem` is evaluated only if the policy keeps it.
+  mutating func report(_ problem: @autoclosure () -> Diagnostic) throws(Stop)
+  /// Whether an error was reported.
+  var foundErrors: Bool { get }
+  /// Whether the first problem stops the rules: then the order in which problems would be found
+  /// does not matter, and the rules may check in one pass what they check in two for the order.
+  static var stopsAtFirstProblem: Bool { get }
+}
+
+/// Stops at the first problem, building nothing: the bill is then read again, ``Diagnosing``.
+struct Recognizing: ProblemPolicy {
+  struct NotPlain: Error {}
+  func report(_ problem: @autoclosure () -> Diagnostic) throws(NotPlain) { throw NotPlain() }
+  var foundErrors: Bool { false }
+  static var stopsAtFirstProblem: Bool { true }
+}
+
+/// Keeps every problem, in the order the rules find them.
+struct Diagnosing: ProblemPolicy {
+  var problems: [Diagnostic] = []
+  mutating func report(_ problem: @autoclosure () -> Diagnostic) { problems.append(problem()) }
+  var foundErrors: Bool { problems.contains { $0.severity == .error } }
+  static var stopsAtFirstProblem: Bool { false }
+}

@@ -1,0 +1,679 @@
+import Foundation
+import SplitBillCore
+
+/// A value from the defaults chain: set, unset, or given but invalid.
+enum Resolved<Value: Sendable>: Sendable {
+  case unset
+  case value(Value)
+  /// Given in the file's defaults but invalid; bills that need it are invalid too.
+  case invalid(SourceLocation)
+}
+
+/// What a document's header resolves to: defaults from the file over the command line's, and the roster.
+struct DocumentContext: Sendable {
+  var file: String
+  var currency: Resolved<Currency>
+  var tip: Resolved<DefaultTip>
+  var leftover: Resolved<LeftoverPolicy>
+  var rounding: Resolved<RoundingMode>
+  /// The `people:` roster, NFC names, when given.
+  var roster: [String]? = nil {
+    didSet { rosterNames = roster.map(Set.init) }
+  }
+  private var rosterNames: Set<String>?
+
+  init(
+    file: String, currency: Resolved<Currency>, tip: Resolved<DefaultTip>, leftover: Resolved<LeftoverPolicy>,
+    rounding: Resolved<RoundingMode>
+  ) {
+    self.file = file
+    self.currency = currency
+    self.tip = tip
+    self.leftover = leftover
+    self.rounding = rounding
+  }
+
+  /// Whether `name` may take part: always without a roster.
+  func admits(_ name: String) -> Bool {
+    guard let roster else { return true }
+    // A few names are quicker compared than hashed.
+    return roster.count <= 8 ? roster.contains(name) : rosterNames?.contains(name) ?? false
+  }
+}
+
+/// The rules of the bill format, version 1, in one place: every reader hands its bills here as
+/// ``BillFields``, and every problem a bill can have is found and worded here.
+///
+/// A bill is first read ``Recognizing`` (no message is built, the first problem stops it), and only
+/// a bill that stops is read again ``Diagnosing``, which finds every problem. Both are this code.
+/// What repeats from bill to bill (names in NFC, dates, currencies, tips, weights, choices) is made
+/// once per distinct text, looked up by its bytes. One thread's: each reading thread has its own.
+struct BillRules {
+  let options: ReadOptions
+  private var names = ByteKeyedCache<String>()
+  private var dates = ByteKeyedCache<CalendarDate>()
+  private var currencies = ByteKeyedCache<Currency>(limit: 256)
+  private var tips = ByteKeyedCache<DefaultTip>(limit: 256)
+  private var weights = ByteKeyedCache<Weight>(limit: 256)
+  private var leftovers = ByteKeyedCache<LeftoverPolicy>(limit: 16)
+  private var roundings = ByteKeyedCache<RoundingMode>(limit: 16)
+
+  init(options: ReadOptions) { self.options = options }
+
+  // MARK: - Bills
+
+  /// The bill, if it is valid; `nil` when it has a problem (read it again with ``diagnose(_:context:)``).
+  mutating func recognize<Fields: BillFields & ~Copyable>(_ fields: borrowing Fields, context: DocumentContext) -> Bill?
+  {
+    var policy = Recognizing()
+    do {
+      return try bill(fields, context: context, policy: &policy).bill
+    } catch {
+      return nil
+    }
+  }
+
+  /// The bill, or every problem found in it.
+  mutating func diagnose<Fields: BillFields & ~Copyable>(_ fields: borrowing Fields, context: DocumentContext)
+    -> Result<Bill, InvalidBill>
+  {
+    var policy = Diagnosing()
+    let (id, bill) = bill(fields, context: context, policy: &policy)
+    if let bill, !policy.foundErrors { return .success(bill) }
+    return .failure(InvalidBill(id: id, source: fields.start, diagnostics: policy.problems))
+  }
+
+  #if DEBUG
+    /// The two policies are one set of rules and must agree: a bill recognised is the bill
+    /// diagnosed, and a bill not recognised has an error. Debug builds, and so the test suite,
+    /// read every bill both ways and stop here if they do not.
+    static func checkAgreement(_ recognized: Result<Bill, InvalidBill>?, _ diagnosed: Result<Bill, InvalidBill>) {
+      switch (recognized, diagnosed) {
+      case (.some(let bill), let diagnosed):
+        precondition(bill == diagnosed, "recognised \(bill), diagnosed \(diagnosed)")
+      case (nil, .success(let bill)):
+        preconditionFailure("not recognised, yet diagnosed valid: \(bill)")
+      case (nil, .failure(let invalid)):
+        precondition(invalid.diagnostics.contains { $0.severity == .error }, "invalid without an error: \(invalid)")
+      }
+    }
+  #endif
+
+  /// Reads `fields` under `policy`: the bill's id (its own or the default), and the bill unless
+  /// a problem was reported.
+  private mutating func bill<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+    _ fields: borrowing Fields, context: DocumentContext, policy: inout Policy
+  ) throws(Policy.Stop) -> (id: String, bill: Bill?) {
+    try fields.reportReaderProblems(to: &policy)
+
+    var givenID: String?
+    if let text = try Self.text(.id, fields, &policy) {
+      let given = Self.trimmingBlanks(fields.string(text))
+      if given.isEmpty {
+        try policy.report(
+          .error("id is empty: leave it out for the default '<file>#<n>' or give a name", at: fields.location(of: text))
+        )
+      } else {
+        givenID = given
+      }
+    }
+    let id = givenID ?? "\(context.file)#\(fields.index)"
+    var date: CalendarDate?
+    if let text = try Self.text(.date, fields, &policy) {
+      date = dates.value(for: fields.bytes(text)) { CalendarDate(iso: fields.string(text)) }
+      if date == nil {
+        let string = fields.string(text)
+        let shape = string.utf8.count == 10 && string.split(separator: "-").count == 3
+        try policy.report(
+          .error(
+            shape
+              ? "date '\(string)' is not a real calendar date"
+              : "date '\(string)' is not an ISO date: expected YYYY-MM-DD such as 2026-11-20",
+            at: fields.location(of: text)))
+      }
+    }
+    let description = try Self.text(.description, fields, &policy).map { fields.string($0) }
+    let notes = try Self.text(.notes, fields, &policy).map { fields.string($0) }
+
+    // Currency first: amounts are read in its digits.
+    var currency: Currency?
+    var currencyKnown = true
+    if let text = try Self.text(.currency, fields, &policy) {
+      currency = currencies.value(for: fields.bytes(text)) { try? Currency(code: fields.string(text)) }
+      if currency == nil { currency = try parseCurrency(fields.string(text), at: fields.location(of: text), &policy) }
+      currencyKnown = currency != nil
+    } else {
+      switch context.currency {
+      case .value(let value): currency = value
+      case .unset: currency = .usd
+      case .invalid(let location):
+        currencyKnown = false
+        try policy.report(
+          .error("this bill takes its currency from defaults, which is invalid (\(location))", at: fields.start))
+      }
+    }
+
+    var amount: Money?
+    switch fields.value(.amount) {
+    case .text(let text):
+      if let currency { amount = try money(text, fields, currency: currency, field: "amount", &policy) }
+    case .null:
+      try policy.report(
+        .error("amount is empty: expected the bill before tip, such as 84.50", at: fields.valueLocation(.amount)))
+    case .entries, .unexpected:
+      _ = try Self.text(.amount, fields, &policy)
+    case .absent:
+      if !fields.isMisspelt(.amount) {
+        try policy.report(.error("missing required key 'amount' (the bill before tip)", at: fields.start))
+      }
+    }
+
+    // Tip: exactly one of the bill's tip / tip_amount, else the defaults.
+    var ownPercent: Percent?
+    var askAdvisor = false
+    var ownTipGiven = false
+    if let text = try Self.text(.tip, fields, &policy) {
+      ownTipGiven = true
+      let decimalComma = options.decimalComma
+      var parsed = tips.value(for: fields.bytes(text)) {
+        TipText.parse(fields.string(text), decimalComma: decimalComma)
+      }
+      if parsed == nil { parsed = try parseTip(fields.string(text), at: fields.location(of: text), &policy) }
+      switch parsed {
+      case .percent(let percent): ownPercent = percent
+      case .advisor: askAdvisor = true
+      case nil: break
+      }
+    }
+    var fixedTip: Money?
+    if let text = try Self.text(.tipAmount, fields, &policy) {
+      if ownTipGiven {
+        try policy.report(
+          .error(
+            "tip and tip_amount are both given: a bill has exactly one of a percentage, a fixed tip, or 'ai'",
+            at: fields.keyLocation(.tipAmount)))
+      }
+      ownTipGiven = true
+      if let currency { fixedTip = try money(text, fields, currency: currency, field: "tip_amount", &policy) }
+    }
+    var tip: TipChoice?
+    var tipSource = TipSource.percent
+    if let fixedTip {
+      tip = .fixed(fixedTip)
+      tipSource = .fixed
+    } else if let ownPercent {
+      tip = .percent(ownPercent)
+    } else if askAdvisor {
+      tip = .advisor
+      tipSource = .advisor
+    } else if !ownTipGiven {
+      switch context.tip {
+      case .value(.percent(let percent)):
+        tip = .percent(percent)
+        tipSource = .default
+      case .value(.advisor):
+        tip = .advisor
+        tipSource = .advisor
+      case .invalid(let location):
+        try policy.report(
+          .error("this bill takes its tip from defaults, which is invalid (\(location))", at: fields.start))
+      case .unset:
+        try policy.report(
+          .error(
+            "no tip for this bill: add 'tip: 18%' or 'tip_amount: 5.00', a 'tip' in the file's defaults, or --default-tip",
+            at: fields.start))
+      }
+    }
+
+    let diners = try diners(fields, context: context, &policy)
+    var payer: String?
+    if let text = try Self.text(.paidBy, fields, &policy) {
+      let name = name(text, fields)
+      if name.isEmpty {
+        try policy.report(.error("paid_by is empty: expected a name", at: fields.location(of: text)))
+      } else {
+        try checkRoster(name, role: "paid_by", at: fields.location(of: text), context: context, &policy)
+        payer = name
+      }
+    }
+    let leftover =
+      try Self.choice(.leftover, fields, &leftovers, fallback: context.leftover, &policy) ?? .balanced
+    let rounding = try Self.choice(.rounding, fields, &roundings, fallback: context.rounding, &policy) ?? .halfUp
+
+    if leftover == .payer, let diners {
+      if let payer {
+        if diners.isAnonymous || !diners.list.contains(where: { $0.name == payer }) {
+          try policy.report(.error(SplitError.payerNotDiner(payer).description, at: fields.valueLocation(.paidBy)))
+        }
+      } else {
+        try policy.report(.error(SplitError.payerPolicyWithoutPayer.description, at: fields.start))
+      }
+    }
+
+    guard !policy.foundErrors, let amount, let tip, let diners, currencyKnown else { return (id, nil) }
+    // The advisor starts from the tip this bill would have had without 'ai': the file's or the
+    // command line's default percentage.
+    var defaultTip: Percent?
+    if case .value(.percent(let percent)) = context.tip { defaultTip = percent }
+    let bill = Bill(
+      id: id, source: fields.start, date: date, description: description, notes: notes,
+      terms: BillTerms(amount: amount, tip: tip, diners: diners, payer: payer, leftover: leftover, rounding: rounding),
+      tipSource: tipSource, defaultTip: defaultTip)
+    return (id, bill)
+  }
+
+  /// A single-valued field's text: `nil` when it is not given or null; other shapes are reported.
+  @inline(__always)
+  private static func text<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+    _ key: BillKey, _ fields: borrowing Fields, _ policy: inout Policy
+  ) throws(Policy.Stop) -> Fields.Text? {
+    switch fields.value(key) {
+    case .text(let text): return text
+    case .absent, .null: return nil
+    case .entries, .unexpected:
+      try policy.report(
+        .error("\(key.name) must be a single value, not \(fields.shape(of: key))", at: fields.valueLocation(key)))
+      return nil
+    }
+  }
+
+  private func money<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+    _ text: Fields.Text, _ fields: borrowing Fields, currency: Currency, field: String, _ policy: inout Policy
+  ) throws(Policy.Stop) -> Money? {
+    if let money = Money(utf8: fields.bytes(text), currency: currency, decimalComma: options.decimalComma) {
+      return money
+    }
+    do {
+      return try Money(parsing: fields.string(text), currency: currency, decimalComma: options.decimalComma)
+    } catch {
+      try policy.report(.error(error.message(field: field), at: fields.location(of: text)))
+      return nil
+    }
+  }
+
+  /// The name in NFC without the white space around it (see ``normalizedName(_:)``).
+  private mutating func name<Fields: BillFields & ~Copyable>(_ text: Fields.Text, _ fields: borrowing Fields) -> String
+  {
+    names.value(for: fields.bytes(text)) { Self.normalizedName(fields.string(text)) } ?? ""
+  }
+
+  private static func choice<Fields: BillFields & ~Copyable, Policy: ProblemPolicy, Choice>(
+    _ key: BillKey, _ fields: borrowing Fields, _ cache: inout ByteKeyedCache<Choice>, fallback: Resolved<Choice>,
+    _ policy: inout Policy
+  ) throws(Policy.Stop) -> Choice? where Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String {
+    if let text = try Self.text(key, fields, &policy) {
+      if let value = cache.value(for: fields.bytes(text), make: { Choice(rawValue: fields.string(text)) }) {
+        return value
+      }
+      return try parseChoice(fields.string(text), Choice.self, key.name, at: fields.location(of: text), &policy)
+    }
+    switch fallback {
+    case .value(let value): return value
+    case .unset: return nil
+    case .invalid(let location):
+      try policy.report(
+        .error("this bill takes its \(key.name) from defaults, which is invalid (\(location))", at: fields.start))
+      return nil
+    }
+  }
+
+  // MARK: - Diners
+
+  private mutating func diners<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+    _ fields: borrowing Fields, context: DocumentContext, _ policy: inout Policy
+  ) throws(Policy.Stop) -> Diners? {
+    switch fields.value(.diners) {
+    case .absent, .null:
+      if let roster = context.roster, !roster.isEmpty {
+        return .named(roster.map { Diner(name: $0) })
+      }
+      guard !fields.isMisspelt(.diners) else { return nil }
+      try policy.report(
+        .error(
+          "missing required key 'diners': a head count (3), a list of names, or name -> weight",
+          at: fields.value(.diners).isAbsent ? fields.start : fields.valueLocation(.diners)))
+      return nil
+    case .text(let text):
+      let string = fields.string(text)
+      guard let count = Int(Self.trimmingBlanks(string)) else {
+        try policy.report(
+          .error(
+            "diners '\(string)' is not a head count: expected a whole number, a list of names, or name -> weight",
+            at: fields.location(of: text)))
+        return nil
+      }
+      guard count >= 1 else {
+        try policy.report(
+          .error("diners is \(count): a bill needs at least one person to split it", at: fields.location(of: text)))
+        return nil
+      }
+      guard count <= Diners.maximumCount else {
+        try policy.report(.error(SplitError.tooManyDiners(count).description, at: fields.location(of: text)))
+        return nil
+      }
+      return .anonymous(count: count)
+    case .unexpected:
+      try policy.report(
+        .error(
+          "diners must be a head count, a list of names, or name -> weight, not \(fields.shape(of: .diners))",
+          at: fields.valueLocation(.diners)))
+      return nil
+    case .entries:
+      break
+    }
+
+    // Weights first, then names: the problems come in that order (a pass of its own, unless the
+    // first problem stops the rules anyway).
+    var entries = 0
+    var badWeights = 0
+    var cursor = 0
+    if !Policy.stopsAtFirstProblem {
+      while let (name, weight) = fields.nextDiner(&cursor) {
+        entries += 1
+        if try self.weight(weight, of: name, fields, &policy) == nil { badWeights += 1 }
+      }
+      guard entries > badWeights else {
+        if badWeights == 0 {
+          try policy.report(
+            .error("diners is empty: a bill needs at least one person to split it", at: fields.valueLocation(.diners)))
+        }
+        return nil
+      }
+    }
+    var diners: [Diner] = []
+    diners.reserveCapacity(Policy.stopsAtFirstProblem ? fields.dinerCount : entries - badWeights)
+    // Where each diner's name stood, for "listed twice (first at …)" (a repeat stops a policy
+    // that stops at the first problem before anything is said).
+    var places: [Fields.Text] = []
+    if !Policy.stopsAtFirstProblem { places.reserveCapacity(entries - badWeights) }
+    // Most tables are small: looking along the list beats hashing every name.
+    var seen: Set<String>?
+    var ignored = Diagnosing()
+    cursor = 0
+    while let (nameText, weightText) = fields.nextDiner(&cursor) {
+      let weight: Weight?
+      if Policy.stopsAtFirstProblem {
+        entries += 1
+        weight = try self.weight(weightText, of: nameText, fields, &policy)
+      } else {
+        // Its problem was reported above.
+        weight = self.weight(weightText, of: nameText, fields, &ignored)
+      }
+      guard let weight else { continue }
+      let name = self.name(nameText, fields)
+      guard !name.isEmpty else {
+        try policy.report(.error("empty diner name", at: fields.location(of: nameText)))
+        continue
+      }
+      // Names are in NFC here, so names of different byte lengths differ: that test is free, and
+      // spares `==` its slow path for non-ASCII names.
+      let repeated =
+        seen?.contains(name)
+        ?? diners.contains(where: { $0.name.utf8.count == name.utf8.count && $0.name == name })
+      if repeated {
+        let first =
+          diners.firstIndex { $0.name == name }.flatMap { places.indices.contains($0) ? places[$0] : nil }
+          ?? nameText
+        try policy.report(
+          .error(
+            "diner '\(name)' is listed twice (first at \(fields.location(of: first)))",
+            at: fields.location(of: nameText)))
+        continue
+      }
+      try checkRoster(name, role: "diner", at: fields.location(of: nameText), context: context, &policy)
+      diners.append(Diner(name: name, weight: weight))
+      if !Policy.stopsAtFirstProblem { places.append(nameText) }
+      if seen != nil {
+        seen?.insert(name)
+      } else if diners.count == 16 {
+        seen = Set(diners.map(\.name))
+      }
+    }
+    if entries == 0 {
+      try policy.report(
+        .error("diners is empty: a bill needs at least one person to split it", at: fields.valueLocation(.diners)))
+    }
+    return .named(diners)
+  }
+
+  /// A diner's weight: one when none is given or its text is empty.
+  private mutating func weight<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+    _ text: Fields.Text?, of name: Fields.Text, _ fields: borrowing Fields, _ policy: inout Policy
+  ) throws(Policy.Stop) -> Weight? {
+    guard let text, !fields.bytes(text).isEmpty else { return .one }
+    let decimalComma = options.decimalComma
+    if let weight = weights.value(
+      for: fields.bytes(text), make: { try? Weight(parsing: Self.weightText(fields.string(text), decimalComma)) })
+    {
+      return weight
+    }
+    do {
+      return try Weight(parsing: Self.weightText(fields.string(text), decimalComma))
+    } catch {
+      try policy.report(
+        .error("\(error.description) (diner '\(fields.string(name))')", at: fields.location(of: text)))
+      return nil
+    }
+  }
+
+  /// A weight's text as `Weight` reads it: with `--decimal-comma`, `1,5` is `1.5`.
+  private static func weightText(_ text: String, _ decimalComma: Bool) -> String {
+    decimalComma ? text.replacingOccurrences(of: ",", with: ".") : text
+  }
+
+  private func checkRoster<Policy: ProblemPolicy>(
+    _ name: String, role: String, at location: @autoclosure () -> SourceLocation, context: DocumentContext,
+    _ policy: inout Policy
+  ) throws(Policy.Stop) {
+    guard !context.admits(name), let roster = context.roster else { return }
+    func message() -> String {
+      let message = "\(role) '\(name)' is not in people"
+      if let guess = Spelling.suggestion(for: name, among: roster) { return message + "; did you mean '\(guess)'?" }
+      return message + " (\(roster.joined(separator: ", ")))"
+    }
+    try policy.report(.error(message(), at: location()))
+  }
+
+  // MARK: - Texts shared by bills and defaults
+
+  private func parseCurrency<Policy: ProblemPolicy>(
+    _ text: String, at location: @autoclosure () -> SourceLocation, _ policy: inout Policy
+  ) throws(Policy.Stop) -> Currency? {
+    do {
+      return try Currency(code: text)
+    } catch {
+      func message() -> String {
+        let message = error.message(field: "currency")
+        guard let guess = Spelling.suggestion(for: text.uppercased(), among: Currency.allCodes) else { return message }
+        return message + "; did you mean '\(guess)'?"
+      }
+      try policy.report(.error(message(), at: location()))
+      return nil
+    }
+  }
+
+  private func parseTip<Policy: ProblemPolicy>(
+    _ text: String, at location: @autoclosure () -> SourceLocation, _ policy: inout Policy
+  ) throws(Policy.Stop) -> DefaultTip? {
+    do {
+      return try TipText.parsing(text, decimalComma: options.decimalComma)
+    } catch {
+      try policy.report(.error(error.message(field: "tip") + " (or 'ai' for advice)", at: location()))
+      return nil
+    }
+  }
+
+  private static func parseChoice<Choice: RawRepresentable & CaseIterable, Policy: ProblemPolicy>(
+    _ text: String, _ type: Choice.Type, _ key: String, at location: @autoclosure () -> SourceLocation,
+    _ policy: inout Policy
+  ) throws(Policy.Stop) -> Choice? where Choice.RawValue == String {
+    if let value = Choice(rawValue: text) { return value }
+    func message() -> String {
+      let choices = Choice.allCases.map(\.rawValue)
+      let message = "\(key) '\(text)' is not one of \(choices.joined(separator: ", "))"
+      guard let guess = Spelling.suggestion(for: text, among: choices) else { return message }
+      return message + "; did you mean '\(guess)'?"
+    }
+    try policy.report(.error(message(), at: location()))
+    return nil
+  }
+
+  // MARK: - Document headers
+
+  /// What a document's header resolves to, with every problem in it.
+  func context(for header: DocumentHeader) -> (DocumentContext, [Diagnostic]) {
+    var diagnostics = header.problems
+    if let version = header.version {
+      if case .text("1") = version.shape {
+      } else {
+        diagnostics.append(
+          .error(
+            "unsupported version \(version.shape.description): this splitbill reads version 1", at: version.location))
+      }
+    }
+    let cli = options.defaults
+    var context = DocumentContext(
+      file: header.file,
+      currency: cli.currency.map(Resolved.value) ?? .unset,
+      tip: cli.tip.map(Resolved.value) ?? .unset,
+      leftover: cli.leftover.map(Resolved.value) ?? .unset,
+      rounding: cli.rounding.map(Resolved.value) ?? .unset)
+    var policy = Diagnosing()
+    // The defaults' single values; other shapes are reported.
+    func text(_ key: BillKey) -> (String, SourceLocation)? {
+      guard let value = header.defaults[key] else { return nil }
+      switch value.shape {
+      case .text(let text): return (text, value.location)
+      case .null: return nil
+      case .list, .unexpected:
+        policy.report(.error("\(key.name) must be a single value, not \(value.shape.description)", at: value.location))
+        return nil
+      }
+    }
+    if let (text, location) = text(.currency) {
+      context.currency = parseCurrency(text, at: location, &policy).map(Resolved.value) ?? .invalid(location)
+    }
+    if let (text, location) = text(.tip) {
+      context.tip = parseTip(text, at: location, &policy).map(Resolved.value) ?? .invalid(location)
+    }
+    if let (text, location) = text(.leftover) {
+      context.leftover =
+        Self.parseChoice(text, LeftoverPolicy.self, "leftover", at: location, &policy).map(Resolved.value)
+        ?? .invalid(location)
+    }
+    if let (text, location) = text(.rounding) {
+      context.rounding =
+        Self.parseChoice(text, RoundingMode.self, "rounding", at: location, &policy).map(Resolved.value)
+        ?? .invalid(location)
+    }
+    if let roster = header.roster {
+      switch roster.shape {
+      case .list(let names):
+        var seen: [String: SourceLocation] = [:]
+        var list: [String] = []
+        for (name, location) in names {
+          let normalized = Self.normalizedName(name)
+          if normalized.isEmpty {
+            policy.report(.error("empty name in people", at: location))
+          } else if let first = seen[normalized] {
+            policy.report(.error("'\(normalized)' is listed twice in people (first at \(first))", at: location))
+          } else {
+            seen[normalized] = location
+            list.append(normalized)
+          }
+        }
+        context.roster = list
+      case .null: break
+      case .text, .unexpected:
+        policy.report(
+          .error(
+            "people must be a list of names such as [Ana, Ben], found \(roster.shape.description)",
+            at: roster.location))
+      }
+    }
+    return (context, diagnostics + policy.problems)
+  }
+
+  // MARK: - Keys
+
+  /// The problem with an unknown key in `what` ("bill", "defaults"), and the key it looks like a
+  /// typo of, if any.
+  static func unknownKey(_ key: String, allowed: [String], what: String, at location: SourceLocation) -> (
+    Diagnostic, guess: String?
+  ) {
+    var message = "unknown key '\(key)' in \(what)"
+    let guess = Spelling.suggestion(for: key, among: allowed)
+    if let guess {
+      message += "; did you mean '\(guess)'?"
+    } else {
+      message += ": expected one of \(allowed.joined(separator: ", "))"
+    }
+    return (.error(message, at: location), guess)
+  }
+
+  /// The problem with a key given twice in `what`.
+  static func repeatedKey(_ key: String, what: String, first: SourceLocation, at location: SourceLocation)
+    -> Diagnostic
+  {
+    .error("duplicate key '\(key)' in \(what) (first given at \(first))", at: location)
+  }
+
+  // MARK: - Names
+
+  /// Names compare and print in Unicode NFC, without the white space around them (the same
+  /// white space for every name: spaces, tabs, line ends, and Unicode's other spaces).
+  static func normalizedName(_ name: String) -> String {
+    if name.utf8.allSatisfy({ $0 < 0x80 }) {
+      // ASCII (most names) is already NFC and needs only trimming, done without Foundation.
+      let isSpace = { (byte: UInt8) in byte == 0x20 || (0x09...0x0D).contains(byte) }
+      guard let first = name.utf8.first, let last = name.utf8.last, isSpace(first) || isSpace(last) else {
+        return name
+      }
+      let bytes = name.utf8.drop(while: isSpace).reversed().drop(while: isSpace).reversed()
+      return String(decoding: Array(bytes), as: UTF8.self)
+    }
+    return name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+  }
+
+  /// `text` without the spaces and tabs around it (ids and head counts).
+  static func trimmingBlanks(_ text: String) -> String { text.trimmingSpaces }
+}
+
+extension FieldValue {
+  var isAbsent: Bool {
+    if case .absent = self { return true }
+    return false
+  }
+}
+
+/// A bill that could not be used, with every problem found in it.
+public struct InvalidBill: Error, Sendable, Hashable {
+  /// Creates an invalid bill.
+  public init(id: String?, source: SourceLocation, diagnostics: [Diagnostic]) {
+    self.id = id
+    self.source = source
+    self.diagnostics = diagnostics
+  }
+
+  /// Its id (explicit or default), when one could be determined.
+  public var id: String?
+  /// Where it starts.
+  public var source: SourceLocation
+  /// Its problems, errors first in file order.
+  public var diagnostics: [Diagnostic]
+}
+
+/// The one reading of a tip as text, for files, `--default-tip`, `calc --tip` and the terminal
+/// screen: `ai` (in any case) for advice, else a percentage (`18`, `18%`, `12.5`).
+public enum TipText {
+  /// The tip `text` gives, or why it gives none.
+  public static func parsing(_ text: String, decimalComma: Bool = false) throws(PercentError) -> DefaultTip {
+    if text.utf8.count == 2 && text.lowercased() == "ai" { return .advisor }
+    return .percent(try Percent(parsing: text, decimalComma: decimalComma))
+  }
+
+  /// The tip `text` gives, if any.
+  public static func parse(_ text: String, decimalComma: Bool = false) -> DefaultTip? {
+    try? parsing(text, decimalComma: decimalComma)
+  }
+}

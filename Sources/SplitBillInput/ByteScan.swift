@@ -1,0 +1,110 @@
+/// Scans of UTF-8 bytes eight at a time, for the CSV reader's hot loops.
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+enum ByteScan {
+  /// The index of the first `byte` or `other` in `bytes` at or after `start`, if any: a plain
+  /// loop, for the short texts of a cell (a call to `memchr` costs more than it saves there).
+  @inline(__always)
+  static func firstIndex(of byte: UInt8, or other: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0)
+    -> Int?
+  {
+    var index = start
+    while index < bytes.count {
+      if bytes[index] == byte || bytes[index] == other { return index }
+      index += 1
+    }
+    return nil
+  }
+
+  /// The index of the first `byte` in `bytes` at or after `start`, if any.
+  @inline(__always)
+  static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int? {
+    guard let base = bytes.baseAddress, start < bytes.count,
+      let found = memchr(base + start, Int32(byte), bytes.count - start)
+    else { return nil }
+    return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+  }
+
+  private static let lowBits: UInt64 = 0x0101_0101_0101_0101
+  private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+  /// The high bit of each of the eight bytes of `word` (little-endian) that is `byte`, and perhaps
+  /// of bytes after the first such one: the lowest bit set always marks the first.
+  @inline(__always)
+  static func matches(_ byte: UInt8, in word: UInt64) -> UInt64 {
+    let differences = UInt64(littleEndian: word) ^ (lowBits &* UInt64(byte))
+    return (differences &- lowBits) & ~differences & highBits
+  }
+
+  /// How many of `bytes` continue a UTF-8 sequence (`10xxxxxx`).
+  static func continuationBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    guard let base = bytes.baseAddress else { return 0 }
+    var found = 0
+    var position = 0
+    while bytes.count - position >= 8 {
+      let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+      found += (word & ~(word << 1) & highBits).nonzeroBitCount
+      position += 8
+    }
+    while position < bytes.count {
+      if base[position] & 0xC0 == 0x80 { found += 1 }
+      position += 1
+    }
+    return found
+  }
+
+  /// Whether every byte is below 0x80.
+  static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    var high: UInt64 = 0
+    var position = 0
+    while bytes.count - position >= 8 {
+      high |= UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+      position += 8
+    }
+    while position < bytes.count {
+      high |= UInt64(base[position])
+      position += 1
+    }
+    return high & highBits == 0 && high & 0x80 == 0
+  }
+
+  /// Whether `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing
+  /// past U+10FFFF), as `String(validating:as:)` decides, without its generic machinery.
+  static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    var index = 0
+    let count = bytes.count
+    while index < count {
+      // ASCII, eight bytes at a time.
+      if count - index >= 8, UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & highBits == 0 {
+        index += 8
+        continue
+      }
+      let lead = bytes[index]
+      if lead < 0x80 {
+        index += 1
+        continue
+      }
+      // The sequence's length, and the range its second byte must be in.
+      let length: Int
+      var second: ClosedRange<UInt8> = 0x80...0xBF
+      switch lead {
+      case 0xC2...0xDF: length = 2
+      case 0xE0: (length, second) = (3, 0xA0...0xBF)
+      case 0xE1...0xEC, 0xEE...0xEF: length = 3
+      case 0xED: (length, second) = (3, 0x80...0x9F)
+      case 0xF0: (length, second) = (4, 0x90...0xBF)
+      case 0xF1...0xF3: length = 4
+      case 0xF4: (length, second) = (4, 0x80...0x8F)
+      default: return false
+      }
+      guard count - index >= length, second.contains(bytes[index + 1]) else { return false }
+      for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+      index += length
+    }
+    return true
+  }
+}

@@ -1,0 +1,216 @@
+import SplitBillCore
+
+/// A CSV row's fields: cells, in the columns the header names. The diners cell has its own small
+/// grammar (``DinerList``): `3`, `Ana;Ben;Chloé` or `Ana:2;Ben:1`.
+///
+/// Cells are read in place, in the row's bytes. Their locations need the row's columns counted
+/// (``CSVBillReader/Row/settleColumns()``), which a row split in place leaves undone: the rules
+/// ask for none while recognising, and the reader settles them before diagnosing.
+struct CSVRowFields: BillFields, ~Copyable {
+  /// A cell's text, or a part of a diners cell.
+  struct Text {
+    /// Where the text lies in the row's bytes.
+    var start: Int32
+    var end: Int32
+    /// The byte whose column is the text's location (a weight's, before its spaces).
+    var at: Int32
+    var cell: Int16
+    /// Whether the text is part of a diners cell, located by its place in the cell.
+    var inList: Bool
+  }
+
+  /// Which column holds each key, from the header: four bits a key, so that the layout is one
+  /// word, copied for nothing (a header has at most one column per key, so at most 12).
+  struct Layout: Sendable {
+    /// For each key, at bits `4 * rawValue`, its column; 15 when the file has none.
+    private var columns: UInt64 = ~0
+    /// For each column, at bits `4 * column`, its key's raw value.
+    private var keys: UInt64 = 0
+    /// How many columns the header has.
+    let columnCount: Int
+
+    /// The layout of a header whose columns are `keys`, each a different key of the format.
+    init(keys: [BillKey]) {
+      precondition(BillKey.allCases.count < 16 && keys.count < 16, "a key's column is one of 15")
+      columnCount = keys.count
+      for (column, key) in keys.enumerated() {
+        columns &= ~(0xF << (4 * UInt64(key.rawValue)))
+        columns |= UInt64(column) << (4 * UInt64(key.rawValue))
+        self.keys |= UInt64(key.rawValue) << (4 * UInt64(column))
+      }
+    }
+
+    /// The column that holds `key`, if the file has one.
+    func column(of key: BillKey) -> Int? {
+      let column = Int((columns >> (4 * UInt64(key.rawValue))) & 0xF)
+      return column == 15 ? nil : column
+    }
+
+    /// The key in `column`, a column of the header.
+    func key(in column: Int) -> BillKey? { BillKey(rawValue: Int((keys >> (4 * UInt64(column))) & 0xF)) }
+
+    var givesID: Bool { column(of: .id) != nil }
+  }
+
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private let cells: UnsafeBufferPointer<CSVBillReader.Cell>
+  private let layout: Layout
+  private let file: SourceFile
+  private let line: Int
+  let index: Int
+  /// Keys (bits by raw value) whose cell is not valid UTF-8: reported, and read as not given.
+  private var invalidUTF8: UInt16 = 0
+
+  /// The fields of a row whose cells are `cells` over `bytes`, one per column of `layout`.
+  init(
+    bytes: UnsafeBufferPointer<UInt8>, cells: UnsafeBufferPointer<CSVBillReader.Cell>, layout: Layout,
+    file: SourceFile, line: Int, index: Int
+  ) {
+    self.bytes = bytes
+    self.cells = cells
+    self.layout = layout
+    self.file = file
+    self.line = line
+    self.index = index
+    // Nearly every row is valid as a whole, and then so is each cell, unless a character
+    // straddles two cells: the one after it would then start with a continuation byte.
+    if ByteScan.isValidUTF8(bytes),
+      !cells.contains(where: { $0.range.lowerBound < bytes.count && bytes[$0.range.lowerBound] & 0xC0 == 0x80 })
+    {
+      return
+    }
+    for (column, cell) in cells.enumerated() {
+      let text = UnsafeBufferPointer(rebasing: bytes[cell.range])
+      if !ByteScan.isValidUTF8(text), let key = layout.key(in: column) {
+        invalidUTF8 |= 1 << key.rawValue
+      }
+    }
+  }
+
+  var start: SourceLocation { SourceLocation(in: file, line: line, column: 1) }
+  var givesID: Bool { layout.givesID }
+  func isMisspelt(_ key: BillKey) -> Bool { false }
+
+  func reportReaderProblems<Policy: ProblemPolicy>(to policy: inout Policy) throws(Policy.Stop) {
+    guard invalidUTF8 != 0 else { return }
+    for column in cells.indices {
+      guard let key = layout.key(in: column), invalidUTF8 & (1 << key.rawValue) != 0 else { continue }
+      try policy.report(
+        .error("invalid UTF-8 in column '\(key.name)': the file must be UTF-8 text", at: cellLocation(column)))
+    }
+  }
+
+  @inline(__always)
+  func value(_ key: BillKey) -> FieldValue<Text> {
+    guard let column = layout.column(of: key), invalidUTF8 & (1 << key.rawValue) == 0 else { return .absent }
+    let range = cells[column].range
+    guard !range.isEmpty else { return .null }
+    let whole = Text(
+      start: Int32(range.lowerBound), end: Int32(range.upperBound), at: Int32(range.lowerBound), cell: Int16(column),
+      inList: false)
+    guard key == .diners else { return .text(whole) }
+    let cell = UnsafeBufferPointer(rebasing: bytes[range])
+    guard let count = DinerList.headCount(in: cell) else { return .entries }
+    var text = whole
+    text.start += Int32(count.lowerBound)
+    text.end = Int32(range.lowerBound + count.upperBound)
+    return .text(text)
+  }
+
+  /// A CSV cell is a single value: nothing is of an unexpected shape.
+  func shape(of key: BillKey) -> String { "a list" }
+
+  func nextDiner(_ cursor: inout Int) -> (name: Text, weight: Text?)? {
+    guard let column = layout.column(of: .diners) else { return nil }
+    let range = cells[column].range
+    guard let (name, weight) = DinerList.item(in: UnsafeBufferPointer(rebasing: bytes[range]), after: &cursor) else {
+      return nil
+    }
+    func text(_ part: Range<Int>, at: Int) -> Text {
+      Text(
+        start: Int32(range.lowerBound + part.lowerBound), end: Int32(range.lowerBound + part.upperBound),
+        at: Int32(range.lowerBound + at), cell: Int16(column), inList: true)
+    }
+    return (text(name, at: name.lowerBound), weight.map { text($0.text, at: $0.at) })
+  }
+
+  var dinerCount: Int {
+    guard let column = layout.column(of: .diners) else { return 0 }
+    let cell = UnsafeBufferPointer(rebasing: bytes[cells[column].range])
+    return cell.reduce(1) { $0 + ($1 == 0x3B ? 1 : 0) }
+  }
+
+  @inline(__always)
+  func bytes(_ text: Text) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: bytes[Int(text.start)..<Int(text.end)])
+  }
+
+  func location(of text: Text) -> SourceLocation {
+    let column = Int(text.cell)
+    guard text.inList else { return cellLocation(column) }
+    // A part of a diners cell: the cell's column, past its quote, and one column for each
+    // Unicode scalar before the part (separators included).
+    let cell = cells[column]
+    let before = UnsafeBufferPointer(rebasing: bytes[cell.range.lowerBound..<Int(text.at)])
+    let scalars = before.count - ByteScan.continuationBytes(before)
+    return SourceLocation(in: file, line: cell.line, column: cell.column + (cell.quoted ? 1 : 0) + scalars)
+  }
+
+  func keyLocation(_ key: BillKey) -> SourceLocation { valueLocation(key) }
+
+  func valueLocation(_ key: BillKey) -> SourceLocation {
+    guard let column = layout.column(of: key) else { return start }
+    return cellLocation(column)
+  }
+
+  private func cellLocation(_ column: Int) -> SourceLocation {
+    SourceLocation(in: file, line: cells[column].line, column: cells[column].column)
+  }
+}
+
+/// The one grammar of a list of diners written as text: a CSV diners cell, `calc --people` and
+/// the terminal screen's Names row. `3` is a head count; `Ana;Ben;Chloé` names people;
+/// `Ana:2;Ben:1` gives them weights (a name without `:` has weight 1). A single item that is not
+/// a number is one name.
+enum DinerList {
+  /// Where the head count lies in `text`, if the text is one: a single item, without `;` or `:`,
+  /// that is a number (digits, a sign, or any Unicode digits, which are then refused as a count).
+  static func headCount(in text: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+    guard ByteScan.firstIndex(of: 0x3B, or: 0x3A, in: text) == nil else { return nil }
+    var start = 0
+    var end = text.count
+    while start < end, text[start] == 0x20 || text[start] == 0x09 { start += 1 }
+    while end > start, text[end - 1] == 0x20 || text[end - 1] == 0x09 { end -= 1 }
+    guard start < end else { return nil }
+    let trimmed = UnsafeBufferPointer(rebasing: text[start..<end])
+    if trimmed.allSatisfy({ (0x30...0x39).contains($0) }) { return start..<end }
+    let string = String(decoding: trimmed, as: UTF8.self)
+    let isCount = (!ByteScan.isASCII(trimmed) && string.allSatisfy(\.isNumber)) || Int(string) != nil
+    return isCount ? start..<end : nil
+  }
+
+  /// The item after `cursor` (0 for the first; the cursor is then moved past it): its name and,
+  /// after a `:`, its weight (the text without the spaces and tabs around it, and the place right
+  /// after the `:`), as ranges of `text`; `nil` after the last.
+  static func item(in text: UnsafeBufferPointer<UInt8>, after cursor: inout Int) -> (
+    name: Range<Int>, weight: (text: Range<Int>, at: Int)?
+  )? {
+    // The cursor is one past the start of the next item, so that 0 means none read yet.
+    guard cursor <= text.count + 1 else { return nil }
+    let start = cursor == 0 ? 0 : cursor - 1
+    let found = ByteScan.firstIndex(of: 0x3B, or: 0x3A, in: text, from: start)
+    guard let found, text[found] == 0x3A else {
+      let end = found ?? text.count
+      cursor = end + 2
+      return (start..<end, nil)
+    }
+    let colon = found
+    let end = ByteScan.firstIndex(of: 0x3B, or: 0x3B, in: text, from: colon + 1) ?? text.count
+    cursor = end + 2
+    var weightStart = colon + 1
+    var weightEnd = end
+    while weightStart < weightEnd, text[weightStart] == 0x20 || text[weightStart] == 0x09 { weightStart += 1 }
+    while weightEnd > weightStart, text[weightEnd - 1] == 0x20 || text[weightEnd - 1] == 0x09 { weightEnd -= 1 }
+    return (start..<colon, (weightStart..<weightEnd, colon + 1))
+  }
+}

@@ -1,0 +1,200 @@
+import SplitBillCore
+
+/// A YAML bill's fields, read from its events (``YAMLFlatBill``): a mapping of keys to scalars,
+/// but for the diners (a head count, a list of names, or a mapping of names to weights).
+///
+/// Keys are found once, when the fields are made; a key outside the format, a key given twice or
+/// one that is not a plain name is a reader problem, worded then (it is rare).
+struct YAMLBillFields: BillFields, ~Copyable {
+  /// A scalar, by its event's position.
+  typealias Text = Int32
+
+  private let flat: YAMLFlatBill
+  private let text: UnsafeBufferPointer<UInt8>
+  private let file: SourceFile
+  let index: Int
+  /// For each key (by raw value), where its value's event is; -1 when not given. (Room on the
+  /// reading function's stack: an inline array here was copied whole at every look-up.)
+  private let slots: UnsafeMutableBufferPointer<Int32>
+  private var keyProblems: [Diagnostic] = []
+  private var misspelt: Set<BillKey> = []
+
+  /// The fields of `flat`, whose first event starts a mapping, `text` being `flat.text`'s bytes.
+  private init(
+    flat: YAMLFlatBill, text: UnsafeBufferPointer<UInt8>, slots: UnsafeMutableBufferPointer<Int32>, file: SourceFile,
+    index: Int
+  ) {
+    precondition(slots.count >= BillKey.allCases.count, "a slot for every key")
+    slots.initialize(repeating: -1)
+    self.slots = slots
+    self.flat = flat
+    self.text = text
+    self.file = file
+    self.index = index
+    let events = flat.events
+    var position = 1
+    while position < events.count - 1 {
+      let valueStart = flat.end(ofNodeAt: position)
+      defer { position = flat.end(ofNodeAt: valueStart) }
+      let keyLocation = location(of: Int32(position))
+      guard Self.isScalar(events[position].kind) else {
+        keyProblems.append(
+          .error("a key must be a plain name, found \(describe(at: position))", at: keyLocation))
+        continue
+      }
+      let name = flat.text(at: position)
+      guard let key = BillKey(utf8: name) else {
+        let (problem, guess) = BillRules.unknownKey(
+          String(decoding: name, as: UTF8.self), allowed: BillField.billKeys, what: "bill", at: keyLocation)
+        keyProblems.append(problem)
+        if let guess, let key = BillKey(name: guess) { misspelt.insert(key) }
+        continue
+      }
+      guard slots[key.rawValue] < 0 else {
+        keyProblems.append(
+          BillRules.repeatedKey(key.name, what: "bill", first: self.keyLocation(key), at: keyLocation))
+        continue
+      }
+      slots[key.rawValue] = Int32(valueStart)
+    }
+  }
+
+  /// Reads the bill `flat`, the `index`-th of its file, and says whether it gives an id.
+  static func read(
+    _ flat: YAMLFlatBill, index: Int, file: SourceFile, context: DocumentContext, rules: inout BillRules
+  ) -> (Result<Bill, InvalidBill>, givesID: Bool) {
+    guard let first = flat.events.first, first.kind == .mappingStart else {
+      let start = SourceLocation(
+        in: file, line: Int(flat.events.first?.line ?? 1), column: Int(flat.events.first?.column ?? 1))
+      let shape = flat.events.isEmpty ? "nothing" : flat.describe(at: 0)
+      let problem = Diagnostic.error(
+        "a bill must be a mapping with keys such as amount, tip and diners, found \(shape)", at: start)
+      return (.failure(InvalidBill(id: "\(context.file)#\(index)", source: start, diagnostics: [problem])), false)
+    }
+    return flat.text.withUnsafeBufferPointer { text in
+      withUnsafeTemporaryAllocation(of: Int32.self, capacity: BillKey.allCases.count) { slots in
+        let fields = YAMLBillFields(flat: flat, text: text, slots: slots, file: file, index: index)
+        let recognized: Result<Bill, InvalidBill>? = rules.recognize(fields, context: context).map { .success($0) }
+        #if DEBUG
+          BillRules.checkAgreement(recognized, rules.diagnose(fields, context: context))
+        #endif
+        return (recognized ?? rules.diagnose(fields, context: context), fields.givesID)
+      }
+    }
+  }
+
+  var start: SourceLocation { location(of: 0) }
+  var givesID: Bool { slots[BillKey.id.rawValue] >= 0 }
+  func isMisspelt(_ key: BillKey) -> Bool { misspelt.contains(key) }
+
+  func reportReaderProblems<Policy: ProblemPolicy>(to policy: inout Policy) throws(Policy.Stop) {
+    for problem in keyProblems { try policy.report(problem) }
+  }
+
+  func value(_ key: BillKey) -> FieldValue<Int32> {
+    let position = Int(slots[key.rawValue])
+    guard position >= 0 else { return .absent }
+    switch flat.events[position].kind {
+    case .scalar, .plainScalar:
+      return flat.isNull(at: position) ? .null : .text(Int32(position))
+    case .sequenceStart, .mappingStart:
+      return key == .diners && oddItem(at: position) == nil ? .entries : .unexpected
+    case .sequenceEnd, .mappingEnd:
+      return .absent
+    }
+  }
+
+  func shape(of key: BillKey) -> String {
+    let position = Int(slots[key.rawValue])
+    guard position >= 0 else { return "nothing" }
+    let container = flat.events[position].kind == .sequenceStart ? "a list" : "a mapping"
+    guard let odd = oddItem(at: position) else { return describe(at: position) }
+    return "\(container) containing \(describe(at: odd))"
+  }
+
+  /// In the list or mapping at `position`, the first item that is not a scalar (in a mapping:
+  /// the value, else the key), if any.
+  private func oddItem(at position: Int) -> Int? {
+    let events = flat.events
+    var item = position + 1
+    if events[position].kind == .sequenceStart {
+      while events[item].kind != .sequenceEnd {
+        guard Self.isScalar(events[item].kind) else { return item }
+        item += 1
+      }
+    } else if events[position].kind == .mappingStart {
+      while events[item].kind != .mappingEnd {
+        let valueStart = flat.end(ofNodeAt: item)
+        guard Self.isScalar(events[item].kind), Self.isScalar(events[valueStart].kind) else {
+          return Self.isScalar(events[valueStart].kind) ? item : valueStart
+        }
+        item = valueStart + 1
+      }
+    }
+    return nil
+  }
+
+  func nextDiner(_ cursor: inout Int) -> (name: Int32, weight: Int32?)? {
+    let position = Int(slots[BillKey.diners.rawValue])
+    guard position >= 0 else { return nil }
+    let events = flat.events
+    if cursor == 0 { cursor = position + 1 }
+    switch events[position].kind {
+    case .sequenceStart:
+      guard events[cursor].kind != .sequenceEnd else { return nil }
+      defer { cursor += 1 }
+      return (Int32(cursor), nil)
+    case .mappingStart:
+      guard events[cursor].kind != .mappingEnd else { return nil }
+      defer { cursor += 2 }
+      // A null weight is no weight: one.
+      return (Int32(cursor), flat.isNull(at: cursor + 1) ? nil : Int32(cursor + 1))
+    default:
+      return nil
+    }
+  }
+
+  var dinerCount: Int {
+    let position = Int(slots[BillKey.diners.rawValue])
+    guard position >= 0 else { return 0 }
+    let items = flat.end(ofNodeAt: position) - position - 2
+    return flat.events[position].kind == .mappingStart ? items / 2 : max(items, 0)
+  }
+
+  func bytes(_ text: Int32) -> UnsafeBufferPointer<UInt8> {
+    let position = Int(text)
+    let start = position == 0 ? 0 : Int(flat.events[position - 1].end)
+    return UnsafeBufferPointer(rebasing: self.text[start..<Int(flat.events[position].end)])
+  }
+
+  func location(of text: Int32) -> SourceLocation {
+    let event = flat.events[Int(text)]
+    return SourceLocation(in: file, line: Int(event.line), column: Int(event.column))
+  }
+
+  func keyLocation(_ key: BillKey) -> SourceLocation {
+    let position = slots[key.rawValue]
+    return position > 0 ? location(of: position - 1) : start
+  }
+
+  func valueLocation(_ key: BillKey) -> SourceLocation {
+    let position = slots[key.rawValue]
+    guard position > 0 else { return start }
+    return flat.isNull(at: Int(position)) ? keyLocation(key) : location(of: position)
+  }
+
+  private func describe(at position: Int) -> String { flat.describe(at: position) }
+
+  private static func isScalar(_ kind: YAMLFlatBill.Kind) -> Bool { kind == .scalar || kind == .plainScalar }
+}
+
+extension YAMLFlatBill {
+  /// What the node at `position` is, for messages ("a list", "a mapping", "'abc'").
+  func describe(at position: Int) -> String {
+    switch events[position].kind {
+    case .scalar, .plainScalar: return "'\(String(decoding: text(at: position), as: UTF8.self))'"
+    case .sequenceStart, .sequenceEnd: return "a list"
+    case .mappingStart, .mappingEnd: return "a mapping"
+    }
+  }
+}
