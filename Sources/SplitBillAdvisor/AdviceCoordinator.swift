@@ -93,10 +93,14 @@ public struct AdviceCoordinator: Sendable {
     return await state.answers
   }
 
+  /// The seed of a batch's retry jitter: its first bill id's FNV-1a hash, the same in every run
+  /// (`hashValue` is seeded afresh in each process, so retries could not be reproduced).
+  static func jitterSeed(for batch: [AdviceRequest]) -> UInt64 { FNV1a.hash(batch.first?.billID ?? "") }
+
   /// Asks about one batch, retrying what can be retried; answers every bill in it one way or another.
   private func process(_ batch: [AdviceRequest], splitMissing: Bool, limiter: RateLimiter, state: RunState) async {
     var retry = 0
-    var jitter = SplitMix64(seed: UInt64(truncatingIfNeeded: batch.first?.billID.hashValue ?? 0))
+    var jitter = SplitMix64(seed: Self.jitterSeed(for: batch))
     while true {
       if let stopped = await state.stopped { return await fallback(batch, reason: stopped, state: state) }
       let wait = await limiter.reserve()

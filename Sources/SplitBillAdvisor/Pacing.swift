@@ -105,3 +105,10 @@ public struct RetryPolicy: Sendable, Equatable {
     return max(withJitter, serverDelay ?? .zero)
   }
 }
+
+/// The 64-bit FNV-1a hash of a string's UTF-8 bytes: stable across runs and machines.
+enum FNV1a {
+  static func hash(_ text: String) -> UInt64 {
+    text.utf8.reduce(0xcbf2_9ce4_8422_2325) { ($0 ^ UInt64($1)) &* 0x0000_0100_0000_01B3 }
+  }
+}

@@ -70,5 +70,5 @@ struct Command: Sendable {
 let exitCodeHelp = """
   Exit codes: 0 success, 1 invalid bills found, 64 usage error, 66 an input cannot be read,
   69 a required AI provider is unavailable, 70 internal error (a reconciliation failed),
-  73 an output cannot be written.
+  73 an output cannot be written, 74 standard output or error cannot be written.
   """

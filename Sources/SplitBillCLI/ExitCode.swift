@@ -14,4 +14,6 @@ public enum ExitCode: Int32, Sendable {
   case internalError = 70
   /// An output could not be written.
   case cannotCreate = 73
+  /// Standard output or standard error could not be written (a full disk, a file-size limit).
+  case ioError = 74
 }

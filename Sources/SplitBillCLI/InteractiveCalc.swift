@@ -12,14 +12,17 @@ nonisolated(unsafe) private var terminalIsRaw: sig_atomic_t = 0
 nonisolated(unsafe) private var windowChanged: sig_atomic_t = 0
 nonisolated(unsafe) private var uiDescriptor: Int32 = -1
 
+/// What puts the screen back: colours reset, cursor shown, alternate screen left. A static
+/// string: its bytes are in the binary, so writing them allocates nothing.
+private let terminalReset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+
 /// Leaves the alternate screen, shows the cursor and restores the terminal's settings.
-/// Async-signal-safe: only `write` and `tcsetattr`.
+/// Async-signal-safe: only `write` and `tcsetattr`, on memory that exists before any signal
+/// (no allocation, no lock).
 private func restoreTerminal() {
   guard terminalIsRaw != 0 else { return }
   terminalIsRaw = 0
-  let reset = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
-  var bytes = Array(reset.utf8)
-  _ = bytes.withUnsafeMutableBytes { write(uiDescriptor, $0.baseAddress, $0.count) }
+  _ = write(uiDescriptor, terminalReset.utf8Start, terminalReset.utf8CodeUnitCount)
   tcsetattr(0, TCSAFLUSH, &savedTerminal)
 }
 

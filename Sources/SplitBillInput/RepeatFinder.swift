@@ -40,9 +40,7 @@ struct RepeatFinder {
   private let partitions: [Partition]
 
   /// A finder whose temporary files go in `directory` (default: `$TMPDIR`, else `/tmp`).
-  init(directory: String? = nil) {
-    let directory =
-      directory ?? getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+  init(directory: String = TemporaryFile.directory()) {
     partitions = (0..<Self.partitionCount).map { _ in Partition(directory: directory) }
   }
 
@@ -293,7 +291,7 @@ private final class Partition {
   /// everything stays in memory: the bound is lost, never an entry.
   private func flush() {
     if descriptor < 0 {
-      descriptor = Self.temporaryFile(in: directory)
+      descriptor = TemporaryFile.open(in: directory, prefix: "splitbill-repeats")
       guard descriptor >= 0 else {
         inMemoryOnly = true
         return
@@ -312,9 +310,11 @@ private final class Partition {
       return
     }
     // The disk is full: bring back what the file holds and keep everything here from now on.
+    // The file holds `fileSize` bytes of whole entries; what a short write put past them is
+    // ignored, and the whole buffer is kept.
     var earlier: [UInt8] = []
     scanFile { earlier += $0 }
-    replaceBuffered(with: earlier + buffered[written...])
+    replaceBuffered(with: earlier + buffered)
     close(descriptor)
     descriptor = -1
     fileSize = 0
@@ -332,17 +332,6 @@ private final class Partition {
       offset += read
       body(piece[..<read])
     }
-  }
-
-  /// A new file in `directory` that nobody else can see: created, then unlinked at once, so it
-  /// goes away with the process however the process ends.
-  private static func temporaryFile(in directory: String) -> Int32 {
-    var template = Array("\(directory)/splitbill-repeats-XXXXXX".utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemp($0) } ?? -1 }
-    guard descriptor >= 0 else { return -1 }
-    _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    _ = unlink(String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    return descriptor
   }
 
   // Writers of an entry's fields into room made by `reserve`.

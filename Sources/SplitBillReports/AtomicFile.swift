@@ -68,17 +68,14 @@ public final class PendingFile {
     sink.flush()
     if direct {
       done = true
-      let failed = sink.failed
-      let reason = PendingFile.lastError()
       close(descriptor)
       descriptor = -1
-      if failed { throw WriteError(path: path, reason: reason) }
+      if let failure = sink.failure { throw WriteError(path: path, reason: String(cString: strerror(failure))) }
       return
     }
-    if sink.failed {
-      let reason = PendingFile.lastError()
+    if let failure = sink.failure {
       abort()
-      throw WriteError(path: path, reason: reason)
+      throw WriteError(path: path, reason: String(cString: strerror(failure)))
     }
     let mask = umask(0)
     umask(mask)

@@ -8,8 +8,11 @@
 public final class FileDescriptorSink: OutputSink {
   private let descriptor: Int32
   private var buffer: [UInt8] = []
-  /// Whether any write to the descriptor has failed (disk full, closed pipe…).
-  public private(set) var failed = false
+  /// The `errno` of the first write that failed (disk full, closed pipe…), or of a failure
+  /// recorded by a sink whose text was to come out here.
+  public private(set) var failure: Int32?
+  /// Whether anything failed: what reached the descriptor is not the whole output.
+  public var failed: Bool { failure != nil }
 
   /// Writes to `descriptor`, which the caller opens and closes.
   public init(descriptor: Int32) {
@@ -44,8 +47,12 @@ public final class FileDescriptorSink: OutputSink {
         #endif
       }
       if written < 0 && errno == EINTR { continue }
-      if written <= 0 { failed = true } else { offset += written }
+      if written <= 0 { failure = written < 0 ? errno : EIO } else { offset += written }
     }
     buffer.removeAll(keepingCapacity: true)
+  }
+
+  public func recordFailure(_ errorNumber: Int32) {
+    if failure == nil { failure = errorNumber }
   }
 }

@@ -7,11 +7,17 @@ public protocol OutputSink {
   /// Lets `body` append UTF-8 bytes to the sink's own buffer, where it has one: a writer that
   /// produces bytes skips a buffer of its own and a copy (the JSON report, once per bill).
   mutating func append(_ body: (inout [UInt8]) -> Void)
+  /// Marks the output as failed with `errorNumber` (an `errno`): something that should have come
+  /// out through this sink could not be written, so what it holds is not the whole output.
+  mutating func recordFailure(_ errorNumber: Int32)
 }
 
 extension OutputSink {
   /// Decodes the bytes and writes them as text.
   public mutating func write(bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
+
+  /// Sinks that cannot fail take no note of failures.
+  public mutating func recordFailure(_ errorNumber: Int32) {}
 
   /// Collects the bytes, then writes them.
   public mutating func append(_ body: (inout [UInt8]) -> Void) {

@@ -1,51 +1,79 @@
+import SplitBillInput
+
 #if canImport(Glibc)
   import Glibc
 #endif
 
-/// A sink that holds its text in an anonymous temporary file, to be copied out later.
+/// A sink that holds its text in an unlinked temporary file in `$TMPDIR` (else `/tmp`), to be
+/// copied out later.
 ///
 /// Writers whose summary comes first (Markdown, HTML, journals with declarations) spool their bill
-/// sections here while bills stream by, so memory stays flat however many bills there are.
+/// sections here while bills stream by, so memory stays flat however many bills there are. A
+/// write that fails (a full disk, a file-size limit) is remembered, and ``copy(to:)`` passes the
+/// failure on instead of a truncated text: the output it was for is then not committed.
 public final class SpoolSink: OutputSink {
-  private let file: UnsafeMutablePointer<FILE>?
+  private var descriptor: Int32
+  /// The text, when no temporary file could be made.
   private var memory: [UInt8] = []
+  /// Bytes waiting to be written to the file.
+  private var buffer: [UInt8] = []
+  /// The `errno` of the first failure.
+  private var failure: Int32?
 
-  /// A new, empty spool (in memory if no temporary file can be made).
-  public init() { file = tmpfile() }
+  /// A new, empty spool in `$TMPDIR` (else `/tmp`); in memory if no file can be made there.
+  public convenience init() { self.init(directory: TemporaryFile.directory()) }
+
+  /// A new, empty spool in `directory`; in memory if no file can be made there.
+  public init(directory: String) {
+    descriptor = TemporaryFile.open(in: directory, prefix: "splitbill-spool")
+    if descriptor >= 0 { buffer.reserveCapacity(1 << 16) }
+  }
 
   deinit {
-    if let file { fclose(file) }
+    if descriptor >= 0 { close(descriptor) }
   }
 
   public func write(bytes: [UInt8]) {
-    guard let file else { return memory.append(contentsOf: bytes) }
-    bytes.withUnsafeBufferPointer { buffer in _ = fwrite(buffer.baseAddress, 1, buffer.count, file) }
+    guard descriptor >= 0 else { return memory.append(contentsOf: bytes) }
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= 1 << 16 { flush() }
   }
 
   public func write(_ text: String) {
-    guard let file else { return memory.append(contentsOf: text.utf8) }
-    var copy = text
-    copy.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, file) }
+    guard descriptor >= 0 else { return memory.append(contentsOf: text.utf8) }
+    buffer.append(contentsOf: text.utf8)
+    if buffer.count >= 1 << 16 { flush() }
   }
 
-  /// Copies everything written so far into `sink`.
-  public func copy(to sink: inout some OutputSink) {
-    guard let file else { return sink.write(String(decoding: memory, as: UTF8.self)) }
-    fflush(file)
-    rewind(file)
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    var pending: [UInt8] = []
-    while true {
-      let count = buffer.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-      if count == 0 { break }
-      pending += buffer[0..<count]
-      // Cut at the last newline so no UTF-8 sequence is split.
-      if let cut = pending.lastIndex(of: 0x0A) {
-        sink.write(String(decoding: pending[...cut], as: UTF8.self))
-        pending.removeSubrange(...cut)
-      }
+  public func recordFailure(_ errorNumber: Int32) {
+    if failure == nil { failure = errorNumber }
+  }
+
+  /// Writes the buffer to the file; after a failure, nothing more is written.
+  private func flush() {
+    var offset = 0
+    while offset < buffer.count && failure == nil {
+      let written = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 && errno == EINTR { continue }
+      if written <= 0 { failure = written < 0 ? errno : EIO } else { offset += written }
     }
-    if !pending.isEmpty { sink.write(String(decoding: pending, as: UTF8.self)) }
-    fseek(file, 0, SEEK_END)
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// Copies everything written so far into `sink`, or records in `sink` why it cannot.
+  public func copy(to sink: inout some OutputSink) {
+    guard descriptor >= 0 else { return sink.write(bytes: memory) }
+    flush()
+    if let failure { return sink.recordFailure(failure) }
+    var piece = [UInt8](repeating: 0, count: 1 << 16)
+    var offset: off_t = 0
+    while true {
+      let count = piece.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+      if count < 0 && errno == EINTR { continue }
+      if count < 0 { return sink.recordFailure(errno) }
+      if count == 0 { return }
+      offset += off_t(count)
+      sink.write(bytes: Array(piece[..<count]))
+    }
   }
 }

@@ -12,6 +12,8 @@ import SplitBillReports
 enum SplitBill {
   static func main() async {
     signal(SIGPIPE, SIG_IGN)
+    // Past a file-size limit, a write fails (EFBIG) and is reported, rather than killing the run.
+    signal(SIGXFSZ, SIG_IGN)
     let out = FileDescriptorSink(descriptor: 1)
     let err = FileDescriptorSink(descriptor: 2)
     var context = CommandContext(
@@ -20,7 +22,13 @@ enum SplitBill {
       stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1)
     let code = await SplitBillCommandLine.run(Array(CommandLine.arguments.dropFirst()), context: &context)
     out.flush()
+    if let failure = out.failure {
+      // What was printed is not the whole output: one message, and the run fails.
+      err.write("splitbill: cannot write standard output: \(String(cString: strerror(failure)))\n")
+      err.flush()
+      exit(ExitCode.ioError.rawValue)
+    }
     err.flush()
-    exit(code)
+    exit(err.failed ? ExitCode.ioError.rawValue : code)
   }
 }

@@ -70,6 +70,25 @@ actor TestClock: AdvisorClock {
   }
 }
 
+@Suite struct RetryJitterTests {
+  /// Published FNV-1a 64-bit test vectors (the reference's own table).
+  @Test(arguments: [
+    ("", 0xcbf2_9ce4_8422_2325 as UInt64), ("a", 0xaf63_dc4c_8601_ec8c), ("foobar", 0x8594_4171_f739_67e8),
+  ])
+  func fnv1aMatchesThePublishedVectors(text: String, hash: UInt64) {
+    #expect(FNV1a.hash(text) == hash)
+  }
+
+  /// The seed depends on the bill id's bytes only, so a rerun retries after the same delays (it
+  /// was `hashValue`, which each process seeds afresh).
+  @Test func theJitterSeedIsTheFirstBillIDsHash() throws {
+    let amount = Money(minorUnits: 1_000, currency: .usd)
+    let batch = ["lis-04", "tok-02"].map { AdviceRequest(billID: $0, amount: amount, diners: 2, notes: "") }
+    #expect(AdviceCoordinator.jitterSeed(for: batch) == FNV1a.hash("lis-04"))
+    #expect(AdviceCoordinator.jitterSeed(for: Array(batch.reversed())) == FNV1a.hash("tok-02"))
+  }
+}
+
 @Suite struct ErrorMappingTests {
   func failure(_ status: Int, _ body: String, headers: [String: String] = [:]) -> ProviderFailure {
     ErrorBody(HTTPResponse(status: status, headers: headers, body: Array(body.utf8))).failure(

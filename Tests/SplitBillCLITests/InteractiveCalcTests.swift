@@ -94,6 +94,32 @@ import Testing
       "terminal not restored:\n\(stty)")
   }
 
+  /// A signal from outside (a closed terminal, `kill`) restores the terminal before the default
+  /// action ends the process; the handler writes bytes that exist before any signal, allocating
+  /// nothing.
+  @Test(.enabled(if: toolExists("tmux"), "needs tmux"), arguments: [SIGTERM, SIGHUP, SIGINT])
+  func aSignalFromOutsideRestoresTheTerminal(signalNumber: Int32) throws {
+    let directory = try scratchDirectory()
+    let binary = try builtBinary().path
+    let pidFile = directory.appendingPathComponent("pid").path
+    let result = directory.appendingPathComponent("result").path
+    let command =
+      "sh -c 'echo $$ > \"\(pidFile)\"; exec \"\(binary)\" calc -i'; echo \"exit $?\" > '\(result).tmp'; stty -a >> '\(result).tmp'; mv '\(result).tmp' '\(result)'; sleep 60"
+    _ = try tmux(["kill-session", "-t", session])
+    #expect(try tmux(["new-session", "-d", "-s", session, "-x", "90", "-y", "32", command]).code == 0)
+    defer { _ = try? tmux(["kill-session", "-t", session]) }
+    try send([], until: "Amount")
+    let pidText = try String(contentsOfFile: pidFile, encoding: .utf8)
+    let pid = try #require(Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)))
+    #expect(kill(pid, signalNumber) == 0)
+    for _ in 0..<500 where !FileManager.default.fileExists(atPath: result) { usleep(20_000) }
+    let text = (try? String(contentsOfFile: result, encoding: .utf8)) ?? ""
+    #expect(text.hasPrefix("exit \(128 + signalNumber)\n"), "\(text)")
+    #expect(
+      text.contains(" icanon") && text.contains(" echo") && !text.contains("-icanon") && !text.contains("-echo "),
+      "terminal not restored:\n\(text)")
+  }
+
   @Test func withoutATerminalItPointsToThePlainForm() async throws {
     let outcome = try runBinary(["calc", "-i"], stdin: Data())
     #expect(outcome.code == 64)

@@ -212,6 +212,29 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     #expect(result.bills.first?.terms.diners.list.last?.name.unicodeScalars.count == 5)
   }
 
+  /// Every name is trimmed of the same white space, ASCII or not: `"Ana\n"` is Ana as `"Émile\n"`
+  /// is Émile (ASCII names were trimmed of spaces and tabs only, so `["Ana\n", Ana]` was two
+  /// diners while `["Émile\n", Émile]` was a name listed twice).
+  @Test(arguments: ["Ana", "Émile"])
+  func namesAreTrimmedOfTheSameWhiteSpace(name: String) throws {
+    // The column where `part` starts in `line`.
+    func column(of part: String, in line: String) -> Int {
+      line.distance(from: line.startIndex, to: line.range(of: part)?.lowerBound ?? line.endIndex) + 1
+    }
+    for space in ["\\n", "\\r", "\\t", " ", "\\u00A0"] {
+      let line = "- {amount: 1, tip: 1, diners: [\"\(name)\(space)\", \(name)], paid_by: \"\(space)\(name)\"}"
+      let result = try read(line + "\n")
+      let first = column(of: "[", in: line) + 1
+      let second = column(of: ", \(name)]", in: line) + 2
+      #expect(
+        result.lines == ["1:\(second): error: diner '\(name)' is listed twice (first at bills.yaml:1:\(first))"],
+        "space \(space)")
+    }
+    let single = try read("- {amount: 1, tip: 1, diners: [\"\(name)\\n\"], paid_by: \"\(name) \"}\n")
+    #expect(single.bills.first?.terms.diners.list.map(\.name) == [name])
+    #expect(single.bills.first?.terms.payer == name)
+  }
+
   @Test func invalidUTF8IsLocated() throws {
     let bytes = Array("- {amount: 1, tip: 1, diners: [An".utf8) + [0xFF] + Array("a]}\n".utf8)
     let result = try read(bytes: bytes, name: "bad.yaml")
