@@ -5,9 +5,11 @@
 # read as files and from standard input, with and without the options that change reading.
 #
 #   scripts/same-output.sh OLD_BINARY NEW_BINARY [SEEDS]
+#   IGNORE_JSON_KEYS=code,codes scripts/same-output.sh OLD NEW    # a change that only adds JSON fields
 #
 # Prints the first differences and exits 1 if any command differs; a refactoring that must not
-# change behaviour is checked with it (keep a copy of the old binary before rebuilding).
+# change behaviour is checked with it (keep a copy of the old binary before rebuilding). With
+# IGNORE_JSON_KEYS, outputs that are JSON are compared with those keys removed at every level.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ $# -lt 2 ]; then
@@ -47,6 +49,25 @@ run() {
     echo "$status" >"$out.status"
   done
   compared=$((compared + 1))
+  if [ -n "${IGNORE_JSON_KEYS:-}" ]; then
+    for side in old new; do
+      python3 - "$work/$side.stdout" "$IGNORE_JSON_KEYS" <<'PY'
+import json, sys
+path, keys = sys.argv[1], set(sys.argv[2].split(","))
+try:
+    value = json.load(open(path, encoding="utf-8"))
+except (ValueError, UnicodeDecodeError):
+    sys.exit(0)
+def strip(v):
+    if isinstance(v, dict):
+        return {k: strip(x) for k, x in v.items() if k not in keys}
+    if isinstance(v, list):
+        return [strip(x) for x in v]
+    return v
+json.dump(strip(value), open(path, "w", encoding="utf-8"), indent=1, ensure_ascii=False)
+PY
+    done
+  fi
   for part in stdout stderr status; do
     if ! cmp -s "$work/old.$part" "$work/new.$part"; then
       differences=$((differences + 1))

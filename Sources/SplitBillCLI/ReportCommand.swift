@@ -208,8 +208,7 @@ enum ReportCommand {
       case .valid(let valid): bill = valid
       }
       if filter != nil || needsDates, bill.date == nil {
-        let reason = filter != nil ? "a date filter is in use" : "journal formats date every transaction"
-        let problem = Diagnostic.error("bill '\(bill.id)' has no date, but \(reason)", at: bill.source)
+        let problem = Diagnostic.error(.missingDate(id: bill.id, journal: filter == nil), at: bill.source)
         return .refused(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
       }
       if let filter, let date = bill.date, !filter.contains(date) { return .filteredOut }
@@ -224,7 +223,7 @@ enum ReportCommand {
         let split = try bill.terms.split(ledger: &leftovers)
         return .split(ReportedBill(bill: bill, split: split, advice: advice))
       } catch {
-        let problem = Diagnostic.error(error.description, at: bill.source)
+        let problem = Diagnostic.error(.split(error), at: bill.source)
         return .refused(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
       }
     }

@@ -4,7 +4,7 @@
 /// Nothing here goes through floating point.
 public enum DecimalText {
   /// Why a text is not a plain decimal number.
-  public enum SyntaxError: Error, Equatable, Sendable {
+  public enum SyntaxError: Error, Hashable, Sendable {
     /// The text is empty or only white space.
     case empty
     /// Scientific notation such as `1e3`.

@@ -69,7 +69,7 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why an amount, a currency or a calculation on them was refused.
-public enum MoneyError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum MoneyError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The code is not in the ISO 4217 table.
   case unknownCurrency(String)
   /// The text is not an acceptable amount in that currency; the syntax error says why.

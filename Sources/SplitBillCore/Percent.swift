@@ -64,9 +64,9 @@ public struct Percent: Hashable, Sendable, Comparable, CustomStringConvertible {
 }
 
 /// A percentage text that was refused, and why.
-public struct PercentError: Error, Equatable, Sendable, CustomStringConvertible {
+public struct PercentError: Error, Hashable, Sendable, CustomStringConvertible {
   /// What was wrong with the text.
-  public enum Problem: Equatable, Sendable {
+  public enum Problem: Hashable, Sendable {
     /// Not a plain decimal number.
     case notANumber
     /// More than four decimals.

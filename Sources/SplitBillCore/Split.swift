@@ -224,7 +224,7 @@ public struct LeftoverLedger: Hashable, Sendable {
 }
 
 /// Why a bill cannot be split.
-public enum SplitError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum SplitError: Error, Hashable, Sendable, CustomStringConvertible {
   /// Zero people.
   case noDiners
   /// More than ``Diners/maximumCount`` people.

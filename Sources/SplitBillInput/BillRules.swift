@@ -111,7 +111,7 @@ struct BillRules {
       let given = Self.trimmingBlanks(fields.string(text))
       if given.isEmpty {
         try policy.report(
-          .error("id is empty: leave it out for the default '<file>#<n>' or give a name", at: fields.location(of: text))
+          .error(.emptyID, at: fields.location(of: text))
         )
       } else {
         givenID = given
@@ -124,12 +124,7 @@ struct BillRules {
       if date == nil {
         let string = fields.string(text)
         let shape = string.utf8.count == 10 && string.split(separator: "-").count == 3
-        try policy.report(
-          .error(
-            shape
-              ? "date '\(string)' is not a real calendar date"
-              : "date '\(string)' is not an ISO date: expected YYYY-MM-DD such as 2026-11-20",
-            at: fields.location(of: text)))
+        try policy.report(.error(.invalidDate(string, isoShaped: shape), at: fields.location(of: text)))
       }
     }
     let description = try Self.text(.description, fields, &policy).map { fields.string($0) }
@@ -149,7 +144,7 @@ struct BillRules {
       case .invalid(let location):
         currencyKnown = false
         try policy.report(
-          .error("this bill takes its currency from defaults, which is invalid (\(location))", at: fields.start))
+          .error(.invalidDefault(key: "currency", at: location), at: fields.start))
       }
     }
 
@@ -159,12 +154,12 @@ struct BillRules {
       if let currency { amount = try money(text, fields, currency: currency, field: "amount", &policy) }
     case .null:
       try policy.report(
-        .error("amount is empty: expected the bill before tip, such as 84.50", at: fields.valueLocation(.amount)))
+        .error(.emptyAmount, at: fields.valueLocation(.amount)))
     case .entries, .unexpected:
       _ = try Self.text(.amount, fields, &policy)
     case .absent:
       if !fields.isMisspelt(.amount) {
-        try policy.report(.error("missing required key 'amount' (the bill before tip)", at: fields.start))
+        try policy.report(.error(.missingKey(.amount), at: fields.start))
       }
     }
 
@@ -188,10 +183,7 @@ struct BillRules {
     var fixedTip: Money?
     if let text = try Self.text(.tipAmount, fields, &policy) {
       if ownTipGiven {
-        try policy.report(
-          .error(
-            "tip and tip_amount are both given: a bill has exactly one of a percentage, a fixed tip, or 'ai'",
-            at: fields.keyLocation(.tipAmount)))
+        try policy.report(.error(.bothTips, at: fields.keyLocation(.tipAmount)))
       }
       ownTipGiven = true
       if let currency { fixedTip = try money(text, fields, currency: currency, field: "tip_amount", &policy) }
@@ -216,12 +208,9 @@ struct BillRules {
         tipSource = .advisor
       case .invalid(let location):
         try policy.report(
-          .error("this bill takes its tip from defaults, which is invalid (\(location))", at: fields.start))
+          .error(.invalidDefault(key: "tip", at: location), at: fields.start))
       case .unset:
-        try policy.report(
-          .error(
-            "no tip for this bill: add 'tip: 18%' or 'tip_amount: 5.00', a 'tip' in the file's defaults, or --default-tip",
-            at: fields.start))
+        try policy.report(.error(.noTip, at: fields.start))
       }
     }
 
@@ -230,7 +219,7 @@ struct BillRules {
     if let text = try Self.text(.paidBy, fields, &policy) {
       let name = name(text, fields)
       if name.isEmpty {
-        try policy.report(.error("paid_by is empty: expected a name", at: fields.location(of: text)))
+        try policy.report(.error(.emptyPayer, at: fields.location(of: text)))
       } else {
         try checkRoster(name, role: "paid_by", at: fields.location(of: text), context: context, &policy)
         payer = name
@@ -243,10 +232,10 @@ struct BillRules {
     if leftover == .payer, let diners {
       if let payer {
         if diners.isAnonymous || !diners.list.contains(where: { $0.name == payer }) {
-          try policy.report(.error(SplitError.payerNotDiner(payer).description, at: fields.valueLocation(.paidBy)))
+          try policy.report(.error(.split(.payerNotDiner(payer)), at: fields.valueLocation(.paidBy)))
         }
       } else {
-        try policy.report(.error(SplitError.payerPolicyWithoutPayer.description, at: fields.start))
+        try policy.report(.error(.split(.payerPolicyWithoutPayer), at: fields.start))
       }
     }
 
@@ -272,7 +261,7 @@ struct BillRules {
     case .absent, .null: return nil
     case .entries, .unexpected:
       try policy.report(
-        .error("\(key.name) must be a single value, not \(fields.shape(of: key))", at: fields.valueLocation(key)))
+        .error(.notSingleValue(key: key.name, shape: fields.shape(of: key)), at: fields.valueLocation(key)))
       return nil
     }
   }
@@ -286,7 +275,7 @@ struct BillRules {
     do {
       return try Money(parsing: fields.string(text), currency: currency, decimalComma: options.decimalComma)
     } catch {
-      try policy.report(.error(error.message(field: field), at: fields.location(of: text)))
+      try policy.report(.error(.invalidMoney(field: field, error), at: fields.location(of: text)))
       return nil
     }
   }
@@ -312,7 +301,7 @@ struct BillRules {
     case .unset: return nil
     case .invalid(let location):
       try policy.report(
-        .error("this bill takes its \(key.name) from defaults, which is invalid (\(location))", at: fields.start))
+        .error(.invalidDefault(key: key.name, at: location), at: fields.start))
       return nil
     }
   }
@@ -330,33 +319,25 @@ struct BillRules {
       guard !fields.isMisspelt(.diners) else { return nil }
       try policy.report(
         .error(
-          "missing required key 'diners': a head count (3), a list of names, or name -> weight",
-          at: fields.value(.diners).isAbsent ? fields.start : fields.valueLocation(.diners)))
+          .missingKey(.diners), at: fields.value(.diners).isAbsent ? fields.start : fields.valueLocation(.diners)))
       return nil
     case .text(let text):
       let string = fields.string(text)
       guard let count = Int(Self.trimmingBlanks(string)) else {
-        try policy.report(
-          .error(
-            "diners '\(string)' is not a head count: expected a whole number, a list of names, or name -> weight",
-            at: fields.location(of: text)))
+        try policy.report(.error(.notAHeadCount(string), at: fields.location(of: text)))
         return nil
       }
       guard count >= 1 else {
-        try policy.report(
-          .error("diners is \(count): a bill needs at least one person to split it", at: fields.location(of: text)))
+        try policy.report(.error(.tooFewDiners(count), at: fields.location(of: text)))
         return nil
       }
       guard count <= Diners.maximumCount else {
-        try policy.report(.error(SplitError.tooManyDiners(count).description, at: fields.location(of: text)))
+        try policy.report(.error(.split(.tooManyDiners(count)), at: fields.location(of: text)))
         return nil
       }
       return .anonymous(count: count)
     case .unexpected:
-      try policy.report(
-        .error(
-          "diners must be a head count, a list of names, or name -> weight, not \(fields.shape(of: .diners))",
-          at: fields.valueLocation(.diners)))
+      try policy.report(.error(.dinersShape(fields.shape(of: .diners)), at: fields.valueLocation(.diners)))
       return nil
     case .entries:
       break
@@ -375,7 +356,7 @@ struct BillRules {
       guard entries > badWeights else {
         if badWeights == 0 {
           try policy.report(
-            .error("diners is empty: a bill needs at least one person to split it", at: fields.valueLocation(.diners)))
+            .error(.noDiners, at: fields.valueLocation(.diners)))
         }
         return nil
       }
@@ -402,7 +383,7 @@ struct BillRules {
       guard let weight else { continue }
       let name = self.name(nameText, fields)
       guard !name.isEmpty else {
-        try policy.report(.error("empty diner name", at: fields.location(of: nameText)))
+        try policy.report(.error(.emptyDinerName, at: fields.location(of: nameText)))
         continue
       }
       // Names are in NFC here, so names of different byte lengths differ: that test is free, and
@@ -415,9 +396,7 @@ struct BillRules {
           diners.firstIndex { $0.name == name }.flatMap { places.indices.contains($0) ? places[$0] : nil }
           ?? nameText
         try policy.report(
-          .error(
-            "diner '\(name)' is listed twice (first at \(fields.location(of: first)))",
-            at: fields.location(of: nameText)))
+          .error(.repeatedDiner(name, first: fields.location(of: first)), at: fields.location(of: nameText)))
         continue
       }
       try checkRoster(name, role: "diner", at: fields.location(of: nameText), context: context, &policy)
@@ -431,7 +410,7 @@ struct BillRules {
     }
     if entries == 0 {
       try policy.report(
-        .error("diners is empty: a bill needs at least one person to split it", at: fields.valueLocation(.diners)))
+        .error(.noDiners, at: fields.valueLocation(.diners)))
     }
     return .named(diners)
   }
@@ -451,7 +430,7 @@ struct BillRules {
       return try Weight(parsing: Self.weightText(fields.string(text), decimalComma))
     } catch {
       try policy.report(
-        .error("\(error.description) (diner '\(fields.string(name))')", at: fields.location(of: text)))
+        .error(.invalidWeight(error, diner: fields.string(name)), at: fields.location(of: text)))
       return nil
     }
   }
@@ -466,12 +445,10 @@ struct BillRules {
     _ policy: inout Policy
   ) throws(Policy.Stop) {
     guard !context.admits(name), let roster = context.roster else { return }
-    func message() -> String {
-      let message = "\(role) '\(name)' is not in people"
-      if let guess = Spelling.suggestion(for: name, among: roster) { return message + "; did you mean '\(guess)'?" }
-      return message + " (\(roster.joined(separator: ", ")))"
-    }
-    try policy.report(.error(message(), at: location()))
+    try policy.report(
+      .error(
+        .notInRoster(role: role, name: name, roster: roster, guess: Spelling.suggestion(for: name, among: roster)),
+        at: location()))
   }
 
   // MARK: - Texts shared by bills and defaults
@@ -482,12 +459,10 @@ struct BillRules {
     do {
       return try Currency(code: text)
     } catch {
-      func message() -> String {
-        let message = error.message(field: "currency")
-        guard let guess = Spelling.suggestion(for: text.uppercased(), among: Currency.allCodes) else { return message }
-        return message + "; did you mean '\(guess)'?"
-      }
-      try policy.report(.error(message(), at: location()))
+      try policy.report(
+        .error(
+          .unknownCurrency(text, guess: Spelling.suggestion(for: text.uppercased(), among: Currency.allCodes)),
+          at: location()))
       return nil
     }
   }
@@ -498,7 +473,7 @@ struct BillRules {
     do {
       return try TipText.parsing(text, decimalComma: options.decimalComma)
     } catch {
-      try policy.report(.error(error.message(field: "tip") + " (or 'ai' for advice)", at: location()))
+      try policy.report(.error(.invalidTip(error), at: location()))
       return nil
     }
   }
@@ -508,13 +483,11 @@ struct BillRules {
     _ policy: inout Policy
   ) throws(Policy.Stop) -> Choice? where Choice.RawValue == String {
     if let value = Choice(rawValue: text) { return value }
-    func message() -> String {
-      let choices = Choice.allCases.map(\.rawValue)
-      let message = "\(key) '\(text)' is not one of \(choices.joined(separator: ", "))"
-      guard let guess = Spelling.suggestion(for: text, among: choices) else { return message }
-      return message + "; did you mean '\(guess)'?"
-    }
-    try policy.report(.error(message(), at: location()))
+    let choices = Choice.allCases.map(\.rawValue)
+    try policy.report(
+      .error(
+        .invalidChoice(key: key, text: text, choices: choices, guess: Spelling.suggestion(for: text, among: choices)),
+        at: location()))
     return nil
   }
 
@@ -526,9 +499,7 @@ struct BillRules {
     if let version = header.version {
       if case .text("1") = version.shape {
       } else {
-        diagnostics.append(
-          .error(
-            "unsupported version \(version.shape.description): this splitbill reads version 1", at: version.location))
+        diagnostics.append(.error(.unsupportedVersion(version.shape.description), at: version.location))
       }
     }
     let cli = options.defaults
@@ -546,7 +517,7 @@ struct BillRules {
       case .text(let text): return (text, value.location)
       case .null: return nil
       case .list, .unexpected:
-        policy.report(.error("\(key.name) must be a single value, not \(value.shape.description)", at: value.location))
+        policy.report(.error(.notSingleValue(key: key.name, shape: value.shape.description), at: value.location))
         return nil
       }
     }
@@ -574,9 +545,9 @@ struct BillRules {
         for (name, location) in names {
           let normalized = Self.normalizedName(name)
           if normalized.isEmpty {
-            policy.report(.error("empty name in people", at: location))
+            policy.report(.error(.rosterEmptyName, at: location))
           } else if let first = seen[normalized] {
-            policy.report(.error("'\(normalized)' is listed twice in people (first at \(first))", at: location))
+            policy.report(.error(.rosterRepeated(normalized, first: first), at: location))
           } else {
             seen[normalized] = location
             list.append(normalized)
@@ -585,10 +556,7 @@ struct BillRules {
         context.roster = list
       case .null: break
       case .text, .unexpected:
-        policy.report(
-          .error(
-            "people must be a list of names such as [Ana, Ben], found \(roster.shape.description)",
-            at: roster.location))
+        policy.report(.error(.rosterShape(roster.shape.description), at: roster.location))
       }
     }
     return (context, diagnostics + policy.problems)
@@ -596,26 +564,13 @@ struct BillRules {
 
   // MARK: - Keys
 
-  /// The problem with an unknown key in `what` ("bill", "defaults"), and the key it looks like a
-  /// typo of, if any.
-  static func unknownKey(_ key: String, allowed: [String], what: String, at location: SourceLocation) -> (
+  /// The problem with an unknown key in `place` ("bill", "defaults"), and the key it looks like
+  /// a typo of, if any.
+  static func unknownKey(_ key: String, allowed: [String], place: String, at location: SourceLocation) -> (
     Diagnostic, guess: String?
   ) {
-    var message = "unknown key '\(key)' in \(what)"
     let guess = Spelling.suggestion(for: key, among: allowed)
-    if let guess {
-      message += "; did you mean '\(guess)'?"
-    } else {
-      message += ": expected one of \(allowed.joined(separator: ", "))"
-    }
-    return (.error(message, at: location), guess)
-  }
-
-  /// The problem with a key given twice in `what`.
-  static func repeatedKey(_ key: String, what: String, first: SourceLocation, at location: SourceLocation)
-    -> Diagnostic
-  {
-    .error("duplicate key '\(key)' in \(what) (first given at \(first))", at: location)
+    return (.error(.unknownKey(key, place: place, allowed: allowed, guess: guess), at: location), guess)
   }
 
   // MARK: - Names

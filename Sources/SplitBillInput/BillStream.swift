@@ -95,14 +95,13 @@ public struct BillStream {
     for repeated in ids.repeats() {
       repeatedIDs.insert(repeated.entry.ordinal)
       found.diagnostics[repeated.entry.ordinal] = .error(
-        "duplicate bill id '\(repeated.entry.id)': also used at \(repeated.first.location)",
-        at: repeated.entry.location)
+        .repeatedID(repeated.entry.id, first: repeated.first.location), at: repeated.entry.location)
     }
     found.hasRepeatedIDs = !repeatedIDs.isEmpty
     // A bill with a repeated id was never valid, so its receipt is not compared.
     for repeated in receipts.repeats(skipping: repeatedIDs) {
       found.diagnostics[repeated.entry.ordinal] = .warning(
-        "probable duplicate receipt: '\(repeated.entry.id)' has the same date, amount, currency and payer as '\(repeated.first.id)' (\(repeated.first.location))",
+        .probableDuplicateReceipt(id: repeated.entry.id, firstID: repeated.first.id, first: repeated.first.location),
         at: repeated.entry.location)
     }
     guard !found.diagnostics.isEmpty else { return found }
@@ -142,7 +141,7 @@ public struct BillStream {
       }
       var isDirectory: ObjCBool = false
       guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        fail("cannot read '\(path)': no such file or directory", file: path)
+        fail(.cannotRead(path: path, reason: "no such file or directory"), file: path)
         continue
       }
       if isDirectory.boolValue {
@@ -151,9 +150,7 @@ public struct BillStream {
       } else if let source = Self.source(for: path, override: options.inputFormat) {
         result.append(source)
       } else {
-        fail(
-          "cannot tell the format of '\(path)': name it .yaml, .yml, .csv or .tsv, or pass --input-format yaml|csv",
-          file: path)
+        fail(.unknownFormat(path: path), file: path)
       }
     }
     return result
@@ -194,7 +191,7 @@ public struct BillStream {
       } else if let opened = YAMLEventReader(path: source.path) {
         reader = opened
       } else {
-        return fail("cannot read '\(source.path)': \(String(cString: strerror(errno)))", file: source.path)
+        return fail(.cannotRead(path: source.path, reason: String(cString: strerror(errno))), file: source.path)
       }
       var yaml = YAMLBillReader(file: source.path, reader: reader)
       yaml.standardInput = standardInput
@@ -220,7 +217,7 @@ public struct BillStream {
       } else if let opened = ByteReader(path: source.path) {
         input = opened
       } else {
-        return fail("cannot read '\(source.path)': \(String(cString: strerror(errno)))", file: source.path)
+        return fail(.cannotRead(path: source.path, reason: String(cString: strerror(errno))), file: source.path)
       }
       let delimiter = options.delimiter ?? (source.isTabSeparated ? 0x09 : nil)
       // A CSV file has no header of defaults: its context is already known, and its rows are read
@@ -306,9 +303,9 @@ public struct BillStream {
     return bytes
   }
 
-  private mutating func fail(_ message: String, file: String) {
+  private mutating func fail(_ problem: Problem, file: String) {
     unreadableInput = true
-    let diagnostic = Diagnostic.error(message, at: SourceLocation(file: file, line: 0, column: 0))
+    let diagnostic = Diagnostic.error(problem, at: SourceLocation(file: file, line: 0, column: 0))
     record(diagnostic, ofBill: false)
     fileProblems.append(diagnostic)
   }

@@ -99,21 +99,16 @@ struct CSVBillReader {
       if let key = BillKey(name: name), seen[name] == nil {
         keys.append(key)
       } else if seen[name] == nil {
-        var message = "unknown column '\(name)' in the header"
-        if let guess = Spelling.suggestion(for: name, among: BillField.billKeys) {
-          message += "; did you mean '\(guess)'?"
-        } else {
-          message += ": expected columns among \(BillField.billKeys.joined(separator: ", "))"
-        }
-        failures.append(.error(message, at: location))
+        let guess = Spelling.suggestion(for: name, among: BillField.billKeys)
+        failures.append(.error(.unknownColumn(name, guess: guess), at: location))
       } else if let first = seen[name] {
-        failures.append(.error("duplicate column '\(name)' in the header (first at \(first))", at: location))
+        failures.append(.error(.repeatedColumn(name, first: first), at: location))
       }
       seen[name] = seen[name] ?? location
     }
     if !seen.keys.contains("amount") && failures.isEmpty {
       failures.append(
-        .error("the header has no 'amount' column", at: SourceLocation(in: sourceFile, line: header.line, column: 1)))
+        .error(.noAmountColumn, at: SourceLocation(in: sourceFile, line: header.line, column: 1)))
     }
     guard failures.isEmpty else {
       for failure in failures { emit(.failure(failure)) }
@@ -135,7 +130,7 @@ struct CSVBillReader {
       emit(
         .failure(
           .error(
-            "reading stopped: \(String(cString: strerror(error)))",
+            .readingStopped(reason: String(cString: strerror(error))),
             at: SourceLocation(in: sourceFile, line: line, column: column))))
     }
   }
@@ -146,7 +141,7 @@ struct CSVBillReader {
     if row.problem != nil || row.cells.count != layout.columnCount {
       let problem =
         row.problem
-        ?? .error("row has \(row.cells.count) cells but the header has \(layout.columnCount) columns", at: start)
+        ?? .error(.cellCount(cells: row.cells.count, columns: layout.columnCount), at: start)
       return .failure(InvalidBill(id: "\(context.file)#\(index)", source: start, diagnostics: [problem]))
     }
     let recognized = recognize(row, layout: layout, index: index)
@@ -354,8 +349,7 @@ struct CSVBillReader {
         cell.range = cell.range.lowerBound..<row.bytes.count
         if !closed {
           row.problem = .error(
-            "unterminated quoted cell: the quote opened here is never closed",
-            at: SourceLocation(in: sourceFile, line: openLine, column: openColumn))
+            .unterminatedQuote, at: SourceLocation(in: sourceFile, line: openLine, column: openColumn))
           row.unterminated = true
           row.cells.append(cell)
           return true
@@ -363,9 +357,7 @@ struct CSVBillReader {
         // After the closing quote: a delimiter, a line end, or the end of input.
         if let byte = input.peek(), byte != separator, byte != 0x0A, byte != 0x0D {
           if row.problem == nil {
-            row.problem = .error(
-              "unexpected text after a closing quote: a quoted cell ends at the quote (write \"\" for a quote inside it)",
-              at: SourceLocation(in: sourceFile, line: line, column: column))
+            row.problem = .error(.textAfterQuote, at: SourceLocation(in: sourceFile, line: line, column: column))
           }
           var ignored: [UInt8] = []
           input.consume(upTo: (separator, 0x0A, 0x0D, separator), into: &ignored, line: &line, column: &column)
@@ -375,9 +367,7 @@ struct CSVBillReader {
           input.consume(upTo: (separator, 0x0A, 0x0D, quote), into: &row.bytes, line: &line, column: &column)
           guard input.peek() == quote else { break }
           if row.problem == nil {
-            row.problem = .error(
-              "a quote inside an unquoted cell: quote the whole cell and double the quote (\"a \"\"b\"\" c\")",
-              at: SourceLocation(in: sourceFile, line: line, column: column))
+            row.problem = .error(.strayQuote, at: SourceLocation(in: sourceFile, line: line, column: column))
           }
           row.bytes.append(quote)
           _ = advance()

@@ -96,7 +96,7 @@ struct CSVRowFields: BillFields, ~Copyable {
     for column in cells.indices {
       guard let key = layout.key(in: column), invalidUTF8 & (1 << key.rawValue) != 0 else { continue }
       try policy.report(
-        .error("invalid UTF-8 in column '\(key.name)': the file must be UTF-8 text", at: cellLocation(column)))
+        .error(.invalidUTF8InColumn(key.name), at: cellLocation(column)))
     }
   }
 

@@ -39,20 +39,20 @@ struct YAMLBillFields: BillFields, ~Copyable {
       let keyLocation = location(of: Int32(position))
       guard Self.isScalar(events[position].kind) else {
         keyProblems.append(
-          .error("a key must be a plain name, found \(describe(at: position))", at: keyLocation))
+          .error(.keyShape(describe(at: position)), at: keyLocation))
         continue
       }
       let name = flat.text(at: position)
       guard let key = BillKey(utf8: name) else {
         let (problem, guess) = BillRules.unknownKey(
-          String(decoding: name, as: UTF8.self), allowed: BillField.billKeys, what: "bill", at: keyLocation)
+          String(decoding: name, as: UTF8.self), allowed: BillField.billKeys, place: "bill", at: keyLocation)
         keyProblems.append(problem)
         if let guess, let key = BillKey(name: guess) { misspelt.insert(key) }
         continue
       }
       guard slots[key.rawValue] < 0 else {
         keyProblems.append(
-          BillRules.repeatedKey(key.name, what: "bill", first: self.keyLocation(key), at: keyLocation))
+          .error(.repeatedKey(key.name, place: "bill", first: self.keyLocation(key)), at: keyLocation))
         continue
       }
       slots[key.rawValue] = Int32(valueStart)
@@ -67,8 +67,7 @@ struct YAMLBillFields: BillFields, ~Copyable {
       let start = SourceLocation(
         in: file, line: Int(flat.events.first?.line ?? 1), column: Int(flat.events.first?.column ?? 1))
       let shape = flat.events.isEmpty ? "nothing" : flat.describe(at: 0)
-      let problem = Diagnostic.error(
-        "a bill must be a mapping with keys such as amount, tip and diners, found \(shape)", at: start)
+      let problem = Diagnostic.error(.billShape(shape), at: start)
       return (.failure(InvalidBill(id: "\(context.file)#\(index)", source: start, diagnostics: [problem])), false)
     }
     return flat.text.withUnsafeBufferPointer { text in

@@ -43,12 +43,14 @@ struct YAMLBillReader {
       }
     } catch {
       if case .syntax(let syntax) = error {
-        var (line, column) = (syntax.line, syntax.column)
-        if line < 0 {
-          // libyaml's reader errors carry a byte offset instead of a mark.
-          (line, column) = SourceLines.position(ofByteOffset: column, in: file, standardInput: standardInput)
+        var (line, column) = (1, 1)
+        switch syntax.position {
+        case .mark(let markLine, let markColumn): (line, column) = (markLine, markColumn)
+        case .byteOffset(let offset):
+          (line, column) = SourceLines.position(ofByteOffset: offset, in: file, standardInput: standardInput)
+        case .unknown: break
         }
-        emit(.event(.failure(.error(syntax.message, at: location(max(line, 1), max(column, 1))))))
+        emit(.event(.failure(.error(syntax.problem, at: location(max(line, 1), max(column, 1))))))
       }
     }
   }
@@ -76,7 +78,7 @@ struct YAMLBillReader {
         let key = keyNode.scalar ?? ""
         if key == "bills" {
           if billsSeen {
-            header.problems.append(.error("duplicate key 'bills' in the file", at: keyLocation))
+            header.problems.append(.error(.repeatedTopKey("bills"), at: keyLocation))
           }
           billsSeen = true
           if !headerSent {
@@ -93,17 +95,15 @@ struct YAMLBillReader {
             emit(
               .event(
                 .failure(
-                  .error(
-                    "'\(key)' must come before 'bills' in the file, so bills can be read as they stream",
-                    at: keyLocation))))
+                  .error(.headerAfterBills(key), at: keyLocation))))
           } else if key == "version" {
             if header.version != nil {
-              header.problems.append(.error("duplicate key 'version' in the file", at: keyLocation))
+              header.problems.append(.error(.repeatedTopKey("version"), at: keyLocation))
             }
             header.version = headerValue(value, keyLocation: keyLocation)
           } else if key == "people" {
             if header.roster != nil {
-              header.problems.append(.error("duplicate key 'people' in the file", at: keyLocation))
+              header.problems.append(.error(.repeatedTopKey("people"), at: keyLocation))
             }
             header.roster = headerValue(value, keyLocation: keyLocation)
           } else {
@@ -112,14 +112,9 @@ struct YAMLBillReader {
         case _ where key.hasPrefix("x-"):
           continue
         default:
-          var message = "unknown key '\(key)' at the top of the file"
           let known = ["version", "defaults", "people", "bills"]
-          if let guess = Spelling.suggestion(for: key, among: known) {
-            message += "; did you mean '\(guess)'?"
-          } else {
-            message += ": expected version, defaults, people or bills (or an x- key for anchors)"
-          }
-          header.problems.append(.error(message, at: keyLocation))
+          let guess = Spelling.suggestion(for: key, among: known)
+          header.problems.append(.error(.unknownTopKey(key, guess: guess), at: keyLocation))
         }
       }
       if !headerSent { emit(.event(.document(header))) }
@@ -131,13 +126,11 @@ struct YAMLBillReader {
     default:
       let node = try builder.build(first, line: line, column: column)
       header.problems.append(
-        .error(
-          "expected a mapping with 'bills' or a list of bills, found \(node.shapeDescription)",
-          at: location(line, column)))
+        .error(.documentShape(node.shapeDescription), at: location(line, column)))
       emit(.event(.document(header)))
     }
     let (end, _, _) = try builder.pull()
-    if end != .documentEnd { throw .at(line, column, "unexpected content after the document") }
+    if end != .documentEnd { throw .at(line, column, .contentAfterDocument) }
   }
 
   private mutating func readBills(_ emit: (Item) -> Void) throws(InputFailure) {
@@ -152,7 +145,7 @@ struct YAMLBillReader {
       emit(
         .event(
           .failure(
-            .error("'bills' must be a list of bills, found \(node.shapeDescription)", at: location(line, column))
+            .error(.billsShape(node.shapeDescription), at: location(line, column))
           )))
     }
   }
@@ -178,9 +171,7 @@ struct YAMLBillReader {
           : try builder.build(flat: flat, then: (event, line, column), depth: 2)
         billCount += 1
         guard let built = YAMLFlatBill(flattening: node) else {
-          throw .at(
-            node.line, node.column,
-            "this bill expands to more than \(YAMLFlatBill.maximumFlattenedText >> 20) MiB of text through aliases")
+          throw .at(node.line, node.column, .billExpandsTooFar(mebibytes: YAMLFlatBill.maximumFlattenedText >> 20))
         }
         emit(.bill(built, index: billCount))
       }
@@ -191,9 +182,7 @@ struct YAMLBillReader {
     if node.isNull { return }
     guard case .mapping(let pairs) = node.kind else {
       header.problems.append(
-        .error(
-          "'defaults' must be a mapping such as {currency: EUR, tip: 18%}, found \(node.shapeDescription)",
-          at: location(node.line, node.column)))
+        .error(.defaultsShape(node.shapeDescription), at: location(node.line, node.column)))
       return
     }
     for (keyNode, value) in pairs {
@@ -201,11 +190,11 @@ struct YAMLBillReader {
       let keyLocation = location(keyNode.line, keyNode.column)
       guard let key = BillKey(name: name), BillField.defaultKeys.contains(name) else {
         header.problems.append(
-          BillRules.unknownKey(name, allowed: BillField.defaultKeys, what: "defaults", at: keyLocation).0)
+          BillRules.unknownKey(name, allowed: BillField.defaultKeys, place: "defaults", at: keyLocation).0)
         continue
       }
       if let first = header.defaults.keyLocation(key) {
-        header.problems.append(BillRules.repeatedKey(name, what: "defaults", first: first, at: keyLocation))
+        header.problems.append(.error(.repeatedKey(name, place: "defaults", first: first), at: keyLocation))
         continue
       }
       header.defaults.set(key, headerValue(value, keyLocation: keyLocation), keyLocation: keyLocation)

@@ -17,11 +17,20 @@ enum YAMLEvent: Equatable {
   case mappingEnd
 }
 
-/// A YAML syntax error, located.
+/// A problem that stops the reading of a YAML file, and where it is.
 struct YAMLSyntaxError: Error {
-  var message: String
-  var line: Int
-  var column: Int
+  /// Where libyaml says it is.
+  enum Position {
+    /// A 1-based line and column.
+    case mark(line: Int, column: Int)
+    /// A byte offset (libyaml's reader errors: bytes that are not text).
+    case byteOffset(Int)
+    /// The end of the input, or nowhere in particular.
+    case unknown
+  }
+
+  var problem: Problem
+  var position: Position
 }
 
 /// Pulls events one at a time from libyaml (never a document tree), with 1-based positions.
@@ -164,7 +173,7 @@ final class YAMLEventReader {
       if depth == 0 { return .complete }
     }
     // As the node builder says it.
-    throw YAMLSyntaxError(message: "unexpected end of the YAML stream", line: 0, column: 0)
+    throw YAMLSyntaxError(problem: .unexpectedEnd, position: .unknown)
   }
 
   /// Makes the captured text's room at least `count` bytes, keeping its first `kept`.
@@ -210,25 +219,36 @@ final class YAMLEventReader {
     pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
   }
 
-  /// libyaml's problem as a message with a 1-based position.
+  /// The reader errors libyaml 0.2 gives for bytes that are not valid UTF-8 (or UTF-16), word for
+  /// word from its `reader.c`: the one way it says what kind of reader error it met. The others
+  /// (control characters, an input too long) are text it refuses.
+  private static let encodingProblems: Set<String> = [
+    "invalid leading UTF-8 octet", "incomplete UTF-8 octet sequence", "invalid trailing UTF-8 octet",
+    "invalid length of a UTF-8 sequence", "invalid Unicode character", "incomplete UTF-16 character",
+    "unexpected low surrogate area", "incomplete UTF-16 surrogate pair", "expected low surrogate area",
+    "invalid input encoding",
+  ]
+
+  /// libyaml's problem, located.
   private func syntaxError() -> YAMLSyntaxError {
     let parser = self.parser.pointee
     let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
     let context = parser.context.map { String(cString: $0) }
     switch parser.error {
     case YAML_READER_ERROR:
-      // Reader errors (bad UTF-8, control characters) carry a byte offset, not a mark.
-      let message =
-        problem == "invalid leading UTF-8 octet" || problem.contains("UTF-8")
-        ? "invalid UTF-8 (\(problem)): the file must be UTF-8 text" : "cannot read the text: \(problem)"
-      return YAMLSyntaxError(message: message, line: -1, column: Int(parser.problem_offset))
+      // Reader errors (bytes that are not UTF-8, control characters) carry a byte offset, not a mark.
+      let offset = YAMLSyntaxError.Position.byteOffset(Int(parser.problem_offset))
+      if Self.encodingProblems.contains(problem) {
+        return YAMLSyntaxError(problem: .invalidUTF8(detail: problem), position: offset)
+      }
+      return YAMLSyntaxError(problem: .unreadableText(detail: problem), position: offset)
     case YAML_MEMORY_ERROR:
-      return YAMLSyntaxError(message: "out of memory while parsing YAML", line: 0, column: 0)
+      return YAMLSyntaxError(problem: .yamlOutOfMemory, position: .unknown)
     default:
       let mark = parser.problem_mark
-      var message = "YAML syntax error: \(problem)"
-      if let context { message += " (\(context) at line \(parser.context_mark.line + 1))" }
-      return YAMLSyntaxError(message: message, line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+      return YAMLSyntaxError(
+        problem: .yamlSyntax(problem: problem, context: context, contextLine: Int(parser.context_mark.line) + 1),
+        position: .mark(line: Int(mark.line) + 1, column: Int(mark.column) + 1))
     }
   }
 }

@@ -78,7 +78,7 @@ struct YAMLNodeBuilder {
   /// Builds the node that starts with `event`, pulling the rest of its events.
   mutating func build(_ event: YAMLEvent, line: Int, column: Int, depth: Int = 0) throws(InputFailure) -> YAMLNode {
     guard depth < Self.depthLimit else {
-      throw .at(line, column, "the YAML nests deeper than \(Self.depthLimit) levels")
+      throw .at(line, column, .tooDeep(limit: Self.depthLimit))
     }
     switch event {
     case .scalar(let value, let anchor, let plain):
@@ -87,14 +87,11 @@ struct YAMLNodeBuilder {
       return node
     case .alias(let anchor):
       guard let node = anchors[anchor] else {
-        throw .at(line, column, "unknown alias '*\(anchor)': no anchor '&\(anchor)' before it in this document")
+        throw .at(line, column, .unknownAlias(anchor))
       }
       expanded += node.size
       if expanded > Self.expansionLimit {
-        throw .at(
-          line, column,
-          "aliases expand to more than \(Self.expansionLimit) nodes (a 'billion laughs' document?); refusing to expand them"
-        )
+        throw .at(line, column, .aliasesExpandTooFar(limit: Self.expansionLimit))
       }
       var copy = node
       copy.line = line
@@ -146,7 +143,7 @@ struct YAMLNodeBuilder {
       register(node, anchor: anchor)
       return node
     default:
-      throw .at(line, column, "unexpected YAML structure")
+      throw .at(line, column, .unexpectedStructure)
     }
   }
 
@@ -179,7 +176,7 @@ struct YAMLNodeBuilder {
       throw .syntax(error)
     }
     guard let (event, line, column) = pulled else {
-      throw .syntax(YAMLSyntaxError(message: "unexpected end of the YAML stream", line: 0, column: 0))
+      throw .syntax(YAMLSyntaxError(problem: .unexpectedEnd, position: .unknown))
     }
     return (event, line, column)
   }
@@ -193,15 +190,13 @@ struct YAMLNodeBuilder {
       var result: [(key: YAMLNode, value: YAMLNode)] = []
       for item in items {
         guard case .mapping(let pairs) = item.kind else {
-          throw .at(item.line, item.column, "the merge key '<<' takes a mapping or a list of mappings")
+          throw .at(item.line, item.column, .mergeKeyValue(shape: nil))
         }
         result += pairs
       }
       return result
     case .scalar:
-      throw .at(
-        value.line, value.column,
-        "the merge key '<<' takes a mapping or a list of mappings, not \(value.shapeDescription)")
+      throw .at(value.line, value.column, .mergeKeyValue(shape: value.shapeDescription))
     }
   }
 
@@ -215,7 +210,7 @@ struct YAMLNodeBuilder {
 enum InputFailure: Error {
   case syntax(YAMLSyntaxError)
 
-  static func at(_ line: Int, _ column: Int, _ message: String) -> InputFailure {
-    .syntax(YAMLSyntaxError(message: message, line: line, column: column))
+  static func at(_ line: Int, _ column: Int, _ problem: Problem) -> InputFailure {
+    .syntax(YAMLSyntaxError(problem: problem, position: .mark(line: line, column: column)))
   }
 }

@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillInput
 
 /// Renders diagnostics the way `splitbill check` prints them.
 public enum DiagnosticFormatter {
@@ -48,6 +49,7 @@ public enum DiagnosticFormatter {
       ("line", diagnostic.location.map { .int($0.line) } ?? .null),
       ("column", diagnostic.location.map { .int($0.column) } ?? .null),
       ("severity", .string(diagnostic.severity.rawValue)),
+      ("code", .string(diagnostic.code)),
       ("message", .string(diagnostic.message)),
     ])
   }

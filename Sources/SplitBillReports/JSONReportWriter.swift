@@ -162,6 +162,7 @@ public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
               ("source", .string(invalid.source.line > 0 ? invalid.source.description : invalid.source.file)),
               ("id", .optional(invalid.id)),
               ("message", .string(invalid.diagnostics.map(\.message).joined(separator: "; "))),
+              ("codes", .array(invalid.diagnostics.map { .string($0.code) })),
             ])
           })
       ),

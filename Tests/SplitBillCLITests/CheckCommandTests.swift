@@ -1,4 +1,5 @@
 import Foundation
+import SplitBillInput
 import Testing
 
 @testable import SplitBillCLI
@@ -62,9 +63,36 @@ import Testing
     #expect(Set(object.keys) == ["files", "bills", "errors", "warnings", "diagnostics"])
     #expect(object["errors"] as? Int == 3)
     let first = try #require((object["diagnostics"] as? [[String: Any]])?.first)
-    #expect(Set(first.keys) == ["file", "line", "column", "severity", "message"])
+    #expect(Set(first.keys) == ["file", "line", "column", "severity", "code", "message"])
     #expect(first["line"] as? Int == 6)
     #expect(first["column"] as? Int == 5)
+    #expect(first["code"] as? String == "bill.unknown-key")
+  }
+
+  /// Every problem in the broken samples has a stable code, and each code is in the documented
+  /// table (docs/format.md shows the same table, checked below).
+  @Test func everyDiagnosticHasADocumentedCode() async throws {
+    let outcome = await runCLI([
+      "check", packageRoot.appendingPathComponent("samples/invalid").path, "--format", "json",
+    ])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+    let codes = try #require(object["diagnostics"] as? [[String: Any]]).compactMap { $0["code"] as? String }
+    #expect(codes.count > 20)
+    let documented = Set(Problem.documentedCodes.map(\.code))
+    let single = /^(id|date|description|amount|currency|tip|tip_amount|diners|paid_by|notes|leftover|rounding)\.shape$/
+    for code in Set(codes) { #expect(documented.contains(code) || code.wholeMatch(of: single) != nil, "\(code)") }
+    // Some codes of each kind: a value, a key, a person, the file.
+    for code in ["amount.decimals", "bill.unknown-key", "diners.unknown-person", "tip.range", "date.calendar"] {
+      #expect(codes.contains(code), "\(code)")
+    }
+  }
+
+  @Test func theFormatDocumentListsEveryCode() throws {
+    let document = try String(
+      contentsOf: packageRoot.appendingPathComponent("docs/format.md"), encoding: .utf8)
+    for (code, meaning) in Problem.documentedCodes {
+      #expect(document.contains("| `\(code)` | \(meaning) |"), "docs/format.md lacks \(code)")
+    }
   }
 
   @Test func unreadableInputExits66() async {

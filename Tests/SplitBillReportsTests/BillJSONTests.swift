@@ -1,3 +1,4 @@
+import SplitBillInput
 import Testing
 
 @testable import SplitBillCore

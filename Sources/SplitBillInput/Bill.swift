@@ -1,3 +1,5 @@
+import SplitBillCore
+
 /// Where a bill's tip came from, as reports show it.
 public enum TipSource: String, Sendable, Hashable {
   /// The bill's own percentage.

@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 
-@testable import SplitBillCore
+@testable import SplitBillInput
 
 @Suite struct SourceLocationTests {
   /// A location keeps the path it was given, and equal paths are one file, wherever they came from.

@@ -94,35 +94,3 @@ public struct SourceFile: Hashable, Sendable {
 
   private static let table = Mutex(Table())
 }
-
-/// A problem found in the input, located like a compiler's.
-public struct Diagnostic: Hashable, Sendable {
-  /// Errors make a bill invalid; warnings fail only with `--strict`.
-  public enum Severity: String, Sendable, Hashable {
-    case error, warning
-  }
-
-  /// Error or warning.
-  public var severity: Severity
-  /// Where, when known (an unreadable file has no line).
-  public var location: SourceLocation?
-  /// What was wrong and what was expected.
-  public var message: String
-
-  /// Creates a diagnostic.
-  public init(_ severity: Severity, _ message: String, at location: SourceLocation?) {
-    self.severity = severity
-    self.location = location
-    self.message = message
-  }
-
-  /// An error at `location`.
-  public static func error(_ message: String, at location: SourceLocation?) -> Diagnostic {
-    Diagnostic(.error, message, at: location)
-  }
-
-  /// A warning at `location`.
-  public static func warning(_ message: String, at location: SourceLocation?) -> Diagnostic {
-    Diagnostic(.warning, message, at: location)
-  }
-}

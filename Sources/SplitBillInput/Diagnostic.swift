@@ -1,0 +1,516 @@
+import SplitBillCore
+
+/// A problem found in the input, located like a compiler's: what was wrong (``Problem``, with a
+/// stable ``code``), where, and whether it makes a bill invalid.
+public struct Diagnostic: Hashable, Sendable {
+  /// Errors make a bill invalid; warnings fail only with `--strict`.
+  public enum Severity: String, Sendable, Hashable {
+    case error, warning
+  }
+
+  /// Error or warning.
+  public var severity: Severity
+  /// Where, when known (an unreadable file has no line).
+  public var location: SourceLocation?
+  /// What was wrong, with the values the message is made of.
+  public var problem: Problem
+
+  /// The stable code of the problem (`amount.decimals`): for programs, `check --format json`.
+  public var code: String { problem.code }
+  /// What was wrong and what was expected, for people.
+  public var message: String { problem.message }
+
+  /// Creates a diagnostic.
+  public init(_ severity: Severity, _ problem: Problem, at location: SourceLocation?) {
+    self.severity = severity
+    self.location = location
+    self.problem = problem
+  }
+
+  /// An error at `location`.
+  public static func error(_ problem: Problem, at location: SourceLocation?) -> Diagnostic {
+    Diagnostic(.error, problem, at: location)
+  }
+
+  /// A warning at `location`.
+  public static func warning(_ problem: Problem, at location: SourceLocation?) -> Diagnostic {
+    Diagnostic(.warning, problem, at: location)
+  }
+}
+
+/// Every problem the readers and the rules can find, with what its message needs. The wording is
+/// here and nowhere else (``message``); programs match on ``code``, which never changes once
+/// released (docs/format.md lists them all).
+public enum Problem: Hashable, Sendable {
+  // MARK: Files
+  /// A path that cannot be opened; `reason` is the system's.
+  case cannotRead(path: String, reason: String)
+  /// A path whose extension names no format.
+  case unknownFormat(path: String)
+  /// Reading failed part-way; `reason` is the system's.
+  case readingStopped(reason: String)
+  /// Bytes that are not UTF-8 (`detail` is libyaml's words).
+  case invalidUTF8(detail: String)
+  /// Text libyaml refuses (control characters), in its words.
+  case unreadableText(detail: String)
+
+  // MARK: YAML structure
+  /// libyaml's syntax error, in its words, and where its context started.
+  case yamlSyntax(problem: String, context: String?, contextLine: Int)
+  /// libyaml ran out of memory.
+  case yamlOutOfMemory
+  /// The stream ended inside a node.
+  case unexpectedEnd
+  /// More nesting than the reader takes.
+  case tooDeep(limit: Int)
+  /// An alias whose anchor is not defined before it.
+  case unknownAlias(String)
+  /// Aliases that expand past the reader's bound.
+  case aliasesExpandTooFar(limit: Int)
+  /// A merge key whose value is not mappings; `shape` describes it when it is a scalar.
+  case mergeKeyValue(shape: String?)
+  /// More after the document's node.
+  case contentAfterDocument
+  /// An event the reader does not expect.
+  case unexpectedStructure
+  /// A bill whose aliases expand to more text than a bill may hold.
+  case billExpandsTooFar(mebibytes: Int)
+  /// A top-level key given twice.
+  case repeatedTopKey(String)
+  /// `version`, `defaults` or `people` after `bills`.
+  case headerAfterBills(String)
+  /// A top-level key outside the format; `guess` is the key it looks like a typo of.
+  case unknownTopKey(String, guess: String?)
+  /// A document that is neither a mapping nor a list of bills.
+  case documentShape(String)
+  /// `bills` that is not a list.
+  case billsShape(String)
+  /// `defaults` that is not a mapping.
+  case defaultsShape(String)
+  /// A `version` other than 1, described.
+  case unsupportedVersion(String)
+  /// `people` that is not a list of names, described.
+  case rosterShape(String)
+  /// An empty name in `people`.
+  case rosterEmptyName
+  /// A name given twice in `people`.
+  case rosterRepeated(String, first: SourceLocation)
+
+  // MARK: CSV structure
+  /// A header cell that names no key.
+  case unknownColumn(String, guess: String?)
+  /// A column given twice.
+  case repeatedColumn(String, first: SourceLocation)
+  /// A header without the `amount` column.
+  case noAmountColumn
+  /// A row with more or fewer cells than the header.
+  case cellCount(cells: Int, columns: Int)
+  /// A quote never closed.
+  case unterminatedQuote
+  /// Text after a closing quote.
+  case textAfterQuote
+  /// A quote inside an unquoted cell.
+  case strayQuote
+  /// A cell that is not UTF-8.
+  case invalidUTF8InColumn(String)
+
+  // MARK: Keys
+  /// A bill that is not a mapping, described.
+  case billShape(String)
+  /// A key that is not a plain name, described.
+  case keyShape(String)
+  /// A key outside the format in `place` ("bill", "defaults"); `guess` is the key it looks like a
+  /// typo of, else `allowed` are listed.
+  case unknownKey(String, place: String, allowed: [String], guess: String?)
+  /// A key given twice in `place`.
+  case repeatedKey(String, place: String, first: SourceLocation)
+  /// A list or mapping where a single value belongs.
+  case notSingleValue(key: String, shape: String)
+  /// A required key that is not there.
+  case missingKey(BillKey)
+  /// A default a bill needs is invalid (the default's own problem is reported where it is).
+  case invalidDefault(key: String, at: SourceLocation)
+
+  // MARK: Values
+  /// An empty id.
+  case emptyID
+  /// A date that is not `YYYY-MM-DD` (`isoShaped` false) or not a real day (true).
+  case invalidDate(String, isoShaped: Bool)
+  /// An unknown currency; `guess` is the code it looks like a typo of.
+  case unknownCurrency(String, guess: String?)
+  /// An empty amount.
+  case emptyAmount
+  /// An amount or fixed tip that is refused (the field, and why).
+  case invalidMoney(field: String, MoneyError)
+  /// A percentage tip that is refused.
+  case invalidTip(PercentError)
+  /// Both `tip` and `tip_amount`.
+  case bothTips
+  /// No tip given and no default.
+  case noTip
+  /// A choice (`leftover`, `rounding`) outside its values; `guess` is the one it looks like.
+  case invalidChoice(key: String, text: String, choices: [String], guess: String?)
+
+  // MARK: People
+  /// A diners scalar that is not a whole number.
+  case notAHeadCount(String)
+  /// A head count below one.
+  case tooFewDiners(Int)
+  /// Diners of a shape they do not take, described.
+  case dinersShape(String)
+  /// An empty list of diners.
+  case noDiners
+  /// An empty name among the diners.
+  case emptyDinerName
+  /// A diner named twice.
+  case repeatedDiner(String, first: SourceLocation)
+  /// A weight that is refused, for the diner named as written.
+  case invalidWeight(SplitError, diner: String)
+  /// A person not in `people` (`role`: "diner", "paid_by"); `guess` is the name it looks like,
+  /// else the roster is listed.
+  case notInRoster(role: String, name: String, roster: [String], guess: String?)
+  /// An empty payer.
+  case emptyPayer
+  /// A split rule the bill breaks (too many diners, the payer policy, a split that failed).
+  case split(SplitError)
+
+  // MARK: Across bills and runs
+  /// An id used before, at `first`.
+  case repeatedID(String, first: SourceLocation)
+  /// A bill with the same date, amount, currency and payer as an earlier one.
+  case probableDuplicateReceipt(id: String, firstID: String, first: SourceLocation)
+  /// A bill without a date where the run needs one (`journal`: for a journal, else a date filter).
+  case missingDate(id: String, journal: Bool)
+
+  /// The stable code, `field.problem` (`amount.decimals`, `diners.unknown-person`).
+  public var code: String {
+    switch self {
+    case .cannotRead: return "file.unreadable"
+    case .unknownFormat: return "file.format"
+    case .readingStopped: return "file.read-error"
+    case .invalidUTF8: return "file.utf8"
+    case .unreadableText: return "file.text"
+    case .yamlSyntax: return "yaml.syntax"
+    case .yamlOutOfMemory: return "yaml.memory"
+    case .unexpectedEnd: return "yaml.end"
+    case .tooDeep: return "yaml.depth"
+    case .unknownAlias: return "yaml.alias"
+    case .aliasesExpandTooFar: return "yaml.alias-expansion"
+    case .mergeKeyValue: return "yaml.merge"
+    case .contentAfterDocument: return "yaml.trailing-content"
+    case .unexpectedStructure: return "yaml.structure"
+    case .billExpandsTooFar: return "yaml.bill-expansion"
+    case .repeatedTopKey: return "file.duplicate-key"
+    case .headerAfterBills: return "file.key-order"
+    case .unknownTopKey: return "file.unknown-key"
+    case .documentShape: return "file.shape"
+    case .billsShape: return "bills.shape"
+    case .defaultsShape: return "defaults.shape"
+    case .unsupportedVersion: return "version.unsupported"
+    case .rosterShape: return "people.shape"
+    case .rosterEmptyName: return "people.empty-name"
+    case .rosterRepeated: return "people.repeated"
+    case .unknownColumn: return "csv.unknown-column"
+    case .repeatedColumn: return "csv.duplicate-column"
+    case .noAmountColumn: return "csv.no-amount-column"
+    case .cellCount: return "csv.cell-count"
+    case .unterminatedQuote: return "csv.unterminated-quote"
+    case .textAfterQuote: return "csv.text-after-quote"
+    case .strayQuote: return "csv.stray-quote"
+    case .invalidUTF8InColumn: return "csv.utf8"
+    case .billShape: return "bill.shape"
+    case .keyShape: return "bill.key-shape"
+    case .unknownKey(_, let place, _, _): return "\(place).unknown-key"
+    case .repeatedKey(_, let place, _): return "\(place).duplicate-key"
+    case .notSingleValue(let key, _): return "\(key).shape"
+    case .missingKey(let key): return "\(key.name).missing"
+    case .invalidDefault(let key, _): return "\(key).invalid-default"
+    case .emptyID: return "id.empty"
+    case .invalidDate(_, let isoShaped): return isoShaped ? "date.calendar" : "date.syntax"
+    case .unknownCurrency: return "currency.unknown"
+    case .emptyAmount: return "amount.empty"
+    case .invalidMoney(let field, let error): return "\(field).\(error.code)"
+    case .invalidTip(let error): return "tip.\(error.code)"
+    case .bothTips: return "tip.conflict"
+    case .noTip: return "tip.missing"
+    case .invalidChoice(let key, _, _, _): return "\(key).unknown"
+    case .notAHeadCount: return "diners.head-count"
+    case .tooFewDiners: return "diners.too-few"
+    case .dinersShape: return "diners.shape"
+    case .noDiners: return "diners.empty"
+    case .emptyDinerName: return "diners.empty-name"
+    case .repeatedDiner: return "diners.repeated"
+    case .invalidWeight(let error, _): return "diners.\(error.code)"
+    case .notInRoster(let role, _, _, _): return role == "diner" ? "diners.unknown-person" : "\(role).unknown-person"
+    case .emptyPayer: return "paid_by.empty"
+    case .split(let error): return error.code
+    case .repeatedID: return "id.duplicate"
+    case .probableDuplicateReceipt: return "receipt.duplicate"
+    case .missingDate: return "date.missing"
+    }
+  }
+
+  /// What was wrong and what was expected.
+  public var message: String {
+    switch self {
+    case .cannotRead(let path, let reason): return "cannot read '\(path)': \(reason)"
+    case .unknownFormat(let path):
+      return "cannot tell the format of '\(path)': name it .yaml, .yml, .csv or .tsv, or pass --input-format yaml|csv"
+    case .readingStopped(let reason): return "reading stopped: \(reason)"
+    case .invalidUTF8(let detail): return "invalid UTF-8 (\(detail)): the file must be UTF-8 text"
+    case .unreadableText(let detail): return "cannot read the text: \(detail)"
+    case .yamlSyntax(let problem, let context, let contextLine):
+      guard let context else { return "YAML syntax error: \(problem)" }
+      return "YAML syntax error: \(problem) (\(context) at line \(contextLine))"
+    case .yamlOutOfMemory: return "out of memory while parsing YAML"
+    case .unexpectedEnd: return "unexpected end of the YAML stream"
+    case .tooDeep(let limit): return "the YAML nests deeper than \(limit) levels"
+    case .unknownAlias(let anchor):
+      return "unknown alias '*\(anchor)': no anchor '&\(anchor)' before it in this document"
+    case .aliasesExpandTooFar(let limit):
+      return
+        "aliases expand to more than \(limit) nodes (a 'billion laughs' document?); refusing to expand them"
+    case .mergeKeyValue(let shape):
+      guard let shape else { return "the merge key '<<' takes a mapping or a list of mappings" }
+      return "the merge key '<<' takes a mapping or a list of mappings, not \(shape)"
+    case .contentAfterDocument: return "unexpected content after the document"
+    case .unexpectedStructure: return "unexpected YAML structure"
+    case .billExpandsTooFar(let mebibytes):
+      return "this bill expands to more than \(mebibytes) MiB of text through aliases"
+    case .repeatedTopKey(let key): return "duplicate key '\(key)' in the file"
+    case .headerAfterBills(let key):
+      return "'\(key)' must come before 'bills' in the file, so bills can be read as they stream"
+    case .unknownTopKey(let key, let guess):
+      guard let guess else {
+        return
+          "unknown key '\(key)' at the top of the file: expected version, defaults, people or bills (or an x- key for anchors)"
+      }
+      return "unknown key '\(key)' at the top of the file; did you mean '\(guess)'?"
+    case .documentShape(let shape): return "expected a mapping with 'bills' or a list of bills, found \(shape)"
+    case .billsShape(let shape): return "'bills' must be a list of bills, found \(shape)"
+    case .defaultsShape(let shape):
+      return "'defaults' must be a mapping such as {currency: EUR, tip: 18%}, found \(shape)"
+    case .unsupportedVersion(let version): return "unsupported version \(version): this splitbill reads version 1"
+    case .rosterShape(let shape): return "people must be a list of names such as [Ana, Ben], found \(shape)"
+    case .rosterEmptyName: return "empty name in people"
+    case .rosterRepeated(let name, let first): return "'\(name)' is listed twice in people (first at \(first))"
+    case .unknownColumn(let name, let guess):
+      guard let guess else {
+        return
+          "unknown column '\(name)' in the header: expected columns among \(BillField.billKeys.joined(separator: ", "))"
+      }
+      return "unknown column '\(name)' in the header; did you mean '\(guess)'?"
+    case .repeatedColumn(let name, let first): return "duplicate column '\(name)' in the header (first at \(first))"
+    case .noAmountColumn: return "the header has no 'amount' column"
+    case .cellCount(let cells, let columns): return "row has \(cells) cells but the header has \(columns) columns"
+    case .unterminatedQuote: return "unterminated quoted cell: the quote opened here is never closed"
+    case .textAfterQuote:
+      return "unexpected text after a closing quote: a quoted cell ends at the quote (write \"\" for a quote inside it)"
+    case .strayQuote:
+      return "a quote inside an unquoted cell: quote the whole cell and double the quote (\"a \"\"b\"\" c\")"
+    case .invalidUTF8InColumn(let name): return "invalid UTF-8 in column '\(name)': the file must be UTF-8 text"
+    case .billShape(let shape):
+      return "a bill must be a mapping with keys such as amount, tip and diners, found \(shape)"
+    case .keyShape(let shape): return "a key must be a plain name, found \(shape)"
+    case .unknownKey(let key, let place, let allowed, let guess):
+      guard let guess else {
+        return "unknown key '\(key)' in \(place): expected one of \(allowed.joined(separator: ", "))"
+      }
+      return "unknown key '\(key)' in \(place); did you mean '\(guess)'?"
+    case .repeatedKey(let key, let place, let first):
+      return "duplicate key '\(key)' in \(place) (first given at \(first))"
+    case .notSingleValue(let key, let shape): return "\(key) must be a single value, not \(shape)"
+    case .missingKey(let key):
+      return key == .diners
+        ? "missing required key 'diners': a head count (3), a list of names, or name -> weight"
+        : "missing required key '\(key.name)' (the bill before tip)"
+    case .invalidDefault(let key, let location):
+      return "this bill takes its \(key) from defaults, which is invalid (\(location))"
+    case .emptyID: return "id is empty: leave it out for the default '<file>#<n>' or give a name"
+    case .invalidDate(let text, let isoShaped):
+      return isoShaped
+        ? "date '\(text)' is not a real calendar date"
+        : "date '\(text)' is not an ISO date: expected YYYY-MM-DD such as 2026-11-20"
+    case .unknownCurrency(let code, let guess):
+      let message = MoneyError.unknownCurrency(code).message(field: "currency")
+      guard let guess else { return message }
+      return message + "; did you mean '\(guess)'?"
+    case .emptyAmount: return "amount is empty: expected the bill before tip, such as 84.50"
+    case .invalidMoney(let field, let error): return error.message(field: field)
+    case .invalidTip(let error): return error.message(field: "tip") + " (or 'ai' for advice)"
+    case .bothTips:
+      return "tip and tip_amount are both given: a bill has exactly one of a percentage, a fixed tip, or 'ai'"
+    case .noTip:
+      return
+        "no tip for this bill: add 'tip: 18%' or 'tip_amount: 5.00', a 'tip' in the file's defaults, or --default-tip"
+    case .invalidChoice(let key, let text, let choices, let guess):
+      let message = "\(key) '\(text)' is not one of \(choices.joined(separator: ", "))"
+      guard let guess else { return message }
+      return message + "; did you mean '\(guess)'?"
+    case .notAHeadCount(let text):
+      return "diners '\(text)' is not a head count: expected a whole number, a list of names, or name -> weight"
+    case .tooFewDiners(let count): return "diners is \(count): a bill needs at least one person to split it"
+    case .dinersShape(let shape):
+      return "diners must be a head count, a list of names, or name -> weight, not \(shape)"
+    case .noDiners: return "diners is empty: a bill needs at least one person to split it"
+    case .emptyDinerName: return "empty diner name"
+    case .repeatedDiner(let name, let first): return "diner '\(name)' is listed twice (first at \(first))"
+    case .invalidWeight(let error, let diner): return "\(error.description) (diner '\(diner)')"
+    case .notInRoster(let role, let name, let roster, let guess):
+      let message = "\(role) '\(name)' is not in people"
+      guard let guess else { return message + " (\(roster.joined(separator: ", ")))" }
+      return message + "; did you mean '\(guess)'?"
+    case .emptyPayer: return "paid_by is empty: expected a name"
+    case .split(let error): return error.description
+    case .repeatedID(let id, let first): return "duplicate bill id '\(id)': also used at \(first)"
+    case .probableDuplicateReceipt(let id, let firstID, let first):
+      return
+        "probable duplicate receipt: '\(id)' has the same date, amount, currency and payer as '\(firstID)' (\(first))"
+    case .missingDate(let id, let journal):
+      return
+        "bill '\(id)' has no date, but \(journal ? "journal formats date every transaction" : "a date filter is in use")"
+    }
+  }
+
+  /// Every code, with what it means: the table docs/format.md shows (a test compares them).
+  /// Codes with a field in them are listed for each field that can have them.
+  public static let documentedCodes: [(code: String, meaning: String)] = [
+    ("file.unreadable", "an input path cannot be opened"),
+    ("file.format", "a path whose extension names no format"),
+    ("file.read-error", "reading failed part-way"),
+    ("file.utf8", "the bytes are not UTF-8"),
+    ("file.text", "text libyaml refuses (control characters)"),
+    ("yaml.syntax", "a YAML syntax error"),
+    ("yaml.memory", "libyaml ran out of memory"),
+    ("yaml.end", "the stream ends inside a node"),
+    ("yaml.depth", "more than 64 levels of nesting"),
+    ("yaml.alias", "an alias without an anchor before it"),
+    ("yaml.alias-expansion", "aliases expand past the bound"),
+    ("yaml.merge", "a merge key whose value is not mappings"),
+    ("yaml.trailing-content", "more after the document"),
+    ("yaml.structure", "an event the reader does not expect"),
+    ("yaml.bill-expansion", "a bill whose aliases expand past the text a bill may hold"),
+    ("file.duplicate-key", "a top-level key given twice"),
+    ("file.key-order", "version, defaults or people after bills"),
+    ("file.unknown-key", "a top-level key outside the format"),
+    ("file.shape", "a document that is neither a mapping nor a list of bills"),
+    ("bills.shape", "bills that is not a list"),
+    ("defaults.shape", "defaults that is not a mapping"),
+    ("version.unsupported", "a version other than 1"),
+    ("people.shape", "people that is not a list of names"),
+    ("people.empty-name", "an empty name in people"),
+    ("people.repeated", "a name listed twice in people"),
+    ("csv.unknown-column", "a header cell that names no key"),
+    ("csv.duplicate-column", "a column given twice"),
+    ("csv.no-amount-column", "a header without amount"),
+    ("csv.cell-count", "a row with more or fewer cells than the header"),
+    ("csv.unterminated-quote", "a quote never closed (the rest of the file is not read)"),
+    ("csv.text-after-quote", "text after a closing quote"),
+    ("csv.stray-quote", "a quote inside an unquoted cell"),
+    ("csv.utf8", "a cell that is not UTF-8 (the field counts as not given)"),
+    ("bill.shape", "a bill that is not a mapping"),
+    ("bill.key-shape", "a key that is not a plain name"),
+    ("bill.unknown-key", "a key outside the format (with a did-you-mean)"),
+    ("defaults.unknown-key", "a key defaults do not take"),
+    ("bill.duplicate-key", "a key given twice in a bill"),
+    ("defaults.duplicate-key", "a key given twice in defaults"),
+    ("KEY.shape", "a list or mapping where a single value belongs (KEY: id, date, amount, ...)"),
+    ("amount.missing", "no amount"),
+    ("diners.missing", "no diners and no people roster"),
+    ("currency.invalid-default", "the bill takes its currency from defaults, which are invalid"),
+    ("tip.invalid-default", "the bill takes its tip from defaults, which are invalid"),
+    ("leftover.invalid-default", "the bill takes its leftover policy from defaults, which are invalid"),
+    ("rounding.invalid-default", "the bill takes its rounding from defaults, which are invalid"),
+    ("id.empty", "an empty id"),
+    ("id.duplicate", "an id used before in the run"),
+    ("date.syntax", "a date that is not YYYY-MM-DD"),
+    ("date.calendar", "a date that is not a real day"),
+    ("date.missing", "no date where the run needs one (a date filter, a journal)"),
+    ("currency.unknown", "a code outside ISO 4217"),
+    ("amount.empty", "an empty amount"),
+    ("amount.syntax", "an amount that is not a number"),
+    ("amount.decimals", "more decimals than the currency has"),
+    ("amount.negative", "a negative amount"),
+    ("amount.exponent", "exponent notation (1e3)"),
+    ("amount.thousands-separator", "a thousands separator (1,234.00)"),
+    ("amount.too-large", "an amount past the exact range"),
+    ("tip_amount.syntax", "a fixed tip that is not a number"),
+    ("tip_amount.decimals", "more decimals than the currency has"),
+    ("tip_amount.negative", "a negative fixed tip"),
+    ("tip_amount.exponent", "exponent notation"),
+    ("tip_amount.thousands-separator", "a thousands separator"),
+    ("tip_amount.too-large", "a fixed tip past the exact range"),
+    ("tip.syntax", "a tip that is not a percentage or ai"),
+    ("tip.decimals", "a percentage with more than 4 decimals"),
+    ("tip.range", "a percentage below 0 or above 100"),
+    ("tip.conflict", "both tip and tip_amount"),
+    ("tip.missing", "no tip and no default tip"),
+    ("leftover.unknown", "a leftover policy outside its values"),
+    ("rounding.unknown", "a rounding mode outside its values"),
+    ("diners.head-count", "a diners value that is not a whole number"),
+    ("diners.too-few", "a head count below one"),
+    ("diners.too-many", "more than 100,000 diners"),
+    ("diners.shape", "diners of a shape they do not take"),
+    ("diners.empty", "an empty list of diners"),
+    ("diners.empty-name", "an empty diner name"),
+    ("diners.repeated", "a diner listed twice"),
+    ("diners.weight-syntax", "a weight that is not a number"),
+    ("diners.weight-not-positive", "a weight of zero or less"),
+    ("diners.weight-too-large", "a weight above 1,000,000"),
+    ("diners.unknown-person", "a diner not in people (with a did-you-mean)"),
+    ("paid_by.unknown-person", "a payer not in people (with a did-you-mean)"),
+    ("paid_by.empty", "an empty payer"),
+    ("paid_by.not-a-diner", "the payer leftover policy with a payer who is not a diner"),
+    ("leftover.payer-missing", "the payer leftover policy without paid_by"),
+    ("split.failed", "a bill that cannot be split (a total past the exact range)"),
+    ("receipt.duplicate", "warning: the same date, amount, currency and payer as an earlier bill"),
+  ]
+}
+
+extension MoneyError {
+  /// The part of a diagnostic code that says what was wrong with an amount.
+  var code: String {
+    switch self {
+    case .unknownCurrency: return "currency"
+    case .invalidAmount(_, let reason, _):
+      switch reason {
+      case .empty: return "empty"
+      case .exponentNotation: return "exponent"
+      case .thousandsSeparator: return "thousands-separator"
+      case .negative: return "negative"
+      case .notANumber: return "syntax"
+      case .tooManyDecimals: return "decimals"
+      case .tooLarge: return "too-large"
+      }
+    case .currencyMismatch: return "currency-mismatch"
+    case .overflow: return "too-large"
+    }
+  }
+}
+
+extension PercentError {
+  /// The part of a diagnostic code that says what was wrong with a percentage.
+  var code: String {
+    switch problem {
+    case .notANumber: return "syntax"
+    case .tooManyDecimals: return "decimals"
+    case .outOfRange: return "range"
+    }
+  }
+}
+
+extension SplitError {
+  /// The diagnostic code of a split rule a bill breaks.
+  var code: String {
+    switch self {
+    case .tooManyDiners: return "diners.too-many"
+    case .nonPositiveWeight: return "weight-not-positive"
+    case .invalidWeight: return "weight-syntax"
+    case .weightTooLarge: return "weight-too-large"
+    case .payerPolicyWithoutPayer: return "leftover.payer-missing"
+    case .payerNotDiner: return "paid_by.not-a-diner"
+    case .noDiners, .duplicateDiner, .conflictingTips, .tipNotResolved, .tipCurrencyMismatch, .totalTooLarge:
+      return "split.failed"
+    }
+  }
+}
