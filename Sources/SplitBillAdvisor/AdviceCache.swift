@@ -1,5 +1,6 @@
 import Foundation
 import SplitBillCore
+import SplitBillJSON
 
 /// Advice already received, on disk: one small JSON file per answer under
 /// `$XDG_CACHE_HOME/splitbill/advice/` (default `~/.cache/splitbill/advice/`), so a weekly run asks
@@ -8,22 +9,23 @@ import SplitBillCore
 /// The file name is the SHA-256 of the advisor, the model, the prompt version, the allowed range
 /// and the bill's notes, amount and head count; never the key. Unreadable or malformed entries are
 /// ignored and rewritten; writes are atomic.
-public struct AdviceCache: Sendable {
+package struct AdviceCache: Sendable {
   /// The directory entries live in.
-  public let directory: String
+  package let directory: String
 
   /// A cache in `directory`, created (mode 0700) when first written.
-  public init(directory: String) { self.directory = directory }
+  package init(directory: String) { self.directory = directory }
 
   /// The default directory for `environment`.
-  public static func defaultDirectory(environment: [String: String]) -> String? {
+  package static func defaultDirectory(environment: [String: String]) -> String? {
     if let xdg = environment["XDG_CACHE_HOME"], xdg.hasPrefix("/") { return xdg + "/splitbill/advice" }
     guard let home = environment["HOME"], !home.isEmpty else { return nil }
     return home + "/.cache/splitbill/advice"
   }
 
   /// The entry name for `request` asked of `provider`'s `model`.
-  public static func key(_ request: AdviceRequest, provider: String, model: String, range: ClosedRange<Int>) -> String {
+  package static func key(_ request: AdviceRequest, provider: String, model: String, range: ClosedRange<Int>) -> String
+  {
     let parts = [
       "splitbill-advice", provider, model, AdvicePrompt.version, "\(range.lowerBound)-\(range.upperBound)",
       request.amount.description, String(request.diners), request.notes,
@@ -32,7 +34,7 @@ public struct AdviceCache: Sendable {
   }
 
   /// The stored advice for `key`, or `nil` (missing or corrupt).
-  public func load(_ key: String) -> TipAdvice? {
+  package func load(_ key: String) -> TipAdvice? {
     guard let data = FileManager.default.contents(atPath: path(key)), let json = JSON.parse([UInt8](data)),
       let percentText = json["percent"]?.string, let reason = json["reason"]?.string,
       let advisor = json["advisor"]?.string,
@@ -44,7 +46,7 @@ public struct AdviceCache: Sendable {
   }
 
   /// Stores `advice` under `key`; failures are ignored (the cache is only an optimisation).
-  public func store(_ advice: TipAdvice, key: String) {
+  package func store(_ advice: TipAdvice, key: String) {
     let json = JSON.object([
       ("version", .number("1")),
       ("percent", .string(advice.percent.decimalString)),

@@ -1,43 +1,45 @@
+import SplitBillBytes
 import SplitBillCore
+import SplitBillText
 
 /// How the network advisors are used.
-public struct AdvisorSettings: Sendable {
+package struct AdvisorSettings: Sendable {
   /// Bills per request.
-  public var batchSize = 20
+  package var batchSize = 20
   /// Requests per rolling 60 s window.
-  public var requestsPerMinute = 5
+  package var requestsPerMinute = 5
   /// Requests in flight at once.
-  public var concurrency = 1
+  package var concurrency = 1
   /// Retries after the first attempt.
-  public var maxRetries = 4
+  package var maxRetries = 4
   /// The allowed range of suggestions; others are clamped and flagged.
-  public var range = 0...30
+  package var range = 0...30
   /// Longest reason kept, in characters.
-  public var reasonLimit = 200
+  package var reasonLimit = 200
 
   /// The defaults: 20 bills a request, 5 requests a minute, one at a time, 4 retries, 0–30 %.
-  public init() {}
+  package init() {}
 }
 
 /// Where a run stands, for the progress line.
-public struct AdviceProgress: Sendable, Equatable {
+package struct AdviceProgress: Sendable, Equatable {
   /// Bills answered so far (network, cache or fallback).
-  public var advised: Int
+  package var advised: Int
   /// Bills needing advice.
-  public var total: Int
+  package var total: Int
   /// Requests sent.
-  public var requests: Int
+  package var requests: Int
   /// Retries so far.
-  public var retries: Int
+  package var retries: Int
   /// Time left waiting for the rate limit, when waiting.
-  public var waiting: Duration?
+  package var waiting: Duration?
 }
 
 /// Asks a network provider about many bills: cache first, then batches paced by a rate limiter,
 /// retried with backoff, with the offline advisor answering whatever the network could not.
 ///
 /// Bills come back in a dictionary by id, so the report's order never depends on timing.
-public struct AdviceCoordinator: Sendable {
+package struct AdviceCoordinator: Sendable {
   let provider: any AdviceProvider
   let transport: any HTTPTransport
   let clock: any AdvisorClock
@@ -48,7 +50,7 @@ public struct AdviceCoordinator: Sendable {
   let trace: @Sendable (String) -> Void
 
   /// Creates a coordinator; `trace` receives `--verbose` lines (secrets already redacted).
-  public init(
+  package init(
     provider: any AdviceProvider, transport: any HTTPTransport, clock: any AdvisorClock = SystemClock(),
     settings: AdvisorSettings = AdvisorSettings(), cache: AdviceCache? = nil,
     progress: @escaping @Sendable (AdviceProgress) -> Void = { _ in },
@@ -65,7 +67,7 @@ public struct AdviceCoordinator: Sendable {
   }
 
   /// Advice for every request, by bill id: from the cache, the provider, or the offline fallback.
-  public func advise(_ requests: [AdviceRequest]) async -> [String: TipAdvice] {
+  package func advise(_ requests: [AdviceRequest]) async -> [String: TipAdvice] {
     let state = RunState(total: requests.count, report: progress)
     var pending: [AdviceRequest] = []
     for request in requests {
@@ -198,7 +200,7 @@ public struct AdviceCoordinator: Sendable {
   }
 
   /// A reason without control characters or bidirectional overrides, white space folded, at most `limit` characters.
-  public static func cleanReason(_ text: String, limit: Int) -> String {
+  package static func cleanReason(_ text: String, limit: Int) -> String {
     var out = ""
     var lastWasSpace = false
     for scalar in text.unicodeScalars {

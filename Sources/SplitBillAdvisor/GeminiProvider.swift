@@ -1,17 +1,18 @@
 import SplitBillCore
+import SplitBillJSON
 
 /// Google's Gemini REST API: `POST {base}/{version}/models/{model}:generateContent`, the key in the
 /// `x-goog-api-key` header (never in the URL, never as a Bearer token), structured JSON output.
-public struct GeminiProvider: AdviceProvider {
+package struct GeminiProvider: AdviceProvider {
   /// The default model: a current flash model (models retire; `--ai-model` changes it).
-  public static let defaultModel = "gemini-3.5-flash"
+  package static let defaultModel = "gemini-3.5-flash"
   /// The default API version.
-  public static let defaultVersion = "v1beta"
+  package static let defaultVersion = "v1beta"
   /// Google's endpoint.
-  public static let defaultBaseURL = "https://generativelanguage.googleapis.com"
+  package static let defaultBaseURL = "https://generativelanguage.googleapis.com"
 
-  public let name = "gemini"
-  public let model: String
+  package let name = "gemini"
+  package let model: String
   let baseURL: String
   let version: String
   let apiKey: String
@@ -19,7 +20,7 @@ public struct GeminiProvider: AdviceProvider {
   let maximum: Int
 
   /// A provider for `model` at `baseURL` (tests point it at a local stand-in).
-  public init(
+  package init(
     apiKey: String, model: String = defaultModel, baseURL: String = defaultBaseURL, version: String = defaultVersion,
     minimum: Int = 0, maximum: Int = 30
   ) {
@@ -31,7 +32,7 @@ public struct GeminiProvider: AdviceProvider {
     self.maximum = maximum
   }
 
-  public func request(for batch: [AdviceRequest]) -> HTTPRequest {
+  package func request(for batch: [AdviceRequest]) -> HTTPRequest {
     var generation: [(String, JSON)] = [
       ("temperature", .number("0.2")),
       // Thinking tokens count against this; too small a limit ends in MAX_TOKENS with no answer.
@@ -65,7 +66,7 @@ public struct GeminiProvider: AdviceProvider {
       body: Array(body.encoded.utf8))
   }
 
-  public func decode(_ response: HTTPResponse) throws(ProviderFailure) -> [String: Suggestion] {
+  package func decode(_ response: HTTPResponse) throws(ProviderFailure) -> [String: Suggestion] {
     guard response.status == 200 else {
       throw ErrorBody(response).failure(status: response.status, model: model, provider: name)
     }
@@ -87,21 +88,21 @@ public struct GeminiProvider: AdviceProvider {
 /// The OpenAI-compatible chat-completions API: Ollama, llama.cpp's server, vLLM, and Gemini's own
 /// compatibility endpoint. `POST {base}/chat/completions` with JSON-schema output; the key, when
 /// there is one, as a Bearer token.
-public struct OpenAIProvider: AdviceProvider {
+package struct OpenAIProvider: AdviceProvider {
   /// A model Ollama users commonly have.
-  public static let defaultModel = "llama3.2"
+  package static let defaultModel = "llama3.2"
   /// Ollama's OpenAI-compatible endpoint.
-  public static let defaultBaseURL = "http://localhost:11434/v1"
+  package static let defaultBaseURL = "http://localhost:11434/v1"
 
-  public let name = "openai"
-  public let model: String
+  package let name = "openai"
+  package let model: String
   let baseURL: String
   let apiKey: String?
   let minimum: Int
   let maximum: Int
 
   /// A provider for `model` at `baseURL`.
-  public init(
+  package init(
     apiKey: String?, model: String = defaultModel, baseURL: String = defaultBaseURL, minimum: Int = 0, maximum: Int = 30
   ) {
     self.apiKey = apiKey
@@ -111,7 +112,7 @@ public struct OpenAIProvider: AdviceProvider {
     self.maximum = maximum
   }
 
-  public func request(for batch: [AdviceRequest]) -> HTTPRequest {
+  package func request(for batch: [AdviceRequest]) -> HTTPRequest {
     let body = JSON.object([
       ("model", .string(model)),
       (
@@ -145,7 +146,7 @@ public struct OpenAIProvider: AdviceProvider {
       method: "POST", url: "\(baseURL)/chat/completions", headers: headers, body: Array(body.encoded.utf8))
   }
 
-  public func decode(_ response: HTTPResponse) throws(ProviderFailure) -> [String: Suggestion] {
+  package func decode(_ response: HTTPResponse) throws(ProviderFailure) -> [String: Suggestion] {
     guard response.status == 200 else {
       throw ErrorBody(response).failure(status: response.status, model: model, provider: name)
     }

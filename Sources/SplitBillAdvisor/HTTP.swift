@@ -5,21 +5,21 @@ import Foundation
 #endif
 
 /// An HTTP request, as a value.
-public struct HTTPRequest: Sendable, Equatable {
+package struct HTTPRequest: Sendable, Equatable {
   /// `POST`, `GET`.
-  public var method: String
+  package var method: String
   /// The full URL; never carries a key.
-  public var url: String
+  package var url: String
   /// Header fields. Secret ones are listed in ``secretHeaders`` and never printed.
-  public var headers: [String: String]
+  package var headers: [String: String]
   /// The body.
-  public var body: [UInt8]
+  package var body: [UInt8]
 
   /// Headers whose values are secrets.
-  public static let secretHeaders: Set<String> = ["x-goog-api-key", "authorization"]
+  package static let secretHeaders: Set<String> = ["x-goog-api-key", "authorization"]
 
   /// Creates a request.
-  public init(method: String = "POST", url: String, headers: [String: String] = [:], body: [UInt8] = []) {
+  package init(method: String = "POST", url: String, headers: [String: String] = [:], body: [UInt8] = []) {
     self.method = method
     self.url = url
     self.headers = headers
@@ -27,7 +27,7 @@ public struct HTTPRequest: Sendable, Equatable {
   }
 
   /// For `--verbose`: method, URL and headers, secrets shown as `<redacted>`.
-  public var redactedDescription: String {
+  package var redactedDescription: String {
     let shown = headers.keys.sorted().map { name in
       "\(name): \(Self.secretHeaders.contains(name.lowercased()) ? "<redacted>" : headers[name] ?? "")"
     }
@@ -36,53 +36,53 @@ public struct HTTPRequest: Sendable, Equatable {
 }
 
 /// An HTTP response, as a value.
-public struct HTTPResponse: Sendable, Equatable {
+package struct HTTPResponse: Sendable, Equatable {
   /// The status code.
-  public var status: Int
+  package var status: Int
   /// Header fields, names lower-cased.
-  public var headers: [String: String]
+  package var headers: [String: String]
   /// The body.
-  public var body: [UInt8]
+  package var body: [UInt8]
 
   /// Creates a response.
-  public init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
+  package init(status: Int, headers: [String: String] = [:], body: [UInt8] = []) {
     self.status = status
     self.headers = headers
     self.body = body
   }
 
   /// The body as text.
-  public var text: String { String(decoding: body, as: UTF8.self) }
+  package var text: String { String(decoding: body, as: UTF8.self) }
 }
 
 /// A failure below HTTP: no connection, a timeout, a reset.
-public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
   /// Whether the request timed out.
-  public var timedOut: Bool
+  package var timedOut: Bool
   /// What happened.
-  public var message: String
+  package var message: String
 
   /// Creates the error.
-  public init(timedOut: Bool, message: String) {
+  package init(timedOut: Bool, message: String) {
     self.timedOut = timedOut
     self.message = message
   }
 
-  public var description: String { timedOut ? "timed out" : message }
+  package var description: String { timedOut ? "timed out" : message }
 }
 
 /// Sends one request. Tests use a stub; the tool uses ``URLSessionTransport``.
-public protocol HTTPTransport: Sendable {
+package protocol HTTPTransport: Sendable {
   /// Sends `request` and returns the response, or throws ``TransportError``.
   func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse
 }
 
 /// The real transport, over Foundation's `URLSession`.
-public struct URLSessionTransport: HTTPTransport {
+package struct URLSessionTransport: HTTPTransport {
   private let session: URLSession
 
   /// A transport whose requests give up after `timeout`.
-  public init(timeout: Duration) {
+  package init(timeout: Duration) {
     let configuration = URLSessionConfiguration.ephemeral
     let seconds = TimeInterval(timeout.components.seconds) + TimeInterval(timeout.components.attoseconds) / 1e18
     configuration.timeoutIntervalForRequest = seconds
@@ -92,7 +92,7 @@ public struct URLSessionTransport: HTTPTransport {
     session = URLSession(configuration: configuration)
   }
 
-  public func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
+  package func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
     guard let url = URL(string: request.url) else { throw TransportError(timedOut: false, message: "invalid URL") }
     var urlRequest = URLRequest(url: url)
     urlRequest.httpMethod = request.method

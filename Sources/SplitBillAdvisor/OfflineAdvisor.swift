@@ -12,19 +12,19 @@ import SplitBillCore
 ///     // 14%: "service +2 (lovely), wait −3 (slow): 15% → 14%"
 ///
 /// When the notes match no cue (or there are none), the suggestion is the default tip itself.
-public struct OfflineAdvisor: Sendable {
+package struct OfflineAdvisor: Sendable {
   /// One cue: a word stem, its group and its points.
-  public struct Cue: Sendable {
+  package struct Cue: Sendable {
     /// Matches words starting with this stem ("attentiv" matches "attentive", "attentively").
-    public var stem: String
+    package var stem: String
     /// service, food, wait, atmosphere or apology.
-    public var group: String
+    package var group: String
     /// Percentage points added (negative: taken away).
-    public var points: Int
+    package var points: Int
   }
 
   /// Every cue, documented here as the table the advisor uses.
-  public static let cues: [Cue] = [
+  package static let cues: [Cue] = [
     // service
     Cue(stem: "attentiv", group: "service", points: 2), Cue(stem: "friendl", group: "service", points: 2),
     Cue(stem: "lovely", group: "service", points: 2), Cue(stem: "helpful", group: "service", points: 2),
@@ -80,15 +80,15 @@ public struct OfflineAdvisor: Sendable {
   static let clauseBreaks: Set<String> = ["but", "and", "though", "although", "however", "yet"]
 
   /// Where the starting point comes from when a bill has no default tip.
-  public static let fallbackBase = Percent.preset15
+  package static let fallbackBase = Percent.preset15
   /// The smallest and largest percentages the heuristic suggests.
-  public static let range = 0...25
+  package static let range = 0...25
 
   /// Creates the advisor.
-  public init() {}
+  package init() {}
 
   /// The suggestion for `notes`, starting from `base` (the bill's default tip, or 15 %).
-  public func suggest(notes: String?, base: Percent?) -> TipAdvice {
+  package func suggest(notes: String?, base: Percent?) -> TipAdvice {
     let start = base ?? Self.fallbackBase
     let matches = Self.match(notes ?? "")
     guard !matches.isEmpty else {

@@ -1,5 +1,5 @@
 /// Time for the advisor: the real clock, or a test clock that runs instantly.
-public protocol AdvisorClock: Sendable {
+package protocol AdvisorClock: Sendable {
   /// Time since an arbitrary, fixed origin.
   func now() async -> Duration
   /// Waits `duration` (a test clock just moves its time on).
@@ -7,15 +7,15 @@ public protocol AdvisorClock: Sendable {
 }
 
 /// The process's monotonic clock.
-public struct SystemClock: AdvisorClock {
+package struct SystemClock: AdvisorClock {
   private let origin = ContinuousClock.now
 
   /// A clock whose origin is now.
-  public init() {}
+  package init() {}
 
-  public func now() async -> Duration { ContinuousClock.now - origin }
+  package func now() async -> Duration { ContinuousClock.now - origin }
 
-  public func sleep(for duration: Duration) async throws {
+  package func sleep(for duration: Duration) async throws {
     if duration > .zero { try await Task.sleep(for: duration) }
   }
 }
@@ -26,18 +26,18 @@ public struct SystemClock: AdvisorClock {
 ///
 /// A slot is at least `window + margin` after the slot `limit` places before it, so that a server
 /// counting with closed windows, or with a clock a little off, still sees no more than `limit`.
-public actor RateLimiter {
+package actor RateLimiter {
   /// Requests allowed per window.
-  public let limit: Int
+  package let limit: Int
   /// The window.
-  public let window: Duration
+  package let window: Duration
   /// Extra spacing kept on top of the window.
-  public let margin: Duration
+  package let margin: Duration
   private let clock: any AdvisorClock
   private var slots: [Duration] = []
 
   /// A limiter of `limit` requests per `window` on `clock`.
-  public init(
+  package init(
     limit: Int, window: Duration = .seconds(60), margin: Duration = .milliseconds(250), clock: any AdvisorClock
   ) {
     self.limit = max(1, limit)
@@ -48,7 +48,7 @@ public actor RateLimiter {
 
   /// Reserves the earliest slot that keeps every window within the limit; returns how long the
   /// caller must wait for it (zero when it may go now).
-  public func reserve() async -> Duration {
+  package func reserve() async -> Duration {
     let now = await clock.now()
     var slot = now
     if slots.count >= limit { slot = max(now, slots[slots.count - limit] + window + margin) }
@@ -60,7 +60,7 @@ public actor RateLimiter {
 
   /// Reserves a slot and waits for it; returns how long it waited.
   @discardableResult
-  public func acquire() async throws -> Duration {
+  package func acquire() async throws -> Duration {
     let wait = await reserve()
     try await clock.sleep(for: wait)
     return wait
@@ -73,33 +73,33 @@ public actor RateLimiter {
 /// quarter of random jitter; a server's requested delay (Gemini's `RetryInfo.retryDelay`, or
 /// `Retry-After`) is waited at least. 429, 500, 502, 503, 504 and connection failures are retried;
 /// 400, 401, 403 and 404 never are.
-public struct RetryPolicy: Sendable, Equatable {
+package struct RetryPolicy: Sendable, Equatable {
   /// Retries after the first attempt.
-  public var maxRetries: Int
+  package var maxRetries: Int
   /// The first backoff.
-  public var baseDelay: Duration
+  package var baseDelay: Duration
   /// The longest backoff.
-  public var maxDelay: Duration
+  package var maxDelay: Duration
 
   /// Creates a policy.
-  public init(maxRetries: Int = 4, baseDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(60)) {
+  package init(maxRetries: Int = 4, baseDelay: Duration = .seconds(1), maxDelay: Duration = .seconds(60)) {
     self.maxRetries = maxRetries
     self.baseDelay = baseDelay
     self.maxDelay = maxDelay
   }
 
   /// Status codes worth another attempt.
-  public static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
+  package static let retryableStatuses: Set<Int> = [408, 429, 500, 502, 503, 504]
 
   /// The backoff before retry number `retry` (1-based), without jitter: 1 s, 2 s, 4 s … capped.
-  public func backoff(beforeRetry retry: Int) -> Duration {
+  package func backoff(beforeRetry retry: Int) -> Duration {
     let doubled = baseDelay * (1 << min(max(retry - 1, 0), 16))
     return min(doubled, maxDelay)
   }
 
   /// The wait before retry `retry`: the backoff plus `jitter` (a fraction from 0 to 1 of a quarter
   /// of it), and never less than what the server asked for.
-  public func delay(beforeRetry retry: Int, serverDelay: Duration?, jitter: Double) -> Duration {
+  package func delay(beforeRetry retry: Int, serverDelay: Duration?, jitter: Double) -> Duration {
     let backoff = backoff(beforeRetry: retry)
     let withJitter = backoff + backoff * (min(max(jitter, 0), 1) / 4)
     return max(withJitter, serverDelay ?? .zero)

@@ -1,5 +1,5 @@
 /// SHA-256 (FIPS 180-4), for cache keys: the toolchain on Linux has no CryptoKit.
-public enum SHA256 {
+package enum SHA256 {
   private static let k: [UInt32] = [
     0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4, 0xab1c_5ed5,
     0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe, 0x9bdc_06a7, 0xc19b_f174,
@@ -14,7 +14,7 @@ public enum SHA256 {
   /// The digest of `text`'s UTF-8 bytes as 64 lower-case hex digits.
   ///
   ///     SHA256.hex("abc")   // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
-  public static func hex(_ text: String) -> String {
+  package static func hex(_ text: String) -> String {
     digest(Array(text.utf8)).map { byte in
       let digits = String(byte, radix: 16)
       return byte < 16 ? "0" + digits : digits
@@ -22,7 +22,7 @@ public enum SHA256 {
   }
 
   /// The 32-byte digest of `message`.
-  public static func digest(_ message: [UInt8]) -> [UInt8] {
+  package static func digest(_ message: [UInt8]) -> [UInt8] {
     var h: [UInt32] = [
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]

@@ -1,12 +1,13 @@
 import SplitBillCore
+import SplitBillText
 
 /// A mistake in how the command was called: printed with the usage line, exit 64.
-public struct UsageError: Error, Equatable, Sendable {
+package struct UsageError: Error, Equatable, Sendable {
   /// What was wrong, naming the option.
-  public var message: String
+  package var message: String
 
   /// Creates the error.
-  public init(_ message: String) { self.message = message }
+  package init(_ message: String) { self.message = message }
 }
 
 /// One option a command accepts.

@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillJSON
 import SplitBillReports
 
 /// `splitbill calc`: the original app's single-bill screen as a command.

@@ -1,5 +1,6 @@
 import SplitBillCore
 import SplitBillInput
+import SplitBillJSON
 import SplitBillReports
 
 /// `splitbill check`: validate bill files like a compiler, for people and for CI.

@@ -1,20 +1,20 @@
 import SplitBillReports
 
 /// What a command may touch: its output streams and environment. Tests pass string sinks.
-public struct CommandContext {
+package struct CommandContext {
   /// Results.
-  public var stdout: any OutputSink
+  package var stdout: any OutputSink
   /// Messages and diagnostics.
-  public var stderr: any OutputSink
+  package var stderr: any OutputSink
   /// The process environment (`NO_COLOR`, `GEMINI_API_KEY`, `XDG_CACHE_HOME`…).
-  public var environment: [String: String]
+  package var environment: [String: String]
   /// Whether standard output is a terminal (colour, progress).
-  public var stdoutIsTerminal: Bool
+  package var stdoutIsTerminal: Bool
   /// Whether standard error is a terminal.
-  public var stderrIsTerminal: Bool
+  package var stderrIsTerminal: Bool
 
   /// Creates a context.
-  public init(
+  package init(
     stdout: any OutputSink, stderr: any OutputSink, environment: [String: String] = [:],
     stdoutIsTerminal: Bool = false, stderrIsTerminal: Bool = false
   ) {

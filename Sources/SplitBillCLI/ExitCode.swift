@@ -1,5 +1,5 @@
 /// The process exit codes, as documented in the README and `--help` (BSD `sysexits` values).
-public enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
   /// Success.
   case success = 0
   /// Invalid bills were found (the valid ones were still processed).

@@ -1,5 +1,6 @@
 import SplitBillCore
 import SplitBillInput
+import SplitBillJSON
 import SplitBillReports
 
 /// `splitbill schema`: the JSON Schema of the bill format.

@@ -1,14 +1,15 @@
 import SplitBillCore
 import SplitBillReports
+import SplitBillText
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// The `splitbill` command line: parses arguments, runs one command, maps failures to exit codes.
-public enum SplitBillCommandLine {
+package enum SplitBillCommandLine {
   /// The version `--version` prints.
-  public static let version = "0.1.0"
+  package static let version = "0.1.0"
 
   static let commands: [Command] = [
     ReportCommand.command, SuggestCommand.command,
@@ -16,7 +17,7 @@ public enum SplitBillCommandLine {
   ]
 
   /// Runs `splitbill` with `arguments` (without the program name) and returns the exit code.
-  public static func run(_ arguments: [String], context: inout CommandContext) async -> Int32 {
+  package static func run(_ arguments: [String], context: inout CommandContext) async -> Int32 {
     guard let first = arguments.first else {
       context.stderr.write(overview)
       return ExitCode.usage.rawValue
@@ -111,7 +112,7 @@ public enum SplitBillCommandLine {
 
 extension SplitBillCommandLine {
   /// The process environment as a dictionary.
-  public static func processEnvironment() -> [String: String] {
+  package static func processEnvironment() -> [String: String] {
     var result: [String: String] = [:]
     var pointer = environ
     while let entry = pointer.pointee {

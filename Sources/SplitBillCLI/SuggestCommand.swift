@@ -1,5 +1,6 @@
 import SplitBillAdvisor
 import SplitBillCore
+import SplitBillJSON
 import SplitBillReports
 
 /// `splitbill suggest`: the original app's "ask AI for advice" sheet as a command.

@@ -1,3 +1,5 @@
+@_spi(ByteWriters) import SplitBillBytes
+
 /// A calendar date (proleptic Gregorian), parsed from and printed as ISO `YYYY-MM-DD`.
 public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// Year, 1…9999.

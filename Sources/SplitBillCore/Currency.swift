@@ -1,3 +1,5 @@
+@_spi(ByteWriters) import SplitBillBytes
+
 /// An ISO 4217 currency: its three-letter code and the number of decimal digits of its minor unit.
 ///
 ///     try Currency(code: "JPY").exponent   // 0

@@ -1,3 +1,5 @@
+@_spi(ByteWriters) import SplitBillBytes
+
 /// Exact parsing and printing of plain decimal text (`84.50`, `+12.5`, `17.125`) as scaled integers.
 ///
 /// Money, percentages and weights are all fixed-point integers: `84.50` at scale 2 is `8450`.

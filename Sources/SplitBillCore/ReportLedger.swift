@@ -1,3 +1,5 @@
+import SplitBillBytes
+
 /// One person's figures in one currency.
 public struct PersonTotals: Hashable, Sendable {
   /// The person.

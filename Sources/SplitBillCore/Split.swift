@@ -1,3 +1,5 @@
+import SplitBillBytes
+
 /// Who absorbs the leftover minor units when a total does not divide evenly.
 ///
 /// Every share starts at the floor of its exact part `total × weight / Σweights`; the leftover

@@ -1,7 +1,7 @@
 import SplitBillCore
 
 /// Where a bill's tip came from, as reports show it.
-public enum TipSource: String, Sendable, Hashable {
+package enum TipSource: String, Sendable, Hashable {
   /// The bill's own percentage.
   case percent
   /// The bill's own fixed tip amount.
@@ -13,27 +13,27 @@ public enum TipSource: String, Sendable, Hashable {
 }
 
 /// A validated bill from an input file, ready to be split.
-public struct Bill: Hashable, Sendable {
+package struct Bill: Hashable, Sendable {
   /// Unique across all inputs: the file's `id`, or `<file>#<n>`.
-  public var id: String
+  package var id: String
   /// Where the bill starts in its file.
-  public var source: SourceLocation
+  package var source: SourceLocation
   /// The bill's date, if given.
-  public var date: CalendarDate?
+  package var date: CalendarDate?
   /// A short description ("Dinner at Cervejaria").
-  public var description: String?
+  package var description: String?
   /// Experience notes for the advisor.
-  public var notes: String?
+  package var notes: String?
   /// Amount, tip choice, diners, payer, leftover policy and rounding.
-  public var terms: BillTerms
+  package var terms: BillTerms
   /// Where the tip choice came from.
-  public var tipSource: TipSource
+  package var tipSource: TipSource
   /// The default tip percentage the file or command line gives, if any: the advisor's starting
   /// point when the notes say nothing.
-  public var defaultTip: Percent?
+  package var defaultTip: Percent?
 
   /// Creates a bill.
-  public init(
+  package init(
     id: String, source: SourceLocation, date: CalendarDate? = nil, description: String? = nil,
     notes: String? = nil, terms: BillTerms, tipSource: TipSource, defaultTip: Percent? = nil
   ) {

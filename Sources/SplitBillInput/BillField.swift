@@ -2,25 +2,25 @@ import SplitBillCore
 
 /// One key of the bill format, version 1: the single table the readers, the rules (``BillRules``), the JSON
 /// Schema (`splitbill schema`) and the documentation are generated from.
-public struct BillField: Sendable {
+package struct BillField: Sendable {
   /// What values the key takes.
-  public enum Kind: String, Sendable {
+  package enum Kind: String, Sendable {
     case text, date, amount, currency, tip, tipAmount, diners, person, leftover, rounding
   }
 
   /// The key as written in YAML, and the CSV column name.
-  public var name: String
+  package var name: String
   /// What it takes.
-  public var kind: Kind
+  package var kind: Kind
   /// Whether a bill must give it (after defaults).
-  public var required: Bool
+  package var required: Bool
   /// Whether `defaults:` may give it too.
-  public var inDefaults: Bool
+  package var inDefaults: Bool
   /// One line for the schema and the docs.
-  public var summary: String
+  package var summary: String
 
   /// Every bill key, in the documented order.
-  public static let all: [BillField] = [
+  package static let all: [BillField] = [
     BillField(
       name: "id", kind: .text, required: false, inDefaults: false,
       summary: "Unique across all inputs; default '<file>#<n>'."),
@@ -55,20 +55,20 @@ public struct BillField: Sendable {
   ]
 
   /// The keys a bill may have.
-  public static let billKeys = all.map(\.name)
+  package static let billKeys = all.map(\.name)
   /// The keys `defaults:` may have.
-  public static let defaultKeys = all.filter(\.inDefaults).map(\.name)
+  package static let defaultKeys = all.filter(\.inDefaults).map(\.name)
 }
 
 /// The bill keys by their position in ``BillField/all``: lookups by number, not by string.
-public enum BillKey: Int, CaseIterable, Sendable {
+package enum BillKey: Int, CaseIterable, Sendable {
   case id, date, description, amount, currency, tip, tipAmount, diners, paidBy, notes, leftover, rounding
 
   /// The key as written (`tip_amount`).
-  public var name: String { BillField.all[rawValue].name }
+  package var name: String { BillField.all[rawValue].name }
 
   /// The key written `name`, if the format has one.
-  public init?(name: String) {
+  package init?(name: String) {
     var name = name
     guard let key = name.withUTF8(Self.key(utf8:)) else { return nil }
     self = key

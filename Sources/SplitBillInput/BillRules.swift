@@ -1,5 +1,6 @@
 import Foundation
 import SplitBillCore
+import SplitBillText
 
 /// A value from the defaults chain: set, unset, or given but invalid.
 enum Resolved<Value: Sendable>: Sendable {
@@ -602,33 +603,33 @@ extension FieldValue {
 }
 
 /// A bill that could not be used, with every problem found in it.
-public struct InvalidBill: Error, Sendable, Hashable {
+package struct InvalidBill: Error, Sendable, Hashable {
   /// Creates an invalid bill.
-  public init(id: String?, source: SourceLocation, diagnostics: [Diagnostic]) {
+  package init(id: String?, source: SourceLocation, diagnostics: [Diagnostic]) {
     self.id = id
     self.source = source
     self.diagnostics = diagnostics
   }
 
   /// Its id (explicit or default), when one could be determined.
-  public var id: String?
+  package var id: String?
   /// Where it starts.
-  public var source: SourceLocation
+  package var source: SourceLocation
   /// Its problems, errors first in file order.
-  public var diagnostics: [Diagnostic]
+  package var diagnostics: [Diagnostic]
 }
 
 /// The one reading of a tip as text, for files, `--default-tip`, `calc --tip` and the terminal
 /// screen: `ai` (in any case) for advice, else a percentage (`18`, `18%`, `12.5`).
-public enum TipText {
+package enum TipText {
   /// The tip `text` gives, or why it gives none.
-  public static func parsing(_ text: String, decimalComma: Bool = false) throws(PercentError) -> DefaultTip {
+  package static func parsing(_ text: String, decimalComma: Bool = false) throws(PercentError) -> DefaultTip {
     if text.utf8.count == 2 && text.lowercased() == "ai" { return .advisor }
     return .percent(try Percent(parsing: text, decimalComma: decimalComma))
   }
 
   /// The tip `text` gives, if any.
-  public static func parse(_ text: String, decimalComma: Bool = false) -> DefaultTip? {
+  package static func parse(_ text: String, decimalComma: Bool = false) -> DefaultTip? {
     try? parsing(text, decimalComma: decimalComma)
   }
 }

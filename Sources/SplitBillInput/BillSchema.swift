@@ -4,16 +4,16 @@ import SplitBillCore
 ///
 /// Returned as plain values so that a writer can print it; editors with yaml-language-server
 /// validate bill files against it as you type.
-public enum BillSchema {
+package enum BillSchema {
   /// A JSON-like value (the input module does not depend on the writers).
-  public indirect enum Node: Equatable, Sendable {
+  package indirect enum Node: Equatable, Sendable {
     case string(String)
     case integer(Int)
     case bool(Bool)
     case array([Node])
     case object([(String, Node)])
 
-    public static func == (lhs: Node, rhs: Node) -> Bool {
+    package static func == (lhs: Node, rhs: Node) -> Bool {
       switch (lhs, rhs) {
       case (.string(let a), .string(let b)): return a == b
       case (.integer(let a), .integer(let b)): return a == b
@@ -29,7 +29,7 @@ public enum BillSchema {
   static let percentPattern = "^\\s*\\+?[0-9]+(\\.[0-9]{1,4})?\\s*%?\\s*$"
 
   /// The whole schema.
-  public static var document: Node {
+  package static var document: Node {
     let bill = Node.object([
       ("type", .string("object")),
       ("description", .string("One bill.")),

@@ -1,18 +1,19 @@
 import Foundation
+@_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
 
 /// One input to read: a file in a known format, or standard input.
-public struct InputSource: Hashable, Sendable {
+package struct InputSource: Hashable, Sendable {
   /// The path as given or found (`-` for standard input).
-  public var path: String
+  package var path: String
   /// How to read it.
-  public var format: InputFormat
+  package var format: InputFormat
   /// For CSV: tab for `.tsv`, else detected (or `--delimiter`).
-  public var isTabSeparated: Bool
+  package var isTabSeparated: Bool
 }
 
 /// What the reading of one bill gave.
-public enum BillOutcome: Sendable {
+package enum BillOutcome: Sendable {
   /// A bill ready to be split.
   case valid(Bill)
   /// A bill with errors.
@@ -31,22 +32,22 @@ public enum BillOutcome: Sendable {
 /// Repeats are found after the reading: ``findRepeats()`` adds their diagnostics in reading order.
 /// If an id repeated, the bills handed on included the repeats, which are invalid: a caller that
 /// keeps bills reads again with ``init(options:repeats:)``, which marks them as they come.
-public struct BillStream {
+package struct BillStream {
   /// How to read.
-  public let options: ReadOptions
+  package let options: ReadOptions
   /// Every diagnostic so far, in reading order.
-  public private(set) var diagnostics: [Diagnostic] = []
+  package private(set) var diagnostics: [Diagnostic] = []
   /// The errors that belong to no bill: unreadable files, syntax errors, bad headers and defaults.
-  public var fileErrors: [Diagnostic] { fileProblems.filter { $0.severity == .error } }
+  package var fileErrors: [Diagnostic] { fileProblems.filter { $0.severity == .error } }
   private var fileProblems: [Diagnostic] = []
   /// Files read (or attempted).
-  public private(set) var fileCount = 0
+  package private(set) var fileCount = 0
   /// Bills read, valid or not.
-  public private(set) var billCount = 0
+  package private(set) var billCount = 0
   /// Whether some input could not be read at all (exit 66).
-  public private(set) var unreadableInput = false
+  package private(set) var unreadableInput = false
   /// Standard input, once read (kept for excerpts in diagnostics).
-  public private(set) var standardInput: [UInt8]?
+  package private(set) var standardInput: [UInt8]?
 
   // Every explicit id and every receipt key of the run, or (on a second reading) what was found.
   private let ids = RepeatFinder()
@@ -65,7 +66,7 @@ public struct BillStream {
   package var parsesCSVOnOwnThread = true
 
   /// A stream with these options.
-  public init(options: ReadOptions) {
+  package init(options: ReadOptions) {
     self.options = options
     self.rules = BillRules(options: options)
     self.knownRepeats = nil
@@ -73,22 +74,22 @@ public struct BillStream {
 
   /// A second reading of the same inputs, after ``findRepeats()`` found repeated ids on the first:
   /// repeated bills are invalid as they come, and diagnostics arrive in order.
-  public init(options: ReadOptions, repeats: Repeats) {
+  package init(options: ReadOptions, repeats: Repeats) {
     self.options = options
     self.rules = BillRules(options: options)
     self.knownRepeats = repeats
   }
 
   /// Repeated ids and receipts of a reading, by bill ordinal.
-  public struct Repeats: Sendable {
+  package struct Repeats: Sendable {
     fileprivate var diagnostics: [Int: Diagnostic] = [:]
     /// Whether some id repeated: the bills handed on included invalid ones.
-    public fileprivate(set) var hasRepeatedIDs = false
+    package fileprivate(set) var hasRepeatedIDs = false
   }
 
   /// After reading: finds repeated ids (errors) and receipts (warnings) and adds their diagnostics
   /// where the reading met them. On a second reading there is nothing left to find.
-  public mutating func findRepeats() -> Repeats {
+  package mutating func findRepeats() -> Repeats {
     if knownRepeats != nil { return Repeats() }
     var found = Repeats()
     var repeatedIDs: Set<Int> = []
@@ -132,7 +133,7 @@ public struct BillStream {
   }
 
   /// The inputs `paths` name, in processing order; unreadable paths become diagnostics.
-  public mutating func sources(for paths: [String]) -> [InputSource] {
+  package mutating func sources(for paths: [String]) -> [InputSource] {
     var result: [InputSource] = []
     for path in paths {
       if path == "-" {
@@ -157,12 +158,12 @@ public struct BillStream {
   }
 
   /// Reads every source in order, calling `handle` for each bill.
-  public mutating func read(_ sources: [InputSource], _ handle: (consuming BillOutcome) -> Void) {
+  package mutating func read(_ sources: [InputSource], _ handle: (consuming BillOutcome) -> Void) {
     for source in sources { read(source, handle) }
   }
 
   /// Reads one source, calling `handle` for each bill.
-  public mutating func read(_ source: InputSource, _ handle: (consuming BillOutcome) -> Void) {
+  package mutating func read(_ source: InputSource, _ handle: (consuming BillOutcome) -> Void) {
     fileCount += 1
     var context = rules.context(for: DocumentHeader(file: source.path)).0
     // Events, bills and outcomes are moved from the reader to `handle`, never copied: a copy of a
@@ -292,7 +293,7 @@ public struct BillStream {
   }
 
   /// Gives this stream standard input already read by another (a first pass), since it can be read once.
-  public mutating func reuseStandardInput(from other: BillStream) {
+  package mutating func reuseStandardInput(from other: BillStream) {
     if let bytes = other.standardInput { standardInput = bytes }
   }
 

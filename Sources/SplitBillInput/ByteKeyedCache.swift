@@ -1,3 +1,4 @@
+import SplitBillBytes
 import SplitBillCore
 
 /// What was made from short texts that repeat from bill to bill (names, currency codes, tips,

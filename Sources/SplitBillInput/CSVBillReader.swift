@@ -1,4 +1,6 @@
+@_spi(ByteWriters) import SplitBillBytes
 import SplitBillCore
+import SplitBillText
 
 #if canImport(Glibc)
   import Glibc

@@ -1,3 +1,4 @@
+@_spi(ByteWriters) import SplitBillBytes
 import SplitBillCore
 
 /// A CSV row's fields: cells, in the columns the header names. The diners cell has its own small

@@ -2,38 +2,38 @@ import SplitBillCore
 
 /// A problem found in the input, located like a compiler's: what was wrong (``Problem``, with a
 /// stable ``code``), where, and whether it makes a bill invalid.
-public struct Diagnostic: Hashable, Sendable {
+package struct Diagnostic: Hashable, Sendable {
   /// Errors make a bill invalid; warnings fail only with `--strict`.
-  public enum Severity: String, Sendable, Hashable {
+  package enum Severity: String, Sendable, Hashable {
     case error, warning
   }
 
   /// Error or warning.
-  public var severity: Severity
+  package var severity: Severity
   /// Where, when known (an unreadable file has no line).
-  public var location: SourceLocation?
+  package var location: SourceLocation?
   /// What was wrong, with the values the message is made of.
-  public var problem: Problem
+  package var problem: Problem
 
   /// The stable code of the problem (`amount.decimals`): for programs, `check --format json`.
-  public var code: String { problem.code }
+  package var code: String { problem.code }
   /// What was wrong and what was expected, for people.
-  public var message: String { problem.message }
+  package var message: String { problem.message }
 
   /// Creates a diagnostic.
-  public init(_ severity: Severity, _ problem: Problem, at location: SourceLocation?) {
+  package init(_ severity: Severity, _ problem: Problem, at location: SourceLocation?) {
     self.severity = severity
     self.location = location
     self.problem = problem
   }
 
   /// An error at `location`.
-  public static func error(_ problem: Problem, at location: SourceLocation?) -> Diagnostic {
+  package static func error(_ problem: Problem, at location: SourceLocation?) -> Diagnostic {
     Diagnostic(.error, problem, at: location)
   }
 
   /// A warning at `location`.
-  public static func warning(_ problem: Problem, at location: SourceLocation?) -> Diagnostic {
+  package static func warning(_ problem: Problem, at location: SourceLocation?) -> Diagnostic {
     Diagnostic(.warning, problem, at: location)
   }
 }
@@ -41,7 +41,7 @@ public struct Diagnostic: Hashable, Sendable {
 /// Every problem the readers and the rules can find, with what its message needs. The wording is
 /// here and nowhere else (``message``); programs match on ``code``, which never changes once
 /// released (docs/format.md lists them all).
-public enum Problem: Hashable, Sendable {
+package enum Problem: Hashable, Sendable {
   // MARK: Files
   /// A path that cannot be opened; `reason` is the system's.
   case cannotRead(path: String, reason: String)
@@ -183,7 +183,7 @@ public enum Problem: Hashable, Sendable {
   case missingDate(id: String, journal: Bool)
 
   /// The stable code, `field.problem` (`amount.decimals`, `diners.unknown-person`).
-  public var code: String {
+  package var code: String {
     switch self {
     case .cannotRead: return "file.unreadable"
     case .unknownFormat: return "file.format"
@@ -251,7 +251,7 @@ public enum Problem: Hashable, Sendable {
   }
 
   /// What was wrong and what was expected.
-  public var message: String {
+  package var message: String {
     switch self {
     case .cannotRead(let path, let reason): return "cannot read '\(path)': \(reason)"
     case .unknownFormat(let path):
@@ -374,7 +374,7 @@ public enum Problem: Hashable, Sendable {
 
   /// Every code, with what it means: the table docs/format.md shows (a test compares them).
   /// Codes with a field in them are listed for each field that can have them.
-  public static let documentedCodes: [(code: String, meaning: String)] = [
+  package static let documentedCodes: [(code: String, meaning: String)] = [
     ("file.unreadable", "an input path cannot be opened"),
     ("file.format", "a path whose extension names no format"),
     ("file.read-error", "reading failed part-way"),

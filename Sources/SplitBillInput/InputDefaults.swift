@@ -1,24 +1,24 @@
 import SplitBillCore
 
 /// A default tip: a percentage, or asking the advisor.
-public enum DefaultTip: Hashable, Sendable {
+package enum DefaultTip: Hashable, Sendable {
   case percent(Percent)
   case advisor
 }
 
 /// Defaults from the command line, used after a bill's own values and its file's `defaults`.
-public struct InputDefaults: Sendable {
+package struct InputDefaults: Sendable {
   /// `--currency`.
-  public var currency: Currency?
+  package var currency: Currency?
   /// `--default-tip`.
-  public var tip: DefaultTip?
+  package var tip: DefaultTip?
   /// `--leftover`.
-  public var leftover: LeftoverPolicy?
+  package var leftover: LeftoverPolicy?
   /// `--rounding`.
-  public var rounding: RoundingMode?
+  package var rounding: RoundingMode?
 
   /// Creates defaults; all optional.
-  public init(
+  package init(
     currency: Currency? = nil, tip: DefaultTip? = nil, leftover: LeftoverPolicy? = nil, rounding: RoundingMode? = nil
   ) {
     self.currency = currency
@@ -29,18 +29,18 @@ public struct InputDefaults: Sendable {
 }
 
 /// How the readers take their input.
-public struct ReadOptions: Sendable {
+package struct ReadOptions: Sendable {
   /// Command-line defaults.
-  public var defaults: InputDefaults
+  package var defaults: InputDefaults
   /// `--delimiter`: overrides detection for CSV.
-  public var delimiter: UInt8?
+  package var delimiter: UInt8?
   /// `--decimal-comma`: amounts, percentages and weights written `84,50`.
-  public var decimalComma: Bool
+  package var decimalComma: Bool
   /// `--input-format`: the format of standard input (and of files with other extensions).
-  public var inputFormat: InputFormat?
+  package var inputFormat: InputFormat?
 
   /// Creates options.
-  public init(
+  package init(
     defaults: InputDefaults = InputDefaults(), delimiter: UInt8? = nil, decimalComma: Bool = false,
     inputFormat: InputFormat? = nil
   ) {
@@ -52,6 +52,6 @@ public struct ReadOptions: Sendable {
 }
 
 /// The two input formats.
-public enum InputFormat: String, Sendable, CaseIterable {
+package enum InputFormat: String, Sendable, CaseIterable {
   case yaml, csv
 }

@@ -4,10 +4,10 @@ import Foundation
 /// the caller's thread consumes them, in order, in batches. The producer waits while `capacity`
 /// batches are waiting, so memory stays bounded however slow the consumer. Batches of 256 bills
 /// (about half a millisecond of work) keep hand-overs rare.
-public enum Pipeline {
+package enum Pipeline {
   /// Runs `produce` on another thread and `consume` here for everything it emits; returns when both
   /// are done.
-  public static func run<Element: Sendable>(
+  package static func run<Element: Sendable>(
     batchSize: Int = 256, capacity: Int = 4, produce: @escaping @Sendable (_ emit: (Element) -> Void) -> Void,
     consume: (Element) -> Void
   ) {
@@ -36,7 +36,7 @@ public enum Pipeline {
   /// The same, with `value` (a reader, a stream) handed to the producer, which may change it, and
   /// handed back before this returns. `value` need not be `Sendable`: only one thread has it at a
   /// time.
-  public static func run<Value, Element: Sendable>(
+  package static func run<Value, Element: Sendable>(
     handing value: inout Value, batchSize: Int = 256, capacity: Int = 4,
     produce: @escaping @Sendable (_ value: inout Value, _ emit: (consuming Element) -> Void) -> Void,
     consume: (Element) -> Void

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SplitBillBytes
 import SplitBillCore
 import Synchronization
 

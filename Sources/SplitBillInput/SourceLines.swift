@@ -1,11 +1,11 @@
 import SplitBillCore
 
 /// Fetches source lines for diagnostics' excerpts, reading each file once, only for the lines needed.
-public enum SourceLines {
+package enum SourceLines {
   /// The text of each requested line, by file and 1-based line number.
   ///
   /// `standardInput` serves the file `-`. Files that cannot be read give no lines.
-  public static func fetch(_ locations: [SourceLocation], standardInput: [UInt8]?) -> [String: [Int: String]] {
+  package static func fetch(_ locations: [SourceLocation], standardInput: [UInt8]?) -> [String: [Int: String]] {
     var wanted: [String: Set<Int>] = [:]
     for location in locations where location.line > 0 { wanted[location.file, default: []].insert(location.line) }
     var result: [String: [Int: String]] = [:]

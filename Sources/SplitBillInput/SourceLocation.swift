@@ -9,47 +9,47 @@ import Synchronization
 /// (clamped), so a location is 12 bytes of plain data: copying one costs no reference counting,
 /// which matters because every field of every bill carries a few (and a bill's fields then fit in
 /// an allocation small enough for the allocator's per-thread cache).
-public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
+package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConvertible {
   /// The file, interned.
-  public var sourceFile: SourceFile
+  package var sourceFile: SourceFile
   private var storedLine: Int32
   private var storedColumn: Int32
 
   /// 1-based line.
-  public var line: Int {
+  package var line: Int {
     get { Int(storedLine) }
     set { storedLine = Int32(clamping: newValue) }
   }
 
   /// 1-based column, in characters.
-  public var column: Int {
+  package var column: Int {
     get { Int(storedColumn) }
     set { storedColumn = Int32(clamping: newValue) }
   }
 
   /// Creates a location in `file`, interned once for the run; readers that make many locations
   /// in one file intern it once and use ``init(in:line:column:)``.
-  public init(file: String, line: Int, column: Int) {
+  package init(file: String, line: Int, column: Int) {
     self.init(in: SourceFile(file), line: line, column: column)
   }
 
   /// Creates a location in a file already interned.
-  public init(in file: SourceFile, line: Int, column: Int) {
+  package init(in file: SourceFile, line: Int, column: Int) {
     self.sourceFile = file
     self.storedLine = Int32(clamping: line)
     self.storedColumn = Int32(clamping: column)
   }
 
   /// The path as the user gave it (`-` for standard input).
-  public var file: String {
+  package var file: String {
     get { sourceFile.path }
     set { sourceFile = SourceFile(newValue) }
   }
 
   /// `trip.yaml:9:13`.
-  public var description: String { "\(file):\(line):\(column)" }
+  package var description: String { "\(file):\(line):\(column)" }
 
-  public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
+  package static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
     (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)
   }
 }
@@ -62,7 +62,7 @@ public struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConver
 /// a run's CPU time through contention (`check` of 200,000 CSV bills under a 29-byte path: 2.8 s of
 /// CPU against 1.8 s under a 10-byte one, short enough to need no reference count). The table
 /// holds one entry per distinct path a run names.
-public struct SourceFile: Hashable, Sendable {
+package struct SourceFile: Hashable, Sendable {
   /// The path's number in the table: stable for the life of the process, for compact encodings
   /// (the temporary files of the run-wide checks).
   package let number: UInt32
@@ -74,7 +74,7 @@ public struct SourceFile: Hashable, Sendable {
   }
 
   /// The number of `path`, given it on first sight.
-  public init(_ path: String) {
+  package init(_ path: String) {
     number = Self.table.withLock { table in
       if let known = table.numbers[path] { return known }
       let number = UInt32(table.paths.count)
@@ -85,7 +85,7 @@ public struct SourceFile: Hashable, Sendable {
   }
 
   /// The path.
-  public var path: String { Self.table.withLock { $0.paths[Int(number)] } }
+  package var path: String { Self.table.withLock { $0.paths[Int(number)] } }
 
   private struct Table {
     var paths: [String] = []

@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillText
 
 /// Reads bill files in YAML, streaming: each bill is handed on as its events (``YAMLFlatBill``).
 ///

@@ -3,13 +3,13 @@
 #endif
 
 /// Why a file could not be written.
-public struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
+package struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The path that was to be written.
-  public var path: String
+  package var path: String
   /// The system's reason.
-  public var reason: String
+  package var reason: String
 
-  public var description: String { "cannot write '\(path)': \(reason)" }
+  package var description: String { "cannot write '\(path)': \(reason)" }
 }
 
 /// A file being written atomically: into a temporary file in the same directory, flushed to disk,
@@ -18,11 +18,11 @@ public struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
 ///
 /// A target that exists and is not a regular file (`/dev/null`, a FIFO, a terminal) cannot be
 /// replaced by renaming; it is written directly.
-public final class PendingFile {
+package final class PendingFile {
   /// The target path.
-  public let path: String
+  package let path: String
   /// Where to write the content.
-  public let sink: FileDescriptorSink
+  package let sink: FileDescriptorSink
   private let temporary: String
   private var descriptor: Int32
   private var done = false
@@ -31,7 +31,7 @@ public final class PendingFile {
   /// Creates the temporary file next to `path`.
   ///
   /// - Parameter overwrite: when `false`, an existing `path` is an error and is left alone.
-  public init(path: String, overwrite: Bool = true) throws(WriteError) {
+  package init(path: String, overwrite: Bool = true) throws(WriteError) {
     self.path = path
     if !overwrite && access(path, F_OK) == 0 { throw WriteError(path: path, reason: "the file exists (use --force)") }
     var status = stat()
@@ -63,7 +63,7 @@ public final class PendingFile {
   deinit { abort() }
 
   /// Flushes, syncs and renames the file into place.
-  public func commit() throws(WriteError) {
+  package func commit() throws(WriteError) {
     guard !done else { return }
     sink.flush()
     if direct {
@@ -96,7 +96,7 @@ public final class PendingFile {
   }
 
   /// Drops the temporary file; the target is untouched.
-  public func abort() {
+  package func abort() {
     guard !done else { return }
     done = true
     if descriptor >= 0 { close(descriptor) }
@@ -108,9 +108,9 @@ public final class PendingFile {
 }
 
 /// Writes a whole file atomically in one call.
-public enum AtomicFile {
+package enum AtomicFile {
   /// Writes what `produce` sends to the sink to `path`, atomically.
-  public static func write(to path: String, overwrite: Bool = true, _ produce: (FileDescriptorSink) throws -> Void)
+  package static func write(to path: String, overwrite: Bool = true, _ produce: (FileDescriptorSink) throws -> Void)
     throws
   {
     let file = try PendingFile(path: path, overwrite: overwrite)

@@ -1,9 +1,10 @@
 import SplitBillCore
+import SplitBillJSON
 
 extension TipAdvice {
   /// The `advice` object of reports and `suggest --json`: percent (decimal string), reason,
   /// advisor, model, fallback, fallback_reason, clamped.
-  public var jsonMembers: [(String, JSON)] {
+  package var jsonMembers: [(String, JSON)] {
     [
       ("percent", .string(percent.decimalString)), ("reason", .string(reason)), ("advisor", .string(advisor)),
       ("model", .optional(model)), ("fallback", .bool(fallback)), ("fallback_reason", .optional(fallbackReason)),
@@ -19,7 +20,7 @@ extension BillSplit {
   /// Money is a decimal string in the currency's digits (`"33.34"`), `tip_percent` a decimal
   /// string without a `%` (`"17.125"`, `null` for a fixed tip on a zero amount), `weight` a JSON
   /// number and `absorbed` an integer count of minor units.
-  public var jsonMembers: [(String, JSON)] {
+  package var jsonMembers: [(String, JSON)] {
     [
       ("currency", .string(currency.code)),
       ("amount", .money(amount)),

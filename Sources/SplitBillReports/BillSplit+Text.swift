@@ -15,7 +15,7 @@ extension BillSplit {
   ///     Diner 1 absorbs the leftover cent (0.01 USD).
   ///
   /// Names are sanitized for the terminal.
-  public var text: String {
+  package var text: String {
     let code = currency.code
     let tipLabel = tipPercent.map { "Tip (\($0))" } ?? "Tip"
     let weighted = shares.contains { $0.weight != .one }
@@ -52,7 +52,7 @@ extension BillSplit {
   }
 
   /// One sentence naming who absorbed the leftover units, or saying there were none.
-  public var leftoverSentence: String {
+  package var leftoverSentence: String {
     let unit = currency.minorUnitName
     if leftoverPolicy == .toTip && leftoverToTip.minorUnits > 0 {
       return "Every share was rounded up; the surplus \(leftoverToTip) was added to the tip."

@@ -5,16 +5,16 @@ import SplitBillCore
 /// RFC 4180 quoting; cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`,
 /// `@`, tab or carriage return) are prefixed with `'`. Amounts are never negative here, so no
 /// number is touched.
-public struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
+package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
 
   /// Starts the file with its header row.
-  public init(sink: Sink) {
+  package init(sink: Sink) {
     self.sink = sink
     self.sink.write("bill_id,date,description,currency,person,weight,share,absorbed,paid_by\r\n")
   }
 
-  public mutating func write(_ bill: ReportedBill) {
+  package mutating func write(_ bill: ReportedBill) {
     let fixed = [
       Self.cell(bill.bill.id), bill.bill.date?.description ?? "", Self.cell(bill.bill.description ?? ""),
       bill.split.currency.code,
@@ -29,10 +29,10 @@ public struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
     }
   }
 
-  public mutating func finish(_ summary: ReportSummary) {}
+  package mutating func finish(_ summary: ReportSummary) {}
 
   /// `text` safe for a spreadsheet: formula triggers neutralised, quoted when needed.
-  public static func cell(_ text: String) -> String {
+  package static func cell(_ text: String) -> String {
     var value = text
     if let first = value.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
       value = "'" + value

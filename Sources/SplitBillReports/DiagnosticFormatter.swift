@@ -1,8 +1,9 @@
 import SplitBillCore
 import SplitBillInput
+import SplitBillJSON
 
 /// Renders diagnostics the way `splitbill check` prints them.
-public enum DiagnosticFormatter {
+package enum DiagnosticFormatter {
   /// Compiler style, with the source line and a caret under the column:
   ///
   ///     trip.yaml:9:13: error: amount '12.345' has 3 decimals but EUR has 2
@@ -11,7 +12,7 @@ public enum DiagnosticFormatter {
   ///
   /// `lines` holds source lines by file and line number (``SourceLines/fetch(_:standardInput:)``).
   /// Everything from the input is sanitized for the terminal.
-  public static func text(_ diagnostic: Diagnostic, lines: [String: [Int: String]]) -> String {
+  package static func text(_ diagnostic: Diagnostic, lines: [String: [Int: String]]) -> String {
     var out = ""
     if let location = diagnostic.location {
       out += location.line > 0 ? TerminalText.sanitize(location.description) : TerminalText.sanitize(location.file)
@@ -29,7 +30,7 @@ public enum DiagnosticFormatter {
   }
 
   /// GitHub Actions workflow commands: `::error file=…,line=…,col=…::message`.
-  public static func github(_ diagnostic: Diagnostic) -> String {
+  package static func github(_ diagnostic: Diagnostic) -> String {
     var properties: [String] = []
     if let location = diagnostic.location {
       properties.append("file=" + escapeProperty(location.file))
@@ -43,7 +44,7 @@ public enum DiagnosticFormatter {
   }
 
   /// The `check --format json` object for one diagnostic.
-  public static func json(_ diagnostic: Diagnostic) -> JSON {
+  package static func json(_ diagnostic: Diagnostic) -> JSON {
     .object([
       ("file", .optional(diagnostic.location?.file)),
       ("line", diagnostic.location.map { .int($0.line) } ?? .null),

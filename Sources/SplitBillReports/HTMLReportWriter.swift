@@ -3,15 +3,15 @@ import SplitBillCore
 /// One self-contained HTML file: no external assets, no script, works offline. Summary, an inline
 /// SVG chart of balances per person, the settlement list, the per-bill table with absorbed leftover
 /// units marked, and invalid bills. Every piece of user text is escaped.
-public struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
+package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private let bills = SpoolSink()
   private var count = 0
 
   /// Writes to `sink` when the report finishes.
-  public init(sink: Sink) { self.sink = sink }
+  package init(sink: Sink) { self.sink = sink }
 
-  public mutating func write(_ reported: ReportedBill) {
+  package mutating func write(_ reported: ReportedBill) {
     let split = reported.split
     let bill = reported.bill
     var tip = (split.tipPercent.map { "\($0) " } ?? "") + split.tip.decimalString
@@ -49,7 +49,7 @@ public struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     count += 1
   }
 
-  public mutating func finish(_ summary: ReportSummary) {
+  package mutating func finish(_ summary: ReportSummary) {
     var out = [
       "<!DOCTYPE html>", "<html lang=\"en\">", "<head>", "<meta charset=\"utf-8\">",
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
@@ -184,7 +184,7 @@ public struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
   }
 
   /// `text` safe inside HTML text and attribute values; control characters dropped.
-  public static func escape(_ text: String) -> String {
+  package static func escape(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -1,19 +1,20 @@
 import SplitBillCore
+import SplitBillJSON
 
 /// Report-writing helpers for ``JSON``: constructors for money and optionals, and indented output
 /// streamed into a sink.
 extension JSON {
   /// An integer.
-  public static func int(_ value: some BinaryInteger) -> JSON { .number(String(value)) }
+  package static func int(_ value: some BinaryInteger) -> JSON { .number(String(value)) }
 
   /// A string, or `null` when `value` is `nil`.
-  public static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
+  package static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
 
   /// Money as a decimal string in the currency's digits: `"33.34"`.
-  public static func money(_ money: Money) -> JSON { .string(money.decimalString) }
+  package static func money(_ money: Money) -> JSON { .string(money.decimalString) }
 
   /// Writes the value with two-space indentation, starting at `indent` levels.
-  public func write(to sink: inout some OutputSink, indent: Int = 0) {
+  package func write(to sink: inout some OutputSink, indent: Int = 0) {
     switch self {
     case .string(let text): sink.write(JSON.quote(text))
     case .number(let text): sink.write(text)
@@ -41,7 +42,7 @@ extension JSON {
   }
 
   /// The value as indented JSON text.
-  public var text: String {
+  package var text: String {
     var sink = StringSink()
     write(to: &sink)
     return sink.text

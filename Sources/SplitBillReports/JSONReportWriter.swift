@@ -1,10 +1,12 @@
+@_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
 import SplitBillInput
+@_spi(ByteWriters) import SplitBillJSON
 
 extension ReportedBill {
   /// The report's bill object: `calc --json`'s members plus id, source, date, description,
   /// tip_source, paid_by and, for advised tips, `advice`.
-  public var jsonMembers: [(String, JSON)] {
+  package var jsonMembers: [(String, JSON)] {
     var members: [(String, JSON)] = [
       ("id", .string(bill.id)),
       ("source", .string(bill.source.description)),
@@ -129,19 +131,19 @@ struct EscapedPath {
 /// Keys: `schema_version`, `generated` (only with `--stamp`), `period`, `bills`, `invalid`,
 /// `people`, `settlements`, `totals`, `filtered_out`, `reconciled`. Money is a decimal string in the
 /// currency's digits; counts of minor units (`absorbed`) are integers.
-public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
+package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private var count = 0
   /// The last bill's source path, escaped.
   private var file: EscapedPath?
 
   /// Starts the document in `sink`.
-  public init(sink: Sink) {
+  package init(sink: Sink) {
     self.sink = sink
     self.sink.write("{\n  \"schema_version\": 1,\n  \"bills\": [")
   }
 
-  public mutating func write(_ bill: ReportedBill) {
+  package mutating func write(_ bill: ReportedBill) {
     let separator: StaticString = count == 0 ? "\n    " : ",\n    "
     if file?.file != bill.bill.source.sourceFile { file = EscapedPath(bill.bill.source.sourceFile) }
     sink.append { out in
@@ -151,7 +153,7 @@ public struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
     count += 1
   }
 
-  public mutating func finish(_ summary: ReportSummary) {
+  package mutating func finish(_ summary: ReportSummary) {
     sink.write(count == 0 ? "],\n" : "\n  ],\n")
     var members: [(String, JSON)] = [
       (

@@ -1,16 +1,16 @@
 import SplitBillCore
 
 /// What the journal writers are asked for.
-public struct JournalOptions: Sendable {
+package struct JournalOptions: Sendable {
   /// Add the suggested settlements as pending (`!`) transfers.
-  public var withSettlements: Bool
+  package var withSettlements: Bool
   /// Write this person's own books instead of the group journal.
-  public var booksOf: String?
+  package var booksOf: String?
   /// Emit account, commodity and tag declarations (leave them out for appending).
-  public var declarations: Bool
+  package var declarations: Bool
 
   /// Creates options.
-  public init(withSettlements: Bool = false, booksOf: String? = nil, declarations: Bool = true) {
+  package init(withSettlements: Bool = false, booksOf: String? = nil, declarations: Bool = true) {
     self.withSettlements = withSettlements
     self.booksOf = booksOf
     self.declarations = declarations
@@ -29,7 +29,7 @@ public struct JournalOptions: Sendable {
 /// paid as NAME's share owed to them.
 /// Suggested settlements go in only with `--with-settlements`, as pending (`!`) transfers dated with
 /// the last bill's date, so no one's books show a debt as paid before it is.
-public struct JournalWriter<Sink: OutputSink>: ReportWriter {
+package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private let flavor: ReportFormat
   private let options: JournalOptions
@@ -42,7 +42,7 @@ public struct JournalWriter<Sink: OutputSink>: ReportWriter {
   private var lastDate: CalendarDate?
 
   /// Writes `flavor` (hledger, ledger or beancount) to `sink` when the report finishes.
-  public init(sink: Sink, flavor: ReportFormat, options: JournalOptions) {
+  package init(sink: Sink, flavor: ReportFormat, options: JournalOptions) {
     self.sink = sink
     self.flavor = flavor
     self.options = options
@@ -62,7 +62,7 @@ public struct JournalWriter<Sink: OutputSink>: ReportWriter {
     case money(Money)
   }
 
-  public mutating func write(_ reported: ReportedBill) {
+  package mutating func write(_ reported: ReportedBill) {
     let bill = reported.bill
     let split = reported.split
     guard let date = bill.date else { return }
@@ -206,7 +206,7 @@ public struct JournalWriter<Sink: OutputSink>: ReportWriter {
     }
   }
 
-  public mutating func finish(_ summary: ReportSummary) {
+  package mutating func finish(_ summary: ReportSummary) {
     if options.withSettlements, let date = lastDate {
       for settlement in summary.settlements {
         for transfer in settlement.transfers {

@@ -4,15 +4,15 @@ import SplitBillCore
 /// totals first, then every bill in a collapsible table. Untrusted text is escaped (every ASCII
 /// punctuation character backslash-escaped, line breaks and control characters removed), so a
 /// note cannot open a link, an image or HTML.
-public struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
+package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private let bills = SpoolSink()
   private var count = 0
 
   /// Writes to `sink` when the report finishes.
-  public init(sink: Sink) { self.sink = sink }
+  package init(sink: Sink) { self.sink = sink }
 
-  public mutating func write(_ reported: ReportedBill) {
+  package mutating func write(_ reported: ReportedBill) {
     let split = reported.split
     var tip = split.tipPercent.map { "\($0) " } ?? ""
     tip += split.tip.decimalString
@@ -37,7 +37,7 @@ public struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     count += 1
   }
 
-  public mutating func finish(_ summary: ReportSummary) {
+  package mutating func finish(_ summary: ReportSummary) {
     var out = ["## splitbill report", ""]
     var line = "**\(plural(summary.billCount, "bill"))** in \(plural(summary.totals.count, "currency", "currencies"))"
     if let period = summary.period { line += " · period \(period)" }
@@ -107,7 +107,7 @@ public struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
   }
 
   /// `text` as literal Markdown inside a table cell.
-  public static func escape(_ text: String) -> String {
+  package static func escape(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
       switch scalar.value {

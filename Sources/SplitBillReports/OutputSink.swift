@@ -1,5 +1,5 @@
 /// Where a writer sends its text. Writers stream: a million-bill report is never one `String`.
-public protocol OutputSink {
+package protocol OutputSink {
   /// Appends `text`.
   mutating func write(_ text: String)
   /// Appends UTF-8 `bytes` (writers that build their output as bytes use this).
@@ -14,13 +14,13 @@ public protocol OutputSink {
 
 extension OutputSink {
   /// Decodes the bytes and writes them as text.
-  public mutating func write(bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
+  package mutating func write(bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
 
   /// Sinks that cannot fail take no note of failures.
-  public mutating func recordFailure(_ errorNumber: Int32) {}
+  package mutating func recordFailure(_ errorNumber: Int32) {}
 
   /// Collects the bytes, then writes them.
-  public mutating func append(_ body: (inout [UInt8]) -> Void) {
+  package mutating func append(_ body: (inout [UInt8]) -> Void) {
     var bytes: [UInt8] = []
     body(&bytes)
     write(bytes: bytes)
@@ -28,12 +28,12 @@ extension OutputSink {
 }
 
 /// Collects everything written into one string (tests, small outputs).
-public struct StringSink: OutputSink, Sendable {
+package struct StringSink: OutputSink, Sendable {
   /// Everything written so far.
-  public var text = ""
+  package var text = ""
 
   /// An empty sink.
-  public init() {}
+  package init() {}
 
-  public mutating func write(_ text: String) { self.text += text }
+  package mutating func write(_ text: String) { self.text += text }
 }

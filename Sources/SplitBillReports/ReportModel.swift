@@ -2,16 +2,16 @@ import SplitBillCore
 import SplitBillInput
 
 /// A bill as the report shows it: the bill, how it split, and any advice behind its tip.
-public struct ReportedBill: Sendable {
+package struct ReportedBill: Sendable {
   /// The bill as read.
-  public var bill: Bill
+  package var bill: Bill
   /// Its tip, total and shares.
-  public var split: BillSplit
+  package var split: BillSplit
   /// The advice its tip came from, for `tip: ai` bills.
-  public var advice: TipAdvice?
+  package var advice: TipAdvice?
 
   /// Creates a reported bill.
-  public init(bill: Bill, split: BillSplit, advice: TipAdvice? = nil) {
+  package init(bill: Bill, split: BillSplit, advice: TipAdvice? = nil) {
     self.bill = bill
     self.split = split
     self.advice = advice
@@ -19,24 +19,24 @@ public struct ReportedBill: Sendable {
 }
 
 /// Everything known once every bill is read: the figures the summary sections print.
-public struct ReportSummary: Sendable {
+package struct ReportSummary: Sendable {
   /// Per person and currency.
-  public var people: [PersonTotals]
+  package var people: [PersonTotals]
   /// Per currency.
-  public var totals: [CurrencyTotals]
+  package var totals: [CurrencyTotals]
   /// Per currency.
-  public var settlements: [Settlement]
+  package var settlements: [Settlement]
   /// Bills that could not be used, and file-level problems (with no id).
-  public var invalid: [InvalidBill]
+  package var invalid: [InvalidBill]
   /// Bills left out by the date filter.
-  public var filteredOut: Int
+  package var filteredOut: Int
   /// The date range of the filter, if any (`2026-11-23..2026-11-29`).
-  public var period: String?
+  package var period: String?
   /// A timestamp, only with `--stamp`.
-  public var stamp: String?
+  package var stamp: String?
 
   /// Creates a summary.
-  public init(
+  package init(
     people: [PersonTotals], totals: [CurrencyTotals], settlements: [Settlement], invalid: [InvalidBill],
     filteredOut: Int = 0, period: String? = nil, stamp: String? = nil
   ) {
@@ -50,11 +50,11 @@ public struct ReportSummary: Sendable {
   }
 
   /// All bills split, over every currency.
-  public var billCount: Int { totals.reduce(0) { $0 + $1.bills } }
+  package var billCount: Int { totals.reduce(0) { $0 + $1.bills } }
 }
 
 /// Writes one report format. Bills arrive one at a time in processing order; the summary last.
-public protocol ReportWriter {
+package protocol ReportWriter {
   /// One bill.
   mutating func write(_ bill: ReportedBill)
   /// The summary, after the last bill; the writer finishes its output.
@@ -62,11 +62,11 @@ public protocol ReportWriter {
 }
 
 /// The report formats.
-public enum ReportFormat: String, CaseIterable, Sendable {
+package enum ReportFormat: String, CaseIterable, Sendable {
   case text, json, csv, markdown, html, hledger, ledger, beancount
 
   /// The format a file name implies: `.txt .json .csv .md .html .hledger .journal .ledger .beancount`.
-  public init?(fileName: String) {
+  package init?(fileName: String) {
     let lowered = fileName.lowercased()
     let table: [(String, ReportFormat)] = [
       (".txt", .text), (".json", .json), (".csv", .csv), (".md", .markdown), (".markdown", .markdown),
@@ -78,5 +78,5 @@ public enum ReportFormat: String, CaseIterable, Sendable {
   }
 
   /// Whether the format is a plain-text-accounting journal (needs a date on every bill).
-  public var isJournal: Bool { self == .hledger || self == .ledger || self == .beancount }
+  package var isJournal: Bool { self == .hledger || self == .ledger || self == .beancount }
 }

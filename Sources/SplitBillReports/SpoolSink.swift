@@ -11,7 +11,7 @@ import SplitBillInput
 /// sections here while bills stream by, so memory stays flat however many bills there are. A
 /// write that fails (a full disk, a file-size limit) is remembered, and ``copy(to:)`` passes the
 /// failure on instead of a truncated text: the output it was for is then not committed.
-public final class SpoolSink: OutputSink {
+package final class SpoolSink: OutputSink {
   private var descriptor: Int32
   /// The text, when no temporary file could be made.
   private var memory: [UInt8] = []
@@ -21,10 +21,10 @@ public final class SpoolSink: OutputSink {
   private var failure: Int32?
 
   /// A new, empty spool in `$TMPDIR` (else `/tmp`); in memory if no file can be made there.
-  public convenience init() { self.init(directory: TemporaryFile.directory()) }
+  package convenience init() { self.init(directory: TemporaryFile.directory()) }
 
   /// A new, empty spool in `directory`; in memory if no file can be made there.
-  public init(directory: String) {
+  package init(directory: String) {
     descriptor = TemporaryFile.open(in: directory, prefix: "splitbill-spool")
     if descriptor >= 0 { buffer.reserveCapacity(1 << 16) }
   }
@@ -33,19 +33,19 @@ public final class SpoolSink: OutputSink {
     if descriptor >= 0 { close(descriptor) }
   }
 
-  public func write(bytes: [UInt8]) {
+  package func write(bytes: [UInt8]) {
     guard descriptor >= 0 else { return memory.append(contentsOf: bytes) }
     buffer.append(contentsOf: bytes)
     if buffer.count >= 1 << 16 { flush() }
   }
 
-  public func write(_ text: String) {
+  package func write(_ text: String) {
     guard descriptor >= 0 else { return memory.append(contentsOf: text.utf8) }
     buffer.append(contentsOf: text.utf8)
     if buffer.count >= 1 << 16 { flush() }
   }
 
-  public func recordFailure(_ errorNumber: Int32) {
+  package func recordFailure(_ errorNumber: Int32) {
     if failure == nil { failure = errorNumber }
   }
 
@@ -61,7 +61,7 @@ public final class SpoolSink: OutputSink {
   }
 
   /// Copies everything written so far into `sink`, or records in `sink` why it cannot.
-  public func copy(to sink: inout some OutputSink) {
+  package func copy(to sink: inout some OutputSink) {
     guard descriptor >= 0 else { return sink.write(bytes: memory) }
     flush()
     if let failure { return sink.recordFailure(failure) }

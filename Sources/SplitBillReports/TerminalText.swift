@@ -1,11 +1,11 @@
 /// Makes untrusted text safe to print on a terminal.
-public enum TerminalText {
+package enum TerminalText {
   /// `text` with every control character (C0, DEL, C1, and bidirectional overrides) shown as a
   /// visible `\u{…}` escape, so a name or a note cannot move the cursor, recolour the screen or
   /// reorder what follows it.
   ///
   ///     TerminalText.sanitize("Ana\u{1B}[2J")   // "Ana\\u{1B}[2J"
-  public static func sanitize(_ text: String) -> String {
+  package static func sanitize(_ text: String) -> String {
     if isPrintableASCII(text) { return text }
     guard text.unicodeScalars.contains(where: \.isControlOrBidiOverride) else { return text }
     var out = ""
@@ -20,7 +20,7 @@ public enum TerminalText {
   }
 
   /// How many terminal columns `text` takes: wide (East Asian) characters count two.
-  public static func width(_ text: String) -> Int {
+  package static func width(_ text: String) -> Int {
     // Printable ASCII, most cells: a character, and a column, per byte.
     if isPrintableASCII(text) { return text.utf8.count }
     var columns = 0
@@ -50,11 +50,11 @@ public enum TerminalText {
   }
 
   /// `text` padded with spaces to `columns` on the right (`.left`) or left (`.right`).
-  public static func pad(_ text: String, to columns: Int, alignment: Alignment) -> String {
+  package static func pad(_ text: String, to columns: Int, alignment: Alignment) -> String {
     let fill = String(repeating: " ", count: max(0, columns - width(text)))
     return alignment == .left ? text + fill : fill + text
   }
 
   /// Which side of a column text sits on.
-  public enum Alignment: Sendable { case left, right }
+  package enum Alignment: Sendable { case left, right }
 }

@@ -2,19 +2,19 @@ import SplitBillCore
 
 /// The terminal report: each bill with its shares (absorbed leftover units marked), then people,
 /// settlements, totals and invalid bills. Untrusted text is sanitized; colour only when asked.
-public struct TextReportWriter<Sink: OutputSink>: ReportWriter {
+package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private let color: Bool
 
   /// Writes to `sink`; `color` adds ANSI colour (the caller decides: a TTY and no `NO_COLOR`).
-  public init(sink: Sink, color: Bool) {
+  package init(sink: Sink, color: Bool) {
     self.sink = sink
     self.color = color
   }
 
   private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
-  public mutating func write(_ reported: ReportedBill) {
+  package mutating func write(_ reported: ReportedBill) {
     let bill = reported.bill
     let split = reported.split
     let code = split.currency.code
@@ -56,7 +56,7 @@ public struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     sink.write("\n")
   }
 
-  public mutating func finish(_ summary: ReportSummary) {
+  package mutating func finish(_ summary: ReportSummary) {
     var lines: [String] = []
     if let period = summary.period { lines.append("Period: \(period)") }
     var counts = "\(plural(summary.billCount, "bill")) in \(plural(summary.totals.count, "currency", "currencies"))"
@@ -143,6 +143,6 @@ extension CurrencyTotals {
 }
 
 /// `3 bills`, `1 bill`; irregular plurals given explicitly.
-public func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
+package func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
   "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
 }

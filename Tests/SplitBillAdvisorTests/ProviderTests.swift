@@ -1,3 +1,4 @@
+import SplitBillJSON
 import Testing
 
 @testable import SplitBillAdvisor

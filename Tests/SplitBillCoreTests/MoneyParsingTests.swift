@@ -1,3 +1,5 @@
+import SplitBillBytes
+import SplitBillJSON
 import Testing
 
 @testable import SplitBillCore

@@ -1,4 +1,5 @@
 import Foundation
+import SplitBillBytes
 import Testing
 
 @testable import SplitBillCore

@@ -1,4 +1,5 @@
 import SplitBillInput
+import SplitBillJSON
 import Testing
 
 @testable import SplitBillCore

@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillJSON
 import Testing
 
 @testable import SplitBillReports

@@ -1,3 +1,4 @@
+import SplitBillBytes
 import Testing
 
 @testable import SplitBillCore

@@ -1,12 +1,13 @@
 import SplitBillCore
+import SplitBillReports
 
 /// Draws the interactive calculator from its state: lines of text for a terminal of a given size.
 ///
 /// A pure function of ``CalcScreen``: every figure comes from the state's ``CalcScreen/result``;
 /// nothing here computes money. Colour and reverse video only through `style`.
-public enum CalcScreenView {
+package enum CalcScreenView {
   /// The lines to show, at most `height` of them, each cut to `width` columns.
-  public static func render(_ screen: CalcScreen, width: Int, height: Int, color: Bool = true) -> [String] {
+  package static func render(_ screen: CalcScreen, width: Int, height: Int, color: Bool = true) -> [String] {
     func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
     let error: CalcScreen.ScreenError? = {
       if case .failure(let error) = screen.result { return error }

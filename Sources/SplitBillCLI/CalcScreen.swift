@@ -1,23 +1,26 @@
+import SplitBillCore
+import SplitBillText
+
 /// The interactive calculator's state and its transitions: the original app's view model.
 ///
 /// Single source of truth, as the app designed it: the state holds the amount text, the selected
 /// preset (optional) and the custom tip text separately, and the effective percentage is computed.
 /// Choosing a preset clears the custom text; typing a custom value clears the preset. Every figure
 /// the screen shows comes from ``result``, computed by the core; the view never computes money.
-public struct CalcScreen: Hashable, Sendable {
+package struct CalcScreen: Hashable, Sendable {
   /// The rows the cursor moves between.
-  public enum Field: Int, CaseIterable, Sendable {
+  package enum Field: Int, CaseIterable, Sendable {
     case amount, preset, customTip, people, names, currency
   }
 
   /// A key, already decoded from the terminal's bytes.
-  public enum Key: Hashable, Sendable {
+  package enum Key: Hashable, Sendable {
     case character(Character)
     case backspace, up, down, left, right, tab, backTab, enter, escape, interrupt
   }
 
   /// What a key asked for beyond changing the state.
-  public enum Effect: Hashable, Sendable {
+  package enum Effect: Hashable, Sendable {
     /// Nothing more.
     case none
     /// Leave the screen.
@@ -27,34 +30,34 @@ public struct CalcScreen: Hashable, Sendable {
   }
 
   /// The bill amount as typed.
-  public var amountText = ""
+  package var amountText = ""
   /// The chosen preset, if any (10, 15 or 20 %).
-  public var preset: Percent? = .preset15
+  package var preset: Percent? = .preset15
   /// The custom tip as typed.
-  public var customTipText = ""
+  package var customTipText = ""
   /// How many people, when no names are given (zero is shown as a problem, not refused).
-  public var people = 1
+  package var people = 1
   /// Names as typed: `Ana, Ben=2, Chloé`.
-  public var namesText = ""
+  package var namesText = ""
   /// The currency code as typed.
-  public var currencyText = "USD"
+  package var currencyText = "USD"
   /// Who absorbs leftover units.
-  public var leftover = LeftoverPolicy.balanced
+  package var leftover = LeftoverPolicy.balanced
   /// The focused row.
-  public var focus = Field.amount
+  package var focus = Field.amount
   /// Whether the advice prompt is open, and what is typed in it.
-  public var notes: String?
+  package var notes: String?
   /// The last suggestion, shown until applied or dismissed.
-  public var suggestion: TipAdvice?
+  package var suggestion: TipAdvice?
 
   /// A fresh screen; 15 % preselected as in the original app.
-  public init() {}
+  package init() {}
 
   /// The most people the +/− keys reach.
-  public static let maximumPeople = 99
+  package static let maximumPeople = 99
 
   /// The percentage in effect: the preset, else the custom text if it parses.
-  public var effectivePercent: Result<Percent, ScreenError> {
+  package var effectivePercent: Result<Percent, ScreenError> {
     if let preset { return .success(preset) }
     guard !customTipText.isEmpty else { return .failure(.noTip) }
     do {
@@ -65,7 +68,7 @@ public struct CalcScreen: Hashable, Sendable {
   }
 
   /// What is wrong with the input, shown inline; the typed text is kept as it is.
-  public enum ScreenError: Error, Hashable, Sendable {
+  package enum ScreenError: Error, Hashable, Sendable {
     case emptyAmount
     case amount(String)
     case noTip
@@ -74,7 +77,7 @@ public struct CalcScreen: Hashable, Sendable {
     case people(String)
 
     /// The message shown under the field.
-    public var message: String {
+    package var message: String {
       switch self {
       case .emptyAmount: return "type the bill amount"
       case .amount(let text), .tip(let text), .currency(let text), .people(let text): return text
@@ -83,7 +86,7 @@ public struct CalcScreen: Hashable, Sendable {
     }
 
     /// The field the message belongs to.
-    public var field: Field {
+    package var field: Field {
       switch self {
       case .emptyAmount, .amount: return .amount
       case .noTip, .tip: return .customTip
@@ -94,7 +97,7 @@ public struct CalcScreen: Hashable, Sendable {
   }
 
   /// The bill worked out by the core, or the first problem with the input.
-  public var result: Result<BillSplit, ScreenError> {
+  package var result: Result<BillSplit, ScreenError> {
     let currency: Currency
     do {
       currency = try Currency(code: currencyText)
@@ -129,7 +132,7 @@ public struct CalcScreen: Hashable, Sendable {
   }
 
   /// Whether names are typed: they then decide the diners and the people count is not used.
-  public var namesGiven: Bool { namesText.split(separator: ",").contains { !$0.trimmingSpaces.isEmpty } }
+  package var namesGiven: Bool { namesText.split(separator: ",").contains { !$0.trimmingSpaces.isEmpty } }
 
   /// The names typed, with weights; empty when none.
   var parsedNames: Result<[Diner], ScreenError> {
@@ -154,7 +157,7 @@ public struct CalcScreen: Hashable, Sendable {
   }
 
   /// Applies one key; returns what else the screen must do.
-  public mutating func handle(_ key: Key) -> Effect {
+  package mutating func handle(_ key: Key) -> Effect {
     if notes != nil { return handleNotes(key) }
     switch key {
     case .interrupt, .escape:
@@ -250,13 +253,13 @@ public struct CalcScreen: Hashable, Sendable {
   }
 
   /// Shows the advisor's answer; the prompt closes.
-  public mutating func receive(_ advice: TipAdvice) {
+  package mutating func receive(_ advice: TipAdvice) {
     suggestion = advice
     notes = nil
   }
 
   /// Uses the suggestion as the custom tip (clearing the preset).
-  public mutating func applySuggestion() {
+  package mutating func applySuggestion() {
     guard let suggestion else { return }
     customTipText = suggestion.percent.decimalString
     preset = nil
@@ -264,7 +267,7 @@ public struct CalcScreen: Hashable, Sendable {
   }
 
   /// Selects a preset, clearing the custom text.
-  public mutating func selectPreset(_ percent: Percent) {
+  package mutating func selectPreset(_ percent: Percent) {
     preset = percent
     customTipText = ""
   }

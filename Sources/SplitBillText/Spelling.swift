@@ -1,10 +1,10 @@
 /// "Did you mean …?" suggestions for misspelt keys, options and names.
-public enum Spelling {
+package enum Spelling {
   /// The candidate closest to `word` by edit distance, if it is close enough to be a likely typo
   /// (at most a third of the word's length, and at least one edit allowed).
   ///
   ///     Spelling.suggestion(for: "ammount", among: ["amount", "tip"])   // "amount"
-  public static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
+  package static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
     let lowered = word.lowercased()
     var best: (candidate: String, distance: Int)?
     for candidate in candidates {
@@ -16,7 +16,7 @@ public enum Spelling {
   }
 
   /// Levenshtein distance with transpositions counted as one edit.
-  public static func editDistance(_ a: String, _ b: String) -> Int {
+  package static func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     if a.isEmpty { return b.count }

@@ -3,11 +3,14 @@
   import Glibc
 #endif
 
-enum ByteScan {
+/// Scans are public only as the SPI `ByteWriters` and `@inlinable`, so that the readers inline them.
+@_spi(ByteWriters) public enum ByteScan {
   /// The index of the first `byte` or `other` in `bytes` at or after `start`, if any: a plain
   /// loop, for the short texts of a cell (a call to `memchr` costs more than it saves there).
-  @inline(__always)
-  static func firstIndex(of byte: UInt8, or other: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0)
+  @inlinable @inline(__always)
+  public static func firstIndex(
+    of byte: UInt8, or other: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0
+  )
     -> Int?
   {
     var index = start
@@ -19,27 +22,27 @@ enum ByteScan {
   }
 
   /// The index of the first `byte` in `bytes` at or after `start`, if any.
-  @inline(__always)
-  static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int? {
+  @inlinable @inline(__always)
+  public static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int? {
     guard let base = bytes.baseAddress, start < bytes.count,
       let found = memchr(base + start, Int32(byte), bytes.count - start)
     else { return nil }
     return UnsafeRawPointer(found) - UnsafeRawPointer(base)
   }
 
-  private static let lowBits: UInt64 = 0x0101_0101_0101_0101
-  private static let highBits: UInt64 = 0x8080_8080_8080_8080
+  @usableFromInline static let lowBits: UInt64 = 0x0101_0101_0101_0101
+  @usableFromInline static let highBits: UInt64 = 0x8080_8080_8080_8080
 
   /// The high bit of each of the eight bytes of `word` (little-endian) that is `byte`, and perhaps
   /// of bytes after the first such one: the lowest bit set always marks the first.
-  @inline(__always)
-  static func matches(_ byte: UInt8, in word: UInt64) -> UInt64 {
+  @inlinable @inline(__always)
+  public static func matches(_ byte: UInt8, in word: UInt64) -> UInt64 {
     let differences = UInt64(littleEndian: word) ^ (lowBits &* UInt64(byte))
     return (differences &- lowBits) & ~differences & highBits
   }
 
   /// How many of `bytes` continue a UTF-8 sequence (`10xxxxxx`).
-  static func continuationBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+  @inlinable public static func continuationBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     guard let base = bytes.baseAddress else { return 0 }
     var found = 0
     var position = 0
@@ -56,7 +59,7 @@ enum ByteScan {
   }
 
   /// Whether every byte is below 0x80.
-  static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  @inlinable public static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = bytes.baseAddress else { return true }
     var high: UInt64 = 0
     var position = 0
@@ -73,7 +76,7 @@ enum ByteScan {
 
   /// Whether `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing
   /// past U+10FFFF), as `String(validating:as:)` decides, without its generic machinery.
-  static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  @inlinable public static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     guard let base = bytes.baseAddress else { return true }
     var index = 0
     let count = bytes.count

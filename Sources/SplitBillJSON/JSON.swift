@@ -1,9 +1,11 @@
+@_spi(ByteWriters) import SplitBillBytes
+
 /// A JSON value that keeps numbers as their exact text (a percentage or an amount never goes
 /// through `Double`) and objects as key-ordered pairs, so output is stable and input is exact.
 ///
 /// Parsing is strict: malformed input is `nil`. The report writers print it indented
 /// (`SplitBillReports`); ``encoded`` gives compact text for request bodies.
-public indirect enum JSON: Equatable, Sendable {
+package indirect enum JSON: Equatable, Sendable {
   case string(String)
   case number(String)
   case bool(Bool)
@@ -11,7 +13,7 @@ public indirect enum JSON: Equatable, Sendable {
   case array([JSON])
   case object([(String, JSON)])
 
-  public static func == (lhs: JSON, rhs: JSON) -> Bool {
+  package static func == (lhs: JSON, rhs: JSON) -> Bool {
     switch (lhs, rhs) {
     case (.string(let a), .string(let b)), (.number(let a), .number(let b)): return a == b
     case (.bool(let a), .bool(let b)): return a == b
@@ -23,10 +25,10 @@ public indirect enum JSON: Equatable, Sendable {
   }
 
   /// Parses a whole JSON text; `nil` when it is not valid JSON.
-  public static func parse(_ text: some StringProtocol) -> JSON? { parse(Array(text.utf8)) }
+  package static func parse(_ text: some StringProtocol) -> JSON? { parse(Array(text.utf8)) }
 
   /// Parses UTF-8 bytes; `nil` when they are not valid JSON.
-  public static func parse(_ bytes: [UInt8]) -> JSON? {
+  package static func parse(_ bytes: [UInt8]) -> JSON? {
     var parser = Parser(bytes: bytes)
     guard let value = parser.value(depth: 0) else { return nil }
     parser.skipSpace()
@@ -34,25 +36,25 @@ public indirect enum JSON: Equatable, Sendable {
   }
 
   /// The member `key` of an object.
-  public subscript(key: String) -> JSON? {
+  package subscript(key: String) -> JSON? {
     if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
     return nil
   }
 
   /// The items of an array (empty for anything else).
-  public var items: [JSON] {
+  package var items: [JSON] {
     if case .array(let items) = self { return items }
     return []
   }
 
   /// The string value, if this is a string.
-  public var string: String? {
+  package var string: String? {
     if case .string(let text) = self { return text }
     return nil
   }
 
   /// A number's exact text, or a string's (models sometimes quote numbers).
-  public var numberText: String? {
+  package var numberText: String? {
     switch self {
     case .number(let text), .string(let text): return text
     default: return nil
@@ -238,7 +240,7 @@ public indirect enum JSON: Equatable, Sendable {
 
 extension JSON {
   /// Compact JSON text for this value (request bodies).
-  public var encoded: String {
+  package var encoded: String {
     switch self {
     case .string(let text): return JSON.quote(text)
     case .number(let text): return text
@@ -255,7 +257,7 @@ extension JSON {
 extension JSON {
   /// `text` as a JSON string literal: quotes, backslashes and control characters escaped, and
   /// U+2028/U+2029 too, so the output is also safe inside JavaScript.
-  public static func quote(_ text: String) -> String {
+  package static func quote(_ text: String) -> String {
     // Most text needs no escape at all: check the bytes once and return it as it is.
     if text.utf8.allSatisfy(isPlain) { return "\"" + text + "\"" }
     var out = "\""
@@ -280,14 +282,14 @@ extension JSON {
 
   /// Appends ``quote(_:)`` of `text` to `bytes` as UTF-8; text with nothing to escape is copied
   /// straight in.
-  public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
+  package static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
     bytes.append(0x22)
     appendEscaped(text, to: &bytes)
     bytes.append(0x22)
   }
 
   /// Appends what stands between the quotes of ``quote(_:)`` of `text`.
-  public static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+  package static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
     bytes.append(atMost: maximumEscapedLength(text)) { writeEscaped(text, to: &$0) }
   }
 

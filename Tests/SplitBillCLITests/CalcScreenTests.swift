@@ -1,6 +1,7 @@
+import SplitBillCore
 import Testing
 
-@testable import SplitBillCore
+@testable import SplitBillCLI
 
 @Suite struct CalcScreenTests {
   func typed(_ text: String, into screen: inout CalcScreen) {
