@@ -57,14 +57,6 @@ package actor RateLimiter {
     if slots.count > limit * 2 { slots.removeFirst(slots.count - limit) }
     return slot - now
   }
-
-  /// Reserves a slot and waits for it; returns how long it waited.
-  @discardableResult
-  package func acquire() async throws -> Duration {
-    let wait = await reserve()
-    try await clock.sleep(for: wait)
-    return wait
-  }
 }
 
 /// When to retry a failed request and how long to wait first.

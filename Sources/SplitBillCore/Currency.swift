@@ -91,11 +91,3 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
     return table
   }()
 }
-
-extension Currency {
-  /// A currency from the table by code, for codes the tests know are in it; an unknown code gets
-  /// an exponent of 2. Not public: user input goes through ``init(code:)`` and its error.
-  static func known(_ code: String) -> Currency {
-    (try? Currency(code: code)) ?? Currency(unchecked: code, exponent: 2)
-  }
-}

@@ -268,18 +268,12 @@ package struct BillStream {
     }
   }
 
-  /// Appends `2026-11-20|84.50 EUR|Ana`: what two receipts share when they are probably the same one.
-  static func appendReceiptKey(_ date: CalendarDate, _ amount: Money, _ payer: String?, to bytes: inout [UInt8]) {
-    let payer = payer ?? ""
-    bytes.append(atMost: receiptKeyRoom(payer, amount)) { writeReceiptKey(date, amount, payer, to: &$0) }
-  }
-
   /// The most bytes a receipt key with this payer and amount takes.
-  private static func receiptKeyRoom(_ payer: String, _ amount: Money) -> Int {
+  static func receiptKeyRoom(_ payer: String, _ amount: Money) -> Int {
     CalendarDate.maximumISOLength + DecimalText.maximumLength(scale: amount.currency.exponent) + 16 + payer.utf8.count
   }
 
-  private static func writeReceiptKey(
+  static func writeReceiptKey(
     _ date: CalendarDate, _ amount: Money, _ payer: String, to key: inout ByteCursor
   ) {
     date.writeISO(to: &key)

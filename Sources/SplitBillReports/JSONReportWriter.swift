@@ -4,25 +4,8 @@ import SplitBillInput
 @_spi(ByteWriters) import SplitBillJSON
 
 extension ReportedBill {
-  /// The report's bill object: `calc --json`'s members plus id, source, date, description,
-  /// tip_source, paid_by and, for advised tips, `advice`.
-  package var jsonMembers: [(String, JSON)] {
-    var members: [(String, JSON)] = [
-      ("id", .string(bill.id)),
-      ("source", .string(bill.source.description)),
-      ("date", .optional(bill.date?.description)),
-      ("description", .optional(bill.description)),
-    ]
-    members += split.jsonMembers
-    members.insert(("tip_source", .string(bill.tipSource.rawValue)), at: members.count - 1)
-    members.insert(("paid_by", .optional(split.payer)), at: members.count - 1)
-    if let advice { members.append(("advice", .object(advice.jsonMembers))) }
-    return members
-  }
-}
-
-extension ReportedBill {
-  /// Appends the bill object exactly as `JSON.object(jsonMembers)` writes it at indent 2, as
+  /// Appends the bill object: `calc --json`'s members plus id, source, date, description,
+  /// tip_source, paid_by and, for advised tips, `advice`, as `JSON.object` writes them at indent 2, as
   /// UTF-8 bytes and without building the tree: this runs once per bill in every JSON report.
   ///
   /// `file` is the bill's source path already escaped, which a report's bills nearly all share;

@@ -46,11 +46,17 @@ actor TestClock: AdvisorClock {
   @Test func waitsOnlyWhenTheWindowIsFull() async throws {
     let clock = TestClock()
     let limiter = RateLimiter(limit: 2, window: .seconds(10), margin: .zero, clock: clock)
-    #expect(try await limiter.acquire() == .zero)
-    #expect(try await limiter.acquire() == .zero)
-    #expect(try await limiter.acquire() == .seconds(10))
+    // Reserve a slot and wait for it, as the coordinator does; how long it waited.
+    func acquire() async throws -> Duration {
+      let wait = await limiter.reserve()
+      try await clock.sleep(for: wait)
+      return wait
+    }
+    #expect(try await acquire() == .zero)
+    #expect(try await acquire() == .zero)
+    #expect(try await acquire() == .seconds(10))
     try await clock.sleep(for: .seconds(30))
-    #expect(try await limiter.acquire() == .zero)
+    #expect(try await acquire() == .zero)
   }
 }
 

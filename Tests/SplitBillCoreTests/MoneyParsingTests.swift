@@ -1,3 +1,4 @@
+import Foundation
 import SplitBillBytes
 import SplitBillJSON
 import Testing
@@ -241,29 +242,34 @@ struct AmountCase: Sendable, CustomTestStringConvertible {
 
 /// The byte writers (cursor into room made up front) print what the string functions print.
 @Suite struct ByteWriterTests {
-  @Test func decimalsDatesAndJSONStringsMatchTheirStrings() {
+  @Test func decimalsDatesAndJSONStringsMatchIndependentReferences() throws {
     var random = SplitMix64(seed: 21)
-    for _ in 0..<2_000 {
-      let value = Int64(bitPattern: random.next()) >> Int(random.next() % 64)
-      let scale = Int(random.next() % 5)
-      var bytes: [UInt8] = [0x41]
-      DecimalText.append(value, scale: scale, to: &bytes)
-      DecimalText.appendTrimmed(value, scale: scale, to: &bytes)
-      #expect(
-        String(decoding: bytes, as: UTF8.self)
-          == "A" + DecimalText.format(value, scale: scale) + DecimalText.trimmed(value, scale: scale))
-    }
-    // Against text made without the byte writers: the digits of the magnitude, padded, a point put in.
+    // Text made without the writers: the digits of the magnitude, padded, a point put in.
     func reference(_ value: Int64, scale: Int) -> String {
       var digits = String(value.magnitude)
       if digits.count < scale + 1 { digits = String(repeating: "0", count: scale + 1 - digits.count) + digits }
       if scale > 0 { digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -scale)) }
       return (value < 0 ? "-" : "") + digits
     }
+    // The same without trailing zeros after the point, nor a bare point.
+    func trimmedReference(_ value: Int64, scale: Int) -> String {
+      var text = reference(value, scale: scale)
+      guard text.contains(".") else { return text }
+      while text.hasSuffix("0") { text.removeLast() }
+      if text.hasSuffix(".") { text.removeLast() }
+      return text
+    }
     for _ in 0..<2_000 {
       let value = Int64(bitPattern: random.next()) >> Int(random.next() % 64)
       let scale = Int(random.next() % 5)
       #expect(DecimalText.format(value, scale: scale) == reference(value, scale: scale), "\(value) \(scale)")
+      #expect(DecimalText.trimmed(value, scale: scale) == trimmedReference(value, scale: scale), "\(value) \(scale)")
+      var bytes: [UInt8] = [0x41]
+      DecimalText.append(value, scale: scale, to: &bytes)
+      DecimalText.appendTrimmed(value, scale: scale, to: &bytes)
+      #expect(
+        String(decoding: bytes, as: UTF8.self)
+          == "A" + reference(value, scale: scale) + trimmedReference(value, scale: scale))
     }
     for value in [Int64.min, Int64.max, 0, -1, 9, 10, 99, 100, 101] {
       for scale in 0...4 { #expect(DecimalText.format(value, scale: scale) == reference(value, scale: scale)) }
@@ -271,16 +277,21 @@ struct AmountCase: Sendable, CustomTestStringConvertible {
     func padded(_ value: Int, _ width: Int) -> String {
       String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
     }
-    for _ in 0..<500 {
-      let (year, month, day) = (Int(random.next() % 10_000), 1 + Int(random.next() % 12), 1 + Int(random.next() % 28))
-      guard let date = CalendarDate(year: year, month: month, day: day) else { continue }
-      #expect(date.description == "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))")
-    }
-    for (year, month, day) in [(2026, 11, 29), (1, 1, 1), (12345, 6, 7), (-44, 3, 15), (0, 12, 31)] {
-      guard let date = CalendarDate(year: year, month: month, day: day) else { continue }
+    // Every day of every year the format takes, written both ways, against the padded digits.
+    for _ in 0..<2_000 {
+      let (year, month, day) = (
+        1 + Int(random.next() % 9_999), 1 + Int(random.next() % 12), 1 + Int(random.next() % 28)
+      )
+      let date = try #require(CalendarDate(year: year, month: month, day: day))
+      let expected = "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
       var bytes: [UInt8] = []
       date.appendISO(to: &bytes)
-      #expect(String(decoding: bytes, as: UTF8.self) == date.description)
+      #expect(date.description == expected)
+      #expect(String(decoding: bytes, as: UTF8.self) == expected)
+    }
+    // Years outside 1...9999 have no four-digit form: there is no such date.
+    for (year, month, day) in [(12345, 6, 7), (-44, 3, 15), (0, 12, 31), (10_000, 1, 1)] {
+      #expect(CalendarDate(year: year, month: month, day: day) == nil, "\(year)")
     }
     let pieces = ["a", "é", "\"", "\\", "\n", "\u{1}", "\u{7F}", "\u{2028}", "李", " ", "\t"]
     for _ in 0..<2_000 {
@@ -288,6 +299,10 @@ struct AmountCase: Sendable, CustomTestStringConvertible {
       var bytes: [UInt8] = []
       JSON.appendQuoted(text, to: &bytes)
       #expect(String(decoding: bytes, as: UTF8.self) == JSON.quote(text), "\(text.debugDescription)")
+      // An independent reader gives the text back, and no control character is left raw.
+      let decoded = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed) as? String
+      #expect(decoded == text, "\(text.debugDescription)")
+      #expect(!bytes.contains { $0 < 0x20 || $0 == 0x7F }, "\(text.debugDescription)")
     }
   }
 }

@@ -5,8 +5,8 @@ import Testing
 
 /// Builders shared by the split tests.
 enum Fixture {
-  static let eur = Currency.known("EUR")
-  static let jpy = Currency.known("JPY")
+  static let eur = Currency(unchecked: "EUR", exponent: 2)
+  static let jpy = Currency(unchecked: "JPY", exponent: 0)
 
   static func people(_ spec: [(String, Int)]) -> Diners {
     .named(spec.map { Diner(name: $0.0, weight: Weight(tenThousandths: Int64($0.1) * 10_000)) })

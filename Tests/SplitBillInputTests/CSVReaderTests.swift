@@ -122,14 +122,30 @@ import Testing
     }
   }
 
-  @Test func randomBytesNeverCrash() throws {
+  /// Random bytes read without a crash, and what is said about them holds: every invalid bill says
+  /// why, every diagnostic stands inside the input, every valid bill splits and reconciles.
+  @Test func randomBytesAreDiagnosedInsideTheInput() throws {
     var random = SplitMix64(seed: 99)
     let alphabet = Array("- :{}[],\"'&*!|>#\n\t\\%@`abc019.;".utf8) + [0xFF, 0xC3, 0x00, 0x0D]
+    var diagnosed = 0
     for trial in 0..<300 {
       let count = Int(random.next() % 200)
       let bytes = (0..<count).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] }
-      _ = try read(bytes: bytes, name: trial % 2 == 0 ? "r.yaml" : "r.csv")
+      let result = try read(bytes: bytes, name: trial % 2 == 0 ? "r.yaml" : "r.csv")
+      for bill in result.invalid { #expect(!bill.diagnostics.isEmpty) }
+      // Lines as libyaml and the CSV reader count them: LF, CR LF, or a CR alone.
+      let lines = bytes.indices.filter {
+        bytes[$0] == 0x0A || (bytes[$0] == 0x0D && bytes.dropFirst($0 + 1).first != 0x0A)
+      }
+      expectInside(result.diagnostics, lines: lines.count + 1)
+      for bill in result.bills {
+        var ledger = LeftoverLedger()
+        let split = try bill.terms.split(ledger: &ledger)
+        #expect(split.shares.reduce(0) { $0 + $1.amount.minorUnits } == split.total.minorUnits)
+      }
+      diagnosed += result.diagnostics.count
     }
+    #expect(diagnosed > 100)
   }
 }
 

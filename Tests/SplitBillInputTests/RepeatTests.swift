@@ -1,5 +1,5 @@
 import Foundation
-import SplitBillBytes
+@_spi(ByteWriters) import SplitBillBytes
 import SplitBillCore
 import Testing
 
@@ -139,5 +139,13 @@ import Testing
     // Past the end: the empty line after a final line end, nothing after that.
     #expect(fetched[401] == (finalNewline ? "" : nil))
     #expect(fetched[402] == nil)
+  }
+}
+
+extension BillStream {
+  /// Appends `2026-11-20|84.50 EUR|Ana`: what two receipts share when they are probably the same one.
+  static func appendReceiptKey(_ date: CalendarDate, _ amount: Money, _ payer: String?, to bytes: inout [UInt8]) {
+    let payer = payer ?? ""
+    bytes.append(atMost: receiptKeyRoom(payer, amount)) { writeReceiptKey(date, amount, payer, to: &$0) }
   }
 }

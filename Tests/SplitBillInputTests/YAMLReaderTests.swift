@@ -184,7 +184,7 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
   @Test func precedenceBillThenFileThenCommandLineThenBuiltIn() throws {
     let options = ReadOptions(
       defaults: InputDefaults(
-        currency: Currency.known("GBP"), tip: .percent(.preset20), leftover: .first, rounding: .down))
+        currency: try Currency(code: "GBP"), tip: .percent(.preset20), leftover: .first, rounding: .down))
     let withFileDefaults = try read(
       "defaults: {currency: EUR, tip: 10, leftover: remainder}\nbills:\n  - {amount: 1, diners: 1}\n  - {amount: 1, tip: 5, currency: JPY, diners: 1}\n",
       options: options)

@@ -9,7 +9,7 @@ import Testing
   /// The report's fast bill writer gives exactly what the JSON tree gives, whatever the bill.
   @Test func fastWriterMatchesTheTree() throws {
     var ledger = LeftoverLedger()
-    let eur = Currency.known("EUR")
+    let eur = Currency(unchecked: "EUR", exponent: 2)
     let shapes: [(Diners, String?, String?, TipAdvice?)] = [
       (.anonymous(count: 3), nil, nil, nil),
       (
@@ -41,5 +41,24 @@ import Testing
       reported.appendJSON(to: &fast)
       #expect(String(decoding: fast, as: UTF8.self) == sink.text)
     }
+  }
+}
+
+/// The report's bill object built as a tree, the reference the fast writer is compared with.
+extension ReportedBill {
+  /// The report's bill object: `calc --json`'s members plus id, source, date, description,
+  /// tip_source, paid_by and, for advised tips, `advice`.
+  var jsonMembers: [(String, JSON)] {
+    var members: [(String, JSON)] = [
+      ("id", .string(bill.id)),
+      ("source", .string(bill.source.description)),
+      ("date", .optional(bill.date?.description)),
+      ("description", .optional(bill.description)),
+    ]
+    members += split.jsonMembers
+    members.insert(("tip_source", .string(bill.tipSource.rawValue)), at: members.count - 1)
+    members.insert(("paid_by", .optional(split.payer)), at: members.count - 1)
+    if let advice { members.append(("advice", .object(advice.jsonMembers))) }
+    return members
   }
 }
