@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillInput
 import SplitBillJSON
 import SplitBillReports
 
@@ -12,7 +13,10 @@ enum CalcCommand {
       .value("--tip", "PERCENT", "Tip percentage: 10, 15, 20 (the presets) or any value such as 12.5 or 18%."),
       .value("--tip-amount", "AMOUNT", "A fixed tip instead of a percentage."),
       .value("--split", "N", "Split among N anonymous people (Diner 1 … Diner N). Default 1."),
-      .value("--people", "NAMES", "Split among named people: Ana,Ben,Chloé; weights as Ana=2,Ben=1."),
+      .value(
+        "--people", "NAMES",
+        "Split among named people: Ana,Ben,Chloé; weights as Ana=2,Ben=1 (the CSV diners grammar: ; or , between names, : or = before a weight)."
+      ),
       .value("--payer", "NAME", "Who paid (needed by --leftover payer)."),
       .value("--currency", "CODE", "ISO 4217 currency code. Default USD."),
       .value(
@@ -74,13 +78,9 @@ enum CalcCommand {
       throw UsageError(error.message(field: "amount"))
     }
     let percent = try arguments.parse("--tip") { text in
-      guard text.lowercased() != "ai" else {
-        throw UsageError("'ai' tips are for bill files; give a percentage such as 15")
-      }
-      do throws(PercentError) {
-        return try Percent(parsing: text, decimalComma: decimalComma)
-      } catch {
-        throw UsageError(error.message(field: "tip"))
+      switch try TipText.parsing(text, decimalComma: decimalComma) {
+      case .percent(let percent): return percent
+      case .advisor: throw UsageError("'ai' tips are for bill files; give a percentage such as 15")
       }
     }
     let fixed = try arguments.parse("--tip-amount") { text in
@@ -111,7 +111,14 @@ enum CalcCommand {
     if arguments.value("--split") != nil && arguments.value("--people") != nil {
       throw UsageError("give either --split N or --people NAMES, not both")
     }
-    if let people = try arguments.parse("--people", parsePeople) { return .named(people) }
+    if let people = try arguments.parse(
+      "--people",
+      { text throws(DinerList.Problem) in
+        try DinerList.diners(in: text, decimalComma: arguments.flag("--decimal-comma"))
+      })
+    {
+      return .named(people)
+    }
     let count = try arguments.parse("--split") { text in
       guard let count = Int(text), count > 0 else {
         throw UsageError("'\(text)' is not a number of people: expected a whole number of at least 1")
@@ -119,19 +126,5 @@ enum CalcCommand {
       return count
     }
     return .anonymous(count: count ?? 1)
-  }
-
-  /// `Ana,Ben=2,Chloé:1.5` → named diners with weights.
-  static func parsePeople(_ text: String) throws -> [Diner] {
-    var diners: [Diner] = []
-    for item in text.split(separator: ",", omittingEmptySubsequences: false) {
-      let parts = item.split(maxSplits: 1, whereSeparator: { $0 == "=" || $0 == ":" })
-      let name = parts.first?.trimmingSpaces ?? ""
-      guard !name.isEmpty else { throw UsageError("empty name in '\(text)': expected names such as Ana,Ben=2") }
-      let weight = try parts.count > 1 ? Weight(parsing: parts[1]) : .one
-      diners.append(Diner(name: name, weight: weight))
-    }
-    try Diners.named(diners).validate()
-    return diners
   }
 }

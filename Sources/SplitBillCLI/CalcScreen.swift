@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillInput
 import SplitBillText
 
 /// The interactive calculator's state and its transitions: the original app's view model.
@@ -61,7 +62,10 @@ package struct CalcScreen: Hashable, Sendable {
     if let preset { return .success(preset) }
     guard !customTipText.isEmpty else { return .failure(.noTip) }
     do {
-      return .success(try Percent(parsing: customTipText))
+      switch try TipText.parsing(customTipText) {
+      case .percent(let percent): return .success(percent)
+      case .advisor: return .failure(.tip("type a percentage here; advice has its own key"))
+      }
     } catch {
       return .failure(.tip(error.message(field: "tip")))
     }
@@ -132,28 +136,20 @@ package struct CalcScreen: Hashable, Sendable {
   }
 
   /// Whether names are typed: they then decide the diners and the people count is not used.
-  package var namesGiven: Bool { namesText.split(separator: ",").contains { !$0.trimmingSpaces.isEmpty } }
-
-  /// The names typed, with weights; empty when none.
-  var parsedNames: Result<[Diner], ScreenError> {
-    var diners: [Diner] = []
-    for item in namesText.split(separator: ",") {
-      let parts = item.split(separator: "=", maxSplits: 1)
-      let name = (parts.first ?? "").trimmingSpaces
-      guard !name.isEmpty else { continue }
-      do {
-        let weight = try parts.count > 1 ? Weight(parsing: parts[1]) : .one
-        diners.append(Diner(name: String(name), weight: weight))
-      } catch {
-        return .failure(.people(error.description))
-      }
+  package var namesGiven: Bool {
+    !namesText.split(whereSeparator: { $0 == "," || $0 == ";" }).allSatisfy {
+      PersonName.normalized(String($0.prefix { $0 != ":" && $0 != "=" })).isEmpty
     }
+  }
+
+  /// The names typed, with weights, in the diner-list grammar of files and `--people`
+  /// (``DinerList``); empty when none. Empty items are passed over while a row is being typed.
+  var parsedNames: Result<[Diner], ScreenError> {
     do {
-      if !diners.isEmpty { try Diners.named(diners).validate() }
+      return .success(try DinerList.diners(in: namesText, skippingEmpty: true))
     } catch {
       return .failure(.people(error.description))
     }
-    return .success(diners)
   }
 
   /// Applies one key; returns what else the screen must do.

@@ -19,9 +19,8 @@ enum InputOptions {
     var defaults = InputDefaults()
     defaults.currency = try arguments.parse("--currency") { text throws(MoneyError) in try Currency(code: text) }
     defaults.tip = try arguments.parse("--default-tip") { text in
-      if text.lowercased() == "ai" { return DefaultTip.advisor }
       do throws(PercentError) {
-        return .percent(try Percent(parsing: text, decimalComma: decimalComma))
+        return try TipText.parsing(text, decimalComma: decimalComma)
       } catch {
         throw UsageError(error.message(field: "tip") + " (or 'ai')")
       }

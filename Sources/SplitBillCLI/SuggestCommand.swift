@@ -1,5 +1,6 @@
 import SplitBillAdvisor
 import SplitBillCore
+import SplitBillInput
 import SplitBillJSON
 import SplitBillReports
 
@@ -36,7 +37,12 @@ enum SuggestCommand {
       throw UsageError(
         "give the experience as one quoted argument, for example: splitbill suggest \"slow but friendly\"")
     }
-    let base = try arguments.parse("--default-tip") { text throws(PercentError) in try Percent(parsing: text) }
+    let base = try arguments.parse("--default-tip") { text in
+      switch try TipText.parsing(text) {
+      case .percent(let percent): return percent
+      case .advisor: throw UsageError("the advice starts from a percentage such as 15, not 'ai'")
+      }
+    }
     let currency = try arguments.parse("--currency") { text throws(MoneyError) in try Currency(code: text) } ?? .usd
     let amount = try arguments.parse("--amount") { text throws(MoneyError) in
       try Money(parsing: text, currency: currency)

@@ -180,7 +180,10 @@ struct CSVBillReader {
     let file = sourceFile
     return row.bytes.withUnsafeBufferPointer { bytes in
       row.cells.withUnsafeBufferPointer { cells in
-        body(&rules, CSVRowFields(bytes: bytes, cells: cells, layout: layout, file: file, line: row.line, index: index))
+        let fields = CSVRowFields(
+          bytes: bytes, cells: cells, layout: layout, file: file, line: row.line, index: index,
+          decimalComma: rules.options.decimalComma)
+        return body(&rules, fields)
       }
     }
   }

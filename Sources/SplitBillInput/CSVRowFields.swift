@@ -1,8 +1,8 @@
 @_spi(ByteWriters) import SplitBillBytes
 import SplitBillCore
 
-/// A CSV row's fields: cells, in the columns the header names. The diners cell has its own small
-/// grammar (``DinerList``): `3`, `Ana;Ben;Chloé` or `Ana:2;Ben:1`.
+/// A CSV row's fields: cells, in the columns the header names. The diners cell is written in the
+/// diner-list grammar (``DinerList``): `3`, `Ana;Ben;Chloé` or `Ana:2;Ben:1`.
 ///
 /// Cells are read in place, in the row's bytes. Their locations need the row's columns counted
 /// (``CSVBillReader/Row/settleColumns()``), which a row split in place leaves undone: the rules
@@ -59,14 +59,17 @@ struct CSVRowFields: BillFields, ~Copyable {
   private let file: SourceFile
   private let line: Int
   let index: Int
+  /// Whether commas are decimal points (`--decimal-comma`): then only `;` separates diners.
+  private let decimalComma: Bool
   /// Keys (bits by raw value) whose cell is not valid UTF-8: reported, and read as not given.
   private var invalidUTF8: UInt16 = 0
 
   /// The fields of a row whose cells are `cells` over `bytes`, one per column of `layout`.
   init(
     bytes: UnsafeBufferPointer<UInt8>, cells: UnsafeBufferPointer<CSVBillReader.Cell>, layout: Layout,
-    file: SourceFile, line: Int, index: Int
+    file: SourceFile, line: Int, index: Int, decimalComma: Bool
   ) {
+    self.decimalComma = decimalComma
     self.bytes = bytes
     self.cells = cells
     self.layout = layout
@@ -111,7 +114,7 @@ struct CSVRowFields: BillFields, ~Copyable {
       inList: false)
     guard key == .diners else { return .text(whole) }
     let cell = UnsafeBufferPointer(rebasing: bytes[range])
-    guard let count = DinerList.headCount(in: cell) else { return .entries }
+    guard let count = DinerList.headCount(in: cell, decimalComma: decimalComma) else { return .entries }
     var text = whole
     text.start += Int32(count.lowerBound)
     text.end = Int32(range.lowerBound + count.upperBound)
@@ -124,7 +127,8 @@ struct CSVRowFields: BillFields, ~Copyable {
   func nextDiner(_ cursor: inout Int) -> (name: Text, weight: Text?)? {
     guard let column = layout.column(of: .diners) else { return nil }
     let range = cells[column].range
-    guard let (name, weight) = DinerList.item(in: UnsafeBufferPointer(rebasing: bytes[range]), after: &cursor) else {
+    let cell = UnsafeBufferPointer(rebasing: bytes[range])
+    guard let (name, weight) = DinerList.item(in: cell, after: &cursor, decimalComma: decimalComma) else {
       return nil
     }
     func text(_ part: Range<Int>, at: Int) -> Text {
@@ -138,7 +142,7 @@ struct CSVRowFields: BillFields, ~Copyable {
   var dinerCount: Int {
     guard let column = layout.column(of: .diners) else { return 0 }
     let cell = UnsafeBufferPointer(rebasing: bytes[cells[column].range])
-    return cell.reduce(1) { $0 + ($1 == 0x3B ? 1 : 0) }
+    return cell.reduce(1) { $0 + (DinerList.isSeparator($1, decimalComma: decimalComma) ? 1 : 0) }
   }
 
   @inline(__always)
@@ -166,52 +170,5 @@ struct CSVRowFields: BillFields, ~Copyable {
 
   private func cellLocation(_ column: Int) -> SourceLocation {
     SourceLocation(in: file, line: cells[column].line, column: cells[column].column)
-  }
-}
-
-/// The one grammar of a list of diners written as text: a CSV diners cell, `calc --people` and
-/// the terminal screen's Names row. `3` is a head count; `Ana;Ben;Chloé` names people;
-/// `Ana:2;Ben:1` gives them weights (a name without `:` has weight 1). A single item that is not
-/// a number is one name.
-enum DinerList {
-  /// Where the head count lies in `text`, if the text is one: a single item, without `;` or `:`,
-  /// that is a number (digits, a sign, or any Unicode digits, which are then refused as a count).
-  static func headCount(in text: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
-    guard ByteScan.firstIndex(of: 0x3B, or: 0x3A, in: text) == nil else { return nil }
-    var start = 0
-    var end = text.count
-    while start < end, text[start] == 0x20 || text[start] == 0x09 { start += 1 }
-    while end > start, text[end - 1] == 0x20 || text[end - 1] == 0x09 { end -= 1 }
-    guard start < end else { return nil }
-    let trimmed = UnsafeBufferPointer(rebasing: text[start..<end])
-    if trimmed.allSatisfy({ (0x30...0x39).contains($0) }) { return start..<end }
-    let string = String(decoding: trimmed, as: UTF8.self)
-    let isCount = (!ByteScan.isASCII(trimmed) && string.allSatisfy(\.isNumber)) || Int(string) != nil
-    return isCount ? start..<end : nil
-  }
-
-  /// The item after `cursor` (0 for the first; the cursor is then moved past it): its name and,
-  /// after a `:`, its weight (the text without the spaces and tabs around it, and the place right
-  /// after the `:`), as ranges of `text`; `nil` after the last.
-  static func item(in text: UnsafeBufferPointer<UInt8>, after cursor: inout Int) -> (
-    name: Range<Int>, weight: (text: Range<Int>, at: Int)?
-  )? {
-    // The cursor is one past the start of the next item, so that 0 means none read yet.
-    guard cursor <= text.count + 1 else { return nil }
-    let start = cursor == 0 ? 0 : cursor - 1
-    let found = ByteScan.firstIndex(of: 0x3B, or: 0x3A, in: text, from: start)
-    guard let found, text[found] == 0x3A else {
-      let end = found ?? text.count
-      cursor = end + 2
-      return (start..<end, nil)
-    }
-    let colon = found
-    let end = ByteScan.firstIndex(of: 0x3B, or: 0x3B, in: text, from: colon + 1) ?? text.count
-    cursor = end + 2
-    var weightStart = colon + 1
-    var weightEnd = end
-    while weightStart < weightEnd, text[weightStart] == 0x20 || text[weightStart] == 0x09 { weightStart += 1 }
-    while weightEnd > weightStart, text[weightEnd - 1] == 0x20 || text[weightEnd - 1] == 0x09 { weightEnd -= 1 }
-    return (start..<colon, (weightStart..<weightEnd, colon + 1))
   }
 }

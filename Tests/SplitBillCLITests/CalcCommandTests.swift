@@ -131,7 +131,7 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
       expected: "error: --people: diner 'Ana' is listed twice"),
     UsageCase(
       id: "zero weight", arguments: ["calc", "5", "--tip", "1", "--people", "Ana=0"],
-      expected: "error: --people: weight '0' must be greater than zero"),
+      expected: "error: --people: weight '0' must be greater than zero (diner 'Ana')"),
     UsageCase(
       id: "payer not diner",
       arguments: ["calc", "5", "--tip", "1", "--people", "Ana", "--payer", "Ben", "--leftover", "payer"],

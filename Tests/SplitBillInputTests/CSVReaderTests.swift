@@ -163,20 +163,22 @@ import Testing
   }
 }
 
-/// The diners cell is split in place; the split must give what splitting into pieces gave.
-@Suite struct CSVDinersCellTests {
-  /// The cell split the plain way: pieces, then pairs (the reader's first version), each part
-  /// with the column it starts at, a cell starting at `column`.
-  static func reference(_ bytes: ArraySlice<UInt8>, column start: Int) -> [String] {
+/// The diner-list grammar (CSV cells, `--people`, the screen) split in place must give what
+/// splitting into pieces gives.
+@Suite struct DinerListTests {
+  /// The text split the plain way: pieces at `;` (and `,` unless commas are decimal points), then
+  /// name and weight at the first `:` or `=`; each part with the column it starts at.
+  static func reference(_ bytes: ArraySlice<UInt8>, column start: Int, decimalComma: Bool) -> [String] {
     func scalars(_ part: ArraySlice<UInt8>) -> Int { part.reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) } }
     var column = start
     var items: [String] = []
-    for item in bytes.split(separator: 0x3B, omittingEmptySubsequences: false) {
+    let separators: Set<UInt8> = decimalComma ? [0x3B] : [0x3B, 0x2C]
+    for item in bytes.split(omittingEmptySubsequences: false, whereSeparator: separators.contains) {
       let itemColumn = column
       column += scalars(item) + 1
-      if let colon = item.firstIndex(of: 0x3A) {
-        let name = item[..<colon]
-        let weight = String(decoding: item[(colon + 1)...], as: UTF8.self).trimmingSpaces
+      if let mark = item.firstIndex(where: { $0 == 0x3A || $0 == 0x3D }) {
+        let name = item[..<mark]
+        let weight = String(decoding: item[(mark + 1)...], as: UTF8.self).trimmingSpaces
         items.append(
           "\(String(decoding: name, as: UTF8.self))@\(itemColumn)=\(weight)@\(itemColumn + scalars(name) + 1)")
       } else {
@@ -186,8 +188,8 @@ import Testing
     return items
   }
 
-  /// The cell split by ``DinerList``, columns counted from the byte offsets it gives.
-  static func split(_ bytes: [UInt8], column start: Int) -> [String] {
+  /// The text split by ``DinerList``, columns counted from the byte offsets it gives.
+  static func split(_ bytes: [UInt8], column start: Int, decimalComma: Bool) -> [String] {
     bytes.withUnsafeBufferPointer { cell in
       func column(_ offset: Int) -> Int {
         start + cell[..<offset].reduce(0) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) }
@@ -195,7 +197,7 @@ import Testing
       func text(_ range: Range<Int>) -> String { String(decoding: cell[range], as: UTF8.self) }
       var items: [String] = []
       var cursor = 0
-      while let (name, weight) = DinerList.item(in: cell, after: &cursor) {
+      while let (name, weight) = DinerList.item(in: cell, after: &cursor, decimalComma: decimalComma) {
         var item = "\(text(name))@\(column(name.lowerBound))"
         if let weight { item += "=\(text(weight.text))@\(column(weight.at))" }
         items.append(item)
@@ -204,16 +206,19 @@ import Testing
     }
   }
 
-  @Test func splitsLikeTheReference() {
+  @Test(arguments: [false, true])
+  func splitsLikeTheReference(decimalComma: Bool) {
     var random = SplitMix64(seed: 7)
-    let pieces = ["Ana", "Bé", "李", " ", ";", ";", ":", "2", "1.5", "x"]
+    let pieces = ["Ana", "Bé", "李", " ", ";", ";", ",", ":", "=", "2", "1.5", "1,5", "x"]
     var compared = 0
     for _ in 0..<3000 {
       let count = 1 + Int(random.next() % 8)
       let text = (0..<count).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
       let bytes = Array(text.utf8)
-      guard bytes.contains(0x3B) || bytes.contains(0x3A) else { continue }
-      #expect(Self.split(bytes, column: 9) == Self.reference(bytes[...], column: 9), "cell '\(text)'")
+      guard bytes.contains(where: { [0x3B, 0x2C, 0x3A, 0x3D].contains($0) }) else { continue }
+      #expect(
+        Self.split(bytes, column: 9, decimalComma: decimalComma)
+          == Self.reference(bytes[...], column: 9, decimalComma: decimalComma), "'\(text)'")
       compared += 1
     }
     #expect(compared > 1000)
@@ -221,13 +226,25 @@ import Testing
 
   @Test(arguments: [
     ("3", true), (" 12 ", true), ("+3", true), ("-1", true), ("007", true), ("½", true), ("٣", true),
-    ("Ana", false), ("3.5", false), ("", false), ("  ", false), ("3;4", false), ("Ana:2", false), ("x3", false),
+    ("Ana", false), ("3.5", false), ("", false), ("  ", false), ("3;4", false), ("3,4", false), ("Ana:2", false),
+    ("Ana=2", false), ("x3", false),
   ])
   func headCountsAreSingleNumbers(text: String, isCount: Bool) {
     let bytes = Array(text.utf8)
-    let found = bytes.withUnsafeBufferPointer { DinerList.headCount(in: $0) }
+    let found = bytes.withUnsafeBufferPointer { DinerList.headCount(in: $0, decimalComma: false) }
     #expect((found != nil) == isCount)
     if let found { #expect(String(decoding: bytes[found], as: UTF8.self) == text.trimmingSpaces) }
+  }
+
+  /// Flags and the screen read names as files do: NFC, trimmed, weights after `:` or `=`.
+  @Test func flagsAndTheScreenReadNamesAsFilesDo() throws {
+    let diners = try DinerList.diners(in: "Ana=2, Chloe\u{301} ;Ben:1.5")
+    #expect(diners.map(\.name) == ["Ana", "Chlo\u{E9}", "Ben"])
+    #expect(diners.map(\.weight.description) == ["2", "1", "1.5"])
+    #expect(try DinerList.diners(in: "Ana:1,5;Ben", decimalComma: true).map(\.weight.description) == ["1.5", "1"])
+    #expect(throws: DinerList.Problem.emptyName) { try DinerList.diners(in: "Ana,,Ben") }
+    #expect(try DinerList.diners(in: "Ana,, Ben,", skippingEmpty: true).map(\.name) == ["Ana", "Ben"])
+    #expect(throws: DinerList.Problem.self) { try DinerList.diners(in: "Chlo\u{E9},Chloe\u{301}") }
   }
 }
 
