@@ -31,12 +31,22 @@ enum CheckCommand {
     case text, github, json
   }
 
-  static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) throws -> ExitCode {
+  static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) async throws -> ExitCode {
     guard !arguments.positionals.isEmpty else {
       throw UsageError("no PATH given: name bill files or directories, for example: splitbill check samples")
     }
     let format = try arguments.choice("--format", Format.self) ?? .text
-    var stream = BillStream(options: try InputOptions.readOptions(arguments))
+    let options = try InputOptions.readOptions(arguments)
+    // Reading blocks its thread (the CSV pipeline): not one of the cooperative pool's.
+    return try await DedicatedThread.run(&context) { context in
+      try check(arguments, format: format, options: options, &context)
+    }
+  }
+
+  private static func check(
+    _ arguments: ParsedArguments, format: Format, options: ReadOptions, _ context: inout CommandContext
+  ) throws -> ExitCode {
+    var stream = BillStream(options: options)
     let sources = stream.sources(for: arguments.positionals)
     stream.read(sources) { _ in }
     _ = stream.findRepeats()

@@ -95,87 +95,93 @@ enum ReportCommand {
           code: .unavailable)
       }
     }
-    let color =
-      context.stdoutIsTerminal && context.environment["NO_COLOR"].map(\.isEmpty) ?? true
+    // Reading, splitting and writing block their thread (the reading pipeline): not one of the
+    // cooperative pool's (DedicatedThread).
+    let firstStream = stream
+    return try await DedicatedThread.run(&context) { context in
+      var stream = firstStream
+      let color =
+        context.stdoutIsTerminal && context.environment["NO_COLOR"].map(\.isEmpty) ?? true
 
-    // One reading of the inputs into every output. Outputs go to a temporary place first: files
-    // next to their target, standard output to a spool; nothing is visible until the books reconcile.
-    func readInputs(_ stream: inout BillStream, _ sources: [InputSource]) throws -> Pass {
-      var pass = Pass()
-      do {
-        for output in outputs {
-          if let path = output.path {
-            let file = try PendingFile(path: path)
-            pass.pending.append(file)
-            pass.writers.append(makeWriter(output.format, sink: file.sink, color: false, journal: journalOptions))
-          } else {
-            let sink = SpoolSink()
-            pass.spool = sink
-            pass.writers.append(makeWriter(output.format, sink: sink, color: color, journal: journalOptions))
+      // One reading of the inputs into every output. Outputs go to a temporary place first: files
+      // next to their target, standard output to a spool; nothing is visible until the books reconcile.
+      func readInputs(_ stream: inout BillStream, _ sources: [InputSource]) throws -> Pass {
+        var pass = Pass()
+        do {
+          for output in outputs {
+            if let path = output.path {
+              let file = try PendingFile(path: path)
+              pass.pending.append(file)
+              pass.writers.append(makeWriter(output.format, sink: file.sink, color: false, journal: journalOptions))
+            } else {
+              let sink = SpoolSink()
+              pass.spool = sink
+              pass.writers.append(makeWriter(output.format, sink: sink, color: color, journal: journalOptions))
+            }
+          }
+        } catch {
+          pass.abort()
+          throw CommandFailure(message: "\(error)", code: .cannotCreate)
+        }
+        var splitter = BillSplitter(
+          filter: filter, needsDates: needsDates, answers: answers, commandLineTip: commandLineTip)
+        ReadingThread.read(&stream, sources) { outcome in
+          switch splitter.prepare(outcome) {
+          case .invalid(let bill):
+            pass.invalid.append(bill)
+          case .refused(let bill):
+            pass.reportProblems += bill.diagnostics
+            pass.invalid.append(bill)
+          case .filteredOut:
+            pass.filteredOut += 1
+          case .split(let reported):
+            pass.ledger.add(reported.split)
+            for index in pass.writers.indices { pass.writers[index].write(reported) }
           }
         }
+        return pass
+      }
+
+      var pass = try readInputs(&stream, sources)
+      let repeats = stream.findRepeats()
+      if repeats.hasRepeatedIDs {
+        // Bills whose id repeated were handed on as valid (repeats are found after the reading):
+        // read again, with them marked invalid as they come. Only a run with such errors pays this.
+        pass.abort()
+        var again = BillStream(options: readOptions, repeats: repeats)
+        again.reuseStandardInput(from: stream)
+        let sources = again.sources(for: arguments.positionals)
+        pass = try readInputs(&again, sources)
+        stream = again
+      }
+      let fileErrors = stream.fileErrors.map {
+        InvalidBill(id: nil, source: $0.location ?? SourceLocation(file: "-", line: 0, column: 0), diagnostics: [$0])
+      }
+      printDiagnostics(stream.diagnostics + pass.reportProblems, stream: stream, context: &context)
+
+      do {
+        try pass.ledger.reconcile()
       } catch {
         pass.abort()
-        throw CommandFailure(message: "\(error)", code: .cannotCreate)
+        throw CommandFailure(
+          message: "internal error: the books do not reconcile (\(error)); nothing was written", code: .internalError)
       }
-      var splitter = BillSplitter(
-        filter: filter, needsDates: needsDates, answers: answers, commandLineTip: commandLineTip)
-      ReadingThread.read(&stream, sources) { outcome in
-        switch splitter.prepare(outcome) {
-        case .invalid(let bill):
-          pass.invalid.append(bill)
-        case .refused(let bill):
-          pass.reportProblems += bill.diagnostics
-          pass.invalid.append(bill)
-        case .filteredOut:
-          pass.filteredOut += 1
-        case .split(let reported):
-          pass.ledger.add(reported.split)
-          for index in pass.writers.indices { pass.writers[index].write(reported) }
-        }
+      let summary = ReportSummary(
+        people: pass.ledger.personTotals, totals: pass.ledger.currencyTotals, settlements: pass.ledger.settlements,
+        invalid: fileErrors + pass.invalid, filteredOut: pass.filteredOut, period: filter?.description,
+        stamp: arguments.flag("--stamp") ? timestamp() : nil)
+      for index in pass.writers.indices { pass.writers[index].finish(summary) }
+      do {
+        for file in pass.pending { try file.commit() }
+      } catch {
+        pass.abort()
+        throw CommandFailure(message: "\(error); the previous file, if any, is unchanged", code: .cannotCreate)
       }
-      return pass
+      pass.spool?.copy(to: &context.stdout)
+      for file in pass.pending { context.message("wrote \(file.path)") }
+      if stream.unreadableInput { return .noInput }
+      return summary.invalid.isEmpty ? .success : .invalidBills
     }
-
-    var pass = try readInputs(&stream, sources)
-    let repeats = stream.findRepeats()
-    if repeats.hasRepeatedIDs {
-      // Bills whose id repeated were handed on as valid (repeats are found after the reading):
-      // read again, with them marked invalid as they come. Only a run with such errors pays this.
-      pass.abort()
-      var again = BillStream(options: readOptions, repeats: repeats)
-      again.reuseStandardInput(from: stream)
-      let sources = again.sources(for: arguments.positionals)
-      pass = try readInputs(&again, sources)
-      stream = again
-    }
-    let fileErrors = stream.fileErrors.map {
-      InvalidBill(id: nil, source: $0.location ?? SourceLocation(file: "-", line: 0, column: 0), diagnostics: [$0])
-    }
-    printDiagnostics(stream.diagnostics + pass.reportProblems, stream: stream, context: &context)
-
-    do {
-      try pass.ledger.reconcile()
-    } catch {
-      pass.abort()
-      throw CommandFailure(
-        message: "internal error: the books do not reconcile (\(error)); nothing was written", code: .internalError)
-    }
-    let summary = ReportSummary(
-      people: pass.ledger.personTotals, totals: pass.ledger.currencyTotals, settlements: pass.ledger.settlements,
-      invalid: fileErrors + pass.invalid, filteredOut: pass.filteredOut, period: filter?.description,
-      stamp: arguments.flag("--stamp") ? timestamp() : nil)
-    for index in pass.writers.indices { pass.writers[index].finish(summary) }
-    do {
-      for file in pass.pending { try file.commit() }
-    } catch {
-      pass.abort()
-      throw CommandFailure(message: "\(error); the previous file, if any, is unchanged", code: .cannotCreate)
-    }
-    pass.spool?.copy(to: &context.stdout)
-    for file in pass.pending { context.message("wrote \(file.path)") }
-    if stream.unreadableInput { return .noInput }
-    return summary.invalid.isEmpty ? .success : .invalidBills
   }
 
   /// Splits each bill in reading order (the leftover ledger goes from bill to bill), after the

@@ -12,7 +12,6 @@ package enum Pipeline {
     consume: (Element) -> Void
   ) {
     let handoff = Handoff<Element>(capacity: capacity, batchSize: batchSize)
-    let done = DispatchSemaphore(value: 0)
     let thread = Thread {
       var batch = Batch<Element>(capacity: batchSize)
       produce { element in
@@ -20,8 +19,9 @@ package enum Pipeline {
         if batch.isFull { batch = handoff.push(batch) }
       }
       if !batch.isEmpty { _ = handoff.push(batch) }
+      // The producer's last act: under the hand-over's lock, so that everything it did (the value
+      // it was handed included) is seen by the consumer once it finds the queue finished.
       handoff.finish()
-      done.signal()
     }
     // Readers recurse into nested YAML: give the thread a main thread's stack.
     thread.stackSize = 8 << 20
@@ -30,7 +30,6 @@ package enum Pipeline {
       batch.drain(consume)
       handoff.recycle(batch)
     }
-    done.wait()
   }
 
   /// The same, with `value` (a reader, a stream) handed to the producer, which may change it, and
