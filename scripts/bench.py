@@ -5,10 +5,12 @@ Run it through scripts/bench.sh (which builds everything first). For each size i
 trip as YAML and CSV (the same bills), then times, several runs each (in rounds: every command once
 per round, so references and splitbill are timed side by side):
   references  libyaml_floor (pulls every libyaml event, discards it), `mlr --icsv --ojson cat`, `wc -l`
-  splitbill   report --format json -o /dev/null, report --format text, check; for YAML and CSV
+  splitbill   report --format json -o /dev/null, report --format text, check; for YAML and CSV;
+              every other report format on the CSV
 and checks correctness: both reports reconcile, and the YAML and CSV reports have identical bills.
 Targets (issue 6): YAML JSON report <= 1.3 x floor; CSV JSON report <= 0.5 x mlr; peak RSS <= 32 MB;
-time linear in bills; check no slower than report --format json.
+time linear in bills; check no slower than report --format json. Issue 14: every report format
+within 2 x the JSON report's time.
 """
 import argparse
 import json
@@ -26,6 +28,9 @@ parser.add_argument("--sizes", default="200000,1000000")
 parser.add_argument("--runs", type=int, default=3)
 parser.add_argument("--work", default=".build/bench")
 parser.add_argument("--output", default=".build/bench/results.md")
+parser.add_argument("--formats", default="csv,markdown,html,hledger,ledger,beancount",
+                    help="report formats besides json and text timed on the CSV input (each must take at most "
+                         "2 x the JSON report); 'none' for none")
 options = parser.parse_args()
 here = os.path.dirname(os.path.abspath(__file__))
 os.makedirs(options.work, exist_ok=True)
@@ -112,6 +117,9 @@ for size in [int(s) for s in options.sizes.split(",")]:
         commands["report json (%s)" % label] = [b, "report", path, "--format", "json", "-o", "/dev/null"]
         commands["report text (%s)" % label] = [b, "report", path, "--format", "text", "-o", "/dev/null"]
         commands["check (%s)" % label] = [b, "check", path, "--format", "json"]
+    formats = [] if options.formats == "none" else options.formats.split(",")
+    for format in formats:
+        commands["report %s (CSV)" % format] = [b, "report", csv_path, "--format", format, "-o", "/dev/null"]
     results = medians_of(commands, options.runs)
     per_size[size] = results
     floor = results["libyaml floor (YAML)"][0]
@@ -135,6 +143,12 @@ for size in [int(s) for s in options.sizes.split(",")]:
         report_time = results["report json (%s)" % label][0]
         verdicts.append(("%d: check no slower than report json (%s)" % (size, label), check_time <= report_time * 1.05,
                          "%.2f s vs %.2f s" % (check_time, report_time)))
+    # A ledger converter's main output must not be its slowest (issue 14): every format within
+    # twice the JSON report's time on the same input.
+    for format in ["text"] + formats:
+        seconds = results["report %s (CSV)" % format][0]
+        verdicts.append(("%d: %s report <= 2 x JSON report (CSV)" % (size, format), seconds <= 2 * csv_json,
+                         "%.2f x" % (seconds / csv_json)))
     print("measured %d bills (%d in the reports)" % (size, bills), file=sys.stderr)
 
 sizes = sorted(per_size)

@@ -69,6 +69,8 @@ package enum DiagnosticFormatter {
 extension String {
   /// Replaces every `target` scalar (scalars, so `\r` inside `\r\n` is found too).
   func replacingAll(_ target: Unicode.Scalar, _ replacement: String) -> String {
+    // Nearly always nothing to replace: an ASCII target is looked for in the bytes first.
+    if target.isASCII, !utf8.contains(UInt8(target.value)) { return self }
     var out = ""
     for scalar in unicodeScalars {
       if scalar == target { out += replacement } else { out.unicodeScalars.append(scalar) }

@@ -27,6 +27,21 @@ package struct JournalOptions: Sendable {
 /// their share to `Expenses:Dining`, others' shares to `Assets:Receivables:<Name>` (one net account
 /// each: positive means they owe NAME), what NAME paid from `Assets:Cash`, and a bill someone else
 /// paid as NAME's share owed to them.
+/// One posting: account, amount, metadata. (Outside the generic writer: a type nested in it is
+/// generic too, and its arrays' metadata was looked up at run time for every bill.)
+private struct Posting {
+  var account: String
+  var amount: Money
+  var meta: [(String, MetaValue)]
+}
+
+/// A metadata value of a transaction or posting.
+private enum MetaValue {
+  case text(String)
+  case number(String)
+  case money(Money)
+}
+
 /// Suggested settlements go in only with `--with-settlements`, as pending (`!`) transfers dated with
 /// the last bill's date, so no one's books show a debt as paid before it is.
 package struct JournalWriter<Sink: OutputSink>: ReportWriter {
@@ -47,19 +62,6 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     self.flavor = flavor
     self.options = options
     self.namer = AccountNamer(beancount: flavor == .beancount)
-  }
-
-  /// One posting: account, amount, metadata.
-  private struct Posting {
-    var account: String
-    var amount: Money
-    var meta: [(String, MetaValue)]
-  }
-
-  private enum MetaValue {
-    case text(String)
-    case number(String)
-    case money(Money)
   }
 
   package mutating func write(_ reported: ReportedBill) {
@@ -190,7 +192,8 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
 
   private func amount(_ money: Money) -> String {
     let text = money.decimalString + " " + money.currency.code
-    return String(repeating: " ", count: max(0, 16 - text.count)) + text
+    // ASCII: a column per byte.
+    return TerminalText.spaces(16 - text.utf8.count) + text
   }
 
   private func render(_ value: MetaValue) -> String {
@@ -303,6 +306,14 @@ enum JournalSyntax {
 
   /// One line, without control characters.
   static func oneLine(_ text: String) -> String {
+    // Nearly always nothing to replace or trim: decided on the bytes. Control characters are
+    // below 0x20 or 0x7F in one byte, C1 controls C2 80…9F, the bidi marks E2 80 AA…AE and
+    // E2 81 A6…A9: any byte of 0x7F or above goes the slow way.
+    if let first = text.utf8.first, let last = text.utf8.last, first != 0x20, first != 0x09, last != 0x20,
+      last != 0x09, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+    {
+      return text
+    }
     var out = ""
     for scalar in text.unicodeScalars {
       if scalar.isControlOrBidiOverride {

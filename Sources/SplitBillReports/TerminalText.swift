@@ -51,9 +51,17 @@ package enum TerminalText {
 
   /// `text` padded with spaces to `columns` on the right (`.left`) or left (`.right`).
   package static func pad(_ text: String, to columns: Int, alignment: Alignment) -> String {
-    let fill = String(repeating: " ", count: max(0, columns - width(text)))
+    let fill = spaces(columns - width(text))
     return alignment == .left ? text + fill : fill + text
   }
+
+  /// `count` spaces (none for a count below one): made once for the widths tables use.
+  package static func spaces(_ count: Int) -> String {
+    guard count > 0 else { return "" }
+    return count < spaceRuns.count ? spaceRuns[count] : String(repeating: " ", count: count)
+  }
+
+  private static let spaceRuns = (0..<128).map { String(repeating: " ", count: $0) }
 
   /// Which side of a column text sits on.
   package enum Alignment: Sendable { case left, right }
