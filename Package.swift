@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
@@ -14,7 +14,8 @@ let package = Package(
     // Byte plumbing, not API: a cursor that writes into room made beforehand, a table of short
     // byte strings, people numbered by name, word-at-a-time scans, a seeded bit mixer. The
     // package's pointer code lives here.
-    .target(name: "SplitBillBytes"),
+    // Every unsafe use there is marked `unsafe` and checked by the compiler (SE-0458).
+    .target(name: "SplitBillBytes", swiftSettings: [.strictMemorySafety()]),
     // JSON values: parsing (AI replies, the advice cache) and writing (reports, `calc --json`).
     .target(name: "SplitBillJSON", dependencies: ["SplitBillBytes"]),
     // Text helpers every writer and reader shares: trimming, control characters, did-you-mean.

@@ -9,89 +9,92 @@
 /// `ByteWriters` (`@_spi(ByteWriters) import SplitBillCore`), not part of the library's API: they
 /// are `@inlinable` so that the report writers' module inlines them (a JSON bill is some forty
 /// calls), which this toolchain does not do for `package` declarations.
-@_spi(ByteWriters) public struct ByteCursor {
+///
+/// Unsafe: a cursor points into room its maker owns, and is valid only while that room is (inside
+/// the closure given to ``Swift/Array/append(atMost:_:)``); every write checks the end.
+@unsafe @_spi(ByteWriters) public struct ByteCursor {
   @usableFromInline var position: UnsafeMutablePointer<UInt8>
   @usableFromInline let start: UnsafeMutablePointer<UInt8>
   @usableFromInline let end: UnsafeMutablePointer<UInt8>
 
   @inlinable public init(_ room: UnsafeMutableBufferPointer<UInt8>) {
     guard let start = room.baseAddress else { preconditionFailure("ByteCursor: no room") }
-    self.start = start
-    position = start
-    end = start + room.count
+    unsafe self.start = unsafe start
+    unsafe position = unsafe start
+    unsafe end = unsafe start + room.count
   }
 
   /// Bytes written so far.
-  @inlinable public var count: Int { position - start }
+  @inlinable public var count: Int { unsafe position - start }
 
   /// Writes one byte.
   @inlinable @inline(__always)
   public mutating func write(_ byte: UInt8) {
-    precondition(position < end, "ByteCursor: write past the room made")
-    position.initialize(to: byte)
-    position += 1
+    unsafe precondition(position < end, "ByteCursor: write past the room made")
+    unsafe position.initialize(to: byte)
+    unsafe position += 1
   }
 
   /// Writes `bytes`.
   @inlinable @inline(__always)
   public mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress else { return }
-    precondition(end - position >= bytes.count, "ByteCursor: write past the room made")
-    Self.copy(source, to: position, count: bytes.count)
-    position += bytes.count
+    unsafe precondition(end - position >= bytes.count, "ByteCursor: write past the room made")
+    unsafe Self.copy(source, to: position, count: bytes.count)
+    unsafe position += bytes.count
   }
 
   /// Copies `count` bytes. Most writes are a few bytes to a few dozen (a key, a name, a number):
   /// those are moved as two or four overlapping words, without calling `memcpy`.
   @inlinable @inline(__always)
   static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
-    let from = UnsafeRawPointer(source)
+    let from = unsafe UnsafeRawPointer(source)
     let to = UnsafeMutableRawPointer(target)
     func move<Word>(_: Word.Type, at offset: Int) {
-      to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: Word.self), toByteOffset: offset, as: Word.self)
+      unsafe to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: Word.self), toByteOffset: offset, as: Word.self)
     }
     switch count {
     case 0: break
     case 1...3:
-      target[0] = source[0]
-      target[count / 2] = source[count / 2]
-      target[count - 1] = source[count - 1]
+      unsafe target[0] = unsafe source[0]
+      unsafe target[count / 2] = unsafe source[count / 2]
+      unsafe target[count - 1] = unsafe source[count - 1]
     case 4...7:
-      let first = from.loadUnaligned(as: UInt32.self)
-      let last = from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
-      to.storeBytes(of: first, as: UInt32.self)
-      to.storeBytes(of: last, toByteOffset: count - 4, as: UInt32.self)
+      let first = unsafe from.loadUnaligned(as: UInt32.self)
+      let last = unsafe from.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+      unsafe to.storeBytes(of: first, as: UInt32.self)
+      unsafe to.storeBytes(of: last, toByteOffset: count - 4, as: UInt32.self)
     case 8...16:
-      let first = from.loadUnaligned(as: UInt64.self)
-      let last = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-      to.storeBytes(of: first, as: UInt64.self)
-      to.storeBytes(of: last, toByteOffset: count - 8, as: UInt64.self)
+      let first = unsafe from.loadUnaligned(as: UInt64.self)
+      let last = unsafe from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+      unsafe to.storeBytes(of: first, as: UInt64.self)
+      unsafe to.storeBytes(of: last, toByteOffset: count - 8, as: UInt64.self)
     case 17...32:
-      let first = from.loadUnaligned(as: UInt64.self)
-      let second = from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-      let third = from.loadUnaligned(fromByteOffset: count - 16, as: UInt64.self)
-      let last = from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
-      to.storeBytes(of: first, as: UInt64.self)
-      to.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
-      to.storeBytes(of: third, toByteOffset: count - 16, as: UInt64.self)
-      to.storeBytes(of: last, toByteOffset: count - 8, as: UInt64.self)
+      let first = unsafe from.loadUnaligned(as: UInt64.self)
+      let second = unsafe from.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+      let third = unsafe from.loadUnaligned(fromByteOffset: count - 16, as: UInt64.self)
+      let last = unsafe from.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+      unsafe to.storeBytes(of: first, as: UInt64.self)
+      unsafe to.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+      unsafe to.storeBytes(of: third, toByteOffset: count - 16, as: UInt64.self)
+      unsafe to.storeBytes(of: last, toByteOffset: count - 8, as: UInt64.self)
     default:
-      target.update(from: source, count: count)
+      unsafe target.update(from: source, count: count)
     }
   }
 
   /// The next `count` bytes, for the caller to fill in (all of them), and moves past them.
   @inlinable @inline(__always)
   public mutating func take(_ count: Int) -> UnsafeMutablePointer<UInt8> {
-    precondition(count >= 0 && end - position >= count, "ByteCursor: write past the room made")
-    defer { position += count }
-    return position
+    unsafe precondition(count >= 0 && end - position >= count, "ByteCursor: write past the room made")
+    defer { unsafe position += count }
+    return unsafe position
   }
 
   /// Writes a literal's UTF-8.
   @inlinable @inline(__always)
   public mutating func write(_ text: StaticString) {
-    write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    unsafe write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 }
 
@@ -100,10 +103,10 @@ extension Array where Element == UInt8 {
   /// cursor writes straight into the array's spare capacity (grown as `append` grows it).
   @_spi(ByteWriters) public mutating func append(atMost maximum: Int, _ body: (inout ByteCursor) -> Void) {
     append(addingCapacity: Swift.max(maximum, 1)) { span in
-      span.withUnsafeMutableBufferPointer { room, initialized in
-        var cursor = ByteCursor(UnsafeMutableBufferPointer(rebasing: room[initialized...]))
-        body(&cursor)
-        initialized += cursor.count
+      unsafe span.withUnsafeMutableBufferPointer { room, initialized in
+        var cursor = unsafe ByteCursor(UnsafeMutableBufferPointer(rebasing: room[initialized...]))
+        unsafe body(&cursor)
+        unsafe initialized += cursor.count
       }
     }
   }

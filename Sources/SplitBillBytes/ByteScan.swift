@@ -15,7 +15,7 @@
   {
     var index = start
     while index < bytes.count {
-      if bytes[index] == byte || bytes[index] == other { return index }
+      if unsafe bytes[index] == byte || bytes[index] == other { return index }
       index += 1
     }
     return nil
@@ -25,9 +25,9 @@
   @inlinable @inline(__always)
   public static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int? {
     guard let base = bytes.baseAddress, start < bytes.count,
-      let found = memchr(base + start, Int32(byte), bytes.count - start)
+      let found = unsafe memchr(base + start, Int32(byte), bytes.count - start)
     else { return nil }
-    return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+    return unsafe UnsafeRawPointer(found) - UnsafeRawPointer(base)
   }
 
   @usableFromInline static let lowBits: UInt64 = 0x0101_0101_0101_0101
@@ -47,12 +47,12 @@
     var found = 0
     var position = 0
     while bytes.count - position >= 8 {
-      let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+      let word = unsafe UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
       found += (word & ~(word << 1) & highBits).nonzeroBitCount
       position += 8
     }
     while position < bytes.count {
-      if base[position] & 0xC0 == 0x80 { found += 1 }
+      if unsafe base[position] & 0xC0 == 0x80 { found += 1 }
       position += 1
     }
     return found
@@ -64,11 +64,11 @@
     var high: UInt64 = 0
     var position = 0
     while bytes.count - position >= 8 {
-      high |= UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+      unsafe high |= UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
       position += 8
     }
     while position < bytes.count {
-      high |= UInt64(base[position])
+      unsafe high |= UInt64(base[position])
       position += 1
     }
     return high & highBits == 0 && high & 0x80 == 0
@@ -82,11 +82,11 @@
     let count = bytes.count
     while index < count {
       // ASCII, eight bytes at a time.
-      if count - index >= 8, UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & highBits == 0 {
+      if count - index >= 8, unsafe UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & highBits == 0 {
         index += 8
         continue
       }
-      let lead = bytes[index]
+      let lead = unsafe bytes[index]
       if lead < 0x80 {
         index += 1
         continue
@@ -104,8 +104,8 @@
       case 0xF4: (length, second) = (4, 0x80...0x8F)
       default: return false
       }
-      guard count - index >= length, second.contains(bytes[index + 1]) else { return false }
-      for offset in 2..<length where bytes[index + offset] & 0xC0 != 0x80 { return false }
+      guard count - index >= length, unsafe second.contains(bytes[index + 1]) else { return false }
+      for offset in 2..<length where unsafe bytes[index + offset] & 0xC0 != 0x80 { return false }
       index += length
     }
     return true

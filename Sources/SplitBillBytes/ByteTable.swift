@@ -39,8 +39,8 @@ package struct ByteTable: Sendable {
   /// The number of these bytes, if they are kept.
   package func number(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard bytes.count <= Self.maximumKeyLength else { return nil }
-    let (hash, words) = ByteHash.hashAndWords(bytes)
-    let slot = find(bytes, hash: hash, words: words)
+    let (hash, words) = unsafe ByteHash.hashAndWords(bytes)
+    let slot = unsafe find(bytes, hash: hash, words: words)
     return slots[slot].number >= 0 ? Int(slots[slot].number) : nil
   }
 
@@ -49,12 +49,12 @@ package struct ByteTable: Sendable {
   package mutating func insert(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard bytes.count <= Self.maximumKeyLength, count < limit else { return nil }
     if 2 * (count + 1) > slots.count { grow() }
-    let (hash, words) = ByteHash.hashAndWords(bytes)
-    let slot = find(bytes, hash: hash, words: words)
+    let (hash, words) = unsafe ByteHash.hashAndWords(bytes)
+    let slot = unsafe find(bytes, hash: hash, words: words)
     guard slots[slot].number < 0 else { return Int(slots[slot].number) }
     slots[slot] = Slot(
       hash: hash, words: words, start: Int32(keys.count), length: Int32(bytes.count), number: Int32(count))
-    keys.append(contentsOf: bytes)
+    unsafe keys.append(contentsOf: bytes)
     count += 1
     return count - 1
   }
@@ -83,9 +83,9 @@ package struct ByteTable: Sendable {
       }
       if bytes.count <= 16 {
         if kept.words == words { return slot }
-      } else if keys.withUnsafeBufferPointer({ keys in
+      } else if unsafe keys.withUnsafeBufferPointer({ keys in
         guard let keys = keys.baseAddress, let given = bytes.baseAddress else { return bytes.isEmpty }
-        return memcmp(keys + Int(kept.start), given, bytes.count) == 0
+        return unsafe memcmp(keys + Int(kept.start), given, bytes.count) == 0
       }) {
         return slot
       }
@@ -105,15 +105,15 @@ package enum ByteHash {
   package static func words(_ bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64) {
     let count = bytes.count
     guard let base = bytes.baseAddress, count > 0 else { return (0, 0) }
-    let raw = UnsafeRawPointer(base)
+    let raw = unsafe UnsafeRawPointer(base)
     switch count {
-    case 1...3: return (UInt64(base[0]) | UInt64(base[count / 2]) << 8 | UInt64(base[count - 1]) << 16, 0)
+    case 1...3: return unsafe (UInt64(base[0]) | UInt64(base[count / 2]) << 8 | UInt64(base[count - 1]) << 16, 0)
     case 4...7:
-      let low = UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))
-      let high = UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+      let low = unsafe UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self))
+      let high = unsafe UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
       return (UInt64(low) | UInt64(high) << 32, 0)
     case 8...16:
-      return (
+      return unsafe (
         UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self)),
         UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self))
       )
@@ -123,20 +123,20 @@ package enum ByteHash {
 
   /// ``hash(_:)`` and ``words(_:)`` at once: a key of up to 16 bytes is read once, as its words.
   package static func hashAndWords(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, words: (UInt64, UInt64)) {
-    guard bytes.count <= 16 else { return (longHash(bytes), (0, 0)) }
-    let words = words(bytes)
+    guard bytes.count <= 16 else { return unsafe (longHash(bytes), (0, 0)) }
+    let words = unsafe words(bytes)
     let seed = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
     return (mix(((seed ^ words.0) &* 0xBF58_476D_1CE4_E5B9 ^ words.1) &* 0x94D0_49BB_1331_11EB), words)
   }
 
-  package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { hashAndWords(bytes).hash }
+  package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { unsafe hashAndWords(bytes).hash }
 
   /// The hash of more than 16 bytes: eight at a time, the last eight read overlapping the rest.
   private static func longHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     guard let base = bytes.baseAddress else { return 0 }
-    let raw = UnsafeRawPointer(base)
+    let raw = unsafe UnsafeRawPointer(base)
     func word(at offset: Int) -> UInt64 {
-      UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+      unsafe UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
     }
     var mixed = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
     var offset = 0

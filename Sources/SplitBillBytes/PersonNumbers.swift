@@ -17,7 +17,7 @@ package struct PersonNumbers: Sendable {
 
   /// The person's number, given on first sight.
   package mutating func number(of name: String) -> Int {
-    if let known = name.utf8.withContiguousStorageIfAvailable({ spellings.number(of: $0) }), let known {
+    if let known = unsafe name.utf8.withContiguousStorageIfAvailable({ unsafe spellings.number(of: $0) }), let known {
       return spellingPeople[known]
     }
     var spelling = name
@@ -30,14 +30,14 @@ package struct PersonNumbers: Sendable {
         names.append(name)
         numbers[name] = number
       }
-      if let spelling = spellings.insert(bytes), spelling == spellingPeople.count { spellingPeople.append(number) }
+      if let spelling = unsafe spellings.insert(bytes), spelling == spellingPeople.count { spellingPeople.append(number) }
       return number
     }
   }
 
   /// The person's number, if they were met.
   package func existingNumber(of name: String) -> Int? {
-    if let known = name.utf8.withContiguousStorageIfAvailable({ spellings.number(of: $0) }), let known {
+    if let known = unsafe name.utf8.withContiguousStorageIfAvailable({ unsafe spellings.number(of: $0) }), let known {
       return spellingPeople[known]
     }
     return numbers[name]
