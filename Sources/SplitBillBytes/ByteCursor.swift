@@ -51,7 +51,8 @@
     let from = unsafe UnsafeRawPointer(source)
     let to = UnsafeMutableRawPointer(target)
     func move<Word>(_: Word.Type, at offset: Int) {
-      unsafe to.storeBytes(of: from.loadUnaligned(fromByteOffset: offset, as: Word.self), toByteOffset: offset, as: Word.self)
+      unsafe to.storeBytes(
+        of: from.loadUnaligned(fromByteOffset: offset, as: Word.self), toByteOffset: offset, as: Word.self)
     }
     switch count {
     case 0: break

@@ -30,7 +30,9 @@ package struct PersonNumbers: Sendable {
         names.append(name)
         numbers[name] = number
       }
-      if let spelling = unsafe spellings.insert(bytes), spelling == spellingPeople.count { spellingPeople.append(number) }
+      if let spelling = unsafe spellings.insert(bytes), spelling == spellingPeople.count {
+        spellingPeople.append(number)
+      }
       return number
     }
   }

@@ -7,7 +7,12 @@ import SplitBillReports
 #endif
 
 /// The terminal's settings before raw mode, for restoring from anywhere, signal handlers included.
-nonisolated(unsafe) private var savedTerminal = termios()
+///
+/// Room of `termios`'s stride, not a Swift variable of the type: C's `sizeof(struct termios)`
+/// counts the tail padding that a Swift value's size leaves out (60 bytes against 57 here), and
+/// `tcgetattr` writes all of it, `tcsetattr` reads all of it (found by AddressSanitizer: a write
+/// past the variable). An allocation is made in strides.
+nonisolated(unsafe) private let savedTerminal = UnsafeMutablePointer<termios>.allocate(capacity: 1)
 nonisolated(unsafe) private var terminalIsRaw: sig_atomic_t = 0
 nonisolated(unsafe) private var windowChanged: sig_atomic_t = 0
 nonisolated(unsafe) private var uiDescriptor: Int32 = -1
@@ -23,7 +28,7 @@ private func restoreTerminal() {
   guard terminalIsRaw != 0 else { return }
   terminalIsRaw = 0
   _ = write(uiDescriptor, terminalReset.utf8Start, terminalReset.utf8CodeUnitCount)
-  tcsetattr(0, TCSAFLUSH, &savedTerminal)
+  tcsetattr(0, TCSAFLUSH, savedTerminal)
 }
 
 /// `splitbill calc --interactive`: the original app's screen in a terminal.
@@ -124,14 +129,17 @@ enum InteractiveCalc {
   }
 
   static func enterRawMode() throws {
-    guard tcgetattr(0, &savedTerminal) == 0 else {
+    guard tcgetattr(0, savedTerminal) == 0 else {
       throw CommandFailure(message: "cannot read the terminal's settings", code: .usage)
     }
-    var raw = savedTerminal
-    raw.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
-    raw.c_iflag &= ~tcflag_t(IXON | ICRNL | BRKINT | INPCK | ISTRIP)
-    raw.c_cc.6 = 1  // VMIN
-    raw.c_cc.5 = 0  // VTIME
+    // Room of the C size, as for the saved settings.
+    let raw = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    defer { raw.deallocate() }
+    raw.initialize(to: savedTerminal.pointee)
+    raw.pointee.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
+    raw.pointee.c_iflag &= ~tcflag_t(IXON | ICRNL | BRKINT | INPCK | ISTRIP)
+    raw.pointee.c_cc.6 = 1  // VMIN
+    raw.pointee.c_cc.5 = 0  // VTIME
     for signalNumber in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] {
       signal(signalNumber) { number in
         restoreTerminal()
@@ -141,7 +149,7 @@ enum InteractiveCalc {
     }
     signal(SIGWINCH) { _ in windowChanged = 1 }
     terminalIsRaw = 1
-    tcsetattr(0, TCSAFLUSH, &raw)
+    tcsetattr(0, TCSAFLUSH, raw)
     emit("\u{1B}[?1049h\u{1B}[?25l")
   }
 

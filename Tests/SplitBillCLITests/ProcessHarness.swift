@@ -73,9 +73,13 @@ struct ChildProcess {
     posix_spawnattr_setsigmask(&attributes, &none)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
+    // A child given an environment of its own still gets the sanitizers' settings (the
+    // sanitizer runs of .ci/run build the binary it starts with them too).
+    let inherited = ProcessInfo.processInfo.environment
+    let sanitizers = inherited.filter { $0.key.hasSuffix("SAN_OPTIONS") }
     let environmentLines =
-      environment.map { $0.map { "\($0.key)=\($0.value)" } }
-      ?? ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+      environment.map { $0.merging(sanitizers) { given, _ in given }.map { "\($0.key)=\($0.value)" } }
+      ?? inherited.map { "\($0.key)=\($0.value)" }
     var argv = arguments.map { strdup($0) } + [nil]
     var envp = environmentLines.map { strdup($0) } + [nil]
     defer {
