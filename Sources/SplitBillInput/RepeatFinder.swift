@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import SplitBillBytes
 import SplitBillCore
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -85,7 +84,7 @@ struct RepeatFinder {
   /// own, and at a million bills took a second on one core.
   func repeats(skipping: Set<Int> = []) -> [Repeat] {
     let partitions = UncheckedPartitions(partitions: partitions)
-    let found = Mutex([[Repeat]](repeating: [], count: partitions.partitions.count))
+    let found = Locked([[Repeat]](repeating: [], count: partitions.partitions.count))
     DispatchQueue.concurrentPerform(iterations: partitions.partitions.count) { index in
       let repeats = Self.repeats(in: partitions.partitions[index], skipping: skipping)
       found.withLock { $0[index] = repeats }

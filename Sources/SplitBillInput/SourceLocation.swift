@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Where a value came from: a file and a 1-based line and column.
 ///
 /// For CSV, the line is the physical line (a quoted cell can span several) and the column is the
@@ -92,5 +90,5 @@ package struct SourceFile: Hashable, Sendable {
     var numbers: [String: UInt32] = [:]
   }
 
-  private static let table = Mutex(Table())
+  private static let table = Locked(Table())
 }

@@ -1,5 +1,4 @@
 import SplitBillCore
-import Synchronization
 
 /// A YAML bill's events, copied flat: kinds and positions in one array, scalars' bytes one after
 /// the other in another. The one form in which a YAML bill reaches the rules (``YAMLBillFields``).
@@ -133,7 +132,7 @@ struct YAMLFlatBill: Sendable {
 /// allocated on one thread and freed on another costs both threads a lock in glibc's allocator,
 /// and the parsing thread is the one every YAML run waits for.
 final class FlatBillRecycler: Sendable {
-  private let spare = Mutex<[YAMLFlatBill]>([])
+  private let spare = Locked<[YAMLFlatBill]>([])
   /// Bills kept (about what the hand-over between the threads holds).
   private static let limit = 2_048
 
