@@ -1,35 +1,6 @@
-/// Scans of UTF-8 bytes eight at a time, for the CSV reader's hot loops.
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// Scans are public only as the SPI `ByteWriters` and `@inlinable`, so that the readers inline them.
+/// Scans of UTF-8 bytes eight at a time, for the CSV reader's hot loops: public only as the SPI
+/// `ByteWriters` and `@inlinable`, so that the readers inline them.
 @_spi(ByteWriters) public enum ByteScan {
-  /// The index of the first `byte` or `other` in `bytes` at or after `start`, if any: a plain
-  /// loop, for the short texts of a cell (a call to `memchr` costs more than it saves there).
-  @inlinable @inline(__always)
-  public static func firstIndex(
-    of byte: UInt8, or other: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0
-  )
-    -> Int?
-  {
-    var index = start
-    while index < bytes.count {
-      if unsafe bytes[index] == byte || bytes[index] == other { return index }
-      index += 1
-    }
-    return nil
-  }
-
-  /// The index of the first `byte` in `bytes` at or after `start`, if any.
-  @inlinable @inline(__always)
-  public static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int? {
-    guard let base = bytes.baseAddress, start < bytes.count,
-      let found = unsafe memchr(base + start, Int32(byte), bytes.count - start)
-    else { return nil }
-    return unsafe UnsafeRawPointer(found) - UnsafeRawPointer(base)
-  }
-
   @usableFromInline static let lowBits: UInt64 = 0x0101_0101_0101_0101
   @usableFromInline static let highBits: UInt64 = 0x8080_8080_8080_8080
 
@@ -71,7 +42,7 @@
       unsafe high |= UInt64(base[position])
       position += 1
     }
-    return high & highBits == 0 && high & 0x80 == 0
+    return high & highBits == 0
   }
 
   /// Whether `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing

@@ -136,11 +136,7 @@ package struct CalcScreen: Hashable, Sendable {
   }
 
   /// Whether names are typed: they then decide the diners and the people count is not used.
-  package var namesGiven: Bool {
-    !namesText.split(whereSeparator: { $0 == "," || $0 == ";" }).allSatisfy {
-      PersonName.normalized(String($0.prefix { $0 != ":" && $0 != "=" })).isEmpty
-    }
-  }
+  package var namesGiven: Bool { DinerList.namesAnyone(namesText) }
 
   /// The names typed, with weights, in the diner-list grammar of files and `--people`
   /// (``DinerList``); empty when none. Empty items are passed over while a row is being typed.

@@ -1,5 +1,6 @@
 import SplitBillAdvisor
 import SplitBillCore
+import SplitBillInput
 import SplitBillReports
 
 #if canImport(Glibc)
@@ -112,8 +113,7 @@ enum InteractiveCalc {
     if let amount = arguments.positionals.first { screen.amountText = amount }
     if let currency = arguments.value("--currency") { screen.currencyText = currency.uppercased() }
     if let tip = arguments.value("--tip") {
-      let percent = try? Percent(parsing: tip)
-      if let percent, Percent.presets.contains(percent) {
+      if case .percent(let percent)? = TipText.parse(tip), Percent.presets.contains(percent) {
         screen.selectPreset(percent)
       } else {
         screen.preset = nil

@@ -97,52 +97,34 @@ enum ReportCommand {
     }
     // Reading, splitting and writing block their thread (the reading pipeline): not one of the
     // cooperative pool's (DedicatedThread).
+    let run = Run(
+      arguments: arguments, outputs: outputs, filter: filter, journalOptions: journalOptions, needsDates: needsDates,
+      readOptions: readOptions, answers: answers, commandLineTip: commandLineTip)
     let firstStream = stream
     return try await DedicatedThread.run(&context) { context in
       var stream = firstStream
-      let color =
-        context.stdoutIsTerminal && context.environment["NO_COLOR"].map(\.isEmpty) ?? true
+      return try run.readAndWrite(&stream, sources, &context)
+    }
+  }
 
-      // One reading of the inputs into every output. Outputs go to a temporary place first: files
-      // next to their target, standard output to a spool; nothing is visible until the books reconcile.
-      func readInputs(_ stream: inout BillStream, _ sources: [InputSource]) throws -> Pass {
-        var pass = Pass()
-        do {
-          for output in outputs {
-            if let path = output.path {
-              let file = try PendingFile(path: path)
-              pass.pending.append(file)
-              pass.writers.append(makeWriter(output.format, sink: file.sink, color: false, journal: journalOptions))
-            } else {
-              let sink = SpoolSink()
-              pass.spool = sink
-              pass.writers.append(makeWriter(output.format, sink: sink, color: color, journal: journalOptions))
-            }
-          }
-        } catch {
-          pass.abort()
-          throw CommandFailure(message: "\(error)", code: .cannotCreate)
-        }
-        var splitter = BillSplitter(
-          filter: filter, needsDates: needsDates, answers: answers, commandLineTip: commandLineTip)
-        ReadingThread.read(&stream, sources) { outcome in
-          switch splitter.prepare(outcome) {
-          case .invalid(let bill):
-            pass.invalid.append(bill)
-          case .refused(let bill):
-            pass.reportProblems += bill.diagnostics
-            pass.invalid.append(bill)
-          case .filteredOut:
-            pass.filteredOut += 1
-          case .split(let reported):
-            pass.ledger.add(reported.split)
-            for index in pass.writers.indices { pass.writers[index].write(reported) }
-          }
-        }
-        return pass
-      }
+  /// What a report run settled before reading: its outputs, period, options and tip advice.
+  struct Run {
+    let arguments: ParsedArguments
+    let outputs: [Output]
+    let filter: DateFilter?
+    let journalOptions: JournalOptions
+    let needsDates: Bool
+    let readOptions: ReadOptions
+    let answers: [String: TipAdvice]
+    let commandLineTip: Percent?
 
-      var pass = try readInputs(&stream, sources)
+    /// Reads `sources` once into every output (twice if an id repeated), reconciles, and commits
+    /// the outputs.
+    func readAndWrite(_ stream: inout BillStream, _ sources: [InputSource], _ context: inout CommandContext) throws
+      -> ExitCode
+    {
+      let color = context.stdoutIsTerminal && context.environment["NO_COLOR"].map(\.isEmpty) ?? true
+      var pass = try readInputs(&stream, sources, color: color)
       let repeats = stream.findRepeats()
       if repeats.hasRepeatedIDs {
         // Bills whose id repeated were handed on as valid (repeats are found after the reading):
@@ -151,13 +133,13 @@ enum ReportCommand {
         var again = BillStream(options: readOptions, repeats: repeats)
         again.reuseStandardInput(from: stream)
         let sources = again.sources(for: arguments.positionals)
-        pass = try readInputs(&again, sources)
+        pass = try readInputs(&again, sources, color: color)
         stream = again
       }
       let fileErrors = stream.fileErrors.map {
         InvalidBill(id: nil, source: $0.location ?? SourceLocation(file: "-", line: 0, column: 0), diagnostics: [$0])
       }
-      printDiagnostics(stream.diagnostics + pass.reportProblems, stream: stream, context: &context)
+      ReportCommand.printDiagnostics(stream.diagnostics + pass.reportProblems, stream: stream, context: &context)
 
       do {
         try pass.ledger.reconcile()
@@ -169,7 +151,7 @@ enum ReportCommand {
       let summary = ReportSummary(
         people: pass.ledger.personTotals, totals: pass.ledger.currencyTotals, settlements: pass.ledger.settlements,
         invalid: fileErrors + pass.invalid, filteredOut: pass.filteredOut, period: filter?.description,
-        stamp: arguments.flag("--stamp") ? timestamp() : nil)
+        stamp: arguments.flag("--stamp") ? ReportCommand.timestamp() : nil)
       for index in pass.writers.indices { pass.writers[index].finish(summary) }
       do {
         for file in pass.pending { try file.commit() }
@@ -181,6 +163,47 @@ enum ReportCommand {
       for file in pass.pending { context.message("wrote \(file.path)") }
       if stream.unreadableInput { return .noInput }
       return summary.invalid.isEmpty ? .success : .invalidBills
+    }
+
+    /// One reading of the inputs into every output. Outputs go to a temporary place first: files
+    /// next to their target, standard output to a spool; nothing is visible until the books reconcile.
+    private func readInputs(_ stream: inout BillStream, _ sources: [InputSource], color: Bool) throws -> Pass {
+      var pass = Pass()
+      do {
+        for output in outputs {
+          if let path = output.path {
+            let file = try PendingFile(path: path)
+            pass.pending.append(file)
+            pass.writers.append(
+              ReportCommand.makeWriter(output.format, sink: file.sink, color: false, journal: journalOptions))
+          } else {
+            let sink = SpoolSink()
+            pass.spool = sink
+            pass.writers.append(
+              ReportCommand.makeWriter(output.format, sink: sink, color: color, journal: journalOptions))
+          }
+        }
+      } catch {
+        pass.abort()
+        throw CommandFailure(message: "\(error)", code: .cannotCreate)
+      }
+      var splitter = BillSplitter(
+        filter: filter, needsDates: needsDates, answers: answers, commandLineTip: commandLineTip)
+      ReadingThread.read(&stream, sources) { outcome in
+        switch splitter.prepare(outcome) {
+        case .invalid(let bill):
+          pass.invalid.append(bill)
+        case .refused(let bill):
+          pass.reportProblems += bill.diagnostics
+          pass.invalid.append(bill)
+        case .filteredOut:
+          pass.filteredOut += 1
+        case .split(let reported):
+          pass.ledger.add(reported.split)
+          for index in pass.writers.indices { pass.writers[index].write(reported) }
+        }
+      }
+      return pass
     }
   }
 

@@ -22,6 +22,19 @@ extension BillTerms {
     }
   }
 
+  /// Where the payer stands among the diners under the `payer` leftover policy, which needs one
+  /// who is a named diner; `nil` under the other policies. The bill readers check bills with it.
+  ///
+  /// - Throws: ``SplitError/payerPolicyWithoutPayer`` or ``SplitError/payerNotDiner(_:)``.
+  public static func payerIndex(leftover: LeftoverPolicy, payer: String?, diners: Diners) throws(SplitError) -> Int? {
+    guard leftover == .payer else { return nil }
+    guard let payer else { throw .payerPolicyWithoutPayer }
+    guard !diners.isAnonymous, let index = diners.list.firstIndex(where: { $0.name == payer }) else {
+      throw .payerNotDiner(payer)
+    }
+    return index
+  }
+
   /// Works the bill out: tip, total, and each diner's share, which always add up to the total.
   ///
   ///     var ledger = LeftoverLedger()
@@ -42,14 +55,7 @@ extension BillTerms {
     guard total <= 2 * Money.maximumMinorUnits else { throw .totalTooLarge }
 
     let people = diners.list
-    var payerIndex: Int?
-    if self.leftover == .payer {
-      guard let payer else { throw .payerPolicyWithoutPayer }
-      guard !diners.isAnonymous, let index = people.firstIndex(where: { $0.name == payer }) else {
-        throw .payerNotDiner(payer)
-      }
-      payerIndex = index
-    }
+    let payerIndex = try Self.payerIndex(leftover: leftover, payer: payer, diners: diners)
     let weightSum = people.reduce(Int128(0)) { $0 + Int128($1.weight.tenThousandths) }
     // Runs for every bill: the working arrays live on the stack, only the shares are allocated.
     var shares = [Share]()

@@ -114,6 +114,15 @@ public struct Weight: Hashable, Sendable, CustomStringConvertible {
   /// A weight in ten-thousandths; the caller keeps it positive.
   public init(tenThousandths: Int64) { self.tenThousandths = tenThousandths }
 
+  /// Parses a weight as ``init(parsing:)`` does; with `decimalComma`, `1,5` is `1.5`.
+  public init(parsing text: some StringProtocol, decimalComma: Bool) throws(SplitError) {
+    guard decimalComma else {
+      try self.init(parsing: text)
+      return
+    }
+    try self.init(parsing: String(text.map { $0 == "," ? "." : $0 }))
+  }
+
   /// Parses `2`, `1.5` or `0.25`; zero, negative or malformed text is a ``SplitError``.
   public init(parsing text: some StringProtocol) throws(SplitError) {
     let value: Int64

@@ -109,7 +109,7 @@ struct BillRules {
 
     var givenID: String?
     if let text = try Self.text(.id, fields, &policy) {
-      let given = Self.trimmingBlanks(fields.string(text))
+      let given = fields.string(text).trimmingSpaces
       if given.isEmpty {
         try policy.report(
           .error(.emptyID, at: fields.location(of: text))
@@ -230,13 +230,12 @@ struct BillRules {
       try Self.choice(.leftover, fields, &leftovers, fallback: context.leftover, &policy) ?? .balanced
     let rounding = try Self.choice(.rounding, fields, &roundings, fallback: context.rounding, &policy) ?? .halfUp
 
+    // The payer policy's rule is the split's own (Core).
     if leftover == .payer, let diners {
-      if let payer {
-        if diners.isAnonymous || !diners.list.contains(where: { $0.name == payer }) {
-          try policy.report(.error(.split(.payerNotDiner(payer)), at: fields.valueLocation(.paidBy)))
-        }
-      } else {
-        try policy.report(.error(.split(.payerPolicyWithoutPayer), at: fields.start))
+      do throws(SplitError) {
+        _ = try BillTerms.payerIndex(leftover: leftover, payer: payer, diners: diners)
+      } catch {
+        try policy.report(.error(.split(error), at: payer == nil ? fields.start : fields.valueLocation(.paidBy)))
       }
     }
 
@@ -281,10 +280,10 @@ struct BillRules {
     }
   }
 
-  /// The name in NFC without the white space around it (see ``normalizedName(_:)``).
+  /// The name as every rule compares and prints it (``PersonName/normalized(_:)``), made once per spelling.
   private mutating func name<Fields: BillFields & ~Copyable>(_ text: Fields.Text, _ fields: borrowing Fields) -> String
   {
-    names.value(for: fields.bytes(text)) { Self.normalizedName(fields.string(text)) } ?? ""
+    names.value(for: fields.bytes(text)) { PersonName.normalized(fields.string(text)) } ?? ""
   }
 
   private static func choice<Fields: BillFields & ~Copyable, Policy: ProblemPolicy, Choice>(
@@ -324,7 +323,7 @@ struct BillRules {
       return nil
     case .text(let text):
       let string = fields.string(text)
-      guard let count = Int(Self.trimmingBlanks(string)) else {
+      guard let count = Int(string.trimmingSpaces) else {
         try policy.report(.error(.notAHeadCount(string), at: fields.location(of: text)))
         return nil
       }
@@ -423,22 +422,17 @@ struct BillRules {
     guard let text, !fields.bytes(text).isEmpty else { return .one }
     let decimalComma = options.decimalComma
     if let weight = weights.value(
-      for: fields.bytes(text), make: { try? Weight(parsing: Self.weightText(fields.string(text), decimalComma)) })
+      for: fields.bytes(text), make: { try? Weight(parsing: fields.string(text), decimalComma: decimalComma) })
     {
       return weight
     }
     do {
-      return try Weight(parsing: Self.weightText(fields.string(text), decimalComma))
+      return try Weight(parsing: fields.string(text), decimalComma: decimalComma)
     } catch {
       try policy.report(
         .error(.invalidWeight(error, diner: fields.string(name)), at: fields.location(of: text)))
       return nil
     }
-  }
-
-  /// A weight's text as `Weight` reads it: with `--decimal-comma`, `1,5` is `1.5`.
-  private static func weightText(_ text: String, _ decimalComma: Bool) -> String {
-    decimalComma ? text.replacingOccurrences(of: ",", with: ".") : text
   }
 
   private func checkRoster<Policy: ProblemPolicy>(
@@ -544,7 +538,7 @@ struct BillRules {
         var seen: [String: SourceLocation] = [:]
         var list: [String] = []
         for (name, location) in names {
-          let normalized = Self.normalizedName(name)
+          let normalized = PersonName.normalized(name)
           if normalized.isEmpty {
             policy.report(.error(.rosterEmptyName, at: location))
           } else if let first = seen[normalized] {
@@ -574,13 +568,6 @@ struct BillRules {
     return (.error(.unknownKey(key, place: place, allowed: allowed, guess: guess), at: location), guess)
   }
 
-  // MARK: - Names
-
-  /// A name as every rule compares and prints it (``PersonName/normalized(_:)``).
-  static func normalizedName(_ name: String) -> String { PersonName.normalized(name) }
-
-  /// `text` without the spaces and tabs around it (ids and head counts).
-  static func trimmingBlanks(_ text: String) -> String { text.trimmingSpaces }
 }
 
 extension FieldValue {

@@ -82,22 +82,20 @@ package enum DinerList {
     /// A rule of the diners themselves (a name twice, too many).
     case diners(SplitError)
 
+    /// Worded as the same problem in a bill file is.
     package var description: String {
       switch self {
-      case .emptyName: return "empty diner name"
-      case .weight(let error, let diner): return "\(error.description) (diner '\(diner)')"
-      case .diners(let error): return error.description
+      case .emptyName: return SplitBillInput.Problem.emptyDinerName.message
+      case .weight(let error, let diner): return SplitBillInput.Problem.invalidWeight(error, diner: diner).message
+      case .diners(let error): return SplitBillInput.Problem.split(error).message
       }
     }
   }
 
-  /// The named diners `text` lists (a flag's value, the screen's Names row), normalised; with
-  /// `skippingEmpty`, empty items are left out rather than refused (a row being typed, `Ana,`).
-  package static func diners(in text: String, decimalComma: Bool = false, skippingEmpty: Bool = false) throws(Problem)
-    -> [Diner]
-  {
+  /// The items `text` lists, each name and weight text as written.
+  private static func entries(in text: String, decimalComma: Bool) -> [(name: String, weight: String?)] {
     var text = text
-    let items = text.withUTF8 { bytes in
+    return text.withUTF8 { bytes in
       var items: [(name: String, weight: String?)] = []
       var cursor = 0
       while let (name, weight) = item(in: bytes, after: &cursor, decimalComma: decimalComma) {
@@ -109,8 +107,20 @@ package enum DinerList {
       }
       return items
     }
+  }
+
+  /// Whether `text` names anyone: a name that is not empty, whatever its weight says.
+  package static func namesAnyone(_ text: String, decimalComma: Bool = false) -> Bool {
+    entries(in: text, decimalComma: decimalComma).contains { !PersonName.normalized($0.name).isEmpty }
+  }
+
+  /// The named diners `text` lists (a flag's value, the screen's Names row), normalised; with
+  /// `skippingEmpty`, empty items are left out rather than refused (a row being typed, `Ana,`).
+  package static func diners(in text: String, decimalComma: Bool = false, skippingEmpty: Bool = false) throws(Problem)
+    -> [Diner]
+  {
     var diners: [Diner] = []
-    for (written, weightText) in items {
+    for (written, weightText) in entries(in: text, decimalComma: decimalComma) {
       let name = PersonName.normalized(written)
       guard !name.isEmpty else {
         if skippingEmpty { continue }
@@ -119,7 +129,7 @@ package enum DinerList {
       var weight = Weight.one
       if let weightText, !weightText.isEmpty {
         do {
-          weight = try Weight(parsing: decimalComma ? weightText.replacingOccurrences(of: ",", with: ".") : weightText)
+          weight = try Weight(parsing: weightText, decimalComma: decimalComma)
         } catch {
           throw .weight(error, diner: written)
         }

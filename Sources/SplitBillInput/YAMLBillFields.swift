@@ -36,23 +36,24 @@ struct YAMLBillFields: BillFields, ~Copyable {
     while position < events.count - 1 {
       let valueStart = flat.end(ofNodeAt: position)
       defer { position = flat.end(ofNodeAt: valueStart) }
-      let keyLocation = location(of: Int32(position))
+      // Only a problem needs the key's place.
       guard Self.isScalar(events[position].kind) else {
-        keyProblems.append(
-          .error(.keyShape(describe(at: position)), at: keyLocation))
+        keyProblems.append(.error(.keyShape(describe(at: position)), at: location(of: Int32(position))))
         continue
       }
       let name = flat.text(at: position)
       guard let key = BillKey(utf8: name) else {
         let (problem, guess) = BillRules.unknownKey(
-          String(decoding: name, as: UTF8.self), allowed: BillField.billKeys, place: "bill", at: keyLocation)
+          String(decoding: name, as: UTF8.self), allowed: BillField.billKeys, place: "bill",
+          at: location(of: Int32(position)))
         keyProblems.append(problem)
         if let guess, let key = BillKey(name: guess) { misspelt.insert(key) }
         continue
       }
       guard slots[key.rawValue] < 0 else {
         keyProblems.append(
-          .error(.repeatedKey(key.name, place: "bill", first: self.keyLocation(key)), at: keyLocation))
+          .error(
+            .repeatedKey(key.name, place: "bill", first: self.keyLocation(key)), at: location(of: Int32(position))))
         continue
       }
       slots[key.rawValue] = Int32(valueStart)
