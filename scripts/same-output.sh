@@ -27,6 +27,20 @@ for seed in $(seq "$seeds"); do
     --csv "$work/in/broken-$seed.csv" "${roster[@]}"
 done
 python3 scripts/generate_bills.py --bills 3000 --seed 11 --yaml "$work/in/trip-3000.yaml" --csv "$work/in/trip-3000.csv"
+# Names, ids and descriptions every writer must make safe: controls, bidi marks, separators of
+# each syntax, quotes, a leading combining mark, wide characters.
+python3 - "$work/in/hostile.yaml" <<'PY'
+import json, sys
+names = ["Ana, Jr.", "Ben; x", "C:D", "\"Q\" \\", "\u0301ab", "東京太郎", "x\u001b[2J", "R\u202eL", "=SUM(A1)", "-dash", "a  b"]
+ids = ["id,1", "id;2", "\u0007bell", "ok-3", "ümlaut", "東4", "a\"b\\c", "---", "x y"]
+out = ["version: 1", "defaults: {currency: EUR, tip: 15%}", "bills:"]
+for i, bill in enumerate(ids):
+    diners = [names[(i + k) % len(names)] for k in range(2 + i % 4)]
+    out += [f"  - id: {json.dumps(bill)}", f"    date: 2026-11-{10 + i}", f"    amount: {10 + i * 7}.{i}1",
+            f"    description: {json.dumps(names[i % len(names)] + ' & ' + bill + chr(10) + 'line2')}",
+            f"    diners: {json.dumps(diners)}", f"    paid_by: {json.dumps(diners[i % len(diners)])}"]
+open(sys.argv[1], "w", encoding="utf-8").write("\n".join(out) + "\n")
+PY
 inputs=("$work"/in/* samples/trip.yaml samples/csv/trip.csv samples/invalid/* Tests/SplitBillInputTests/Fixtures/*)
 
 differences=0
@@ -98,7 +112,15 @@ for input in "$work"/in/broken-1.csv samples/csv/trip.csv; do
 done
 run "" report --format json "${inputs[@]}"
 run "" check "$work/in" samples
-run "" report samples/trip.yaml --books-of Ana --with-settlements --format beancount
+for input in "$work"/in/trip-3000.yaml "$work"/in/hostile.yaml "$work"/in/broken-1.yaml samples/trip.yaml; do
+  for format in hledger ledger beancount; do
+    run "" report --format "$format" --with-settlements "$input"
+    run "" report --format "$format" --no-declarations "$input"
+    for person in Ana Émile "Ana, Jr." "C:D"; do
+      run "" report --format "$format" --books-of "$person" --with-settlements "$input"
+    done
+  done
+done
 run "" report samples/trip.yaml --week 2026-W47 --format json
 
 echo "same-output: $compared commands compared, $differences differ"

@@ -99,6 +99,29 @@
   }
 }
 
+extension ByteCursor {
+  /// Writes `text`'s UTF-8.
+  @inlinable @inline(__always)
+  public mutating func write(utf8 text: String) {
+    var text = text
+    text.withUTF8 { unsafe write($0) }
+  }
+
+  /// Writes `bytes`.
+  @inlinable @inline(__always)
+  public mutating func write(bytes: [UInt8]) {
+    unsafe bytes.withUnsafeBufferPointer { unsafe write($0) }
+  }
+
+  /// Writes `count` spaces (none for a count below one).
+  @inlinable
+  public mutating func write(spaces count: Int) {
+    guard count > 0 else { return }
+    let room = unsafe take(count)
+    unsafe room.initialize(repeating: 0x20, count: count)
+  }
+}
+
 extension Array where Element == UInt8 {
   /// Appends what `body` writes through a cursor, which must be at most `maximum` bytes. The
   /// cursor writes straight into the array's spare capacity (grown as `append` grows it).

@@ -82,3 +82,27 @@
     return true
   }
 }
+
+extension ByteScan {
+  /// Whether every byte of `text` is printable ASCII (space to `~`): nothing to escape and a
+  /// column per byte. The writers ask it of nearly every name, id and description.
+  @inlinable public static func isPrintableASCII(_ text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      for index in bytes.indices {
+        // 0x20...0x7E, in one comparison.
+        if unsafe bytes[index] &- 0x20 >= 0x5F { return false }
+      }
+      return true
+    }
+  }
+
+  /// Whether `text` holds the byte `byte` (an ASCII character, never inside a longer sequence).
+  @inlinable public static func contains(_ byte: UInt8, in text: String) -> Bool {
+    var text = text
+    return text.withUTF8 { bytes in
+      for index in bytes.indices where unsafe bytes[index] == byte { return true }
+      return false
+    }
+  }
+}

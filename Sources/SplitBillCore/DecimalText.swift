@@ -147,6 +147,7 @@ public enum DecimalText {
   @_spi(ByteWriters) @inlinable public static func write(_ value: Int64, scale: Int, to cursor: inout ByteCursor) {
     let scale = max(scale, 0)
     var magnitude = value.magnitude
+    // As ``length(_:scale:)`` counts (the digit count is needed again below).
     var digits = 1
     var limit: UInt64 = 10
     while digits < 19 && magnitude >= limit {
@@ -181,6 +182,19 @@ public enum DecimalText {
       magnitude /= 10
     } while magnitude > 0
     if negative { start[0] = 0x2D }
+  }
+
+  /// How many bytes ``format(_:scale:)`` prints (writers that align numbers pad by it).
+  @_spi(ByteWriters) @inlinable public static func length(_ value: Int64, scale: Int) -> Int {
+    let scale = max(scale, 0)
+    let magnitude = value.magnitude
+    var digits = 1
+    var limit: UInt64 = 10
+    while digits < 19 && magnitude >= limit {
+      digits += 1
+      limit &*= 10
+    }
+    return max(digits, scale + 1) + (scale > 0 ? 1 : 0) + (value < 0 ? 1 : 0)
   }
 
   /// Prints `value / 10^scale` with no trailing fraction zeros: `trimmed(171250, scale: 4)` is `17.125`.

@@ -1,3 +1,4 @@
+@_spi(ByteWriters) import SplitBillBytes
 import SplitBillCore
 import SplitBillInput
 import SplitBillJSON
@@ -70,7 +71,7 @@ extension String {
   /// Replaces every `target` scalar (scalars, so `\r` inside `\r\n` is found too).
   func replacingAll(_ target: Unicode.Scalar, _ replacement: String) -> String {
     // Nearly always nothing to replace: an ASCII target is looked for in the bytes first.
-    if target.isASCII, !utf8.contains(UInt8(target.value)) { return self }
+    if target.isASCII, !ByteScan.contains(UInt8(target.value), in: self) { return self }
     var out = ""
     for scalar in unicodeScalars {
       if scalar == target { out += replacement } else { out.unicodeScalars.append(scalar) }

@@ -1,4 +1,5 @@
-import SplitBillCore
+@_spi(ByteWriters) import SplitBillBytes
+@_spi(ByteWriters) import SplitBillCore
 
 /// What the journal writers are asked for.
 package struct JournalOptions: Sendable {
@@ -17,6 +18,127 @@ package struct JournalOptions: Sendable {
   }
 }
 
+/// A metadata key of a transaction or a posting (Ledger declares each used one as a `tag`).
+private enum MetaKey: Int, CaseIterable {
+  case bill, tip, subtotal, tipamount, total, leftover, leftoverTo, leftoverToTip
+  case diner, weight, absorbs, payer, diners, settlement
+
+  var name: StaticString {
+    switch self {
+    case .bill: "bill"
+    case .tip: "tip"
+    case .subtotal: "subtotal"
+    case .tipamount: "tipamount"
+    case .total: "total"
+    case .leftover: "leftover"
+    case .leftoverTo: "leftover-to"
+    case .leftoverToTip: "leftover-to-tip"
+    case .diner: "diner"
+    case .weight: "weight"
+    case .absorbs: "absorbs"
+    case .payer: "payer"
+    case .diners: "diners"
+    case .settlement: "settlement"
+    }
+  }
+}
+
+/// An account as postings print it: its name, its length in characters (the column the amounts
+/// line up on is counted in characters) and in terminal columns (what padding fills).
+/// A person's account also holds the person's name as a metadata value.
+private struct Account {
+  let name: String
+  let characters: Int
+  let columns: Int
+  /// The name of the person it is for, as a metadata value; empty when none.
+  let person: [UInt8]
+
+  init(_ name: String, person: [UInt8] = []) {
+    self.name = name
+    characters = name.count
+    columns = TerminalText.width(name)
+    self.person = person
+  }
+}
+
+/// Where a person's account sits in the chart of accounts.
+private enum AccountBranch: Int {
+  case dining, receivables, paid
+
+  var prefix: String {
+    switch self {
+    case .dining: "Expenses:Dining:"
+    case .receivables: "Assets:Receivables:"
+    case .paid: "Equity:Paid:"
+    }
+  }
+}
+
+/// What a posting says besides its account and amount. Names are as written in the flavor's
+/// syntax (``JournalWriter/value(_:)``).
+private enum PostingNote {
+  case none
+  case share(name: [UInt8], weight: Int64, absorbed: Int)
+  case diners(Int)
+  case payer(name: [UInt8])
+
+  /// The most bytes the note writes.
+  var maximumLength: Int {
+    switch self {
+    case .none: 0
+    case .share(let name, _, _): 3 * 48 + name.count
+    case .diners: 48
+    case .payer(let name): 48 + name.count
+    }
+  }
+}
+
+/// One posting: account, amount in minor units, metadata.
+private struct Posting {
+  var account: Account
+  var units: Int64
+  var note: PostingNote
+}
+
+/// Writes the `key: value` metadata of one transaction or posting in a flavor's syntax, and
+/// remembers which keys it wrote. At most ``maximumLength`` bytes a key.
+private struct MetaLine {
+  let flavor: ReportFormat
+  let posting: Bool
+  var count = 0
+  var used: UInt32 = 0
+
+  /// The most bytes ``key(_:into:)`` writes: punctuation and the longest key.
+  static let maximumLength = 8 + 16
+
+  /// Writes what comes before `key`'s value: a line of its own (Beancount, Ledger) or the next
+  /// item of a comment (hledger: the transaction's first two on its line, the rest on the next).
+  mutating func key(_ key: MetaKey, into out: inout ByteCursor) {
+    switch flavor {
+    case .beancount:
+      out.write(posting ? "\n    " : "\n  ")
+      out.write(key.name)
+      out.write(": ")
+    case .ledger:
+      out.write("\n    ; ")
+      out.write(key.name)
+      out.write(": ")
+    default:
+      if count == 0 {
+        out.write("  ; ")
+      } else if count == 2 && !posting {
+        out.write("\n    ; ")
+      } else {
+        out.write(", ")
+      }
+      out.write(key.name)
+      out.write(":")
+    }
+    count += 1
+    used |= 1 << UInt32(key.rawValue)
+  }
+}
+
 /// Plain-text-accounting journals for hledger, Ledger and Beancount: each bill a balanced
 /// transaction with its id, tip, total and absorbed leftover as metadata.
 ///
@@ -27,34 +149,33 @@ package struct JournalOptions: Sendable {
 /// their share to `Expenses:Dining`, others' shares to `Assets:Receivables:<Name>` (one net account
 /// each: positive means they owe NAME), what NAME paid from `Assets:Cash`, and a bill someone else
 /// paid as NAME's share owed to them.
-/// One posting: account, amount, metadata. (Outside the generic writer: a type nested in it is
-/// generic too, and its arrays' metadata was looked up at run time for every bill.)
-private struct Posting {
-  var account: String
-  var amount: Money
-  var meta: [(String, MetaValue)]
-}
-
-/// A metadata value of a transaction or posting.
-private enum MetaValue {
-  case text(String)
-  case number(String)
-  case money(Money)
-}
-
+///
 /// Suggested settlements go in only with `--with-settlements`, as pending (`!`) transfers dated with
 /// the last bill's date, so no one's books show a debt as paid before it is.
+///
+/// Each transaction is written as UTF-8 straight into the spool's buffer, through cursors into
+/// room sized for the worst case (a line each, at most); every person's account name and name
+/// as a value are made once. This runs once per bill, and is most of a journal's time.
 package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private let flavor: ReportFormat
   private let options: JournalOptions
   private let body = SpoolSink()
   private var namer: AccountNamer
+  /// Each person's accounts, by branch.
+  private var personal: [[String: Account]] = [[:], [:], [:]]
+  /// Accounts without a person (`Assets:Cash`…), made on first use.
+  private var fixed: [String: Account] = [:]
+  /// People's names as metadata values.
+  private var values: [String: [UInt8]] = [:]
   private var accounts: Set<String> = []
   private var currencies: Set<Currency> = []
-  private var tags: Set<String> = []
+  /// The metadata keys used (bits by `MetaKey.rawValue`).
+  private var usedKeys: UInt32 = 0
   private var firstDate: CalendarDate?
   private var lastDate: CalendarDate?
+  /// The postings of the transaction being written, kept to reuse their storage.
+  private var scratch: [Posting] = []
 
   /// Writes `flavor` (hledger, ledger or beancount) to `sink` when the report finishes.
   package init(sink: Sink, flavor: ReportFormat, options: JournalOptions) {
@@ -64,149 +185,270 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     self.namer = AccountNamer(beancount: flavor == .beancount)
   }
 
+  private mutating func account(_ branch: AccountBranch, _ person: String) -> Account {
+    if let known = personal[branch.rawValue][person] { return known }
+    let made = Account(branch.prefix + namer.component(person), person: value(person))
+    personal[branch.rawValue][person] = made
+    accounts.insert(made.name)
+    return made
+  }
+
+  private mutating func account(_ name: String) -> Account {
+    if let known = fixed[name] { return known }
+    let made = Account(name)
+    fixed[name] = made
+    accounts.insert(name)
+    return made
+  }
+
+  /// `person` as a metadata value.
+  private mutating func value(_ person: String) -> [UInt8] {
+    if let known = values[person] { return known }
+    var made: [UInt8] = []
+    made.append(atMost: 2 * person.utf8.count + 2) { text(person, to: &$0) }
+    values[person] = made
+    return made
+  }
+
+  private mutating func shareNote(_ share: Share) -> PostingNote {
+    .share(name: value(share.person), weight: share.weight.tenThousandths, absorbed: share.absorbed)
+  }
+
   package mutating func write(_ reported: ReportedBill) {
     let bill = reported.bill
     let split = reported.split
     guard let date = bill.date else { return }
     firstDate = min(firstDate ?? date, date)
     lastDate = max(lastDate ?? date, date)
-    var postings: [Posting] = []
+    var postings = scratch
+    postings.removeAll(keepingCapacity: true)
+    defer { scratch = postings }
     let payer = split.payer
-    func shareMeta(_ share: Share) -> [(String, MetaValue)] {
-      var meta: [(String, MetaValue)] = [("diner", .text(share.person)), ("weight", .number(share.weight.description))]
-      if share.absorbed > 0 {
-        meta.append(("absorbs", .money(Money(minorUnits: Int64(share.absorbed), currency: split.currency))))
-      }
-      return meta
-    }
     if let me = options.booksOf {
       let mine = split.anonymousDiners ? nil : split.shares.first { $0.person == me }
       if payer == me {
         if split.anonymousDiners {
           postings.append(
             Posting(
-              account: "Expenses:Dining", amount: split.total, meta: [("diners", .number("\(split.shares.count)"))]))
+              account: account("Expenses:Dining"), units: split.total.minorUnits, note: .diners(split.shares.count)))
         } else {
           for share in split.shares {
-            let account = share.person == me ? "Expenses:Dining" : "Assets:Receivables:" + namer.component(share.person)
-            postings.append(Posting(account: account, amount: share.amount, meta: shareMeta(share)))
+            let account = share.person == me ? account("Expenses:Dining") : account(.receivables, share.person)
+            postings.append(Posting(account: account, units: share.amount.minorUnits, note: shareNote(share)))
           }
         }
-        postings.append(Posting(account: "Assets:Cash", amount: negate(split.total), meta: [("payer", .text(me))]))
-      } else if let mine {
-        postings.append(Posting(account: "Expenses:Dining", amount: mine.amount, meta: shareMeta(mine)))
-        let other = payer.map { "Assets:Receivables:" + namer.component($0) } ?? "Liabilities:Unpaid"
         postings.append(
-          Posting(account: other, amount: negate(mine.amount), meta: payer.map { [("payer", .text($0))] } ?? []))
+          Posting(account: account("Assets:Cash"), units: -split.total.minorUnits, note: .payer(name: value(me))))
+      } else if let mine {
+        postings.append(
+          Posting(account: account("Expenses:Dining"), units: mine.amount.minorUnits, note: shareNote(mine)))
+        let other = payer.map { account(.receivables, $0) } ?? account("Liabilities:Unpaid")
+        postings.append(
+          Posting(account: other, units: -mine.amount.minorUnits, note: payer.map { .payer(name: value($0)) } ?? .none))
       } else {
         return  // neither a diner nor the payer: not in these books
       }
     } else {
       for share in split.shares {
-        let account = "Expenses:Dining:" + (split.anonymousDiners ? "Unnamed" : namer.component(share.person))
-        postings.append(Posting(account: account, amount: share.amount, meta: shareMeta(share)))
+        if split.anonymousDiners {
+          postings.append(
+            Posting(
+              account: account("Expenses:Dining:Unnamed"), units: share.amount.minorUnits, note: shareNote(share)))
+        } else {
+          // The person's account holds their name as a value: one lookup for both.
+          let account = account(.dining, share.person)
+          let note = PostingNote.share(
+            name: account.person, weight: share.weight.tenThousandths, absorbed: share.absorbed)
+          postings.append(Posting(account: account, units: share.amount.minorUnits, note: note))
+        }
       }
-      let funding = payer.map { "Equity:Paid:" + namer.component($0) } ?? "Equity:Unpaid"
-      postings.append(
-        Posting(account: funding, amount: negate(split.total), meta: payer.map { [("payer", .text($0))] } ?? []))
+      if let payer {
+        let funding = account(.paid, payer)
+        postings.append(
+          Posting(account: funding, units: -split.total.minorUnits, note: .payer(name: funding.person)))
+      } else {
+        postings.append(Posting(account: account("Equity:Unpaid"), units: -split.total.minorUnits, note: .none))
+      }
     }
+    currencies.insert(split.currency)
 
-    var meta: [(String, MetaValue)] = [("bill", .text(bill.id))]
-    if let percent = split.tipPercent { meta.append(("tip", .text(percent.description))) }
-    meta += [("subtotal", .money(split.amount)), ("tipamount", .money(split.tip)), ("total", .money(split.total))]
-    let absorbers = split.shares.filter { $0.absorbed > 0 }
-    if !absorbers.isEmpty {
-      let units = absorbers.reduce(0) { $0 + $1.absorbed }
-      meta.append(("leftover", .money(Money(minorUnits: Int64(units), currency: split.currency))))
-      meta.append(("leftover-to", .text(absorbers.map(\.person).joined(separator: " "))))
-    }
-    if split.leftoverToTip.minorUnits > 0 { meta.append(("leftover-to-tip", .money(split.leftoverToTip))) }
-    var comments = [
-      "\(bill.id): \(split.amount) + tip \(split.tip) = \(split.total), leftover policy \(split.leftoverPolicy.rawValue)"
-    ]
-    if let advice = reported.advice {
-      comments.append(
+    // The comments, the first line and the transaction's metadata.
+    let plainID = JournalSyntax.isPlainLine(bill.id)
+    let summaryLine =
+      plainID
+      ? nil
+      : JournalSyntax.oneLine(
+        "\(bill.id): \(split.amount) + tip \(split.tip) = \(split.total), leftover policy \(split.leftoverPolicy.rawValue)"
+      )
+    let adviceLine = reported.advice.map { advice in
+      JournalSyntax.oneLine(
         "tip advice (\(advice.advisor)\(advice.fallback ? ", fallback" : "")): \(advice.percent) \(advice.reason)")
     }
-    transaction(
-      date: date, pending: false, title: bill.description ?? bill.id, link: bill.id, meta: meta, postings: postings,
-      comments: comments)
+    let title = bill.description ?? bill.id
+    let absorbers = split.shares.filter { $0.absorbed > 0 }
+    let absorberNames = absorbers.isEmpty ? nil : absorbers.map(\.person).joined(separator: " ")
+    // Every text at most doubles (Beancount escapes), numbers are at most 32 bytes, the rest is
+    // punctuation and keys.
+    let room =
+      1_024 + 4 * bill.id.utf8.count + 2 * title.utf8.count + (summaryLine?.utf8.count ?? 0)
+      + (adviceLine?.utf8.count ?? 0) + 2 * (absorberNames?.utf8.count ?? 0)
+    var meta = MetaLine(flavor: flavor, posting: false)
+    body.append { bytes in
+      bytes.append(atMost: room) { out in
+        out.write("; ")
+        if let summaryLine {
+          out.write(utf8: summaryLine)
+        } else {
+          out.write(utf8: bill.id)
+          out.write(": ")
+          amount(split.amount.minorUnits, split.currency, to: &out)
+          out.write(" + tip ")
+          amount(split.tip.minorUnits, split.currency, to: &out)
+          out.write(" = ")
+          amount(split.total.minorUnits, split.currency, to: &out)
+          out.write(", leftover policy ")
+          out.write(utf8: split.leftoverPolicy.rawValue)
+        }
+        out.write(0x0A)
+        if let adviceLine {
+          out.write("; ")
+          out.write(utf8: adviceLine)
+          out.write(0x0A)
+        }
+        head(date: date, pending: false, title: title, link: bill.id, to: &out)
+        meta.key(.bill, into: &out)
+        text(bill.id, to: &out)
+        if let percent = split.tipPercent {
+          meta.key(.tip, into: &out)
+          if flavor == .beancount { out.write(0x22) }
+          DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+          out.write(flavor == .beancount ? "%\"" : "%")
+        }
+        meta.key(.subtotal, into: &out)
+        amount(split.amount.minorUnits, split.currency, to: &out)
+        meta.key(.tipamount, into: &out)
+        amount(split.tip.minorUnits, split.currency, to: &out)
+        meta.key(.total, into: &out)
+        amount(split.total.minorUnits, split.currency, to: &out)
+        if let absorberNames {
+          meta.key(.leftover, into: &out)
+          amount(Int64(absorbers.reduce(0) { $0 + $1.absorbed }), split.currency, to: &out)
+          meta.key(.leftoverTo, into: &out)
+          text(absorberNames, to: &out)
+        }
+        if split.leftoverToTip.minorUnits > 0 {
+          meta.key(.leftoverToTip, into: &out)
+          amount(split.leftoverToTip.minorUnits, split.currency, to: &out)
+        }
+      }
+    }
+    usedKeys |= meta.used
+    write(postings, currency: split.currency)
   }
 
-  private func negate(_ money: Money) -> Money { Money(minorUnits: -money.minorUnits, currency: money.currency) }
-
-  private mutating func transaction(
-    date: CalendarDate, pending: Bool, title: String, link: String?, meta: [(String, MetaValue)], postings: [Posting],
-    comments: [String]
-  ) {
-    for posting in postings {
-      accounts.insert(posting.account)
-      currencies.insert(posting.amount.currency)
+  /// The transaction's first line, without its metadata: date, flag, payee or narration, link
+  /// (at most `64 + 2 * title + link + 16` bytes).
+  private func head(date: CalendarDate, pending: Bool, title: String, link: String?, to out: inout ByteCursor) {
+    date.writeISO(to: &out)
+    out.write(pending ? " ! " : " * ")
+    if flavor == .beancount {
+      quoted(JournalSyntax.oneLine(title), to: &out)
+      if let link {
+        if JournalSyntax.isPlainLink(link) {
+          out.write(" ^bill-")
+          out.write(utf8: link)
+        } else if let safe = JournalSyntax.beancountLink(link) {
+          out.write(" ^bill-")
+          out.write(utf8: safe)
+        }
+      }
+    } else {
+      out.write(utf8: JournalSyntax.payee(title))
     }
-    var lines = comments.map { "; " + JournalSyntax.oneLine($0) }
-    let flag = pending ? "!" : "*"
-    let width = max(36, (postings.map { $0.account.count }.max() ?? 0) + 2)
+  }
+
+  /// The postings, amounts lined up, each with its metadata; then the blank line that ends the
+  /// transaction.
+  private mutating func write(_ postings: [Posting], currency: Currency) {
+    var longest = 0
+    for posting in postings { longest = max(longest, posting.account.characters) }
+    let width = max(36, longest + 2)
+    let flavor = flavor
+    var used: UInt32 = 0
+    body.append { bytes in
+      for posting in postings {
+        let room = 128 + posting.account.name.utf8.count + width + posting.note.maximumLength
+        bytes.append(atMost: room) { out in
+          out.write(flavor == .beancount ? "\n  " : "\n    ")
+          out.write(utf8: posting.account.name)
+          out.write(spaces: width - posting.account.columns)
+          out.write("  ")
+          // The amount right-aligned in 16 bytes (ASCII: a column per byte).
+          out.write(spaces: 12 - DecimalText.length(posting.units, scale: currency.exponent))
+          amount(posting.units, currency, to: &out)
+          var meta = MetaLine(flavor: flavor, posting: true)
+          switch posting.note {
+          case .none: break
+          case .share(let name, let weight, let absorbed):
+            meta.key(.diner, into: &out)
+            out.write(bytes: name)
+            meta.key(.weight, into: &out)
+            DecimalText.writeTrimmed(weight, scale: 4, to: &out)
+            if absorbed > 0 {
+              meta.key(.absorbs, into: &out)
+              amount(Int64(absorbed), currency, to: &out)
+            }
+          case .diners(let count):
+            meta.key(.diners, into: &out)
+            DecimalText.write(Int64(count), scale: 0, to: &out)
+          case .payer(let name):
+            meta.key(.payer, into: &out)
+            out.write(bytes: name)
+          }
+          used |= meta.used
+        }
+      }
+      bytes.append(contentsOf: [0x0A, 0x0A])
+    }
+    usedKeys |= used
+  }
+
+  /// An amount and its currency code, `-12.30 EUR` (at most 32 bytes).
+  private func amount(_ units: Int64, _ currency: Currency, to out: inout ByteCursor) {
+    DecimalText.write(units, scale: currency.exponent, to: &out)
+    out.write(0x20)
+    currency.writeCode(to: &out)
+  }
+
+  /// A text value of metadata, one line: a Beancount string, Ledger's text as it is, hledger's
+  /// with its commas made spaces (a tag value ends at a comma). At most `2 * text + 2` bytes.
+  private func text(_ value: String, to out: inout ByteCursor) {
+    let line = JournalSyntax.oneLine(value)
     switch flavor {
-    case .beancount:
-      let safeLink = link.flatMap(JournalSyntax.beancountLink)
-      lines.append(
-        "\(date) \(flag) \(JournalSyntax.quoted(JournalSyntax.oneLine(title)))"
-          + (safeLink.map { " ^bill-" + $0 } ?? ""))
-      for (key, value) in meta { lines.append("  \(key): \(render(value))") }
-      for posting in postings {
-        lines.append(
-          "  " + TerminalText.pad(posting.account, to: width, alignment: .left) + "  " + amount(posting.amount))
-        for (key, value) in posting.meta { lines.append("    \(key): \(render(value))") }
-      }
-    case .ledger:
-      lines.append("\(date) \(flag) \(JournalSyntax.payee(title))")
-      for (key, value) in meta {
-        tags.insert(key)
-        lines.append("    ; \(key): \(render(value))")
-      }
-      for posting in postings {
-        lines.append(
-          "    " + TerminalText.pad(posting.account, to: width, alignment: .left) + "  " + amount(posting.amount))
-        for (key, value) in posting.meta {
-          tags.insert(key)
-          lines.append("    ; \(key): \(render(value))")
-        }
-      }
+    case .beancount: quoted(line, to: &out)
+    case .ledger: out.write(utf8: line)
     default:
-      let head = meta.prefix(2).map { "\($0.0):\(render($0.1))" }.joined(separator: ", ")
-      lines.append("\(date) \(flag) \(JournalSyntax.payee(title))  ; \(head)")
-      if meta.count > 2 {
-        lines.append("    ; " + meta.dropFirst(2).map { "\($0.0):\(render($0.1))" }.joined(separator: ", "))
-      }
-      for posting in postings {
-        var line =
-          "    " + TerminalText.pad(posting.account, to: width, alignment: .left) + "  " + amount(posting.amount)
-        if !posting.meta.isEmpty {
-          line += "  ; " + posting.meta.map { "\($0.0):\(render($0.1))" }.joined(separator: ", ")
-        }
-        lines.append(line)
+      if ByteScan.contains(0x2C, in: line) {
+        for byte in line.utf8 { out.write(byte == 0x2C ? 0x20 : byte) }
+      } else {
+        out.write(utf8: line)
       }
     }
-    body.write(lines.joined(separator: "\n") + "\n\n")
   }
 
-  private func amount(_ money: Money) -> String {
-    let text = money.decimalString + " " + money.currency.code
-    // ASCII: a column per byte.
-    return TerminalText.spaces(16 - text.utf8.count) + text
-  }
-
-  private func render(_ value: MetaValue) -> String {
-    switch value {
-    case .money(let money): return money.decimalString + " " + money.currency.code
-    case .number(let text): return text
-    case .text(let text):
-      switch flavor {
-      case .beancount: return JournalSyntax.quoted(JournalSyntax.oneLine(text))
-      case .ledger: return JournalSyntax.oneLine(text)
-      default: return JournalSyntax.oneLine(text).replacingAll(",", " ")  // hledger tag values end at a comma
+  /// A Beancount string literal: quotes and backslashes escaped (ASCII bytes, never inside a
+  /// longer UTF-8 sequence). At most `2 * line + 2` bytes.
+  private func quoted(_ line: String, to out: inout ByteCursor) {
+    out.write(0x22)
+    if ByteScan.contains(0x22, in: line) || ByteScan.contains(0x5C, in: line) {
+      for byte in line.utf8 {
+        if byte == 0x22 || byte == 0x5C { out.write(0x5C) }
+        out.write(byte)
       }
+    } else {
+      out.write(utf8: line)
     }
+    out.write(0x22)
   }
 
   package mutating func finish(_ summary: ReportSummary) {
@@ -256,6 +498,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
           }
         }
         for account in accounts.sorted() { head.append("account \(account)") }
+        let tags = MetaKey.allCases.filter { usedKeys & (1 << UInt32($0.rawValue)) != 0 }.map { "\($0.name)" }
         for tag in tags.sorted() { head.append("tag \(tag)") }
       default:
         head.append("decimal-mark .")
@@ -271,49 +514,78 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   }
 
   private mutating func settle(_ transfer: Transfer, on date: CalendarDate) {
-    let title = "Settlement: \(transfer.from) pays \(transfer.to)"
-    let meta: [(String, MetaValue)] = [("settlement", .text("\(transfer.from) -> \(transfer.to)"))]
-    var postings: [Posting] = []
+    let units = transfer.amount.minorUnits
+    var postings: [Posting]
     if let me = options.booksOf {
       if transfer.from == me {
         postings = [
-          Posting(account: "Assets:Receivables:" + namer.component(transfer.to), amount: transfer.amount, meta: []),
-          Posting(account: "Assets:Cash", amount: negate(transfer.amount), meta: []),
+          Posting(account: account(.receivables, transfer.to), units: units, note: .none),
+          Posting(account: account("Assets:Cash"), units: -units, note: .none),
         ]
       } else if transfer.to == me {
         postings = [
-          Posting(account: "Assets:Cash", amount: transfer.amount, meta: []),
-          Posting(
-            account: "Assets:Receivables:" + namer.component(transfer.from), amount: negate(transfer.amount), meta: []),
+          Posting(account: account("Assets:Cash"), units: units, note: .none),
+          Posting(account: account(.receivables, transfer.from), units: -units, note: .none),
         ]
       } else {
         return
       }
     } else {
       postings = [
-        Posting(account: "Equity:Paid:" + namer.component(transfer.from), amount: negate(transfer.amount), meta: []),
-        Posting(account: "Equity:Paid:" + namer.component(transfer.to), amount: transfer.amount, meta: []),
+        Posting(account: account(.paid, transfer.from), units: -units, note: .none),
+        Posting(account: account(.paid, transfer.to), units: units, note: .none),
       ]
     }
-    transaction(
-      date: date, pending: true, title: title, link: nil, meta: meta, postings: postings,
-      comments: ["suggested, not yet paid: \(transfer.from) pays \(transfer.to) \(transfer.amount)"])
+    currencies.insert(transfer.amount.currency)
+    let comment = JournalSyntax.oneLine(
+      "suggested, not yet paid: \(transfer.from) pays \(transfer.to) \(transfer.amount)")
+    let title = "Settlement: \(transfer.from) pays \(transfer.to)"
+    let value = "\(transfer.from) -> \(transfer.to)"
+    var meta = MetaLine(flavor: flavor, posting: false)
+    body.append { bytes in
+      bytes.append(atMost: 256 + comment.utf8.count + 2 * title.utf8.count + 2 * value.utf8.count) { out in
+        out.write("; ")
+        out.write(utf8: comment)
+        out.write(0x0A)
+        head(date: date, pending: true, title: title, link: nil, to: &out)
+        meta.key(.settlement, into: &out)
+        text(value, to: &out)
+      }
+    }
+    usedKeys |= meta.used
+    write(postings, currency: transfer.amount.currency)
   }
 }
 
 /// Text rules of the three journal syntaxes.
 enum JournalSyntax {
 
+  /// Whether ``oneLine(_:)`` leaves `text` as it is, told without making anything: printable
+  /// ASCII, no space or tab at either end.
+  static func isPlainLine(_ text: String) -> Bool {
+    guard let first = text.utf8.first, let last = text.utf8.last, first != 0x20, last != 0x20 else { return false }
+    return ByteScan.isPrintableASCII(text)
+  }
+
+  /// Whether ``beancountLink(_:)`` leaves `text` as it is: `[A-Za-z0-9-_/.]` only, not all `-`.
+  static func isPlainLink(_ text: String) -> Bool {
+    var onlyDashes = true
+    for byte in text.utf8 {
+      switch byte {
+      case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, 0x5F, 0x2F, 0x2E: onlyDashes = false
+      case 0x2D: break
+      default: return false
+      }
+    }
+    return !onlyDashes
+  }
+
   /// One line, without control characters.
   static func oneLine(_ text: String) -> String {
     // Nearly always nothing to replace or trim: decided on the bytes. Control characters are
     // below 0x20 or 0x7F in one byte, C1 controls C2 80…9F, the bidi marks E2 80 AA…AE and
     // E2 81 A6…A9: any byte of 0x7F or above goes the slow way.
-    if let first = text.utf8.first, let last = text.utf8.last, first != 0x20, first != 0x09, last != 0x20,
-      last != 0x09, text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
-    {
-      return text
-    }
+    if isPlainLine(text) { return text }
     var out = ""
     for scalar in text.unicodeScalars {
       if scalar.isControlOrBidiOverride {

@@ -45,6 +45,13 @@ package final class SpoolSink: OutputSink {
     if buffer.count >= 1 << 16 { flush() }
   }
 
+  /// Lets `body` append to the spool's own buffer (the journals write each bill this way).
+  package func append(_ body: (inout [UInt8]) -> Void) {
+    guard descriptor >= 0 else { return body(&memory) }
+    body(&buffer)
+    if buffer.count >= 1 << 16 { flush() }
+  }
+
   package func recordFailure(_ errorNumber: Int32) {
     if failure == nil { failure = errorNumber }
   }

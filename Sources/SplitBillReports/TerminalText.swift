@@ -1,3 +1,5 @@
+@_spi(ByteWriters) import SplitBillBytes
+
 /// Makes untrusted text safe to print on a terminal.
 package enum TerminalText {
   /// `text` with every control character (C0, DEL, C1, and bidirectional overrides) shown as a
@@ -35,8 +37,7 @@ package enum TerminalText {
   /// character of more than one byte or column. Checked on the bytes, which is much cheaper than
   /// walking characters; the report asks it of every cell.
   static func isPrintableASCII(_ text: String) -> Bool {
-    text.utf8.withContiguousStorageIfAvailable { bytes in bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
-      ?? text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+    ByteScan.isPrintableASCII(text)
   }
 
   static func isWide(_ scalar: Unicode.Scalar) -> Bool {
