@@ -31,7 +31,7 @@ python3 scripts/generate_bills.py --bills 3000 --seed 11 --yaml "$work/in/trip-3
 # each syntax, quotes, a leading combining mark, wide characters.
 python3 - "$work/in/hostile.yaml" <<'PY'
 import json, sys
-names = ["Ana, Jr.", "Ben; x", "C:D", "\"Q\" \\", "\u0301ab", "東京太郎", "x\u001b[2J", "R\u202eL", "=SUM(A1)", "-dash", "a  b"]
+names = ["Ana, Jr.", "Ben; x", "C:D", "\"Q\" \\", "\u0301ab", "東京太郎", "x\u001b[2J", "R\u202eL", "=SUM(A1)", "-dash", "a  b", "c1\u0085x\u009f", "iso\u2066l\u2069", "del\u007f&<>'"]
 ids = ["id,1", "id;2", "\u0007bell", "ok-3", "ümlaut", "東4", "a\"b\\c", "---", "x y"]
 out = ["version: 1", "defaults: {currency: EUR, tip: 15%}", "bills:"]
 for i, bill in enumerate(ids):

@@ -197,6 +197,17 @@ public enum DecimalText {
     return max(digits, scale + 1) + (scale > 0 ? 1 : 0) + (value < 0 ? 1 : 0)
   }
 
+  /// How many bytes ``trimmed(_:scale:)`` prints.
+  @_spi(ByteWriters) @inlinable public static func trimmedLength(_ value: Int64, scale: Int) -> Int {
+    var scale = scale
+    var value = value
+    while scale > 0 && value % 10 == 0 {
+      value /= 10
+      scale -= 1
+    }
+    return length(value, scale: scale)
+  }
+
   /// Prints `value / 10^scale` with no trailing fraction zeros: `trimmed(171250, scale: 4)` is `17.125`.
   public static func trimmed(_ value: Int64, scale: Int) -> String {
     var bytes: [UInt8] = []

@@ -1,10 +1,11 @@
-import SplitBillCore
+@_spi(ByteWriters) import SplitBillBytes
+@_spi(ByteWriters) import SplitBillCore
 
 /// One CSV row per share: bill id, date, description, currency, person, weight, share, absorbed, paid_by.
 ///
 /// RFC 4180 quoting; cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`,
 /// `@`, tab or carriage return) are prefixed with `'`. Amounts are never negative here, so no
-/// number is touched.
+/// number is touched. Rows are written as bytes through a cursor, a bill at a time.
 package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
 
@@ -15,21 +16,54 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
   }
 
   package mutating func write(_ bill: ReportedBill) {
-    let fixed = [
-      Self.cell(bill.bill.id), bill.bill.date?.description ?? "", Self.cell(bill.bill.description ?? ""),
-      bill.split.currency.code,
-    ]
-    let payer = Self.cell(bill.split.payer ?? "")
-    for share in bill.split.shares {
-      let row =
-        fixed + [
-          Self.cell(share.person), share.weight.description, share.amount.decimalString, String(share.absorbed), payer,
-        ]
-      sink.write(row.joined(separator: ",") + "\r\n")
+    let split = bill.split
+    let id = bill.bill.id
+    let description = bill.bill.description ?? ""
+    let payer = split.payer ?? ""
+    // A cell is at most its text doubled (every quote doubled), a `'` and two quotes; a number
+    // at most 32 bytes.
+    let fixed = 2 * (id.utf8.count + description.utf8.count + payer.utf8.count) + 96
+    var room = 0
+    for share in split.shares { room += fixed + 2 * share.person.utf8.count + 128 }
+    sink.append { bytes in
+      bytes.append(atMost: room) { out in
+        for share in split.shares {
+          Self.writeCell(id, to: &out)
+          out.write(0x2C)
+          if let date = bill.bill.date { date.writeISO(to: &out) }
+          out.write(0x2C)
+          Self.writeCell(description, to: &out)
+          out.write(0x2C)
+          split.currency.writeCode(to: &out)
+          out.write(0x2C)
+          Self.writeCell(share.person, to: &out)
+          out.write(0x2C)
+          DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+          out.write(0x2C)
+          DecimalText.write(share.amount.minorUnits, scale: split.currency.exponent, to: &out)
+          out.write(0x2C)
+          DecimalText.write(Int64(share.absorbed), scale: 0, to: &out)
+          out.write(0x2C)
+          Self.writeCell(payer, to: &out)
+          out.write("\r\n")
+        }
+      }
     }
   }
 
   package mutating func finish(_ summary: ReportSummary) {}
+
+  /// Writes ``cell(_:)`` of `text` (at most `2 * text + 3` bytes): nearly always the text as it is.
+  static func writeCell(_ text: String, to out: inout ByteCursor) {
+    if let first = text.utf8.first, first != 0x3D, first != 0x2B, first != 0x2D, first != 0x40, first != 0x09,
+      first != 0x0D, !ByteScan.contains(0x2C, in: text), !ByteScan.contains(0x22, in: text),
+      !ByteScan.contains(0x0A, in: text), !ByteScan.contains(0x0D, in: text)
+    {
+      out.write(utf8: text)
+    } else {
+      out.write(utf8: cell(text))
+    }
+  }
 
   /// `text` safe for a spreadsheet: formula triggers neutralised, quoted when needed.
   package static func cell(_ text: String) -> String {

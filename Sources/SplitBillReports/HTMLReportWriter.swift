@@ -1,4 +1,6 @@
-import SplitBillCore
+@_spi(ByteWriters) import SplitBillBytes
+@_spi(ByteWriters) import SplitBillCore
+import SplitBillInput
 
 /// One self-contained HTML file: no external assets, no script, works offline. Summary, an inline
 /// SVG chart of balances per person, the settlement list, the per-bill table with absorbed leftover
@@ -7,6 +9,8 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private let bills = SpoolSink()
   private var count = 0
+  /// The last bill's source file and its path escaped.
+  private var sourceFile: (file: SourceFile, escaped: String)?
 
   /// Writes to `sink` when the report finishes.
   package init(sink: Sink) { self.sink = sink }
@@ -14,38 +18,84 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
   package mutating func write(_ reported: ReportedBill) {
     let split = reported.split
     let bill = reported.bill
-    var tip = (split.tipPercent.map { "\($0) " } ?? "") + split.tip.decimalString
-    if split.leftoverToTip.minorUnits > 0 { tip += " (incl. \(split.leftoverToTip.decimalString) leftover)" }
-    var tipCell = Self.escape(tip)
+    let currency = split.currency
+    if sourceFile?.file != bill.source.sourceFile {
+      sourceFile = (bill.source.sourceFile, Self.escape(bill.source.file))
+    }
+    let path = sourceFile?.escaped ?? ""
+    var adviceCell: String?
     if let advice = reported.advice {
       var who = advice.advisor + (advice.model.map { " · " + $0 } ?? "")
       if advice.fallback { who += " · fallback: " + (advice.fallbackReason ?? "no answer") }
       if advice.clamped { who += " · clamped" }
-      tipCell += "<div class=\"advice\">\(Self.escape(who)): \(Self.escape(advice.reason))</div>"
+      adviceCell = "<div class=\"advice\">\(Self.escape(who)): \(Self.escape(advice.reason))</div>"
     }
-    let shares = split.shares.map { share in
-      var cell = "<span class=\"person\">\(Self.escape(share.person))</span>"
-      if share.weight != .one { cell += " <span class=\"weight\">×\(share.weight)</span>" }
-      cell += " \(share.amount.decimalString)"
-      if share.absorbed > 0 {
-        let units = Money(minorUnits: Int64(share.absorbed), currency: split.currency).decimalString
-        cell +=
-          " <mark title=\"absorbed \(share.absorbed) leftover unit\(share.absorbed == 1 ? "" : "s")\">+\(units)</mark>"
+    // Escaped text is at most six times its bytes (`&quot;`); numbers at most 32 bytes.
+    var room = 1_024 + path.utf8.count + (adviceCell?.utf8.count ?? 0)
+    room += 6 * (bill.id.utf8.count + (bill.description?.utf8.count ?? 0) + (split.payer?.utf8.count ?? 0))
+    for share in split.shares { room += 256 + 6 * share.person.utf8.count }
+    bills.append { bytes in
+      bytes.append(atMost: room) { out in
+        func money(_ units: Int64) { DecimalText.write(units, scale: currency.exponent, to: &out) }
+        out.write("<tr><td><b>")
+        Self.writeEscaped(bill.id, to: &out)
+        out.write("</b><div class=\"source\">")
+        out.write(utf8: path)
+        out.write(0x3A)
+        DecimalText.write(Int64(bill.source.line), scale: 0, to: &out)
+        out.write(0x3A)
+        DecimalText.write(Int64(bill.source.column), scale: 0, to: &out)
+        out.write("</div></td><td>")
+        bill.date?.writeISO(to: &out)
+        out.write("</td><td>")
+        if let description = bill.description { Self.writeEscaped(description, to: &out) }
+        out.write("</td><td class=\"num\">")
+        money(split.amount.minorUnits)
+        out.write(0x20)
+        currency.writeCode(to: &out)
+        out.write("</td><td>")
+        // Digits, `%`, `.` and words: nothing to escape.
+        if let percent = split.tipPercent {
+          DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+          out.write("% ")
+        }
+        money(split.tip.minorUnits)
+        if split.leftoverToTip.minorUnits > 0 {
+          out.write(" (incl. ")
+          money(split.leftoverToTip.minorUnits)
+          out.write(" leftover)")
+        }
+        if let adviceCell { out.write(utf8: adviceCell) }
+        out.write("</td><td class=\"num\">")
+        money(split.total.minorUnits)
+        out.write("</td><td>")
+        if let payer = split.payer { Self.writeEscaped(payer, to: &out) } else { out.write("—") }
+        out.write("</td><td>")
+        out.write(utf8: split.leftoverPolicy.rawValue)
+        out.write("</td><td><ul>")
+        for share in split.shares {
+          out.write("<li><span class=\"person\">")
+          Self.writeEscaped(share.person, to: &out)
+          out.write("</span>")
+          if share.weight != .one {
+            out.write(" <span class=\"weight\">×")
+            DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+            out.write("</span>")
+          }
+          out.write(0x20)
+          money(share.amount.minorUnits)
+          if share.absorbed > 0 {
+            out.write(" <mark title=\"absorbed ")
+            DecimalText.write(Int64(share.absorbed), scale: 0, to: &out)
+            out.write(share.absorbed == 1 ? " leftover unit\">+" : " leftover units\">+")
+            money(Int64(share.absorbed))
+            out.write("</mark>")
+          }
+          out.write("</li>")
+        }
+        out.write("</ul></td></tr>\n")
       }
-      return "<li>\(cell)</li>"
     }
-    let row = [
-      "<td><b>\(Self.escape(bill.id))</b><div class=\"source\">\(Self.escape(bill.source.description))</div></td>",
-      "<td>\(bill.date?.description ?? "")</td>",
-      "<td>\(Self.escape(bill.description ?? ""))</td>",
-      "<td class=\"num\">\(split.amount.decimalString) \(split.currency.code)</td>",
-      "<td>\(tipCell)</td>",
-      "<td class=\"num\">\(split.total.decimalString)</td>",
-      "<td>\(Self.escape(split.payer ?? "—"))</td>",
-      "<td>\(split.leftoverPolicy.rawValue)</td>",
-      "<td><ul>\(shares.joined())</ul></td>",
-    ]
-    bills.write("<tr>" + row.joined() + "</tr>\n")
     count += 1
   }
 
@@ -181,6 +231,23 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     .source,.note,.advice,figcaption{color:#666;font-size:.85em}.bad{color:#c62828}.ok{color:#2e7d32}
     .facts{color:#444}svg text{font:13px system-ui,sans-serif}svg .axis{font-weight:bold}
     """
+  }
+
+  /// Writes ``escape(_:)`` of `text` (at most six times its bytes), decided on the bytes as
+  /// ``TextBytes/forEachVisible(_:_:)`` explains.
+  static func writeEscaped(_ text: String, to out: inout ByteCursor) {
+    TextBytes.forEachVisible(text) { byte in
+      switch byte {
+      case 0x26: out.write("&amp;")
+      case 0x3C: out.write("&lt;")
+      case 0x3E: out.write("&gt;")
+      case 0x22: out.write("&quot;")
+      case 0x27: out.write("&#39;")
+      case 0x0A, 0x09: out.write(byte)
+      case 0x00...0x1F, 0x7F: break
+      default: out.write(byte)
+      }
+    }
   }
 
   /// `text` safe inside HTML text and attribute values; control characters dropped.

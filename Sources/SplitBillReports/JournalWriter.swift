@@ -162,12 +162,14 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   private let options: JournalOptions
   private let body = SpoolSink()
   private var namer: AccountNamer
-  /// Each person's accounts, by branch.
-  private var personal: [[String: Account]] = [[:], [:], [:]]
+  /// People numbered by name (found by their bytes, cheaper than hashing a `String`).
+  private var people = PersonNumbers()
+  /// Each person's accounts, by branch, then by the person's number.
+  private var personal: [[Account?]] = [[], [], []]
   /// Accounts without a person (`Assets:Cash`…), made on first use.
   private var fixed: [String: Account] = [:]
-  /// People's names as metadata values.
-  private var values: [String: [UInt8]] = [:]
+  /// People's names as metadata values, by number.
+  private var values: [[UInt8]?] = []
   private var accounts: Set<String> = []
   private var currencies: Set<Currency> = []
   /// The metadata keys used (bits by `MetaKey.rawValue`).
@@ -186,9 +188,11 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   }
 
   private mutating func account(_ branch: AccountBranch, _ person: String) -> Account {
-    if let known = personal[branch.rawValue][person] { return known }
+    let number = people.number(of: person)
+    if number < personal[branch.rawValue].count, let known = personal[branch.rawValue][number] { return known }
     let made = Account(branch.prefix + namer.component(person), person: value(person))
-    personal[branch.rawValue][person] = made
+    while personal[branch.rawValue].count <= number { personal[branch.rawValue].append(nil) }
+    personal[branch.rawValue][number] = made
     accounts.insert(made.name)
     return made
   }
@@ -203,10 +207,12 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
 
   /// `person` as a metadata value.
   private mutating func value(_ person: String) -> [UInt8] {
-    if let known = values[person] { return known }
+    let number = people.number(of: person)
+    if number < values.count, let known = values[number] { return known }
     var made: [UInt8] = []
-    made.append(atMost: 2 * person.utf8.count + 2) { text(person, to: &$0) }
-    values[person] = made
+    made.append(atMost: 2 * person.utf8.count + 2) { Self.text(flavor, person, to: &$0) }
+    while values.count <= number { values.append(nil) }
+    values[number] = made
     return made
   }
 
@@ -220,7 +226,9 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     guard let date = bill.date else { return }
     firstDate = min(firstDate ?? date, date)
     lastDate = max(lastDate ?? date, date)
-    var postings = scratch
+    // Taken out (not copied: a shared buffer would be copied by `removeAll`) and put back.
+    var postings: [Posting] = []
+    swap(&postings, &scratch)
     postings.removeAll(keepingCapacity: true)
     defer { scratch = postings }
     let payer = split.payer
@@ -292,6 +300,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     let room =
       1_024 + 4 * bill.id.utf8.count + 2 * title.utf8.count + (summaryLine?.utf8.count ?? 0)
       + (adviceLine?.utf8.count ?? 0) + 2 * (absorberNames?.utf8.count ?? 0)
+    let flavor = flavor
     var meta = MetaLine(flavor: flavor, posting: false)
     body.append { bytes in
       bytes.append(atMost: room) { out in
@@ -301,11 +310,11 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
         } else {
           out.write(utf8: bill.id)
           out.write(": ")
-          amount(split.amount.minorUnits, split.currency, to: &out)
+          Self.amount(split.amount.minorUnits, split.currency, to: &out)
           out.write(" + tip ")
-          amount(split.tip.minorUnits, split.currency, to: &out)
+          Self.amount(split.tip.minorUnits, split.currency, to: &out)
           out.write(" = ")
-          amount(split.total.minorUnits, split.currency, to: &out)
+          Self.amount(split.total.minorUnits, split.currency, to: &out)
           out.write(", leftover policy ")
           out.write(utf8: split.leftoverPolicy.rawValue)
         }
@@ -315,9 +324,9 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
           out.write(utf8: adviceLine)
           out.write(0x0A)
         }
-        head(date: date, pending: false, title: title, link: bill.id, to: &out)
+        Self.head(flavor, date: date, pending: false, title: title, link: bill.id, to: &out)
         meta.key(.bill, into: &out)
-        text(bill.id, to: &out)
+        Self.text(flavor, bill.id, to: &out)
         if let percent = split.tipPercent {
           meta.key(.tip, into: &out)
           if flavor == .beancount { out.write(0x22) }
@@ -325,20 +334,20 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
           out.write(flavor == .beancount ? "%\"" : "%")
         }
         meta.key(.subtotal, into: &out)
-        amount(split.amount.minorUnits, split.currency, to: &out)
+        Self.amount(split.amount.minorUnits, split.currency, to: &out)
         meta.key(.tipamount, into: &out)
-        amount(split.tip.minorUnits, split.currency, to: &out)
+        Self.amount(split.tip.minorUnits, split.currency, to: &out)
         meta.key(.total, into: &out)
-        amount(split.total.minorUnits, split.currency, to: &out)
+        Self.amount(split.total.minorUnits, split.currency, to: &out)
         if let absorberNames {
           meta.key(.leftover, into: &out)
-          amount(Int64(absorbers.reduce(0) { $0 + $1.absorbed }), split.currency, to: &out)
+          Self.amount(Int64(absorbers.reduce(0) { $0 + $1.absorbed }), split.currency, to: &out)
           meta.key(.leftoverTo, into: &out)
-          text(absorberNames, to: &out)
+          Self.text(flavor, absorberNames, to: &out)
         }
         if split.leftoverToTip.minorUnits > 0 {
           meta.key(.leftoverToTip, into: &out)
-          amount(split.leftoverToTip.minorUnits, split.currency, to: &out)
+          Self.amount(split.leftoverToTip.minorUnits, split.currency, to: &out)
         }
       }
     }
@@ -348,11 +357,13 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
 
   /// The transaction's first line, without its metadata: date, flag, payee or narration, link
   /// (at most `64 + 2 * title + link + 16` bytes).
-  private func head(date: CalendarDate, pending: Bool, title: String, link: String?, to out: inout ByteCursor) {
+  private static func head(
+    _ flavor: ReportFormat, date: CalendarDate, pending: Bool, title: String, link: String?, to out: inout ByteCursor
+  ) {
     date.writeISO(to: &out)
     out.write(pending ? " ! " : " * ")
     if flavor == .beancount {
-      quoted(JournalSyntax.oneLine(title), to: &out)
+      Self.quoted(JournalSyntax.oneLine(title), to: &out)
       if let link {
         if JournalSyntax.isPlainLink(link) {
           out.write(" ^bill-")
@@ -385,7 +396,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
           out.write("  ")
           // The amount right-aligned in 16 bytes (ASCII: a column per byte).
           out.write(spaces: 12 - DecimalText.length(posting.units, scale: currency.exponent))
-          amount(posting.units, currency, to: &out)
+          Self.amount(posting.units, currency, to: &out)
           var meta = MetaLine(flavor: flavor, posting: true)
           switch posting.note {
           case .none: break
@@ -396,7 +407,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
             DecimalText.writeTrimmed(weight, scale: 4, to: &out)
             if absorbed > 0 {
               meta.key(.absorbs, into: &out)
-              amount(Int64(absorbed), currency, to: &out)
+              Self.amount(Int64(absorbed), currency, to: &out)
             }
           case .diners(let count):
             meta.key(.diners, into: &out)
@@ -414,7 +425,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   }
 
   /// An amount and its currency code, `-12.30 EUR` (at most 32 bytes).
-  private func amount(_ units: Int64, _ currency: Currency, to out: inout ByteCursor) {
+  private static func amount(_ units: Int64, _ currency: Currency, to out: inout ByteCursor) {
     DecimalText.write(units, scale: currency.exponent, to: &out)
     out.write(0x20)
     currency.writeCode(to: &out)
@@ -422,10 +433,10 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
 
   /// A text value of metadata, one line: a Beancount string, Ledger's text as it is, hledger's
   /// with its commas made spaces (a tag value ends at a comma). At most `2 * text + 2` bytes.
-  private func text(_ value: String, to out: inout ByteCursor) {
+  private static func text(_ flavor: ReportFormat, _ value: String, to out: inout ByteCursor) {
     let line = JournalSyntax.oneLine(value)
     switch flavor {
-    case .beancount: quoted(line, to: &out)
+    case .beancount: Self.quoted(line, to: &out)
     case .ledger: out.write(utf8: line)
     default:
       if ByteScan.contains(0x2C, in: line) {
@@ -438,7 +449,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
 
   /// A Beancount string literal: quotes and backslashes escaped (ASCII bytes, never inside a
   /// longer UTF-8 sequence). At most `2 * line + 2` bytes.
-  private func quoted(_ line: String, to out: inout ByteCursor) {
+  private static func quoted(_ line: String, to out: inout ByteCursor) {
     out.write(0x22)
     if ByteScan.contains(0x22, in: line) || ByteScan.contains(0x5C, in: line) {
       for byte in line.utf8 {
@@ -541,15 +552,16 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
       "suggested, not yet paid: \(transfer.from) pays \(transfer.to) \(transfer.amount)")
     let title = "Settlement: \(transfer.from) pays \(transfer.to)"
     let value = "\(transfer.from) -> \(transfer.to)"
+    let flavor = flavor
     var meta = MetaLine(flavor: flavor, posting: false)
     body.append { bytes in
       bytes.append(atMost: 256 + comment.utf8.count + 2 * title.utf8.count + 2 * value.utf8.count) { out in
         out.write("; ")
         out.write(utf8: comment)
         out.write(0x0A)
-        head(date: date, pending: true, title: title, link: nil, to: &out)
+        Self.head(flavor, date: date, pending: true, title: title, link: nil, to: &out)
         meta.key(.settlement, into: &out)
-        text(value, to: &out)
+        Self.text(flavor, value, to: &out)
       }
     }
     usedKeys |= meta.used
@@ -586,6 +598,12 @@ enum JournalSyntax {
     // below 0x20 or 0x7F in one byte, C1 controls C2 80…9F, the bidi marks E2 80 AA…AE and
     // E2 81 A6…A9: any byte of 0x7F or above goes the slow way.
     if isPlainLine(text) { return text }
+    // Not ASCII, but nothing to replace and nothing to trim (names and descriptions with accents).
+    if let first = text.utf8.first, let last = text.utf8.last, first != 0x20, first != 0x09, last != 0x20,
+      last != 0x09, !TextBytes.hasControlOrBidi(text)
+    {
+      return text
+    }
     var out = ""
     for scalar in text.unicodeScalars {
       if scalar.isControlOrBidiOverride {

@@ -1,4 +1,5 @@
-import SplitBillCore
+@_spi(ByteWriters) import SplitBillBytes
+@_spi(ByteWriters) import SplitBillCore
 
 /// GitHub-flavoured Markdown, fit to append to `$GITHUB_STEP_SUMMARY`: settlements, people and
 /// totals first, then every bill in a collapsible table. Untrusted text is escaped (every ASCII
@@ -14,26 +15,60 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
 
   package mutating func write(_ reported: ReportedBill) {
     let split = reported.split
-    var tip = split.tipPercent.map { "\($0) " } ?? ""
-    tip += split.tip.decimalString
-    if let advice = reported.advice {
-      tip += " (\(advice.advisor)\(advice.fallback ? ", fallback" : ""): \(Self.escape(advice.reason)))"
+    let bill = reported.bill
+    let currency = split.currency
+    let advice = reported.advice.map { advice in
+      " (\(advice.advisor)\(advice.fallback ? ", fallback" : ""): \(Self.escape(advice.reason)))"
     }
-    let shares = split.shares.map { share in
-      var text = Self.escape(share.person) + " " + share.amount.decimalString
-      if share.weight != .one { text += " ×\(share.weight)" }
-      if share.absorbed > 0 {
-        text += " **\\+" + Money(minorUnits: Int64(share.absorbed), currency: split.currency).decimalString + "**"
+    // Escaped text at most doubles; numbers are at most 32 bytes.
+    var room = 512 + 2 * (bill.id.utf8.count + (bill.description?.utf8.count ?? 0) + (split.payer?.utf8.count ?? 0))
+    room += advice?.utf8.count ?? 0
+    for share in split.shares { room += 128 + 2 * share.person.utf8.count }
+    bills.append { bytes in
+      bytes.append(atMost: room) { out in
+        func money(_ units: Int64) { DecimalText.write(units, scale: currency.exponent, to: &out) }
+        out.write("| ")
+        Self.writeEscaped(bill.id, to: &out)
+        out.write(" | ")
+        bill.date?.writeISO(to: &out)
+        out.write(" | ")
+        if let description = bill.description { Self.writeEscaped(description, to: &out) }
+        out.write(" | ")
+        currency.writeCode(to: &out)
+        out.write(" | ")
+        money(split.amount.minorUnits)
+        out.write(" | ")
+        if let percent = split.tipPercent {
+          DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+          out.write("% ")
+        }
+        money(split.tip.minorUnits)
+        if let advice { out.write(utf8: advice) }
+        out.write(" | ")
+        money(split.total.minorUnits)
+        out.write(" | ")
+        if let payer = split.payer { Self.writeEscaped(payer, to: &out) }
+        out.write(" | ")
+        out.write(utf8: split.leftoverPolicy.rawValue)
+        out.write(" | ")
+        for (index, share) in split.shares.enumerated() {
+          if index > 0 { out.write("<br>") }
+          Self.writeEscaped(share.person, to: &out)
+          out.write(0x20)
+          money(share.amount.minorUnits)
+          if share.weight != .one {
+            out.write(" ×")
+            DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+          }
+          if share.absorbed > 0 {
+            out.write(" **\\+")
+            money(Int64(share.absorbed))
+            out.write("**")
+          }
+        }
+        out.write(" |\n")
       }
-      return text
     }
-    let cells = [
-      Self.escape(reported.bill.id), reported.bill.date?.description ?? "",
-      Self.escape(reported.bill.description ?? ""),
-      split.currency.code, split.amount.decimalString, tip, split.total.decimalString,
-      Self.escape(split.payer ?? ""), split.leftoverPolicy.rawValue, shares.joined(separator: "<br>"),
-    ]
-    bills.write("| " + cells.joined(separator: " | ") + " |\n")
     count += 1
   }
 
@@ -104,6 +139,23 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     sink.write(out.joined(separator: "\n") + "\n")
     bills.copy(to: &sink)
     sink.write("\n</details>\n\n✅ Reconciled: every bill's shares add up to its total, and balances add up to zero.\n")
+  }
+
+  /// Writes ``escape(_:)`` of `text` (at most twice its bytes), decided on the bytes: a Swift
+  /// string is valid UTF-8, so the ASCII characters to escape are single bytes, and the C1
+  /// controls (`C2 80`…`C2 9F`) and bidi marks (`E2 80 AA`…`AE`, `E2 81 A6`…`A9`) to drop are
+  /// told by their first two or three.
+  static func writeEscaped(_ text: String, to out: inout ByteCursor) {
+    TextBytes.forEachVisible(text) { byte in
+      switch byte {
+      case 0x0A, 0x0D, 0x09: out.write(0x20)
+      case 0x00...0x1F, 0x7F: break
+      case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E:
+        out.write(0x5C)
+        out.write(byte)
+      default: out.write(byte)
+      }
+    }
   }
 
   /// `text` as literal Markdown inside a table cell.

@@ -1,10 +1,14 @@
-import SplitBillCore
+@_spi(ByteWriters) import SplitBillBytes
+@_spi(ByteWriters) import SplitBillCore
+import SplitBillInput
 
 /// The terminal report: each bill with its shares (absorbed leftover units marked), then people,
 /// settlements, totals and invalid bills. Untrusted text is sanitized; colour only when asked.
 package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private let color: Bool
+  /// The last bill's source file and its path made safe for the terminal.
+  private var sourceFile: (file: SourceFile, sanitized: String)?
 
   /// Writes to `sink`; `color` adds ANSI colour (the caller decides: a TTY and no `NO_COLOR`).
   package init(sink: Sink, color: Bool) {
@@ -17,43 +21,120 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
   package mutating func write(_ reported: ReportedBill) {
     let bill = reported.bill
     let split = reported.split
-    let code = split.currency.code
-    var head = paint(TerminalText.sanitize(bill.id), "1")
-    if let date = bill.date { head += "  \(date)" }
-    if let description = bill.description { head += "  " + TerminalText.sanitize(description) }
-    head += "  (" + TerminalText.sanitize(bill.source.description) + ")"
-    var line = "  \(split.amount.decimalString) \(code) + tip"
-    if let percent = split.tipPercent { line += " \(percent)" }
-    line += " \(split.tip.decimalString) = \(split.total.decimalString) \(code)"
-    if split.leftoverToTip.minorUnits > 0 { line += " (incl. \(split.leftoverToTip.decimalString) leftover to tip)" }
-    line += ", " + (split.payer.map { "paid by " + TerminalText.sanitize($0) } ?? "no payer")
-    line += ", leftover: \(split.leftoverPolicy.rawValue)"
-    var lines = [head, line]
+    let currency = split.currency
+    if sourceFile?.file != bill.source.sourceFile {
+      sourceFile = (bill.source.sourceFile, TerminalText.sanitize(bill.source.file))
+    }
+    let path = sourceFile?.sanitized ?? ""
+    let id = TerminalText.sanitize(bill.id)
+    let description = bill.description.map(TerminalText.sanitize)
+    let payer = split.payer.map(TerminalText.sanitize)
+    var adviceLine: String?
     if let advice = reported.advice {
       var text = "  tip \(advice.percent) from the \(advice.advisor) advisor"
       if let model = advice.model { text += " (\(TerminalText.sanitize(model)))" }
       if advice.fallback { text += ", fallback: " + TerminalText.sanitize(advice.fallbackReason ?? "no answer") }
       if advice.clamped { text += ", clamped" }
-      lines.append(text + ": " + TerminalText.sanitize(advice.reason))
+      adviceLine = text + ": " + TerminalText.sanitize(advice.reason)
     }
-    var table = TextTable(alignments: [.left, .left, .right, .left])
+    // The shares' table: name, weight (only when some weight is not 1), amount, absorbed mark.
     let weighted = split.shares.contains { $0.weight != .one }
+    var nameWidth = 0
+    var weightWidth = 0
+    var amountWidth = 0
+    var room = 512 + path.utf8.count + id.utf8.count + (description?.utf8.count ?? 0) + (payer?.utf8.count ?? 0)
+    room += adviceLine?.utf8.count ?? 0
     for share in split.shares {
-      let mark =
-        share.absorbed > 0
-        ? paint(
-          "◀ +" + Money(minorUnits: Int64(share.absorbed), currency: split.currency).decimalString + " absorbed", "33")
-        : ""
-      table.rows.append([
-        TerminalText.sanitize(share.person), weighted ? "×\(share.weight)" : "", share.amount.decimalString, mark,
-      ])
+      let name = TerminalText.sanitize(share.person)
+      nameWidth = max(nameWidth, TerminalText.width(name))
+      if weighted {
+        weightWidth = max(weightWidth, 1 + DecimalText.trimmedLength(share.weight.tenThousandths, scale: 4))
+      }
+      amountWidth = max(amountWidth, DecimalText.length(share.amount.minorUnits, scale: currency.exponent))
+      room += name.utf8.count + 160
     }
-    lines += table.lines(indent: "    ", trimmed: true)
-    for line in lines {
-      sink.write(line)
-      sink.write("\n")
+    room += split.shares.count * (nameWidth + weightWidth + amountWidth)
+    let color = color
+    sink.append { bytes in
+      bytes.append(atMost: room) { out in
+        func money(_ units: Int64) { DecimalText.write(units, scale: currency.exponent, to: &out) }
+        if color { out.write("\u{1B}[1m") }
+        out.write(utf8: id)
+        if color { out.write("\u{1B}[0m") }
+        if let date = bill.date {
+          out.write("  ")
+          date.writeISO(to: &out)
+        }
+        if let description {
+          out.write("  ")
+          out.write(utf8: description)
+        }
+        out.write("  (")
+        out.write(utf8: path)
+        out.write(0x3A)
+        DecimalText.write(Int64(bill.source.line), scale: 0, to: &out)
+        out.write(0x3A)
+        DecimalText.write(Int64(bill.source.column), scale: 0, to: &out)
+        out.write(")\n  ")
+        money(split.amount.minorUnits)
+        out.write(0x20)
+        currency.writeCode(to: &out)
+        out.write(" + tip")
+        if let percent = split.tipPercent {
+          out.write(0x20)
+          DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+          out.write(0x25)
+        }
+        out.write(0x20)
+        money(split.tip.minorUnits)
+        out.write(" = ")
+        money(split.total.minorUnits)
+        out.write(0x20)
+        currency.writeCode(to: &out)
+        if split.leftoverToTip.minorUnits > 0 {
+          out.write(" (incl. ")
+          money(split.leftoverToTip.minorUnits)
+          out.write(" leftover to tip)")
+        }
+        if let payer {
+          out.write(", paid by ")
+          out.write(utf8: payer)
+        } else {
+          out.write(", no payer")
+        }
+        out.write(", leftover: ")
+        out.write(utf8: split.leftoverPolicy.rawValue)
+        out.write(0x0A)
+        if let adviceLine {
+          out.write(utf8: adviceLine)
+          out.write(0x0A)
+        }
+        // As `TextTable` lays it out: cells two spaces apart, the last (left-aligned) cell not
+        // padded, the trailing spaces of an empty mark trimmed.
+        for share in split.shares {
+          let name = TerminalText.sanitize(share.person)
+          out.write("    ")
+          out.write(utf8: name)
+          out.write(spaces: nameWidth - TerminalText.width(name))
+          out.write("  ")
+          if weighted {
+            out.write("×")
+            DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+            out.write(spaces: weightWidth - 1 - DecimalText.trimmedLength(share.weight.tenThousandths, scale: 4))
+          }
+          out.write("  ")
+          out.write(spaces: amountWidth - DecimalText.length(share.amount.minorUnits, scale: currency.exponent))
+          money(share.amount.minorUnits)
+          if share.absorbed > 0 {
+            out.write(color ? "  \u{1B}[33m◀ +" : "  ◀ +")
+            money(Int64(share.absorbed))
+            out.write(color ? " absorbed\u{1B}[0m" : " absorbed")
+          }
+          out.write(0x0A)
+        }
+        out.write(0x0A)
+      }
     }
-    sink.write("\n")
   }
 
   package mutating func finish(_ summary: ReportSummary) {
