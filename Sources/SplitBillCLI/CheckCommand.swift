@@ -51,18 +51,23 @@ enum CheckCommand {
     stream.read(sources) { _ in }
     _ = stream.findRepeats()
     let diagnostics = stream.diagnostics
-    let errors = diagnostics.filter { $0.severity == .error }.count
-    let warnings = diagnostics.count - errors
+    let (errors, warnings) = stream.counts
+    let omitted = stream.omittedWarnings.sorted { $0.key < $1.key }
 
     switch format {
     case .text:
       let lines = SourceLines.fetch(diagnostics.compactMap(\.location), standardInput: stream.standardInput)
       for diagnostic in diagnostics { context.stdout.write(DiagnosticFormatter.text(diagnostic, lines: lines)) }
+      for (code, count) in omitted { context.stdout.write(DiagnosticFormatter.omitted(count, code: code)) }
       context.stdout.write(
         "checked \(plural(stream.fileCount, "file")), \(plural(stream.billCount, "bill")): "
           + "\(plural(errors, "error")), \(plural(warnings, "warning"))\n")
     case .github:
       for diagnostic in diagnostics { context.stdout.write(DiagnosticFormatter.github(diagnostic)) }
+      for (code, count) in omitted {
+        context.stdout.write(
+          "::warning::" + DiagnosticFormatter.escapeData(DiagnosticFormatter.omittedText(count, code: code)) + "\n")
+      }
     case .json:
       let value = JSON.object([
         ("files", .int(stream.fileCount)),
@@ -70,6 +75,10 @@ enum CheckCommand {
         ("errors", .int(errors)),
         ("warnings", .int(warnings)),
         ("diagnostics", .array(diagnostics.map(DiagnosticFormatter.json))),
+        (
+          "omitted_warnings",
+          .array(omitted.map { code, count in .object([("code", .string(code)), ("count", .int(count))]) })
+        ),
       ])
       value.write(to: &context.stdout)
       context.stdout.write("\n")

@@ -335,9 +335,12 @@ enum ReportCommand {
   }
 
   static func printDiagnostics(_ diagnostics: [Diagnostic], stream: BillStream, context: inout CommandContext) {
-    guard !diagnostics.isEmpty else { return }
+    guard !diagnostics.isEmpty || !stream.omittedWarnings.isEmpty else { return }
     let lines = SourceLines.fetch(diagnostics.compactMap(\.location), standardInput: stream.standardInput)
     for diagnostic in diagnostics { context.stderr.write(DiagnosticFormatter.text(diagnostic, lines: lines)) }
+    for (code, count) in stream.omittedWarnings.sorted(by: { $0.key < $1.key }) {
+      context.stderr.write(DiagnosticFormatter.omitted(count, code: code))
+    }
   }
 
   /// Today in the local time zone.

@@ -35,8 +35,22 @@ package enum BillOutcome: Sendable {
 package struct BillStream {
   /// How to read.
   package let options: ReadOptions
-  /// Every diagnostic so far, in reading order.
+  /// Every diagnostic so far, in reading order: every error, and the first
+  /// ``warningsKeptPerKind`` warnings of each kind (code).
   package private(set) var diagnostics: [Diagnostic] = []
+  /// How many warnings of one kind are kept and shown. A file in which every eighth bill repeats
+  /// a receipt would otherwise hold (and print) tens of thousands of the same warning: past this,
+  /// warnings are only counted, by code, in ``omittedWarnings``.
+  package static let warningsKeptPerKind = 1_000
+  /// Warnings counted but not kept, by code.
+  package private(set) var omittedWarnings: [String: Int] = [:]
+  /// Warnings kept, by code.
+  private var keptWarnings: [String: Int] = [:]
+  /// Errors and warnings in all, kept or not.
+  package var counts: (errors: Int, warnings: Int) {
+    let errors = diagnostics.count { $0.severity == .error }
+    return (errors, diagnostics.count - errors + omittedWarnings.values.reduce(0, +))
+  }
   /// The errors that belong to no bill: unreadable files, syntax errors, bad headers and defaults.
   package var fileErrors: [Diagnostic] { fileProblems.filter { $0.severity == .error } }
   private var fileProblems: [Diagnostic] = []
@@ -78,11 +92,19 @@ package struct BillStream {
     self.options = options
     self.rules = BillRules(options: options)
     self.knownRepeats = repeats
+    if repeats.omittedReceipts > 0 { omittedWarnings[Self.receiptCode] = repeats.omittedReceipts }
   }
+
+  /// The code of a probable duplicate receipt.
+  private static let receiptCode = Problem.probableDuplicateReceipt(
+    id: "", firstID: "", first: SourceLocation(file: "", line: 0, column: 0)
+  ).code
 
   /// Repeated ids and receipts of a reading, by bill ordinal.
   package struct Repeats: Sendable {
     fileprivate var diagnostics: [Int: Diagnostic] = [:]
+    /// Probable duplicate receipts past the ones kept.
+    fileprivate var omittedReceipts = 0
     /// Whether some id repeated: the bills handed on included invalid ones.
     package fileprivate(set) var hasRepeatedIDs = false
   }
@@ -100,11 +122,16 @@ package struct BillStream {
     }
     found.hasRepeatedIDs = !repeatedIDs.isEmpty
     // A bill with a repeated id was never valid, so its receipt is not compared.
-    for repeated in receipts.repeats(skipping: repeatedIDs) {
+    let kept = Self.warningsKeptPerKind - keptWarnings[Self.receiptCode, default: 0]
+    let receiptRepeats = receipts.repeats(skipping: repeatedIDs, limit: max(kept, 0))
+    for repeated in receiptRepeats.first {
       found.diagnostics[repeated.entry.ordinal] = .warning(
         .probableDuplicateReceipt(id: repeated.entry.id, firstID: repeated.first.id, first: repeated.first.location),
         at: repeated.entry.location)
     }
+    keptWarnings[Self.receiptCode, default: 0] += receiptRepeats.first.count
+    found.omittedReceipts = receiptRepeats.count - receiptRepeats.first.count
+    if found.omittedReceipts > 0 { omittedWarnings[Self.receiptCode, default: 0] += found.omittedReceipts }
     guard !found.diagnostics.isEmpty else { return found }
     var merged: [Diagnostic] = []
     var times: [Int] = []
@@ -128,6 +155,14 @@ package struct BillStream {
   }
 
   private mutating func record(_ diagnostic: Diagnostic, ofBill: Bool) {
+    if diagnostic.severity == .warning {
+      let code = diagnostic.code
+      guard keptWarnings[code, default: 0] < Self.warningsKeptPerKind else {
+        omittedWarnings[code, default: 0] += 1
+        return
+      }
+      keptWarnings[code, default: 0] += 1
+    }
     diagnostics.append(diagnostic)
     diagnosticTimes.append(2 * billCount + (ofBill ? 0 : 1))
   }

@@ -82,18 +82,47 @@ struct RepeatFinder {
   ///
   /// Partitions share no key, so they are scanned in parallel: this runs after the reading, on its
   /// own, and at a million bills took a second on one core.
-  func repeats(skipping: Set<Int> = []) -> [Repeat] {
+  func repeats(skipping: Set<Int> = []) -> [Repeat] { repeats(skipping: skipping, limit: .max).first }
+
+  /// The first `limit` repeats in ordinal order (as ``repeats(skipping:)`` gives them), and how
+  /// many there are in all. Memory holds at most `limit` repeats a partition, however many there
+  /// are: a file where every eighth bill repeats a receipt must not cost memory by the bill.
+  func repeats(skipping: Set<Int>, limit: Int) -> (first: [Repeat], count: Int) {
     let partitions = UncheckedPartitions(partitions: partitions)
-    let found = Locked([[Repeat]](repeating: [], count: partitions.partitions.count))
+    // Each partition's first `limit` are in ordinal order, so the run's first `limit` are among
+    // them: each is merged in as it is done, and only the first `limit` so far are kept.
+    let found = Locked((first: [Repeat](), count: 0))
     DispatchQueue.concurrentPerform(iterations: partitions.partitions.count) { index in
-      let repeats = Self.repeats(in: partitions.partitions[index], skipping: skipping)
-      found.withLock { $0[index] = repeats }
+      let repeats = Self.repeats(in: partitions.partitions[index], skipping: skipping, limit: limit)
+      found.withLock { found in
+        found.count += repeats.count
+        found.first = Self.merged(found.first, repeats.first, limit: limit)
+      }
     }
-    return found.withLock { $0 }.joined().sorted { $0.entry.ordinal < $1.entry.ordinal }
+    return found.withLock { $0 }
   }
 
-  /// The repeats within one partition, in the order added.
-  private static func repeats(in partition: Partition, skipping: Set<Int>) -> [Repeat] {
+  /// The first `limit` of two lists in ordinal order, in ordinal order.
+  private static func merged(_ left: [Repeat], _ right: [Repeat], limit: Int) -> [Repeat] {
+    if right.isEmpty { return left }
+    var out: [Repeat] = []
+    out.reserveCapacity(min(limit, left.count + right.count))
+    var (i, j) = (0, 0)
+    while out.count < limit && (i < left.count || j < right.count) {
+      if j == right.count || (i < left.count && left[i].entry.ordinal < right[j].entry.ordinal) {
+        out.append(left[i])
+        i += 1
+      } else {
+        out.append(right[j])
+        j += 1
+      }
+    }
+    return out
+  }
+
+  /// The first `limit` repeats within one partition, in the order added, and how many there are.
+  private static func repeats(in partition: Partition, skipping: Set<Int>, limit: Int) -> (first: [Repeat], count: Int)
+  {
     // Hashes that occur more than once: the only entries that can repeat a key.
     // Hashes seen twice, found with a table rather than by sorting them all (which was most of the
     // end of a run). The table holds 32 bits of each hash: a pair that shares only those makes two
@@ -103,20 +132,22 @@ struct RepeatFinder {
     partition.scan { hash, _ in
       if !seen.insert(HashSet.key(hash)) { candidates.insert(HashSet.key(hash)) }
     }
-    guard !candidates.isEmpty else { return [] }
+    guard !candidates.isEmpty else { return ([], 0) }
     var found: [Repeat] = []
+    var count = 0
     var first: [String: Entry] = [:]
     partition.scan { hash, bytes in
       guard candidates.contains(HashSet.key(hash)) else { return }
       var reader = EntryReader(bytes: bytes)
       guard let entry = reader.next(), !skipping.contains(entry.ordinal) else { return }
       if let earlier = first[entry.key] {
-        found.append(Repeat(entry: entry, first: earlier))
+        count += 1
+        if found.count < limit { found.append(Repeat(entry: entry, first: earlier)) }
       } else {
         first[entry.key] = entry
       }
     }
-    return found
+    return (found, count)
   }
 }
 

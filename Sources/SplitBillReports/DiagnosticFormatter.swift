@@ -44,6 +44,18 @@ package enum DiagnosticFormatter {
     return head + "::" + escapeData(diagnostic.message) + "\n"
   }
 
+  /// The line that stands for warnings counted but not shown (past
+  /// `BillStream.warningsKeptPerKind` of one kind).
+  package static func omitted(_ count: Int, code: String) -> String {
+    "warning: " + omittedText(count, code: code) + "\n"
+  }
+
+  /// ``omitted(_:code:)`` without the severity.
+  package static func omittedText(_ count: Int, code: String) -> String {
+    "\(count) more \(code) warning\(count == 1 ? "" : "s") not shown (the first "
+      + "\(BillStream.warningsKeptPerKind) are above; the counts include them all)"
+  }
+
   /// The `check --format json` object for one diagnostic.
   package static func json(_ diagnostic: Diagnostic) -> JSON {
     .object([
@@ -57,7 +69,7 @@ package enum DiagnosticFormatter {
   }
 
   /// Escapes a workflow command's message (`%`, CR, LF).
-  static func escapeData(_ text: String) -> String {
+  package static func escapeData(_ text: String) -> String {
     text.replacingAll("%", "%25").replacingAll("\r", "%0D").replacingAll("\n", "%0A")
   }
 

@@ -130,7 +130,7 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
     let separator: StaticString = count == 0 ? "\n    " : ",\n    "
     if file?.file != bill.bill.source.sourceFile { file = EscapedPath(bill.bill.source.sourceFile) }
     sink.append { out in
-      out.append(contentsOf: UnsafeBufferPointer(start: separator.utf8Start, count: separator.utf8CodeUnitCount))
+      out.append(atMost: 8) { $0.write(separator) }
       bill.appendJSON(to: &out, file: file)
     }
     count += 1

@@ -17,13 +17,16 @@ import Testing
     return try #require(fields.last ?? nil)
   }
 
-  func generate(_ count: Int, csv: Bool, in directory: URL) throws -> String {
+  /// `count` bills; with `duplicates`, every eighth has the date, amount and payer of the bill
+  /// before it (a probable duplicate receipt).
+  func generate(_ count: Int, csv: Bool, duplicates: Bool = false, in directory: URL) throws -> String {
     // Every bill has an id and a date, so the run-wide id and receipt checks see every one.
     var text = csv ? "id,date,amount,currency,tip,diners,paid_by,notes\n" : "defaults: {tip: 15}\nbills:\n"
     let names = ["Ana", "Ben", "Chloé", "Dmitri"]
     for index in 0..<count {
-      let amount = "\(10 + index % 990).\(index % 10)\(index % 7)"
       let id = "bill-\(index)"
+      let index = duplicates && index % 8 == 7 ? index - 1 : index
+      let amount = "\(10 + index % 990).\(index % 10)\(index % 7)"
       let date = "2026-\(10 + index % 3)-\(10 + index % 19)"
       if csv {
         text += "\(id),\(date),\(amount),EUR,10,Ana:2;Ben:1;Chloé:1,\(names[index % 4]),\"said \"\"fine\"\", thanks\"\n"
@@ -32,7 +35,7 @@ import Testing
           "  - {id: \(id), date: \(date), amount: \(amount), currency: EUR, diners: {Ana: 2, Ben: 1, Chloé: 1}, paid_by: \(names[index % 4]), notes: \"ok\"}\n"
       }
     }
-    let url = directory.appendingPathComponent("bills-\(count).\(csv ? "csv" : "yaml")")
+    let url = directory.appendingPathComponent("bills-\(count)\(duplicates ? "-dups" : "").\(csv ? "csv" : "yaml")")
     try text.write(to: url, atomically: true, encoding: .utf8)
     return url.path
   }
@@ -58,5 +61,49 @@ import Testing
           "\(command[0]) \(csv ? "CSV" : "YAML"): \(small) KiB for 2k bills, \(large) KiB for 20k")
       }
     }
+  }
+
+  @Test(
+    .enabled(if: pythonHas("import resource"), "needs python3 to measure peak memory"),
+    .disabled(
+      if: ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] != nil,
+      "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
+  func thousandsOfWarningsNeedNoMoreMemory() async throws {
+    let directory = try FileManager.default.url(
+      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for csv in [false, true] {
+      let plain = try generate(40_000, csv: csv, in: directory)
+      let repeating = try generate(40_000, csv: csv, duplicates: true, in: directory)
+      for command in [["check"], ["report", "--format", "json", "-o", "/dev/null"]] {
+        let without = try peakKilobytes(command + [plain])
+        let with = try peakKilobytes(command + [repeating])
+        // The 5,000 warnings and the repeats behind them, all kept, took over three megabytes.
+        #expect(
+          with - without < 2_048,
+          "\(command[0]) \(csv ? "CSV" : "YAML"): \(without) KiB without warnings, \(with) KiB with 5,000")
+      }
+    }
+  }
+
+  /// Past a thousand warnings of one kind, the rest are counted, and the counts say so.
+  @Test func warningsPastTheLimitAreCountedNotShown() throws {
+    let directory = try FileManager.default.url(
+      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = try generate(16_000, csv: true, duplicates: true, in: directory)
+    let json = try runBinary(["check", "--format", "json", file])
+    let value = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let shown = (value["diagnostics"] as? [[String: Any]] ?? []).filter { $0["code"] as? String == "receipt.duplicate" }
+    #expect(shown.count == 1_000)
+    #expect(value["warnings"] as? Int == 2_000)
+    let omitted = value["omitted_warnings"] as? [[String: Any]] ?? []
+    #expect(omitted.count == 1 && omitted.first?["code"] as? String == "receipt.duplicate")
+    #expect(omitted.first?["count"] as? Int == 1_000)
+    let text = try runBinary(["check", file])
+    #expect(text.stdout.contains("warning: 1000 more receipt.duplicate warnings not shown"))
+    #expect(text.stdout.hasSuffix("checked 1 file, 16000 bills: 0 errors, 2000 warnings\n"))
+    let strict = try runBinary(["check", "--strict", file])
+    #expect(strict.code == 1)
   }
 }
