@@ -1,6 +1,11 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
+/// Strict memory safety (SE-0458) in every module: each use of a pointer, `memcmp`, a C call or
+/// raw memory is marked `unsafe` and checked by the compiler, and each type that holds unsafe
+/// storage says why it is safe to use (`@safe` and its doc comment) or is `@unsafe` itself.
+let checked: [SwiftSetting] = [.strictMemorySafety()]
+
 let package = Package(
   name: "splitbill",
   products: [
@@ -10,36 +15,40 @@ let package = Package(
   targets: [
     // Exact money, percentages, tips, splits, leftover allocation, the bill's terms and
     // settlement. No I/O, no Double, no parsing of files.
-    .target(name: "SplitBillCore", dependencies: ["SplitBillBytes"]),
+    .target(name: "SplitBillCore", dependencies: ["SplitBillBytes"], swiftSettings: checked),
     // Byte plumbing, not API: a cursor that writes into room made beforehand, a table of short
     // byte strings, people numbered by name, word-at-a-time scans, a seeded bit mixer. The
-    // package's pointer code lives here.
+    // package's hot pointer code lives here; the rest (system calls, libyaml) is marked where it is.
     // Every unsafe use there is marked `unsafe` and checked by the compiler (SE-0458).
-    .target(name: "SplitBillBytes", swiftSettings: [.strictMemorySafety()]),
+    .target(name: "SplitBillBytes", swiftSettings: checked),
     // JSON values: parsing (AI replies, the advice cache) and writing (reports, `calc --json`).
-    .target(name: "SplitBillJSON", dependencies: ["SplitBillBytes"]),
+    .target(name: "SplitBillJSON", dependencies: ["SplitBillBytes"], swiftSettings: checked),
     // Text helpers every writer and reader shares: trimming, control characters, did-you-mean.
-    .target(name: "SplitBillText"),
+    .target(name: "SplitBillText", swiftSettings: checked),
     // libyaml from Debian's libyaml-dev, through pkg-config yaml-0.1.
     .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
     // Readers: YAML through libyaml's event API, CSV scanned as bytes; the bill rules and diagnostics.
     .target(
       name: "SplitBillInput",
-      dependencies: ["SplitBillCore", "SplitBillBytes", "SplitBillJSON", "SplitBillText", "CYAML"]),
+      dependencies: ["SplitBillCore", "SplitBillBytes", "SplitBillJSON", "SplitBillText", "CYAML"],
+      swiftSettings: checked),
     // Tip advice: the offline heuristic, AI providers, batching and rate limiting.
     .target(
-      name: "SplitBillAdvisor", dependencies: ["SplitBillCore", "SplitBillBytes", "SplitBillJSON", "SplitBillText"]),
+      name: "SplitBillAdvisor", dependencies: ["SplitBillCore", "SplitBillBytes", "SplitBillJSON", "SplitBillText"],
+      swiftSettings: checked),
     // Writers: JSON, text and the other report formats, streaming into a sink.
     .target(
       name: "SplitBillReports",
-      dependencies: ["SplitBillCore", "SplitBillInput", "SplitBillBytes", "SplitBillJSON", "SplitBillText"]),
+      dependencies: ["SplitBillCore", "SplitBillInput", "SplitBillBytes", "SplitBillJSON", "SplitBillText"],
+      swiftSettings: checked),
     // Argument parsing and the commands (the interactive screen's state and drawing with `calc`);
     // the executable only calls `SplitBillCommandLine.main`.
     .target(
       name: "SplitBillCLI",
       dependencies: [
         "SplitBillCore", "SplitBillInput", "SplitBillAdvisor", "SplitBillReports", "SplitBillJSON", "SplitBillText",
-      ]),
+      ],
+      swiftSettings: checked),
     .executableTarget(name: "splitbill", dependencies: ["SplitBillCLI", "SplitBillReports"]),
 
     .testTarget(name: "SplitBillCoreTests", dependencies: ["SplitBillCore", "SplitBillBytes"]),

@@ -107,9 +107,9 @@ enum AdvisorOptions {
   static func apiKey(_ arguments: ParsedArguments, kind: Kind, environment: [String: String]) throws -> String? {
     if let path = arguments.value("--ai-key-file") {
       var status = stat()
-      guard stat(path, &status) == 0 else {
+      guard unsafe stat(path, &status) == 0 else {
         throw CommandFailure(
-          message: "cannot read the key file '\(path)': \(String(cString: strerror(errno)))", code: .unavailable)
+          message: unsafe "cannot read the key file '\(path)': \(String(cString: strerror(errno)))", code: .unavailable)
       }
       guard status.st_mode & 0o077 == 0 else {
         throw CommandFailure(
@@ -208,6 +208,6 @@ final class ProgressLine: @unchecked Sendable {
     defer { lock.unlock() }
     shown = true
     var bytes = Array(text.utf8)
-    _ = bytes.withUnsafeMutableBytes { Foundation.write(2, $0.baseAddress, $0.count) }
+    _ = unsafe bytes.withUnsafeMutableBytes { unsafe Foundation.write(2, $0.baseAddress, $0.count) }
   }
 }

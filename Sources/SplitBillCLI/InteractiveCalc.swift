@@ -26,10 +26,10 @@ private let terminalReset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 /// Async-signal-safe: only `write` and `tcsetattr`, on memory that exists before any signal
 /// (no allocation, no lock).
 private func restoreTerminal() {
-  guard terminalIsRaw != 0 else { return }
-  terminalIsRaw = 0
-  _ = write(uiDescriptor, terminalReset.utf8Start, terminalReset.utf8CodeUnitCount)
-  tcsetattr(0, TCSAFLUSH, savedTerminal)
+  guard unsafe terminalIsRaw != 0 else { return }
+  unsafe terminalIsRaw = 0
+  _ = unsafe write(uiDescriptor, terminalReset.utf8Start, terminalReset.utf8CodeUnitCount)
+  unsafe tcsetattr(0, TCSAFLUSH, savedTerminal)
 }
 
 /// `splitbill calc --interactive`: the original app's screen in a terminal.
@@ -46,8 +46,8 @@ enum InteractiveCalc {
     }
     var screen = try initialScreen(arguments)
     let network = try AdvisorOptions.network(arguments, environment: context.environment)
-    let tty = open("/dev/tty", O_WRONLY)
-    uiDescriptor = tty >= 0 ? tty : 2
+    let tty = unsafe open("/dev/tty", O_WRONLY)
+    unsafe uiDescriptor = tty >= 0 ? tty : 2
     defer {
       restoreTerminal()
       if tty >= 0 { close(tty) }
@@ -58,21 +58,21 @@ enum InteractiveCalc {
     draw(screen, color: color)
     loop: while true {
       var poller = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&poller, 1, 200)
-      if windowChanged != 0 {
-        windowChanged = 0
+      let ready = unsafe poll(&poller, 1, 200)
+      if unsafe windowChanged != 0 {
+        unsafe windowChanged = 0
         draw(screen, color: color)
       }
       guard ready > 0 else { continue }
       var buffer = [UInt8](repeating: 0, count: 256)
-      let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+      let count = unsafe buffer.withUnsafeMutableBytes { unsafe read(0, $0.baseAddress, $0.count) }
       if count <= 0 { break }
       // A lone ESC is the Escape key only if nothing follows it at once.
       var bytes = Array(buffer[0..<count])
       if bytes == [0x1B] {
         var next = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        if poll(&next, 1, 30) > 0 {
-          let more = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+        if unsafe poll(&next, 1, 30) > 0 {
+          let more = unsafe buffer.withUnsafeMutableBytes { unsafe read(0, $0.baseAddress, $0.count) }
           if more > 0 { bytes += buffer[0..<more] }
         }
       }
@@ -129,17 +129,17 @@ enum InteractiveCalc {
   }
 
   static func enterRawMode() throws {
-    guard tcgetattr(0, savedTerminal) == 0 else {
+    guard unsafe tcgetattr(0, savedTerminal) == 0 else {
       throw CommandFailure(message: "cannot read the terminal's settings", code: .usage)
     }
     // Room of the C size, as for the saved settings.
     let raw = UnsafeMutablePointer<termios>.allocate(capacity: 1)
-    defer { raw.deallocate() }
-    raw.initialize(to: savedTerminal.pointee)
-    raw.pointee.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
-    raw.pointee.c_iflag &= ~tcflag_t(IXON | ICRNL | BRKINT | INPCK | ISTRIP)
-    raw.pointee.c_cc.6 = 1  // VMIN
-    raw.pointee.c_cc.5 = 0  // VTIME
+    defer { unsafe raw.deallocate() }
+    unsafe raw.initialize(to: savedTerminal.pointee)
+    unsafe raw.pointee.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
+    unsafe raw.pointee.c_iflag &= ~tcflag_t(IXON | ICRNL | BRKINT | INPCK | ISTRIP)
+    unsafe raw.pointee.c_cc.6 = 1  // VMIN
+    unsafe raw.pointee.c_cc.5 = 0  // VTIME
     for signalNumber in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] {
       signal(signalNumber) { number in
         restoreTerminal()
@@ -147,9 +147,9 @@ enum InteractiveCalc {
         raise(number)
       }
     }
-    signal(SIGWINCH) { _ in windowChanged = 1 }
-    terminalIsRaw = 1
-    tcsetattr(0, TCSAFLUSH, raw)
+    signal(SIGWINCH) { _ in unsafe windowChanged = 1 }
+    unsafe terminalIsRaw = 1
+    unsafe tcsetattr(0, TCSAFLUSH, raw)
     emit("\u{1B}[?1049h\u{1B}[?25l")
   }
 
@@ -157,7 +157,7 @@ enum InteractiveCalc {
     var size = winsize()
     let width: Int
     let height: Int
-    if ioctl(uiDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+    if unsafe ioctl(uiDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
       width = Int(size.ws_col)
       height = Int(size.ws_row)
     } else {
@@ -172,7 +172,9 @@ enum InteractiveCalc {
     var bytes = Array(text.utf8)
     var offset = 0
     while offset < bytes.count {
-      let written = bytes[offset...].withUnsafeMutableBytes { write(uiDescriptor, $0.baseAddress, $0.count) }
+      let written = unsafe bytes[offset...].withUnsafeMutableBytes {
+        unsafe write(uiDescriptor, $0.baseAddress, $0.count)
+      }
       if written <= 0 { break }
       offset += written
     }

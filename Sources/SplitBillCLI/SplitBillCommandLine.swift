@@ -114,13 +114,13 @@ extension SplitBillCommandLine {
   /// The process environment as a dictionary.
   package static func processEnvironment() -> [String: String] {
     var result: [String: String] = [:]
-    var pointer = environ
-    while let entry = pointer.pointee {
-      let text = String(cString: entry)
+    var pointer = unsafe environ
+    while let entry = unsafe pointer.pointee {
+      let text = unsafe String(cString: entry)
       if let equals = text.firstIndex(of: "=") {
         result[String(text[..<equals])] = String(text[text.index(after: equals)...])
       }
-      pointer += 1
+      unsafe pointer += 1
     }
     return result
   }

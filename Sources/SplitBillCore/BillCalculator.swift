@@ -60,7 +60,7 @@ extension BillTerms {
     // Runs for every bill: the working arrays live on the stack, only the shares are allocated.
     var shares = [Share]()
     shares.reserveCapacity(people.count)
-    let (leftover, surplus) = withUnsafeTemporaryAllocation(of: Int128.self, capacity: people.count) {
+    let (leftover, surplus) = unsafe withUnsafeTemporaryAllocation(of: Int128.self, capacity: people.count) {
       remainders in
       var floorSum: Int64 = 0
       // Nearly always total, weights and their sum are non-negative 64-bit numbers: one 128-bit
@@ -80,7 +80,7 @@ extension BillTerms {
           (quotient, remainder) = (Int128(total) * Int128(person.weight.tenThousandths))
             .quotientAndRemainder(dividingBy: weightSum)
         }
-        remainders.initializeElement(at: index, to: remainder)
+        unsafe remainders.initializeElement(at: index, to: remainder)
         shares.append(
           Share(
             person: person.name, weight: person.weight, amount: Money(minorUnits: Int64(quotient), currency: currency),
@@ -93,10 +93,10 @@ extension BillTerms {
         shares[payerIndex].amount.minorUnits += Int64(leftover)
         shares[payerIndex].absorbed = leftover
       } else if leftover > 0 && self.leftover == .toTip {
-        for index in people.indices where remainders[index] > 0 { shares[index].amount.minorUnits += 1 }
+        for index in people.indices where unsafe remainders[index] > 0 { shares[index].amount.minorUnits += 1 }
         surplus = shares.reduce(0) { $0 + $1.amount.minorUnits } - total
       } else if leftover > 0 {
-        placeLeftover(leftover, on: &shares, remainders: UnsafeBufferPointer(remainders), ledger: ledger)
+        unsafe placeLeftover(leftover, on: &shares, remainders: UnsafeBufferPointer(remainders), ledger: ledger)
       }
       return (leftover, surplus)
     }
@@ -123,29 +123,30 @@ extension BillTerms {
   private func placeLeftover(
     _ units: Int, on shares: inout [Share], remainders: UnsafeBufferPointer<Int128>, ledger: LeftoverLedger
   ) {
-    withUnsafeTemporaryAllocation(of: Int.self, capacity: shares.count) { buffer in
-      var order = buffer
-      for index in order.indices { order.initializeElement(at: index, to: index) }
+    unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: shares.count) { buffer in
+      var order = unsafe buffer
+      for index in order.indices { unsafe order.initializeElement(at: index, to: index) }
       switch leftover {
       case .first:
         break
       case .remainder:
-        order.sort { remainders[$0] != remainders[$1] ? remainders[$0] > remainders[$1] : $0 < $1 }
+        unsafe order.sort { unsafe remainders[$0] != remainders[$1] ? remainders[$0] > remainders[$1] : $0 < $1 }
       case .balanced, .payer, .toTip:
         let anonymous = diners.isAnonymous
-        withUnsafeTemporaryAllocation(of: Int.self, capacity: shares.count) { sofar in
+        unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: shares.count) { sofar in
           for index in sofar.indices {
-            sofar.initializeElement(
+            unsafe sofar.initializeElement(
               at: index, to: anonymous ? 0 : ledger.absorbed(by: shares[index].person, in: amount.currency))
           }
-          order.sort { left, right in
-            if remainders[left] != remainders[right] { return remainders[left] > remainders[right] }
-            if sofar[left] != sofar[right] { return sofar[left] < sofar[right] }
+          unsafe order.sort { left, right in
+            if unsafe remainders[left] != remainders[right] { return unsafe remainders[left] > remainders[right] }
+            if unsafe sofar[left] != sofar[right] { return unsafe sofar[left] < sofar[right] }
             return left < right
           }
         }
       }
-      for index in order.prefix(units) {
+      for position in 0..<min(units, order.count) {
+        let index = unsafe order[position]
         shares[index].amount.minorUnits += 1
         shares[index].absorbed += 1
       }

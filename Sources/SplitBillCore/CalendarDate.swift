@@ -22,7 +22,7 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
   /// Parses exactly `YYYY-MM-DD`; anything else (or a date that does not exist) is `nil`.
   public init?(iso text: some StringProtocol) {
     let fields: (Int, Int, Int)?
-    if let contiguous = text.utf8.withContiguousStorageIfAvailable(Self.isoFields) {
+    if let contiguous = unsafe text.utf8.withContiguousStorageIfAvailable(Self.isoFields) {
       fields = contiguous
     } else {
       fields = Self.isoFields(Array(text.utf8))
@@ -118,7 +118,7 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
 
   /// Appends ``description`` to `bytes` as UTF-8 (report writers call this once per bill).
   public func appendISO(to bytes: inout [UInt8]) {
-    bytes.append(atMost: Self.maximumISOLength) { writeISO(to: &$0) }
+    unsafe bytes.append(atMost: Self.maximumISOLength) { unsafe writeISO(to: &$0) }
   }
 
   /// The most bytes ``writeISO(to:)`` writes.
@@ -129,17 +129,17 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
     if (0...9999).contains(year) && (0...99).contains(month) && (0...99).contains(day) {
       // Every real date: ten bytes, digits by constant divisions.
       func digit(_ value: Int) -> UInt8 { 0x30 &+ UInt8(truncatingIfNeeded: value) }
-      let out = cursor.take(10)
-      out[0] = digit(year / 1000)
-      out[1] = digit(year / 100 % 10)
-      out[2] = digit(year / 10 % 10)
-      out[3] = digit(year % 10)
-      out[4] = 0x2D
-      out[5] = digit(month / 10)
-      out[6] = digit(month % 10)
-      out[7] = 0x2D
-      out[8] = digit(day / 10)
-      out[9] = digit(day % 10)
+      let out = unsafe cursor.take(10)
+      unsafe out[0] = digit(year / 1000)
+      unsafe out[1] = digit(year / 100 % 10)
+      unsafe out[2] = digit(year / 10 % 10)
+      unsafe out[3] = digit(year % 10)
+      unsafe out[4] = 0x2D
+      unsafe out[5] = digit(month / 10)
+      unsafe out[6] = digit(month % 10)
+      unsafe out[7] = 0x2D
+      unsafe out[8] = digit(day / 10)
+      unsafe out[9] = digit(day % 10)
       return
     }
     func put(_ value: Int, width: Int) {
@@ -148,7 +148,7 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
       if (0..<power * 10).contains(value) {
         // The usual case: exactly `width` digits, zero-padded.
         while power > 0 {
-          cursor.write(0x30 + UInt8(value / power % 10))
+          unsafe cursor.write(0x30 + UInt8(value / power % 10))
           power /= 10
         }
         return
@@ -156,14 +156,14 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
       // A year past 9999 or a negative value: as printed, zero-padded in front to `width`.
       var digits = DecimalText.format(Int64(value), scale: 0)
       if digits.utf8.count < width {
-        for _ in 0..<(width - digits.utf8.count) { cursor.write(0x30) }
+        for _ in 0..<(width - digits.utf8.count) { unsafe cursor.write(0x30) }
       }
-      digits.withUTF8 { cursor.write($0) }
+      digits.withUTF8 { unsafe cursor.write($0) }
     }
     put(year, width: 4)
-    cursor.write(0x2D)
+    unsafe cursor.write(0x2D)
     put(month, width: 2)
-    cursor.write(0x2D)
+    unsafe cursor.write(0x2D)
     put(day, width: 2)
   }
 

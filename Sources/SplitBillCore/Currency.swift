@@ -15,19 +15,19 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
 
   /// The upper-case ISO 4217 code, such as `EUR`.
   public var code: String {
-    String(unsafeUninitializedCapacity: 3) { buffer in
-      buffer[0] = UInt8(truncatingIfNeeded: letters >> 16)
-      buffer[1] = UInt8(truncatingIfNeeded: letters >> 8)
-      buffer[2] = UInt8(truncatingIfNeeded: letters)
+    unsafe String(unsafeUninitializedCapacity: 3) { buffer in
+      unsafe buffer[0] = UInt8(truncatingIfNeeded: letters >> 16)
+      unsafe buffer[1] = UInt8(truncatingIfNeeded: letters >> 8)
+      unsafe buffer[2] = UInt8(truncatingIfNeeded: letters)
       return 3
     }
   }
 
   /// Writes the code's three letters at `cursor`.
   @_spi(ByteWriters) @inlinable public func writeCode(to cursor: inout ByteCursor) {
-    cursor.write(UInt8(truncatingIfNeeded: letters >> 16))
-    cursor.write(UInt8(truncatingIfNeeded: letters >> 8))
-    cursor.write(UInt8(truncatingIfNeeded: letters))
+    unsafe cursor.write(UInt8(truncatingIfNeeded: letters >> 16))
+    unsafe cursor.write(UInt8(truncatingIfNeeded: letters >> 8))
+    unsafe cursor.write(UInt8(truncatingIfNeeded: letters))
   }
 
   /// Decimal digits of the minor unit: 0 for JPY, 2 for EUR, 3 for KWD, 4 for CLF.

@@ -37,7 +37,7 @@ public enum DecimalText {
   ) throws(SyntaxError) -> Int64 {
     var string = String(text)
     let result = string.withUTF8 { bytes in
-      parse(
+      unsafe parse(
         bytes, scale: scale, maxIntegerDigits: maxIntegerDigits, decimalComma: decimalComma,
         allowNegative: allowNegative)
     }
@@ -50,7 +50,7 @@ public enum DecimalText {
     utf8 bytes: UnsafeBufferPointer<UInt8>, scale: Int, maxIntegerDigits: Int = 15, decimalComma: Bool = false,
     allowNegative: Bool = false
   ) -> Int64? {
-    try? parse(
+    try? unsafe parse(
       bytes, scale: scale, maxIntegerDigits: maxIntegerDigits, decimalComma: decimalComma, allowNegative: allowNegative
     ).get()
   }
@@ -62,9 +62,9 @@ public enum DecimalText {
   ) -> Result<Int64, SyntaxError> {
     let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
     var end = bytes.count
-    while end > 0, isBlank(bytes[end - 1]) { end -= 1 }
+    while end > 0, unsafe isBlank(bytes[end - 1]) { end -= 1 }
     var index = 0
-    while index < end, isBlank(bytes[index]) { index += 1 }
+    while index < end, unsafe isBlank(bytes[index]) { index += 1 }
     guard index < end else { return .failure(.empty) }
 
     let point: UInt8 = decimalComma ? 0x2C : 0x2E
@@ -73,9 +73,9 @@ public enum DecimalText {
       byte == (decimalComma ? 0x2E : 0x2C) || byte == 0x20 || byte == 0x5F || byte == 0x27
     }
     var negative = false
-    if bytes[index] == 0x2B {
+    if unsafe bytes[index] == 0x2B {
       index += 1
-    } else if bytes[index] == 0x2D {
+    } else if unsafe bytes[index] == 0x2D {
       negative = true
       index += 1
     }
@@ -87,7 +87,7 @@ public enum DecimalText {
     var trailingZeros = 0  // of the fraction
     var sawPoint = false
     while index < end {
-      let byte = bytes[index]
+      let byte = unsafe bytes[index]
       switch byte {
       case 0x30...0x39:
         let digit = Int64(byte - 0x30)
@@ -135,7 +135,7 @@ public enum DecimalText {
   /// Appends what ``format(_:scale:)`` prints to `bytes`, as UTF-8, with no string in between
   /// (report writers call this once per amount).
   public static func append(_ value: Int64, scale: Int, to bytes: inout [UInt8]) {
-    bytes.append(atMost: maximumLength(scale: scale)) { write(value, scale: scale, to: &$0) }
+    unsafe bytes.append(atMost: maximumLength(scale: scale)) { unsafe write(value, scale: scale, to: &$0) }
   }
 
   /// The most bytes ``write(_:scale:to:)`` writes: 19 digits, a point, `scale` zeros and a sign.
@@ -156,32 +156,32 @@ public enum DecimalText {
     }
     let negative = value < 0
     let length = max(digits, scale + 1) + (scale > 0 ? 1 : 0) + (negative ? 1 : 0)
-    let start = cursor.take(length)
-    var position = start + length
+    let start = unsafe cursor.take(length)
+    var position = unsafe start + length
     if scale > 0 {
       var fraction = scale
       while fraction >= 2 {
         let pair = magnitude % 100
         magnitude /= 100
-        position -= 2
-        position[0] = UInt8(truncatingIfNeeded: pair / 10) &+ 0x30
-        position[1] = UInt8(truncatingIfNeeded: pair % 10) &+ 0x30
+        unsafe position -= 2
+        unsafe position[0] = UInt8(truncatingIfNeeded: pair / 10) &+ 0x30
+        unsafe position[1] = UInt8(truncatingIfNeeded: pair % 10) &+ 0x30
         fraction -= 2
       }
       if fraction == 1 {
-        position -= 1
-        position[0] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+        unsafe position -= 1
+        unsafe position[0] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
         magnitude /= 10
       }
-      position -= 1
-      position[0] = 0x2E
+      unsafe position -= 1
+      unsafe position[0] = 0x2E
     }
     repeat {
-      position -= 1
-      position[0] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+      unsafe position -= 1
+      unsafe position[0] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
       magnitude /= 10
     } while magnitude > 0
-    if negative { start[0] = 0x2D }
+    if negative { unsafe start[0] = 0x2D }
   }
 
   /// How many bytes ``format(_:scale:)`` prints (writers that align numbers pad by it).
@@ -217,7 +217,7 @@ public enum DecimalText {
 
   /// Appends what ``trimmed(_:scale:)`` prints to `bytes`, as UTF-8.
   public static func appendTrimmed(_ value: Int64, scale: Int, to bytes: inout [UInt8]) {
-    bytes.append(atMost: maximumLength(scale: scale)) { writeTrimmed(value, scale: scale, to: &$0) }
+    unsafe bytes.append(atMost: maximumLength(scale: scale)) { unsafe writeTrimmed(value, scale: scale, to: &$0) }
   }
 
   /// Writes what ``trimmed(_:scale:)`` prints at `cursor` (at most ``maximumLength(scale:)`` bytes).
@@ -229,6 +229,6 @@ public enum DecimalText {
       value /= 10
       scale -= 1
     }
-    write(value, scale: scale, to: &cursor)
+    unsafe write(value, scale: scale, to: &cursor)
   }
 }

@@ -55,7 +55,7 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
   package init?(utf8 bytes: UnsafeBufferPointer<UInt8>, currency: Currency, decimalComma: Bool = false) {
     let digits = Money.maximumDigits - currency.exponent
     guard
-      let units = DecimalText.parse(
+      let units = unsafe DecimalText.parse(
         utf8: bytes, scale: currency.exponent, maxIntegerDigits: digits, decimalComma: decimalComma)
     else { return nil }
     self.init(minorUnits: units, currency: currency)

@@ -51,7 +51,7 @@ protocol BillFields: ~Copyable {
 
 extension BillFields where Self: ~Copyable {
   /// The text as a string (readers hand on only valid UTF-8).
-  func string(_ text: Text) -> String { String(decoding: bytes(text), as: UTF8.self) }
+  func string(_ text: Text) -> String { unsafe String(decoding: bytes(text), as: UTF8.self) }
 }
 
 /// What a bill gives for one key (plain data, cheap to hand around).

@@ -121,7 +121,7 @@ struct BillRules {
     let id = givenID ?? "\(context.file)#\(fields.index)"
     var date: CalendarDate?
     if let text = try Self.text(.date, fields, &policy) {
-      date = dates.value(for: fields.bytes(text)) { CalendarDate(iso: fields.string(text)) }
+      date = unsafe dates.value(for: fields.bytes(text)) { CalendarDate(iso: fields.string(text)) }
       if date == nil {
         let string = fields.string(text)
         let shape = string.utf8.count == 10 && string.split(separator: "-").count == 3
@@ -135,7 +135,7 @@ struct BillRules {
     var currency: Currency?
     var currencyKnown = true
     if let text = try Self.text(.currency, fields, &policy) {
-      currency = currencies.value(for: fields.bytes(text)) { try? Currency(code: fields.string(text)) }
+      currency = unsafe currencies.value(for: fields.bytes(text)) { try? Currency(code: fields.string(text)) }
       if currency == nil { currency = try parseCurrency(fields.string(text), at: fields.location(of: text), &policy) }
       currencyKnown = currency != nil
     } else {
@@ -171,7 +171,7 @@ struct BillRules {
     if let text = try Self.text(.tip, fields, &policy) {
       ownTipGiven = true
       let decimalComma = options.decimalComma
-      var parsed = tips.value(for: fields.bytes(text)) {
+      var parsed = unsafe tips.value(for: fields.bytes(text)) {
         TipText.parse(fields.string(text), decimalComma: decimalComma)
       }
       if parsed == nil { parsed = try parseTip(fields.string(text), at: fields.location(of: text), &policy) }
@@ -269,7 +269,7 @@ struct BillRules {
   private func money<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
     _ text: Fields.Text, _ fields: borrowing Fields, currency: Currency, field: String, _ policy: inout Policy
   ) throws(Policy.Stop) -> Money? {
-    if let money = Money(utf8: fields.bytes(text), currency: currency, decimalComma: options.decimalComma) {
+    if let money = unsafe Money(utf8: fields.bytes(text), currency: currency, decimalComma: options.decimalComma) {
       return money
     }
     do {
@@ -283,7 +283,7 @@ struct BillRules {
   /// The name as every rule compares and prints it (``PersonName/normalized(_:)``), made once per spelling.
   private mutating func name<Fields: BillFields & ~Copyable>(_ text: Fields.Text, _ fields: borrowing Fields) -> String
   {
-    names.value(for: fields.bytes(text)) { PersonName.normalized(fields.string(text)) } ?? ""
+    unsafe names.value(for: fields.bytes(text)) { PersonName.normalized(fields.string(text)) } ?? ""
   }
 
   private static func choice<Fields: BillFields & ~Copyable, Policy: ProblemPolicy, Choice>(
@@ -291,7 +291,7 @@ struct BillRules {
     _ policy: inout Policy
   ) throws(Policy.Stop) -> Choice? where Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String {
     if let text = try Self.text(key, fields, &policy) {
-      if let value = cache.value(for: fields.bytes(text), make: { Choice(rawValue: fields.string(text)) }) {
+      if let value = unsafe cache.value(for: fields.bytes(text), make: { Choice(rawValue: fields.string(text)) }) {
         return value
       }
       return try parseChoice(fields.string(text), Choice.self, key.name, at: fields.location(of: text), &policy)
@@ -419,9 +419,9 @@ struct BillRules {
   private mutating func weight<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
     _ text: Fields.Text?, of name: Fields.Text, _ fields: borrowing Fields, _ policy: inout Policy
   ) throws(Policy.Stop) -> Weight? {
-    guard let text, !fields.bytes(text).isEmpty else { return .one }
+    guard let text, unsafe !fields.bytes(text).isEmpty else { return .one }
     let decimalComma = options.decimalComma
-    if let weight = weights.value(
+    if let weight = unsafe weights.value(
       for: fields.bytes(text), make: { try? Weight(parsing: fields.string(text), decimalComma: decimalComma) })
     {
       return weight

@@ -176,7 +176,7 @@ package struct BillStream {
         continue
       }
       var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
         fail(.cannotRead(path: path, reason: "no such file or directory"), file: path)
         continue
       }
@@ -227,7 +227,7 @@ package struct BillStream {
       } else if let opened = YAMLEventReader(path: source.path) {
         reader = opened
       } else {
-        return fail(.cannotRead(path: source.path, reason: String(cString: strerror(errno))), file: source.path)
+        return unsafe fail(.cannotRead(path: source.path, reason: String(cString: strerror(errno))), file: source.path)
       }
       var yaml = YAMLBillReader(file: source.path, reader: reader)
       yaml.standardInput = standardInput
@@ -253,7 +253,7 @@ package struct BillStream {
       } else if let opened = ByteReader(path: source.path) {
         input = opened
       } else {
-        return fail(.cannotRead(path: source.path, reason: String(cString: strerror(errno))), file: source.path)
+        return unsafe fail(.cannotRead(path: source.path, reason: String(cString: strerror(errno))), file: source.path)
       }
       let delimiter = options.delimiter ?? (source.isTabSeparated ? 0x09 : nil)
       // A CSV file has no header of defaults: its context is already known, and its rows are read
@@ -291,10 +291,11 @@ package struct BillStream {
       if let date = bill.date {
         let payer = bill.terms.payer ?? ""
         // Written on the stack; bytes suffice as the key: the payer's name is in NFC, the rest is ASCII.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.receiptKeyRoom(payer, bill.terms.amount)) { room in
-          var key = ByteCursor(room)
-          Self.writeReceiptKey(date, bill.terms.amount, payer, to: &key)
-          receipts.add(
+        unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.receiptKeyRoom(payer, bill.terms.amount)) {
+          room in
+          var key = unsafe ByteCursor(room)
+          unsafe Self.writeReceiptKey(date, bill.terms.amount, payer, to: &key)
+          unsafe receipts.add(
             utf8: UnsafeBufferPointer(rebasing: room[..<key.count]), id: bill.id, ordinal: billCount,
             location: bill.source)
         }
@@ -311,14 +312,14 @@ package struct BillStream {
   static func writeReceiptKey(
     _ date: CalendarDate, _ amount: Money, _ payer: String, to key: inout ByteCursor
   ) {
-    date.writeISO(to: &key)
-    key.write(0x7C)
-    DecimalText.write(amount.minorUnits, scale: amount.currency.exponent, to: &key)
-    key.write(0x20)
-    amount.currency.writeCode(to: &key)
-    key.write(0x7C)
+    unsafe date.writeISO(to: &key)
+    unsafe key.write(0x7C)
+    unsafe DecimalText.write(amount.minorUnits, scale: amount.currency.exponent, to: &key)
+    unsafe key.write(0x20)
+    unsafe amount.currency.writeCode(to: &key)
+    unsafe key.write(0x7C)
     var payer = payer
-    payer.withUTF8 { key.write($0) }
+    payer.withUTF8 { unsafe key.write($0) }
   }
 
   /// Gives this stream standard input already read by another (a first pass), since it can be read once.

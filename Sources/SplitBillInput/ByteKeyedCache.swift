@@ -16,15 +16,15 @@ struct ByteKeyedCache<Value> {
   /// What `make` gives for the text of these UTF-8 bytes, made once per distinct text (`nil`
   /// results too).
   mutating func value(for bytes: some Collection<UInt8>, make: () -> Value?) -> Value? {
-    if let found = bytes.withContiguousStorageIfAvailable({ value(for: $0, make: make) }) { return found }
-    return Array(bytes).withUnsafeBufferPointer { value(for: $0, make: make) }
+    if let found = bytes.withContiguousStorageIfAvailable({ unsafe value(for: $0, make: make) }) { return found }
+    return unsafe Array(bytes).withUnsafeBufferPointer { unsafe value(for: $0, make: make) }
   }
 
   /// The same for bytes in memory.
   mutating func value(for bytes: UnsafeBufferPointer<UInt8>, make: () -> Value?) -> Value? {
-    if let number = table.number(of: bytes) { return values[number] }
+    if let number = unsafe table.number(of: bytes) { return values[number] }
     let value = make()
-    if let number = table.insert(bytes), number == values.count { values.append(value) }
+    if let number = unsafe table.insert(bytes), number == values.count { values.append(value) }
     return value
   }
 }

@@ -12,7 +12,7 @@ final class ByteReader {
 
   /// Opens `path`; `nil` when it cannot be opened (`errno` says why).
   init?(path: String) {
-    let descriptor = open(path, O_RDONLY)
+    let descriptor = unsafe open(path, O_RDONLY)
     guard descriptor >= 0 else { return nil }
     self.descriptor = descriptor
     buffer = []
@@ -61,10 +61,10 @@ final class ByteReader {
         guard refill() else { return }
       }
       let start = index
-      let end = buffer.withUnsafeBufferPointer { bytes in
+      let end = unsafe buffer.withUnsafeBufferPointer { bytes in
         var position = start
         while position < bytes.count {
-          let byte = bytes[position]
+          let byte = unsafe bytes[position]
           if byte == stops.0 || byte == stops.1 || byte == stops.2 || byte == stops.3 { break }
           Self.move(line: &line, column: &column, past: byte)
           position += 1
@@ -85,11 +85,12 @@ final class ByteReader {
       guard refill() else { return false }
     }
     let start = index
-    let end = buffer.withUnsafeBufferPointer { bytes -> Int? in
-      guard let base = bytes.baseAddress, let found = memchr(base + start, 0x0A, bytes.count - start),
-        body(UnsafeBufferPointer(start: base + start, count: UnsafeRawPointer(found) - UnsafeRawPointer(base + start)))
+    let end = unsafe buffer.withUnsafeBufferPointer { bytes -> Int? in
+      guard let base = bytes.baseAddress, let found = unsafe memchr(base + start, 0x0A, bytes.count - start),
+        unsafe body(
+          UnsafeBufferPointer(start: base + start, count: UnsafeRawPointer(found) - UnsafeRawPointer(base + start)))
       else { return nil }
-      return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+      return unsafe UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
     guard let end else { return false }
     index = end + 1
@@ -103,11 +104,11 @@ final class ByteReader {
         guard refill() else { return false }
       }
       let start = index
-      let end = buffer.withUnsafeBufferPointer { bytes -> Int? in
-        guard let base = bytes.baseAddress, let found = memchr(base + start, 0x0A, bytes.count - start) else {
+      let end = unsafe buffer.withUnsafeBufferPointer { bytes -> Int? in
+        guard let base = bytes.baseAddress, let found = unsafe memchr(base + start, 0x0A, bytes.count - start) else {
           return nil
         }
-        return UnsafeRawPointer(found) - UnsafeRawPointer(base)
+        return unsafe UnsafeRawPointer(found) - UnsafeRawPointer(base)
       }
       guard let end else {
         index = buffer.count
@@ -135,7 +136,7 @@ final class ByteReader {
     guard descriptor >= 0 else { return false }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      let count = unsafe chunk.withUnsafeMutableBytes { unsafe read(descriptor, $0.baseAddress, $0.count) }
       if count < 0 && errno == EINTR { continue }
       if count < 0 { readError = errno }
       guard count > 0 else { return false }

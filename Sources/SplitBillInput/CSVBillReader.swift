@@ -62,13 +62,13 @@ struct CSVBillReader {
       guard columnsPending else { return }
       columnsPending = false
       var column = 1
-      bytes.withUnsafeBufferPointer { bytes in
+      unsafe bytes.withUnsafeBufferPointer { bytes in
         for index in cells.indices {
           cells[index].column = column
           let range = cells[index].range
-          let text = UnsafeBufferPointer(rebasing: bytes[range])
-          column += range.count - ByteScan.continuationBytes(text) + 1
-          if cells[index].quoted { column += 2 + text.reduce(0) { $0 + ($1 == 0x22 ? 1 : 0) } }
+          let text = unsafe UnsafeBufferPointer(rebasing: bytes[range])
+          unsafe column += range.count - ByteScan.continuationBytes(text) + 1
+          if cells[index].quoted { unsafe column += 2 + text.reduce(0) { $0 + ($1 == 0x22 ? 1 : 0) } }
         }
       }
     }
@@ -129,7 +129,7 @@ struct CSVBillReader {
       if row.unterminated { return }
     }
     if let error = input.readError {
-      emit(
+      unsafe emit(
         .failure(
           .error(
             .readingStopped(reason: String(cString: strerror(error))),
@@ -178,9 +178,9 @@ struct CSVBillReader {
     _ body: (inout BillRules, borrowing CSVRowFields) -> Result
   ) -> Result {
     let file = sourceFile
-    return row.bytes.withUnsafeBufferPointer { bytes in
-      row.cells.withUnsafeBufferPointer { cells in
-        let fields = CSVRowFields(
+    return unsafe row.bytes.withUnsafeBufferPointer { bytes in
+      unsafe row.cells.withUnsafeBufferPointer { cells in
+        let fields = unsafe CSVRowFields(
           bytes: bytes, cells: cells, layout: layout, file: file, line: row.line, index: index,
           decimalComma: rules.options.decimalComma)
         return body(&rules, fields)
@@ -225,13 +225,13 @@ struct CSVBillReader {
       row.cells.append(Cell(range: 0..<0, line: line, column: 1, quoted: false))
       return true
     }
-    if base[count - 1] == 0x0D { count -= 1 }
-    guard memchr(base, 0x0D, count) == nil else { return false }
-    row.bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    if unsafe base[count - 1] == 0x0D { count -= 1 }
+    guard unsafe memchr(base, 0x0D, count) == nil else { return false }
+    unsafe row.bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
     var cells = row.cells
     row.cells = []
-    let length = row.bytes.withUnsafeMutableBufferPointer { text in
-      Self.splitPlainRow(text, count: count, separator: separator, line: line, into: &cells)
+    let length = unsafe row.bytes.withUnsafeMutableBufferPointer { text in
+      unsafe Self.splitPlainRow(text, count: count, separator: separator, line: line, into: &cells)
     }
     row.cells = cells
     guard let length else {
@@ -256,29 +256,29 @@ struct CSVBillReader {
     var written = 0
     // Moves text[read..<end] to `written`.
     func take(upTo end: Int) {
-      if written != read { (text + written).update(from: text + read, count: end - read) }
+      if written != read { unsafe (text + written).update(from: text + read, count: end - read) }
       written += end - read
       read = end
     }
     while true {
       let cellStart = written
-      let quoted = read < count && text[read] == quote
+      let quoted = unsafe read < count && text[read] == quote
       if quoted {
         read += 1
         while true {
-          guard let found = memchr(text + read, Int32(quote), count - read) else { return nil }
-          take(upTo: UnsafeMutableRawPointer(found) - UnsafeMutableRawPointer(text))
+          guard let found = unsafe memchr(text + read, Int32(quote), count - read) else { return nil }
+          unsafe take(upTo: UnsafeMutableRawPointer(found) - UnsafeMutableRawPointer(text))
           read += 1  // the quote: a doubled one stands for itself, else it closes the cell
-          guard read < count && text[read] == quote else { break }
+          guard unsafe read < count && text[read] == quote else { break }
           take(upTo: read + 1)
         }
-        guard read == count || text[read] == separator else { return nil }
+        guard unsafe read == count || text[read] == separator else { return nil }
       } else {
         // The cell ends at the first separator (or the line's end); a quote before it is not plain.
         var end = read
         while true {
           if count - end >= 8 {
-            let word = UnsafeRawPointer(text + end).loadUnaligned(as: UInt64.self)
+            let word = unsafe UnsafeRawPointer(text + end).loadUnaligned(as: UInt64.self)
             let found = ByteScan.matches(separator, in: word) | ByteScan.matches(quote, in: word)
             guard found != 0 else {
               end += 8
@@ -286,11 +286,11 @@ struct CSVBillReader {
             }
             end += found.trailingZeroBitCount / 8
           } else {
-            while end < count && text[end] != separator && text[end] != quote { end += 1 }
+            while unsafe end < count && text[end] != separator && text[end] != quote { end += 1 }
           }
           break
         }
-        if end < count && text[end] == quote { return nil }
+        if unsafe end < count && text[end] == quote { return nil }
         take(upTo: end)
       }
       // The column is counted later, if at all (Row.settleColumns).
@@ -310,7 +310,8 @@ struct CSVBillReader {
     guard input.peek() != nil else { return false }
     let separator = delimiter ?? 0x2C
     Self.clear(&row, line: line)
-    guard input.takeBufferedLine({ Self.plainRow($0, separator: separator, line: line, into: &row) }) else {
+    guard unsafe input.takeBufferedLine({ unsafe Self.plainRow($0, separator: separator, line: line, into: &row) })
+    else {
       return scanRow(into: &row)
     }
     line += 1

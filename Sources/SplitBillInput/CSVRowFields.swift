@@ -7,7 +7,11 @@ import SplitBillCore
 /// Cells are read in place, in the row's bytes. Their locations need the row's columns counted
 /// (``CSVBillReader/Row/settleColumns()``), which a row split in place leaves undone: the rules
 /// ask for none while recognising, and the reader settles them before diagnosing.
-struct CSVRowFields: BillFields, ~Copyable {
+///
+/// Safe to use: it holds a pointer to the row's bytes, and is made only inside the row buffer's
+/// `withUnsafeBufferPointer` scope and never escapes it (noncopyable, consumed by the rules);
+/// every cell range was bounded by the row's length when the row was split.
+@safe struct CSVRowFields: BillFields, ~Copyable {
   /// A cell's text, or a part of a diners cell.
   struct Text {
     /// Where the text lies in the row's bytes.
@@ -70,22 +74,24 @@ struct CSVRowFields: BillFields, ~Copyable {
     file: SourceFile, line: Int, index: Int, decimalComma: Bool
   ) {
     self.decimalComma = decimalComma
-    self.bytes = bytes
-    self.cells = cells
+    unsafe self.bytes = unsafe bytes
+    unsafe self.cells = unsafe cells
     self.layout = layout
     self.file = file
     self.line = line
     self.index = index
     // Nearly every row is valid as a whole, and then so is each cell, unless a character
     // straddles two cells: the one after it would then start with a continuation byte.
-    if ByteScan.isValidUTF8(bytes),
-      !cells.contains(where: { $0.range.lowerBound < bytes.count && bytes[$0.range.lowerBound] & 0xC0 == 0x80 })
+    if unsafe ByteScan.isValidUTF8(bytes),
+      unsafe !cells.contains(where: {
+        unsafe $0.range.lowerBound < bytes.count && bytes[$0.range.lowerBound] & 0xC0 == 0x80
+      })
     {
       return
     }
-    for (column, cell) in cells.enumerated() {
-      let text = UnsafeBufferPointer(rebasing: bytes[cell.range])
-      if !ByteScan.isValidUTF8(text), let key = layout.key(in: column) {
+    for column in cells.indices {
+      let text = unsafe UnsafeBufferPointer(rebasing: bytes[cells[column].range])
+      if unsafe !ByteScan.isValidUTF8(text), let key = layout.key(in: column) {
         invalidUTF8 |= 1 << key.rawValue
       }
     }
@@ -97,7 +103,7 @@ struct CSVRowFields: BillFields, ~Copyable {
 
   func reportReaderProblems<Policy: ProblemPolicy>(to policy: inout Policy) throws(Policy.Stop) {
     guard invalidUTF8 != 0 else { return }
-    for column in cells.indices {
+    for column in unsafe cells.indices {
       guard let key = layout.key(in: column), invalidUTF8 & (1 << key.rawValue) != 0 else { continue }
       try policy.report(
         .error(.invalidUTF8InColumn(key.name), at: cellLocation(column)))
@@ -107,14 +113,14 @@ struct CSVRowFields: BillFields, ~Copyable {
   @inline(__always)
   func value(_ key: BillKey) -> FieldValue<Text> {
     guard let column = layout.column(of: key), invalidUTF8 & (1 << key.rawValue) == 0 else { return .absent }
-    let range = cells[column].range
+    let range = unsafe cells[column].range
     guard !range.isEmpty else { return .null }
     let whole = Text(
       start: Int32(range.lowerBound), end: Int32(range.upperBound), at: Int32(range.lowerBound), cell: Int16(column),
       inList: false)
     guard key == .diners else { return .text(whole) }
-    let cell = UnsafeBufferPointer(rebasing: bytes[range])
-    guard let count = DinerList.headCount(in: cell, decimalComma: decimalComma) else { return .entries }
+    let cell = unsafe UnsafeBufferPointer(rebasing: bytes[range])
+    guard let count = unsafe DinerList.headCount(in: cell, decimalComma: decimalComma) else { return .entries }
     var text = whole
     text.start += Int32(count.lowerBound)
     text.end = Int32(range.lowerBound + count.upperBound)
@@ -126,9 +132,9 @@ struct CSVRowFields: BillFields, ~Copyable {
 
   func nextDiner(_ cursor: inout Int) -> (name: Text, weight: Text?)? {
     guard let column = layout.column(of: .diners) else { return nil }
-    let range = cells[column].range
-    let cell = UnsafeBufferPointer(rebasing: bytes[range])
-    guard let (name, weight) = DinerList.item(in: cell, after: &cursor, decimalComma: decimalComma) else {
+    let range = unsafe cells[column].range
+    let cell = unsafe UnsafeBufferPointer(rebasing: bytes[range])
+    guard let (name, weight) = unsafe DinerList.item(in: cell, after: &cursor, decimalComma: decimalComma) else {
       return nil
     }
     func text(_ part: Range<Int>, at: Int) -> Text {
@@ -141,13 +147,13 @@ struct CSVRowFields: BillFields, ~Copyable {
 
   var dinerCount: Int {
     guard let column = layout.column(of: .diners) else { return 0 }
-    let cell = UnsafeBufferPointer(rebasing: bytes[cells[column].range])
-    return cell.reduce(1) { $0 + (DinerList.isSeparator($1, decimalComma: decimalComma) ? 1 : 0) }
+    let cell = unsafe UnsafeBufferPointer(rebasing: bytes[cells[column].range])
+    return unsafe cell.reduce(1) { $0 + (DinerList.isSeparator($1, decimalComma: decimalComma) ? 1 : 0) }
   }
 
   @inline(__always)
   func bytes(_ text: Text) -> UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(rebasing: bytes[Int(text.start)..<Int(text.end)])
+    unsafe UnsafeBufferPointer(rebasing: bytes[Int(text.start)..<Int(text.end)])
   }
 
   func location(of text: Text) -> SourceLocation {
@@ -155,9 +161,9 @@ struct CSVRowFields: BillFields, ~Copyable {
     guard text.inList else { return cellLocation(column) }
     // A part of a diners cell: the cell's column, past its quote, and one column for each
     // Unicode scalar before the part (separators included).
-    let cell = cells[column]
-    let before = UnsafeBufferPointer(rebasing: bytes[cell.range.lowerBound..<Int(text.at)])
-    let scalars = before.count - ByteScan.continuationBytes(before)
+    let cell = unsafe cells[column]
+    let before = unsafe UnsafeBufferPointer(rebasing: bytes[cell.range.lowerBound..<Int(text.at)])
+    let scalars = unsafe before.count - ByteScan.continuationBytes(before)
     return SourceLocation(in: file, line: cell.line, column: cell.column + (cell.quoted ? 1 : 0) + scalars)
   }
 
@@ -169,6 +175,6 @@ struct CSVRowFields: BillFields, ~Copyable {
   }
 
   private func cellLocation(_ column: Int) -> SourceLocation {
-    SourceLocation(in: file, line: cells[column].line, column: cells[column].column)
+    unsafe SourceLocation(in: file, line: cells[column].line, column: cells[column].column)
   }
 }

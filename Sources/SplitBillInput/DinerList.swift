@@ -25,7 +25,7 @@ package enum DinerList {
   ) -> Int? {
     var index = start
     while index < text.count {
-      let byte = text[index]
+      let byte = unsafe text[index]
       if isSeparator(byte, decimalComma: decimalComma) || (weights && isWeightMark(byte)) { return index }
       index += 1
     }
@@ -36,16 +36,16 @@ package enum DinerList {
   /// or a weight, that is a number (digits, a sign, or any Unicode digits, which are then refused
   /// as a count).
   static func headCount(in text: UnsafeBufferPointer<UInt8>, decimalComma: Bool) -> Range<Int>? {
-    guard firstMark(in: text, from: 0, weights: true, decimalComma: decimalComma) == nil else { return nil }
+    guard unsafe firstMark(in: text, from: 0, weights: true, decimalComma: decimalComma) == nil else { return nil }
     var start = 0
     var end = text.count
-    while start < end, text[start] == 0x20 || text[start] == 0x09 { start += 1 }
-    while end > start, text[end - 1] == 0x20 || text[end - 1] == 0x09 { end -= 1 }
+    while start < end, unsafe text[start] == 0x20 || text[start] == 0x09 { start += 1 }
+    while end > start, unsafe text[end - 1] == 0x20 || text[end - 1] == 0x09 { end -= 1 }
     guard start < end else { return nil }
-    let trimmed = UnsafeBufferPointer(rebasing: text[start..<end])
-    if trimmed.allSatisfy({ (0x30...0x39).contains($0) }) { return start..<end }
-    let string = String(decoding: trimmed, as: UTF8.self)
-    let isCount = (!ByteScan.isASCII(trimmed) && string.allSatisfy(\.isNumber)) || Int(string) != nil
+    let trimmed = unsafe UnsafeBufferPointer(rebasing: text[start..<end])
+    if unsafe trimmed.allSatisfy({ (0x30...0x39).contains($0) }) { return start..<end }
+    let string = unsafe String(decoding: trimmed, as: UTF8.self)
+    let isCount = unsafe (!ByteScan.isASCII(trimmed) && string.allSatisfy(\.isNumber)) || Int(string) != nil
     return isCount ? start..<end : nil
   }
 
@@ -58,18 +58,18 @@ package enum DinerList {
     // The cursor is one past the start of the next item, so that 0 means none read yet.
     guard cursor <= text.count + 1 else { return nil }
     let start = cursor == 0 ? 0 : cursor - 1
-    let found = firstMark(in: text, from: start, weights: true, decimalComma: decimalComma)
-    guard let mark = found, isWeightMark(text[mark]) else {
+    let found = unsafe firstMark(in: text, from: start, weights: true, decimalComma: decimalComma)
+    guard let mark = found, unsafe isWeightMark(text[mark]) else {
       let end = found ?? text.count
       cursor = end + 2
       return (start..<end, nil)
     }
-    let end = firstMark(in: text, from: mark + 1, weights: false, decimalComma: decimalComma) ?? text.count
+    let end = unsafe firstMark(in: text, from: mark + 1, weights: false, decimalComma: decimalComma) ?? text.count
     cursor = end + 2
     var weightStart = mark + 1
     var weightEnd = end
-    while weightStart < weightEnd, text[weightStart] == 0x20 || text[weightStart] == 0x09 { weightStart += 1 }
-    while weightEnd > weightStart, text[weightEnd - 1] == 0x20 || text[weightEnd - 1] == 0x09 { weightEnd -= 1 }
+    while weightStart < weightEnd, unsafe text[weightStart] == 0x20 || text[weightStart] == 0x09 { weightStart += 1 }
+    while weightEnd > weightStart, unsafe text[weightEnd - 1] == 0x20 || text[weightEnd - 1] == 0x09 { weightEnd -= 1 }
     return (start..<mark, (weightStart..<weightEnd, mark + 1))
   }
 
@@ -98,11 +98,11 @@ package enum DinerList {
     return text.withUTF8 { bytes in
       var items: [(name: String, weight: String?)] = []
       var cursor = 0
-      while let (name, weight) = item(in: bytes, after: &cursor, decimalComma: decimalComma) {
-        items.append(
+      while let (name, weight) = unsafe item(in: bytes, after: &cursor, decimalComma: decimalComma) {
+        unsafe items.append(
           (
             String(decoding: bytes[name], as: UTF8.self),
-            weight.map { String(decoding: bytes[$0.text], as: UTF8.self) }
+            weight.map { unsafe String(decoding: bytes[$0.text], as: UTF8.self) }
           ))
       }
       return items

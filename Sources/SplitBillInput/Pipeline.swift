@@ -55,26 +55,29 @@ private final class Transfer<Value>: @unchecked Sendable {
 /// Elements on their way from one thread to the other, moved in and moved out, never copied (a
 /// copy of a bill is a reference count changed for each of its strings and arrays, and an array of
 /// bills copied out element by element and then destroyed was a fifth of a stage's time).
-private final class Batch<Element>: @unchecked Sendable {
+///
+/// Safe to use: it owns its `capacity` elements (allocated in `init`, freed in `deinit`), and
+/// every access is checked against `count` and `capacity`.
+@safe private final class Batch<Element>: @unchecked Sendable {
   private let elements: UnsafeMutablePointer<Element>
   private var count = 0
   private let capacity: Int
 
   init(capacity: Int) {
     self.capacity = capacity
-    elements = .allocate(capacity: capacity)
+    unsafe elements = .allocate(capacity: capacity)
   }
 
   deinit {
-    elements.deinitialize(count: count)
-    elements.deallocate()
+    unsafe elements.deinitialize(count: count)
+    unsafe elements.deallocate()
   }
 
   var isEmpty: Bool { count == 0 }
   var isFull: Bool { count == capacity }
 
   func append(_ element: consuming Element) {
-    (elements + count).initialize(to: element)
+    unsafe (elements + count).initialize(to: element)
     count += 1
   }
 
@@ -82,7 +85,7 @@ private final class Batch<Element>: @unchecked Sendable {
   func drain(_ body: (Element) -> Void) {
     let taken = count
     count = 0
-    for index in 0..<taken { body((elements + index).move()) }
+    for index in 0..<taken { unsafe body((elements + index).move()) }
   }
 }
 

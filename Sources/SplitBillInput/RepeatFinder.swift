@@ -52,13 +52,13 @@ struct RepeatFinder {
     var key = key
     key.withUTF8 { utf8 in
       let hash: UInt64
-      if utf8.allSatisfy({ $0 < 0x80 }) {
-        hash = ByteHash.hash(utf8)
+      if unsafe utf8.allSatisfy({ $0 < 0x80 }) {
+        hash = unsafe ByteHash.hash(utf8)
       } else {
-        var normalized = String(decoding: utf8, as: UTF8.self).precomposedStringWithCanonicalMapping
-        hash = normalized.withUTF8 { ByteHash.hash($0) }
+        var normalized = unsafe String(decoding: utf8, as: UTF8.self).precomposedStringWithCanonicalMapping
+        hash = normalized.withUTF8 { unsafe ByteHash.hash($0) }
       }
-      append(hash: hash, key: utf8, id: id, ordinal: ordinal, location: location)
+      unsafe append(hash: hash, key: utf8, id: id, ordinal: ordinal, location: location)
     }
   }
 
@@ -66,14 +66,14 @@ struct RepeatFinder {
   /// whose equal texts are always equal bytes (ASCII, names already in NFC). A finder takes its
   /// keys one way only.
   func add(utf8 key: UnsafeBufferPointer<UInt8>, id: String?, ordinal: Int, location: SourceLocation) {
-    append(hash: ByteHash.hash(key), key: key, id: id, ordinal: ordinal, location: location)
+    unsafe append(hash: ByteHash.hash(key), key: key, id: id, ordinal: ordinal, location: location)
   }
 
   /// Appends the entry to the partition its hash picks.
   private func append(
     hash: UInt64, key: UnsafeBufferPointer<UInt8>, id: String?, ordinal: Int, location: SourceLocation
   ) {
-    partitions[Int(hash % UInt64(Self.partitionCount))].append(
+    unsafe partitions[Int(hash % UInt64(Self.partitionCount))].append(
       hash: hash, ordinal: ordinal, location: location, id: id, key: key)
   }
 
@@ -129,16 +129,16 @@ struct RepeatFinder {
     // more candidates to compare in full, never a wrong answer, and the table is half the size.
     var seen = HashSet(room: partition.entries)
     var candidates = HashSet(room: 16)
-    partition.scan { hash, _ in
+    unsafe partition.scan { hash, _ in
       if !seen.insert(HashSet.key(hash)) { candidates.insert(HashSet.key(hash)) }
     }
     guard !candidates.isEmpty else { return ([], 0) }
     var found: [Repeat] = []
     var count = 0
     var first: [String: Entry] = [:]
-    partition.scan { hash, bytes in
+    unsafe partition.scan { hash, bytes in
       guard candidates.contains(HashSet.key(hash)) else { return }
-      var reader = EntryReader(bytes: bytes)
+      var reader = unsafe EntryReader(bytes: bytes)
       guard let entry = reader.next(), !skipping.contains(entry.ordinal) else { return }
       if let earlier = first[entry.key] {
         count += 1
@@ -218,7 +218,10 @@ private struct UncheckedPartitions: @unchecked Sendable {
 ///
 /// An entry: hash (8 bytes), ordinal (8), file (its ``SourceFile/number``), line, column (4 each), the key's UTF-8 length (4) and
 /// bytes, the id's length (4, all ones when the id is the key) and bytes; integers little-endian.
-private final class Partition {
+///
+/// Safe to use: it owns `buffer` (allocated in `init`, grown by `realloc`, freed in `deinit`);
+/// every write makes room first.
+@safe private final class Partition {
   /// Entries not yet in the file: raw memory written in place, an entry's bytes stored at once
   /// (appending them to an array one field at a time was a third of the cost of a check).
   private var buffer: UnsafeMutableRawPointer
@@ -235,16 +238,16 @@ private final class Partition {
 
   init(directory: String) {
     self.directory = directory
-    buffer = .allocate(byteCount: capacity, alignment: 8)
+    unsafe buffer = .allocate(byteCount: capacity, alignment: 8)
   }
 
   deinit {
     if descriptor >= 0 { close(descriptor) }
-    buffer.deallocate()
+    unsafe buffer.deallocate()
   }
 
   /// The entries still in memory.
-  private var buffered: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: buffer, count: count) }
+  private var buffered: UnsafeRawBufferPointer { unsafe UnsafeRawBufferPointer(start: buffer, count: count) }
 
   func append(hash: UInt64, ordinal: Int, location: SourceLocation, id: String?, key: UnsafeBufferPointer<UInt8>) {
     let idLength = id?.utf8.count ?? 0
@@ -254,8 +257,8 @@ private final class Partition {
     put(location.sourceFile.number)
     put(UInt32(clamping: location.line))
     put(UInt32(clamping: location.column))
-    put(key)
-    if var id { id.withUTF8 { put($0) } } else { put(UInt32.max) }
+    unsafe put(key)
+    if var id { id.withUTF8 { unsafe put($0) } } else { put(UInt32.max) }
     entries += 1
     if count >= Self.flushSize && !inMemoryOnly { flush() }
   }
@@ -265,16 +268,18 @@ private final class Partition {
     guard capacity - count < length else { return }
     capacity = Swift.max(2 * capacity, count + length)
     let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
-    larger.copyMemory(from: buffer, byteCount: count)
-    buffer.deallocate()
-    buffer = larger
+    unsafe larger.copyMemory(from: buffer, byteCount: count)
+    unsafe buffer.deallocate()
+    unsafe buffer = unsafe larger
   }
 
   /// Replaces the buffered entries with `bytes`.
   private func replaceBuffered(with bytes: [UInt8]) {
     count = 0
     reserve(bytes.count)
-    bytes.withUnsafeBytes { if let base = $0.baseAddress { buffer.copyMemory(from: base, byteCount: $0.count) } }
+    unsafe bytes.withUnsafeBytes {
+      if let base = $0.baseAddress { unsafe buffer.copyMemory(from: base, byteCount: $0.count) }
+    }
     count = bytes.count
   }
 
@@ -286,26 +291,27 @@ private final class Partition {
     var filled = 0
     // Hands on the whole entries of piece[..<filled] and moves what is left to the front.
     func consume() {
-      let used = piece.withUnsafeBufferPointer { bytes -> Int in
+      let used = unsafe piece.withUnsafeBufferPointer { bytes -> Int in
         var start = 0
-        while let (hash, end) = EntryReader.entry(in: UnsafeBufferPointer(rebasing: bytes[..<filled]), at: start) {
-          body(hash, UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        while let (hash, end) = unsafe EntryReader.entry(in: UnsafeBufferPointer(rebasing: bytes[..<filled]), at: start)
+        {
+          unsafe body(hash, UnsafeBufferPointer(rebasing: bytes[start..<end]))
           start = end
         }
         return start
       }
-      piece.withUnsafeMutableBufferPointer { bytes in
+      unsafe piece.withUnsafeMutableBufferPointer { bytes in
         guard used > 0, let base = bytes.baseAddress else { return }
-        base.update(from: base + used, count: filled - used)
+        unsafe base.update(from: base + used, count: filled - used)
       }
       filled -= used
     }
     var offset = 0
     while offset < fileSize {
       if piece.count - filled < 65536 { piece += [UInt8](repeating: 0, count: 65536) }
-      let read = piece.withUnsafeMutableBytes { bytes -> Int in
+      let read = unsafe piece.withUnsafeMutableBytes { bytes -> Int in
         guard let base = bytes.baseAddress else { return 0 }
-        return pread(descriptor, base + filled, min(bytes.count - filled, fileSize - offset), off_t(offset))
+        return unsafe pread(descriptor, base + filled, min(bytes.count - filled, fileSize - offset), off_t(offset))
       }
       guard read > 0 else { break }
       offset += read
@@ -313,7 +319,7 @@ private final class Partition {
       consume()
     }
     // Then what is still in the buffer.
-    piece.replaceSubrange(filled..., with: buffered)
+    unsafe piece.replaceSubrange(filled..., with: buffered)
     filled = piece.count
     consume()
   }
@@ -330,7 +336,7 @@ private final class Partition {
     }
     var written = 0
     while written < count {
-      let result = write(descriptor, buffer + written, count - written)
+      let result = unsafe write(descriptor, buffer + written, count - written)
       if result < 0 && errno == EINTR { continue }
       guard result > 0 else { break }
       written += result
@@ -345,7 +351,7 @@ private final class Partition {
     // ignored, and the whole buffer is kept.
     var earlier: [UInt8] = []
     scanFile { earlier += $0 }
-    replaceBuffered(with: earlier + buffered)
+    unsafe replaceBuffered(with: earlier + buffered)
     close(descriptor)
     descriptor = -1
     fileSize = 0
@@ -356,8 +362,8 @@ private final class Partition {
     var offset = 0
     var piece = [UInt8](repeating: 0, count: 65536)
     while offset < fileSize {
-      let read = piece.withUnsafeMutableBytes {
-        pread(descriptor, $0.baseAddress, min($0.count, fileSize - offset), off_t(offset))
+      let read = unsafe piece.withUnsafeMutableBytes {
+        unsafe pread(descriptor, $0.baseAddress, min($0.count, fileSize - offset), off_t(offset))
       }
       guard read > 0 else { break }
       offset += read
@@ -367,39 +373,42 @@ private final class Partition {
 
   // Writers of an entry's fields into room made by `reserve`.
   private func put(_ value: UInt64) {
-    buffer.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt64.self)
+    unsafe buffer.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt64.self)
     count += 8
   }
   private func put(_ value: UInt32) {
-    buffer.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt32.self)
+    unsafe buffer.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt32.self)
     count += 4
   }
   private func put(_ utf8: UnsafeBufferPointer<UInt8>) {
     put(UInt32(utf8.count))
-    if let base = utf8.baseAddress { (buffer + count).copyMemory(from: base, byteCount: utf8.count) }
+    if let base = utf8.baseAddress { unsafe (buffer + count).copyMemory(from: base, byteCount: utf8.count) }
     count += utf8.count
   }
 }
 
 /// Decodes what ``Partition`` wrote. A truncated entry (a failed read can leave one) ends it.
-private struct EntryReader {
+///
+/// Safe to use while the bytes it was made with are: it is made inside the scope that lends
+/// them, and every read is checked against their count.
+@safe private struct EntryReader {
   let bytes: UnsafeBufferPointer<UInt8>
   private(set) var offset = 0
 
-  init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+  init(bytes: UnsafeBufferPointer<UInt8>) { unsafe self.bytes = unsafe bytes }
 
   /// The hash and end of the whole entry that starts at `start` in `bytes`, if it is all there.
   static func entry(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (hash: UInt64, end: Int)? {
     // hash, ordinal (8 each), file, line, column, key length (4 each), key, id length (4), id.
     let available = bytes.count - start
     guard available >= 36, let base = bytes.baseAddress else { return nil }
-    let entry = UnsafeRawPointer(base + start)
-    let keyLength = Int(UInt32(littleEndian: entry.loadUnaligned(fromByteOffset: 28, as: UInt32.self)))
+    let entry = unsafe UnsafeRawPointer(base + start)
+    let keyLength = unsafe Int(UInt32(littleEndian: entry.loadUnaligned(fromByteOffset: 28, as: UInt32.self)))
     guard available >= 36 + keyLength else { return nil }
-    let idLength = UInt32(littleEndian: entry.loadUnaligned(fromByteOffset: 32 + keyLength, as: UInt32.self))
+    let idLength = unsafe UInt32(littleEndian: entry.loadUnaligned(fromByteOffset: 32 + keyLength, as: UInt32.self))
     let length = 36 + keyLength + (idLength == UInt32.max ? 0 : Int(idLength))
     guard available >= length else { return nil }
-    return (UInt64(littleEndian: entry.loadUnaligned(as: UInt64.self)), start + length)
+    return unsafe (UInt64(littleEndian: entry.loadUnaligned(as: UInt64.self)), start + length)
   }
 
   /// The next entry, or nil at the end.
@@ -415,20 +424,20 @@ private struct EntryReader {
   }
 
   private mutating func take(_ count: Int) -> UnsafeBufferPointer<UInt8>? {
-    guard bytes.count - offset >= count else { return nil }
+    guard unsafe bytes.count - offset >= count else { return nil }
     defer { offset += count }
-    return UnsafeBufferPointer(rebasing: bytes[offset..<offset + count])
+    return unsafe UnsafeBufferPointer(rebasing: bytes[offset..<offset + count])
   }
 
   private mutating func u64() -> UInt64? {
-    take(8).map { $0.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
+    unsafe take(8).map { unsafe $0.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
   }
 
   private mutating func u32() -> UInt32? {
-    take(4).map { $0.reversed().reduce(0) { $0 << 8 | UInt32($1) } }
+    unsafe take(4).map { unsafe $0.reversed().reduce(0) { $0 << 8 | UInt32($1) } }
   }
 
   private mutating func text(length: UInt32) -> String? {
-    take(Int(length)).map { String(decoding: $0, as: UTF8.self) }
+    unsafe take(Int(length)).map { unsafe String(decoding: $0, as: UTF8.self) }
   }
 }

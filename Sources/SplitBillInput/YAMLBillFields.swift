@@ -5,7 +5,10 @@ import SplitBillCore
 ///
 /// Keys are found once, when the fields are made; a key outside the format, a key given twice or
 /// one that is not a plain name is a reader problem, worded then (it is rare).
-struct YAMLBillFields: BillFields, ~Copyable {
+///
+/// Safe to use: it holds pointers into the flat bill's events and text, and is made only inside
+/// the scope that lends them and never escapes it (noncopyable, consumed by the rules).
+@safe struct YAMLBillFields: BillFields, ~Copyable {
   /// A scalar, by its event's position.
   typealias Text = Int32
 
@@ -25,10 +28,10 @@ struct YAMLBillFields: BillFields, ~Copyable {
     index: Int
   ) {
     precondition(slots.count >= BillKey.allCases.count, "a slot for every key")
-    slots.initialize(repeating: -1)
-    self.slots = slots
+    unsafe slots.initialize(repeating: -1)
+    unsafe self.slots = unsafe slots
     self.flat = flat
-    self.text = text
+    unsafe self.text = unsafe text
     self.file = file
     self.index = index
     let events = flat.events
@@ -50,13 +53,13 @@ struct YAMLBillFields: BillFields, ~Copyable {
         if let guess, let key = BillKey(name: guess) { misspelt.insert(key) }
         continue
       }
-      guard slots[key.rawValue] < 0 else {
+      guard unsafe slots[key.rawValue] < 0 else {
         keyProblems.append(
           .error(
             .repeatedKey(key.name, place: "bill", first: self.keyLocation(key)), at: location(of: Int32(position))))
         continue
       }
-      slots[key.rawValue] = Int32(valueStart)
+      unsafe slots[key.rawValue] = Int32(valueStart)
     }
   }
 
@@ -71,9 +74,9 @@ struct YAMLBillFields: BillFields, ~Copyable {
       let problem = Diagnostic.error(.billShape(shape), at: start)
       return (.failure(InvalidBill(id: "\(context.file)#\(index)", source: start, diagnostics: [problem])), false)
     }
-    return flat.text.withUnsafeBufferPointer { text in
-      withUnsafeTemporaryAllocation(of: Int32.self, capacity: BillKey.allCases.count) { slots in
-        let fields = YAMLBillFields(flat: flat, text: text, slots: slots, file: file, index: index)
+    return unsafe flat.text.withUnsafeBufferPointer { text in
+      unsafe withUnsafeTemporaryAllocation(of: Int32.self, capacity: BillKey.allCases.count) { slots in
+        let fields = unsafe YAMLBillFields(flat: flat, text: text, slots: slots, file: file, index: index)
         let recognized: Result<Bill, InvalidBill>? = rules.recognize(fields, context: context).map { .success($0) }
         #if DEBUG
           BillRules.checkAgreement(recognized, rules.diagnose(fields, context: context))
@@ -84,7 +87,7 @@ struct YAMLBillFields: BillFields, ~Copyable {
   }
 
   var start: SourceLocation { location(of: 0) }
-  var givesID: Bool { slots[BillKey.id.rawValue] >= 0 }
+  var givesID: Bool { unsafe slots[BillKey.id.rawValue] >= 0 }
   func isMisspelt(_ key: BillKey) -> Bool { misspelt.contains(key) }
 
   func reportReaderProblems<Policy: ProblemPolicy>(to policy: inout Policy) throws(Policy.Stop) {
@@ -92,7 +95,7 @@ struct YAMLBillFields: BillFields, ~Copyable {
   }
 
   func value(_ key: BillKey) -> FieldValue<Int32> {
-    let position = Int(slots[key.rawValue])
+    let position = unsafe Int(slots[key.rawValue])
     guard position >= 0 else { return .absent }
     switch flat.events[position].kind {
     case .scalar, .plainScalar:
@@ -105,7 +108,7 @@ struct YAMLBillFields: BillFields, ~Copyable {
   }
 
   func shape(of key: BillKey) -> String {
-    let position = Int(slots[key.rawValue])
+    let position = unsafe Int(slots[key.rawValue])
     guard position >= 0 else { return "nothing" }
     let container = flat.events[position].kind == .sequenceStart ? "a list" : "a mapping"
     guard let odd = oddItem(at: position) else { return describe(at: position) }
@@ -135,7 +138,7 @@ struct YAMLBillFields: BillFields, ~Copyable {
   }
 
   func nextDiner(_ cursor: inout Int) -> (name: Int32, weight: Int32?)? {
-    let position = Int(slots[BillKey.diners.rawValue])
+    let position = unsafe Int(slots[BillKey.diners.rawValue])
     guard position >= 0 else { return nil }
     let events = flat.events
     if cursor == 0 { cursor = position + 1 }
@@ -155,7 +158,7 @@ struct YAMLBillFields: BillFields, ~Copyable {
   }
 
   var dinerCount: Int {
-    let position = Int(slots[BillKey.diners.rawValue])
+    let position = unsafe Int(slots[BillKey.diners.rawValue])
     guard position >= 0 else { return 0 }
     let items = flat.end(ofNodeAt: position) - position - 2
     return flat.events[position].kind == .mappingStart ? items / 2 : max(items, 0)
@@ -164,7 +167,7 @@ struct YAMLBillFields: BillFields, ~Copyable {
   func bytes(_ text: Int32) -> UnsafeBufferPointer<UInt8> {
     let position = Int(text)
     let start = position == 0 ? 0 : Int(flat.events[position - 1].end)
-    return UnsafeBufferPointer(rebasing: self.text[start..<Int(flat.events[position].end)])
+    return unsafe UnsafeBufferPointer(rebasing: self.text[start..<Int(flat.events[position].end)])
   }
 
   func location(of text: Int32) -> SourceLocation {
@@ -173,12 +176,12 @@ struct YAMLBillFields: BillFields, ~Copyable {
   }
 
   func keyLocation(_ key: BillKey) -> SourceLocation {
-    let position = slots[key.rawValue]
+    let position = unsafe slots[key.rawValue]
     return position > 0 ? location(of: position - 1) : start
   }
 
   func valueLocation(_ key: BillKey) -> SourceLocation {
-    let position = slots[key.rawValue]
+    let position = unsafe slots[key.rawValue]
     guard position > 0 else { return start }
     return flat.isNull(at: Int(position)) ? keyLocation(key) : location(of: position)
   }

@@ -37,7 +37,10 @@ struct YAMLSyntaxError: Error {
 ///
 /// Owns the `yaml_parser_t` (at a fixed address, so each event costs no exclusivity check); reads
 /// a file through a `FILE*` in libyaml's own buffer, or a copy of a byte array.
-final class YAMLEventReader {
+///
+/// Safe to use: it owns the parser, the file and the input copy (made in `init`, released in
+/// `deinit`), lends libyaml's event only for the call that reads it, and copies what it keeps.
+@safe final class YAMLEventReader {
   private let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
   private let file: UnsafeMutablePointer<FILE>?
   /// The bytes libyaml reads when there is no file; freed with the reader.
@@ -53,42 +56,42 @@ final class YAMLEventReader {
 
   /// Reads the file at `path`; `nil` when it cannot be opened (`errno` says why).
   init?(path: String) {
-    file = fopen(path, "rb")
-    input = nil
-    parser.initialize(to: yaml_parser_t())
+    unsafe file = unsafe fopen(path, "rb")
+    unsafe input = nil
+    unsafe parser.initialize(to: yaml_parser_t())
     // On failure `deinit` still runs (every property is set): it closes the file.
-    guard let file, yaml_parser_initialize(parser) == 1 else { return nil }
-    yaml_parser_set_input_file(parser, file)
+    guard let file = unsafe self.file, unsafe yaml_parser_initialize(parser) == 1 else { return nil }
+    unsafe yaml_parser_set_input_file(parser, file)
   }
 
   /// Reads a copy of `bytes` (standard input, tests).
   init(bytes: [UInt8]) {
-    file = nil
+    unsafe file = nil
     let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, bytes.count))
-    _ = copy.initialize(from: bytes)
-    input = copy
-    parser.initialize(to: yaml_parser_t())
-    yaml_parser_initialize(parser)
-    yaml_parser_set_input_string(parser, copy.baseAddress, bytes.count)
+    _ = unsafe copy.initialize(from: bytes)
+    unsafe input = unsafe copy
+    unsafe parser.initialize(to: yaml_parser_t())
+    unsafe yaml_parser_initialize(parser)
+    unsafe yaml_parser_set_input_string(parser, copy.baseAddress, bytes.count)
   }
 
   deinit {
     // Safe on a parser whose initialisation failed: libyaml leaves it empty.
-    yaml_parser_delete(parser)
-    parser.deallocate()
-    input?.deallocate()
-    capturedEvents.deallocate()
-    capturedText.deallocate()
-    if let file { fclose(file) }
+    unsafe yaml_parser_delete(parser)
+    unsafe parser.deallocate()
+    unsafe input?.deallocate()
+    unsafe capturedEvents.deallocate()
+    unsafe capturedText.deallocate()
+    if let file = unsafe file { unsafe fclose(file) }
   }
 
   /// The next event and its 1-based line and column; `nil` after the stream ends.
   func next() throws(YAMLSyntaxError) -> (YAMLEvent, line: Int, column: Int)? {
     guard !finished else { return nil }
-    var event = yaml_event_t()
-    guard yaml_parser_parse(parser, &event) == 1 else { throw syntaxError() }
-    defer { yaml_event_delete(&event) }
-    return convert(&event)
+    var event = unsafe yaml_event_t()
+    guard unsafe yaml_parser_parse(parser, &event) == 1 else { throw syntaxError() }
+    defer { unsafe yaml_event_delete(&event) }
+    return unsafe convert(&event)
   }
 
   /// What ``capture(into:)`` did.
@@ -113,59 +116,59 @@ final class YAMLEventReader {
     let textBase = flat.text.count
     // What was taken goes into the flat bill however this returns.
     defer {
-      flat.events.append(contentsOf: UnsafeBufferPointer(start: capturedEvents, count: eventCount))
-      flat.text.append(contentsOf: UnsafeBufferPointer(start: capturedText, count: textCount))
+      unsafe flat.events.append(contentsOf: UnsafeBufferPointer(start: capturedEvents, count: eventCount))
+      unsafe flat.text.append(contentsOf: UnsafeBufferPointer(start: capturedText, count: textCount))
       // A bill with megabytes of text does not keep its room.
       if capturedTextCapacity > 1 << 20 {
-        capturedText.deallocate()
-        capturedText = .allocate(capacity: 4_096)
+        unsafe capturedText.deallocate()
+        unsafe capturedText = .allocate(capacity: 4_096)
         capturedTextCapacity = 4_096
       }
     }
     while !finished {
-      var event = yaml_event_t()
-      guard yaml_parser_parse(parser, &event) == 1 else { throw syntaxError() }
-      defer { yaml_event_delete(&event) }
-      let line = Int32(clamping: Int(event.start_mark.line) + 1)
-      let column = Int32(clamping: Int(event.start_mark.column) + 1)
+      var event = unsafe yaml_event_t()
+      guard unsafe yaml_parser_parse(parser, &event) == 1 else { throw syntaxError() }
+      defer { unsafe yaml_event_delete(&event) }
+      let line = unsafe Int32(clamping: Int(event.start_mark.line) + 1)
+      let column = unsafe Int32(clamping: Int(event.start_mark.column) + 1)
       var kind: YAMLFlatBill.Kind?
       var anchor: UnsafeMutablePointer<yaml_char_t>?
-      switch event.type {
+      switch unsafe event.type {
       case YAML_SCALAR_EVENT:
-        let scalar = event.data.scalar
-        anchor = scalar.anchor
-        let plain = scalar.style == YAML_PLAIN_SCALAR_STYLE
+        let scalar = unsafe event.data.scalar
+        unsafe anchor = unsafe scalar.anchor
+        let plain = unsafe scalar.style == YAML_PLAIN_SCALAR_STYLE
         // `<<` is a merge key only as a plain scalar; as a value it would be text, but rare.
-        let isMerge = plain && scalar.length == 2 && scalar.value?[0] == 0x3C && scalar.value?[1] == 0x3C
+        let isMerge = unsafe plain && scalar.length == 2 && scalar.value?[0] == 0x3C && scalar.value?[1] == 0x3C
         if !isMerge, depth > 0 {
           kind = plain ? .plainScalar : .scalar
-          if let value = scalar.value, scalar.length > 0 {
-            if capturedTextCapacity - textCount < scalar.length {
-              growCapturedText(toHold: textCount + scalar.length, keeping: textCount)
+          if let value = unsafe scalar.value, unsafe scalar.length > 0 {
+            if unsafe capturedTextCapacity - textCount < scalar.length {
+              unsafe growCapturedText(toHold: textCount + scalar.length, keeping: textCount)
             }
-            (capturedText + textCount).initialize(from: value, count: scalar.length)
-            textCount += scalar.length
+            unsafe (capturedText + textCount).initialize(from: value, count: scalar.length)
+            unsafe textCount += scalar.length
           }
         }
       case YAML_SEQUENCE_START_EVENT:
-        anchor = event.data.sequence_start.anchor
+        unsafe anchor = unsafe event.data.sequence_start.anchor
         kind = .sequenceStart
       case YAML_MAPPING_START_EVENT:
-        anchor = event.data.mapping_start.anchor
+        unsafe anchor = unsafe event.data.mapping_start.anchor
         kind = .mappingStart
       case YAML_SEQUENCE_END_EVENT where depth > 0: kind = .sequenceEnd
       case YAML_MAPPING_END_EVENT where depth > 0: kind = .mappingEnd
       default: break
       }
       let opens = kind == .sequenceStart || kind == .mappingStart
-      guard let kind, anchor == nil, flat.events.count + eventCount < YAMLFlatBill.maximumEvents,
+      guard let kind, unsafe anchor == nil, flat.events.count + eventCount < YAMLFlatBill.maximumEvents,
         textBase + textCount < Int32.max,
         !opens || depth < YAMLFlatBill.maximumDepth
       else {
-        let (converted, line, column) = convert(&event)
+        let (converted, line, column) = unsafe convert(&event)
         return .stopped(converted, line: line, column: column)
       }
-      (capturedEvents + eventCount).initialize(
+      unsafe (capturedEvents + eventCount).initialize(
         to: YAMLFlatBill.Event(kind: kind, line: line, column: column, end: Int32(clamping: textBase + textCount)))
       eventCount += 1
       if opens { depth += 1 }
@@ -181,34 +184,36 @@ final class YAMLEventReader {
     var capacity = capturedTextCapacity
     while capacity < count { capacity *= 2 }
     let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
-    larger.initialize(from: capturedText, count: kept)
-    capturedText.deallocate()
-    capturedText = larger
+    unsafe larger.initialize(from: capturedText, count: kept)
+    unsafe capturedText.deallocate()
+    unsafe capturedText = unsafe larger
     capturedTextCapacity = capacity
   }
 
   private func convert(_ event: inout yaml_event_t) -> (YAMLEvent, line: Int, column: Int) {
-    let line = Int(event.start_mark.line) + 1
-    let column = Int(event.start_mark.column) + 1
+    let line = unsafe Int(event.start_mark.line) + 1
+    let column = unsafe Int(event.start_mark.column) + 1
     let converted: YAMLEvent
-    switch event.type {
+    switch unsafe event.type {
     case YAML_STREAM_START_EVENT: converted = .streamStart
     case YAML_STREAM_END_EVENT:
       finished = true
       converted = .streamEnd
     case YAML_DOCUMENT_START_EVENT: converted = .documentStart
     case YAML_DOCUMENT_END_EVENT: converted = .documentEnd
-    case YAML_ALIAS_EVENT: converted = .alias(anchor: Self.string(event.data.alias.anchor) ?? "")
+    case YAML_ALIAS_EVENT: converted = unsafe .alias(anchor: Self.string(event.data.alias.anchor) ?? "")
     case YAML_SCALAR_EVENT:
-      let scalar = event.data.scalar
-      let value = scalar.value.map {
-        String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self)
+      let scalar = unsafe event.data.scalar
+      let value = unsafe scalar.value.map {
+        unsafe String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self)
       }
-      converted = .scalar(
+      converted = unsafe .scalar(
         value: value ?? "", anchor: Self.string(scalar.anchor), plain: scalar.style == YAML_PLAIN_SCALAR_STYLE)
-    case YAML_SEQUENCE_START_EVENT: converted = .sequenceStart(anchor: Self.string(event.data.sequence_start.anchor))
+    case YAML_SEQUENCE_START_EVENT:
+      converted = unsafe .sequenceStart(anchor: Self.string(event.data.sequence_start.anchor))
     case YAML_SEQUENCE_END_EVENT: converted = .sequenceEnd
-    case YAML_MAPPING_START_EVENT: converted = .mappingStart(anchor: Self.string(event.data.mapping_start.anchor))
+    case YAML_MAPPING_START_EVENT:
+      converted = unsafe .mappingStart(anchor: Self.string(event.data.mapping_start.anchor))
     case YAML_MAPPING_END_EVENT: converted = .mappingEnd
     default: converted = .streamEnd
     }
@@ -216,7 +221,7 @@ final class YAMLEventReader {
   }
 
   private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
-    pointer.map { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+    unsafe pointer.map { unsafe String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
   }
 
   /// The reader errors libyaml 0.2 gives for bytes that are not valid UTF-8 (or UTF-16), word for
@@ -231,13 +236,13 @@ final class YAMLEventReader {
 
   /// libyaml's problem, located.
   private func syntaxError() -> YAMLSyntaxError {
-    let parser = self.parser.pointee
-    let problem = parser.problem.map { String(cString: $0) } ?? "unknown problem"
-    let context = parser.context.map { String(cString: $0) }
-    switch parser.error {
+    let parser = unsafe self.parser.pointee
+    let problem = unsafe parser.problem.map { unsafe String(cString: $0) } ?? "unknown problem"
+    let context = unsafe parser.context.map { unsafe String(cString: $0) }
+    switch unsafe parser.error {
     case YAML_READER_ERROR:
       // Reader errors (bytes that are not UTF-8, control characters) carry a byte offset, not a mark.
-      let offset = YAMLSyntaxError.Position.byteOffset(Int(parser.problem_offset))
+      let offset = unsafe YAMLSyntaxError.Position.byteOffset(Int(parser.problem_offset))
       if Self.encodingProblems.contains(problem) {
         return YAMLSyntaxError(problem: .invalidUTF8(detail: problem), position: offset)
       }
@@ -245,8 +250,8 @@ final class YAMLEventReader {
     case YAML_MEMORY_ERROR:
       return YAMLSyntaxError(problem: .yamlOutOfMemory, position: .unknown)
     default:
-      let mark = parser.problem_mark
-      return YAMLSyntaxError(
+      let mark = unsafe parser.problem_mark
+      return unsafe YAMLSyntaxError(
         problem: .yamlSyntax(problem: problem, context: context, contextLine: Int(parser.context_mark.line) + 1),
         position: .mark(line: Int(mark.line) + 1, column: Int(mark.column) + 1))
     }

@@ -290,7 +290,7 @@ extension JSON {
 
   /// Appends what stands between the quotes of ``quote(_:)`` of `text`.
   package static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
-    bytes.append(atMost: maximumEscapedLength(text)) { writeEscaped(text, to: &$0) }
+    unsafe bytes.append(atMost: maximumEscapedLength(text)) { unsafe writeEscaped(text, to: &$0) }
   }
 
   /// The most bytes ``writeEscaped(_:to:)`` writes for `text`: six for each of its bytes (`\u0001`).
@@ -300,14 +300,14 @@ extension JSON {
   /// nothing to escape is copied straight in.
   @_spi(ByteWriters) @inlinable public static func writeEscaped(_ text: String, to cursor: inout ByteCursor) {
     // Native strings (all of ours) lend their bytes without a copy of the string.
-    let plain = text.utf8.withContiguousStorageIfAvailable { utf8 in
-      guard utf8.allSatisfy(isPlain) else { return false }
-      cursor.write(utf8)
+    let plain = unsafe text.utf8.withContiguousStorageIfAvailable { utf8 in
+      guard unsafe utf8.allSatisfy(isPlain) else { return false }
+      unsafe cursor.write(utf8)
       return true
     }
     guard plain != true else { return }
     var quoted = quote(text)
-    quoted.withUTF8 { cursor.write(UnsafeBufferPointer(rebasing: $0.dropFirst().dropLast())) }
+    quoted.withUTF8 { unsafe cursor.write(UnsafeBufferPointer(rebasing: $0.dropFirst().dropLast())) }
   }
 
   /// A byte that stands for itself inside a JSON string (0xE2 starts U+2028 and U+2029, which are

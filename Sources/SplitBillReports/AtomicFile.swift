@@ -33,11 +33,13 @@ package final class PendingFile {
   /// - Parameter overwrite: when `false`, an existing `path` is an error and is left alone.
   package init(path: String, overwrite: Bool = true) throws(WriteError) {
     self.path = path
-    if !overwrite && access(path, F_OK) == 0 { throw WriteError(path: path, reason: "the file exists (use --force)") }
+    if unsafe !overwrite && access(path, F_OK) == 0 {
+      throw WriteError(path: path, reason: "the file exists (use --force)")
+    }
     var status = stat()
-    if stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
+    if unsafe stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
       guard (status.st_mode & S_IFMT) != S_IFDIR else { throw WriteError(path: path, reason: "it is a directory") }
-      let descriptor = open(path, O_WRONLY)
+      let descriptor = unsafe open(path, O_WRONLY)
       guard descriptor >= 0 else { throw WriteError(path: path, reason: PendingFile.lastError()) }
       self.descriptor = descriptor
       self.temporary = path
@@ -50,9 +52,9 @@ package final class PendingFile {
     let directory = slash.map { String(path[..<$0]) } ?? "."
     let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
     var template = Array(((directory.isEmpty ? "" : directory) + "/.\(base).tmp-XXXXXX").utf8CString)
-    let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+    let descriptor = unsafe template.withUnsafeMutableBufferPointer { buffer -> Int32 in
       guard let start = buffer.baseAddress else { return -1 }
-      return mkstemp(start)
+      return unsafe mkstemp(start)
     }
     guard descriptor >= 0 else { throw WriteError(path: path, reason: PendingFile.lastError()) }
     self.descriptor = descriptor
@@ -70,12 +72,12 @@ package final class PendingFile {
       done = true
       close(descriptor)
       descriptor = -1
-      if let failure = sink.failure { throw WriteError(path: path, reason: String(cString: strerror(failure))) }
+      if let failure = sink.failure { throw unsafe WriteError(path: path, reason: String(cString: strerror(failure))) }
       return
     }
     if let failure = sink.failure {
       abort()
-      throw WriteError(path: path, reason: String(cString: strerror(failure)))
+      throw unsafe WriteError(path: path, reason: String(cString: strerror(failure)))
     }
     let mask = umask(0)
     umask(mask)
@@ -87,7 +89,7 @@ package final class PendingFile {
       throw WriteError(path: path, reason: reason)
     }
     descriptor = -1
-    guard rename(temporary, path) == 0 else {
+    guard unsafe rename(temporary, path) == 0 else {
       let reason = PendingFile.lastError()
       abort()
       throw WriteError(path: path, reason: reason)
@@ -101,10 +103,10 @@ package final class PendingFile {
     done = true
     if descriptor >= 0 { close(descriptor) }
     descriptor = -1
-    if !direct { unlink(temporary) }
+    if !direct { unsafe unlink(temporary) }
   }
 
-  static func lastError() -> String { String(cString: strerror(errno)) }
+  static func lastError() -> String { unsafe String(cString: strerror(errno)) }
 }
 
 /// Writes a whole file atomically in one call.

@@ -26,26 +26,26 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
     var room = 0
     for share in split.shares { room += fixed + 2 * share.person.utf8.count + 128 }
     sink.append { bytes in
-      bytes.append(atMost: room) { out in
+      unsafe bytes.append(atMost: room) { out in
         for share in split.shares {
-          Self.writeCell(id, to: &out)
-          out.write(0x2C)
-          if let date = bill.bill.date { date.writeISO(to: &out) }
-          out.write(0x2C)
-          Self.writeCell(description, to: &out)
-          out.write(0x2C)
-          split.currency.writeCode(to: &out)
-          out.write(0x2C)
-          Self.writeCell(share.person, to: &out)
-          out.write(0x2C)
-          DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
-          out.write(0x2C)
-          DecimalText.write(share.amount.minorUnits, scale: split.currency.exponent, to: &out)
-          out.write(0x2C)
-          DecimalText.write(Int64(share.absorbed), scale: 0, to: &out)
-          out.write(0x2C)
-          Self.writeCell(payer, to: &out)
-          out.write("\r\n")
+          unsafe Self.writeCell(id, to: &out)
+          unsafe out.write(0x2C)
+          if let date = bill.bill.date { unsafe date.writeISO(to: &out) }
+          unsafe out.write(0x2C)
+          unsafe Self.writeCell(description, to: &out)
+          unsafe out.write(0x2C)
+          unsafe split.currency.writeCode(to: &out)
+          unsafe out.write(0x2C)
+          unsafe Self.writeCell(share.person, to: &out)
+          unsafe out.write(0x2C)
+          unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+          unsafe out.write(0x2C)
+          unsafe DecimalText.write(share.amount.minorUnits, scale: split.currency.exponent, to: &out)
+          unsafe out.write(0x2C)
+          unsafe DecimalText.write(Int64(share.absorbed), scale: 0, to: &out)
+          unsafe out.write(0x2C)
+          unsafe Self.writeCell(payer, to: &out)
+          unsafe out.write("\r\n")
         }
       }
     }
@@ -59,9 +59,9 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
       first != 0x0D, !ByteScan.contains(0x2C, in: text), !ByteScan.contains(0x22, in: text),
       !ByteScan.contains(0x0A, in: text), !ByteScan.contains(0x0D, in: text)
     {
-      out.write(utf8: text)
+      unsafe out.write(utf8: text)
     } else {
-      out.write(utf8: cell(text))
+      unsafe out.write(utf8: cell(text))
     }
   }
 

@@ -39,9 +39,9 @@ package final class FileDescriptorSink: OutputSink {
   package func flush() {
     var offset = 0
     while offset < buffer.count && !failed {
-      let written = buffer[offset...].withUnsafeBytes { bytes in
+      let written = unsafe buffer[offset...].withUnsafeBytes { bytes in
         #if canImport(Glibc)
-          Glibc.write(descriptor, bytes.baseAddress, bytes.count)
+          unsafe Glibc.write(descriptor, bytes.baseAddress, bytes.count)
         #else
           Darwin.write(descriptor, bytes.baseAddress, bytes.count)
         #endif

@@ -35,65 +35,65 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     room += 6 * (bill.id.utf8.count + (bill.description?.utf8.count ?? 0) + (split.payer?.utf8.count ?? 0))
     for share in split.shares { room += 256 + 6 * share.person.utf8.count }
     bills.append { bytes in
-      bytes.append(atMost: room) { out in
-        func money(_ units: Int64) { DecimalText.write(units, scale: currency.exponent, to: &out) }
-        out.write("<tr><td><b>")
-        Self.writeEscaped(bill.id, to: &out)
-        out.write("</b><div class=\"source\">")
-        out.write(utf8: path)
-        out.write(0x3A)
-        DecimalText.write(Int64(bill.source.line), scale: 0, to: &out)
-        out.write(0x3A)
-        DecimalText.write(Int64(bill.source.column), scale: 0, to: &out)
-        out.write("</div></td><td>")
-        bill.date?.writeISO(to: &out)
-        out.write("</td><td>")
-        if let description = bill.description { Self.writeEscaped(description, to: &out) }
-        out.write("</td><td class=\"num\">")
+      unsafe bytes.append(atMost: room) { out in
+        func money(_ units: Int64) { unsafe DecimalText.write(units, scale: currency.exponent, to: &out) }
+        unsafe out.write("<tr><td><b>")
+        unsafe Self.writeEscaped(bill.id, to: &out)
+        unsafe out.write("</b><div class=\"source\">")
+        unsafe out.write(utf8: path)
+        unsafe out.write(0x3A)
+        unsafe DecimalText.write(Int64(bill.source.line), scale: 0, to: &out)
+        unsafe out.write(0x3A)
+        unsafe DecimalText.write(Int64(bill.source.column), scale: 0, to: &out)
+        unsafe out.write("</div></td><td>")
+        unsafe bill.date?.writeISO(to: &out)
+        unsafe out.write("</td><td>")
+        if let description = bill.description { unsafe Self.writeEscaped(description, to: &out) }
+        unsafe out.write("</td><td class=\"num\">")
         money(split.amount.minorUnits)
-        out.write(0x20)
-        currency.writeCode(to: &out)
-        out.write("</td><td>")
+        unsafe out.write(0x20)
+        unsafe currency.writeCode(to: &out)
+        unsafe out.write("</td><td>")
         // Digits, `%`, `.` and words: nothing to escape.
         if let percent = split.tipPercent {
-          DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
-          out.write("% ")
+          unsafe DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+          unsafe out.write("% ")
         }
         money(split.tip.minorUnits)
         if split.leftoverToTip.minorUnits > 0 {
-          out.write(" (incl. ")
+          unsafe out.write(" (incl. ")
           money(split.leftoverToTip.minorUnits)
-          out.write(" leftover)")
+          unsafe out.write(" leftover)")
         }
-        if let adviceCell { out.write(utf8: adviceCell) }
-        out.write("</td><td class=\"num\">")
+        if let adviceCell { unsafe out.write(utf8: adviceCell) }
+        unsafe out.write("</td><td class=\"num\">")
         money(split.total.minorUnits)
-        out.write("</td><td>")
-        if let payer = split.payer { Self.writeEscaped(payer, to: &out) } else { out.write("—") }
-        out.write("</td><td>")
-        out.write(utf8: split.leftoverPolicy.rawValue)
-        out.write("</td><td><ul>")
+        unsafe out.write("</td><td>")
+        if let payer = split.payer { unsafe Self.writeEscaped(payer, to: &out) } else { unsafe out.write("—") }
+        unsafe out.write("</td><td>")
+        unsafe out.write(utf8: split.leftoverPolicy.rawValue)
+        unsafe out.write("</td><td><ul>")
         for share in split.shares {
-          out.write("<li><span class=\"person\">")
-          Self.writeEscaped(share.person, to: &out)
-          out.write("</span>")
+          unsafe out.write("<li><span class=\"person\">")
+          unsafe Self.writeEscaped(share.person, to: &out)
+          unsafe out.write("</span>")
           if share.weight != .one {
-            out.write(" <span class=\"weight\">×")
-            DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
-            out.write("</span>")
+            unsafe out.write(" <span class=\"weight\">×")
+            unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+            unsafe out.write("</span>")
           }
-          out.write(0x20)
+          unsafe out.write(0x20)
           money(share.amount.minorUnits)
           if share.absorbed > 0 {
-            out.write(" <mark title=\"absorbed ")
-            DecimalText.write(Int64(share.absorbed), scale: 0, to: &out)
-            out.write(share.absorbed == 1 ? " leftover unit\">+" : " leftover units\">+")
+            unsafe out.write(" <mark title=\"absorbed ")
+            unsafe DecimalText.write(Int64(share.absorbed), scale: 0, to: &out)
+            unsafe out.write(share.absorbed == 1 ? " leftover unit\">+" : " leftover units\">+")
             money(Int64(share.absorbed))
-            out.write("</mark>")
+            unsafe out.write("</mark>")
           }
-          out.write("</li>")
+          unsafe out.write("</li>")
         }
-        out.write("</ul></td></tr>\n")
+        unsafe out.write("</ul></td></tr>\n")
       }
     }
     count += 1
@@ -238,14 +238,14 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
   static func writeEscaped(_ text: String, to out: inout ByteCursor) {
     TextBytes.forEachVisible(text) { byte in
       switch byte {
-      case 0x26: out.write("&amp;")
-      case 0x3C: out.write("&lt;")
-      case 0x3E: out.write("&gt;")
-      case 0x22: out.write("&quot;")
-      case 0x27: out.write("&#39;")
-      case 0x0A, 0x09: out.write(byte)
+      case 0x26: unsafe out.write("&amp;")
+      case 0x3C: unsafe out.write("&lt;")
+      case 0x3E: unsafe out.write("&gt;")
+      case 0x22: unsafe out.write("&quot;")
+      case 0x27: unsafe out.write("&#39;")
+      case 0x0A, 0x09: unsafe out.write(byte)
       case 0x00...0x1F, 0x7F: break
-      default: out.write(byte)
+      default: unsafe out.write(byte)
       }
     }
   }

@@ -18,74 +18,80 @@ extension ReportedBill {
     if let description = bill.description { room += JSON.maximumEscapedLength(description) }
     if let payer = split.payer { room += JSON.maximumEscapedLength(payer) }
     for share in split.shares { room += 256 + JSON.maximumEscapedLength(share.person) }
-    out.append(atMost: room) { out in
+    unsafe out.append(atMost: room) { out in
       // Each literal below is the punctuation, indentation and key between two values, with the
       // quotes that close one string value and open the next.
       func text(_ value: String?, then next: StaticString, orNull nullNext: StaticString) {
         if let value {
-          out.write(0x22)
-          JSON.writeEscaped(value, to: &out)
-          out.write(next)
+          unsafe out.write(0x22)
+          unsafe JSON.writeEscaped(value, to: &out)
+          unsafe out.write(next)
         } else {
-          out.write(nullNext)
+          unsafe out.write(nullNext)
         }
       }
-      func money(_ value: Money) { DecimalText.write(value.minorUnits, scale: value.currency.exponent, to: &out) }
-      func integer(_ value: Int) { DecimalText.write(Int64(value), scale: 0, to: &out) }
+      func money(_ value: Money) {
+        unsafe DecimalText.write(value.minorUnits, scale: value.currency.exponent, to: &out)
+      }
+      func integer(_ value: Int) { unsafe DecimalText.write(Int64(value), scale: 0, to: &out) }
       // A choice's name: letters and hyphens, nothing to escape.
       func plain(_ value: String) {
         var value = value
-        value.withUTF8 { out.write($0) }
+        value.withUTF8 { unsafe out.write($0) }
       }
-      out.write("{\n      \"id\": \"")
-      JSON.writeEscaped(bill.id, to: &out)
-      out.write("\",\n      \"source\": \"")
-      file.escaped.withUnsafeBufferPointer { out.write($0) }
-      out.write(0x3A)
+      unsafe out.write("{\n      \"id\": \"")
+      unsafe JSON.writeEscaped(bill.id, to: &out)
+      unsafe out.write("\",\n      \"source\": \"")
+      unsafe file.escaped.withUnsafeBufferPointer { unsafe out.write($0) }
+      unsafe out.write(0x3A)
       integer(bill.source.line)
-      out.write(0x3A)
+      unsafe out.write(0x3A)
       integer(bill.source.column)
       if let date = bill.date {
-        out.write("\",\n      \"date\": \"")
-        date.writeISO(to: &out)
-        out.write("\",\n      \"description\": ")
+        unsafe out.write("\",\n      \"date\": \"")
+        unsafe date.writeISO(to: &out)
+        unsafe out.write("\",\n      \"description\": ")
       } else {
-        out.write("\",\n      \"date\": null,\n      \"description\": ")
+        unsafe out.write("\",\n      \"date\": null,\n      \"description\": ")
       }
       text(bill.description, then: "\",\n      \"currency\": \"", orNull: "null,\n      \"currency\": \"")
-      split.currency.writeCode(to: &out)
-      out.write("\",\n      \"amount\": \"")
+      unsafe split.currency.writeCode(to: &out)
+      unsafe out.write("\",\n      \"amount\": \"")
       money(split.amount)
       if let percent = split.tipPercent {
-        out.write("\",\n      \"tip_percent\": \"")
-        DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
-        out.write("\",\n      \"tip\": \"")
+        unsafe out.write("\",\n      \"tip_percent\": \"")
+        unsafe DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+        unsafe out.write("\",\n      \"tip\": \"")
       } else {
-        out.write("\",\n      \"tip_percent\": null,\n      \"tip\": \"")
+        unsafe out.write("\",\n      \"tip_percent\": null,\n      \"tip\": \"")
       }
       money(split.tip)
-      out.write("\",\n      \"total\": \"")
+      unsafe out.write("\",\n      \"total\": \"")
       money(split.total)
-      out.write("\",\n      \"leftover_policy\": \"")
+      unsafe out.write("\",\n      \"leftover_policy\": \"")
       plain(split.leftoverPolicy.rawValue)
-      out.write("\",\n      \"leftover_to_tip\": \"")
+      unsafe out.write("\",\n      \"leftover_to_tip\": \"")
       money(split.leftoverToTip)
-      out.write("\",\n      \"tip_source\": \"")
+      unsafe out.write("\",\n      \"tip_source\": \"")
       plain(bill.tipSource.rawValue)
-      out.write("\",\n      \"paid_by\": ")
+      unsafe out.write("\",\n      \"paid_by\": ")
       text(split.payer, then: "\",\n      \"shares\": [\n", orNull: "null,\n      \"shares\": [\n")
       for (index, share) in split.shares.enumerated() {
-        out.write("        {\n          \"person\": \"")
-        JSON.writeEscaped(share.person, to: &out)
-        out.write("\",\n          \"weight\": ")
-        DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
-        out.write(",\n          \"amount\": \"")
+        unsafe out.write("        {\n          \"person\": \"")
+        unsafe JSON.writeEscaped(share.person, to: &out)
+        unsafe out.write("\",\n          \"weight\": ")
+        unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+        unsafe out.write(",\n          \"amount\": \"")
         money(share.amount)
-        out.write("\",\n          \"absorbed\": ")
+        unsafe out.write("\",\n          \"absorbed\": ")
         integer(share.absorbed)
-        if index == split.shares.count - 1 { out.write("\n        }\n") } else { out.write("\n        },\n") }
+        if index == split.shares.count - 1 {
+          unsafe out.write("\n        }\n")
+        } else {
+          unsafe out.write("\n        },\n")
+        }
       }
-      out.write(advice == nil ? "      ]\n    }" : "      ],\n      \"advice\": ")
+      unsafe out.write(advice == nil ? "      ]\n    }" : "      ],\n      \"advice\": ")
     }
     guard let advice else { return }
     // Only advised bills have this: the tree is fine here.
@@ -130,7 +136,7 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
     let separator: StaticString = count == 0 ? "\n    " : ",\n    "
     if file?.file != bill.bill.source.sourceFile { file = EscapedPath(bill.bill.source.sourceFile) }
     sink.append { out in
-      out.append(atMost: 8) { $0.write(separator) }
+      unsafe out.append(atMost: 8) { unsafe $0.write(separator) }
       bill.appendJSON(to: &out, file: file)
     }
     count += 1

@@ -116,23 +116,23 @@ private struct MetaLine {
   mutating func key(_ key: MetaKey, into out: inout ByteCursor) {
     switch flavor {
     case .beancount:
-      out.write(posting ? "\n    " : "\n  ")
-      out.write(key.name)
-      out.write(": ")
+      unsafe out.write(posting ? "\n    " : "\n  ")
+      unsafe out.write(key.name)
+      unsafe out.write(": ")
     case .ledger:
-      out.write("\n    ; ")
-      out.write(key.name)
-      out.write(": ")
+      unsafe out.write("\n    ; ")
+      unsafe out.write(key.name)
+      unsafe out.write(": ")
     default:
       if count == 0 {
-        out.write("  ; ")
+        unsafe out.write("  ; ")
       } else if count == 2 && !posting {
-        out.write("\n    ; ")
+        unsafe out.write("\n    ; ")
       } else {
-        out.write(", ")
+        unsafe out.write(", ")
       }
-      out.write(key.name)
-      out.write(":")
+      unsafe out.write(key.name)
+      unsafe out.write(":")
     }
     count += 1
     used |= 1 << UInt32(key.rawValue)
@@ -210,7 +210,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     let number = people.number(of: person)
     if number < values.count, let known = values[number] { return known }
     var made: [UInt8] = []
-    made.append(atMost: 2 * person.utf8.count + 2) { Self.text(flavor, person, to: &$0) }
+    unsafe made.append(atMost: 2 * person.utf8.count + 2) { unsafe Self.text(flavor, person, to: &$0) }
     while values.count <= number { values.append(nil) }
     values[number] = made
     return made
@@ -303,51 +303,51 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     let flavor = flavor
     var meta = MetaLine(flavor: flavor, posting: false)
     body.append { bytes in
-      bytes.append(atMost: room) { out in
-        out.write("; ")
+      unsafe bytes.append(atMost: room) { out in
+        unsafe out.write("; ")
         if let summaryLine {
-          out.write(utf8: summaryLine)
+          unsafe out.write(utf8: summaryLine)
         } else {
-          out.write(utf8: bill.id)
-          out.write(": ")
-          Self.amount(split.amount.minorUnits, split.currency, to: &out)
-          out.write(" + tip ")
-          Self.amount(split.tip.minorUnits, split.currency, to: &out)
-          out.write(" = ")
-          Self.amount(split.total.minorUnits, split.currency, to: &out)
-          out.write(", leftover policy ")
-          out.write(utf8: split.leftoverPolicy.rawValue)
+          unsafe out.write(utf8: bill.id)
+          unsafe out.write(": ")
+          unsafe Self.amount(split.amount.minorUnits, split.currency, to: &out)
+          unsafe out.write(" + tip ")
+          unsafe Self.amount(split.tip.minorUnits, split.currency, to: &out)
+          unsafe out.write(" = ")
+          unsafe Self.amount(split.total.minorUnits, split.currency, to: &out)
+          unsafe out.write(", leftover policy ")
+          unsafe out.write(utf8: split.leftoverPolicy.rawValue)
         }
-        out.write(0x0A)
+        unsafe out.write(0x0A)
         if let adviceLine {
-          out.write("; ")
-          out.write(utf8: adviceLine)
-          out.write(0x0A)
+          unsafe out.write("; ")
+          unsafe out.write(utf8: adviceLine)
+          unsafe out.write(0x0A)
         }
-        Self.head(flavor, date: date, pending: false, title: title, link: bill.id, to: &out)
-        meta.key(.bill, into: &out)
-        Self.text(flavor, bill.id, to: &out)
+        unsafe Self.head(flavor, date: date, pending: false, title: title, link: bill.id, to: &out)
+        unsafe meta.key(.bill, into: &out)
+        unsafe Self.text(flavor, bill.id, to: &out)
         if let percent = split.tipPercent {
-          meta.key(.tip, into: &out)
-          if flavor == .beancount { out.write(0x22) }
-          DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
-          out.write(flavor == .beancount ? "%\"" : "%")
+          unsafe meta.key(.tip, into: &out)
+          if flavor == .beancount { unsafe out.write(0x22) }
+          unsafe DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+          unsafe out.write(flavor == .beancount ? "%\"" : "%")
         }
-        meta.key(.subtotal, into: &out)
-        Self.amount(split.amount.minorUnits, split.currency, to: &out)
-        meta.key(.tipamount, into: &out)
-        Self.amount(split.tip.minorUnits, split.currency, to: &out)
-        meta.key(.total, into: &out)
-        Self.amount(split.total.minorUnits, split.currency, to: &out)
+        unsafe meta.key(.subtotal, into: &out)
+        unsafe Self.amount(split.amount.minorUnits, split.currency, to: &out)
+        unsafe meta.key(.tipamount, into: &out)
+        unsafe Self.amount(split.tip.minorUnits, split.currency, to: &out)
+        unsafe meta.key(.total, into: &out)
+        unsafe Self.amount(split.total.minorUnits, split.currency, to: &out)
         if let absorberNames {
-          meta.key(.leftover, into: &out)
-          Self.amount(Int64(absorbers.reduce(0) { $0 + $1.absorbed }), split.currency, to: &out)
-          meta.key(.leftoverTo, into: &out)
-          Self.text(flavor, absorberNames, to: &out)
+          unsafe meta.key(.leftover, into: &out)
+          unsafe Self.amount(Int64(absorbers.reduce(0) { $0 + $1.absorbed }), split.currency, to: &out)
+          unsafe meta.key(.leftoverTo, into: &out)
+          unsafe Self.text(flavor, absorberNames, to: &out)
         }
         if split.leftoverToTip.minorUnits > 0 {
-          meta.key(.leftoverToTip, into: &out)
-          Self.amount(split.leftoverToTip.minorUnits, split.currency, to: &out)
+          unsafe meta.key(.leftoverToTip, into: &out)
+          unsafe Self.amount(split.leftoverToTip.minorUnits, split.currency, to: &out)
         }
       }
     }
@@ -360,21 +360,21 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   private static func head(
     _ flavor: ReportFormat, date: CalendarDate, pending: Bool, title: String, link: String?, to out: inout ByteCursor
   ) {
-    date.writeISO(to: &out)
-    out.write(pending ? " ! " : " * ")
+    unsafe date.writeISO(to: &out)
+    unsafe out.write(pending ? " ! " : " * ")
     if flavor == .beancount {
-      Self.quoted(JournalSyntax.oneLine(title), to: &out)
+      unsafe Self.quoted(JournalSyntax.oneLine(title), to: &out)
       if let link {
         if JournalSyntax.isPlainLink(link) {
-          out.write(" ^bill-")
-          out.write(utf8: link)
+          unsafe out.write(" ^bill-")
+          unsafe out.write(utf8: link)
         } else if let safe = JournalSyntax.beancountLink(link) {
-          out.write(" ^bill-")
-          out.write(utf8: safe)
+          unsafe out.write(" ^bill-")
+          unsafe out.write(utf8: safe)
         }
       }
     } else {
-      out.write(utf8: JournalSyntax.payee(title))
+      unsafe out.write(utf8: JournalSyntax.payee(title))
     }
   }
 
@@ -389,32 +389,32 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     body.append { bytes in
       for posting in postings {
         let room = 128 + posting.account.name.utf8.count + width + posting.note.maximumLength
-        bytes.append(atMost: room) { out in
-          out.write(flavor == .beancount ? "\n  " : "\n    ")
-          out.write(utf8: posting.account.name)
-          out.write(spaces: width - posting.account.columns)
-          out.write("  ")
+        unsafe bytes.append(atMost: room) { out in
+          unsafe out.write(flavor == .beancount ? "\n  " : "\n    ")
+          unsafe out.write(utf8: posting.account.name)
+          unsafe out.write(spaces: width - posting.account.columns)
+          unsafe out.write("  ")
           // The amount right-aligned in 16 bytes (ASCII: a column per byte).
-          out.write(spaces: 12 - DecimalText.length(posting.units, scale: currency.exponent))
-          Self.amount(posting.units, currency, to: &out)
+          unsafe out.write(spaces: 12 - DecimalText.length(posting.units, scale: currency.exponent))
+          unsafe Self.amount(posting.units, currency, to: &out)
           var meta = MetaLine(flavor: flavor, posting: true)
           switch posting.note {
           case .none: break
           case .share(let name, let weight, let absorbed):
-            meta.key(.diner, into: &out)
-            out.write(bytes: name)
-            meta.key(.weight, into: &out)
-            DecimalText.writeTrimmed(weight, scale: 4, to: &out)
+            unsafe meta.key(.diner, into: &out)
+            unsafe out.write(bytes: name)
+            unsafe meta.key(.weight, into: &out)
+            unsafe DecimalText.writeTrimmed(weight, scale: 4, to: &out)
             if absorbed > 0 {
-              meta.key(.absorbs, into: &out)
-              Self.amount(Int64(absorbed), currency, to: &out)
+              unsafe meta.key(.absorbs, into: &out)
+              unsafe Self.amount(Int64(absorbed), currency, to: &out)
             }
           case .diners(let count):
-            meta.key(.diners, into: &out)
-            DecimalText.write(Int64(count), scale: 0, to: &out)
+            unsafe meta.key(.diners, into: &out)
+            unsafe DecimalText.write(Int64(count), scale: 0, to: &out)
           case .payer(let name):
-            meta.key(.payer, into: &out)
-            out.write(bytes: name)
+            unsafe meta.key(.payer, into: &out)
+            unsafe out.write(bytes: name)
           }
           used |= meta.used
         }
@@ -426,9 +426,9 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
 
   /// An amount and its currency code, `-12.30 EUR` (at most 32 bytes).
   private static func amount(_ units: Int64, _ currency: Currency, to out: inout ByteCursor) {
-    DecimalText.write(units, scale: currency.exponent, to: &out)
-    out.write(0x20)
-    currency.writeCode(to: &out)
+    unsafe DecimalText.write(units, scale: currency.exponent, to: &out)
+    unsafe out.write(0x20)
+    unsafe currency.writeCode(to: &out)
   }
 
   /// A text value of metadata, one line: a Beancount string, Ledger's text as it is, hledger's
@@ -436,13 +436,13 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   private static func text(_ flavor: ReportFormat, _ value: String, to out: inout ByteCursor) {
     let line = JournalSyntax.oneLine(value)
     switch flavor {
-    case .beancount: Self.quoted(line, to: &out)
-    case .ledger: out.write(utf8: line)
+    case .beancount: unsafe Self.quoted(line, to: &out)
+    case .ledger: unsafe out.write(utf8: line)
     default:
       if ByteScan.contains(0x2C, in: line) {
-        for byte in line.utf8 { out.write(byte == 0x2C ? 0x20 : byte) }
+        for byte in line.utf8 { unsafe out.write(byte == 0x2C ? 0x20 : byte) }
       } else {
-        out.write(utf8: line)
+        unsafe out.write(utf8: line)
       }
     }
   }
@@ -450,16 +450,16 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   /// A Beancount string literal: quotes and backslashes escaped (ASCII bytes, never inside a
   /// longer UTF-8 sequence). At most `2 * line + 2` bytes.
   private static func quoted(_ line: String, to out: inout ByteCursor) {
-    out.write(0x22)
+    unsafe out.write(0x22)
     if ByteScan.contains(0x22, in: line) || ByteScan.contains(0x5C, in: line) {
       for byte in line.utf8 {
-        if byte == 0x22 || byte == 0x5C { out.write(0x5C) }
-        out.write(byte)
+        if byte == 0x22 || byte == 0x5C { unsafe out.write(0x5C) }
+        unsafe out.write(byte)
       }
     } else {
-      out.write(utf8: line)
+      unsafe out.write(utf8: line)
     }
-    out.write(0x22)
+    unsafe out.write(0x22)
   }
 
   package mutating func finish(_ summary: ReportSummary) {
@@ -555,13 +555,13 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     let flavor = flavor
     var meta = MetaLine(flavor: flavor, posting: false)
     body.append { bytes in
-      bytes.append(atMost: 256 + comment.utf8.count + 2 * title.utf8.count + 2 * value.utf8.count) { out in
-        out.write("; ")
-        out.write(utf8: comment)
-        out.write(0x0A)
-        Self.head(flavor, date: date, pending: true, title: title, link: nil, to: &out)
-        meta.key(.settlement, into: &out)
-        Self.text(flavor, value, to: &out)
+      unsafe bytes.append(atMost: 256 + comment.utf8.count + 2 * title.utf8.count + 2 * value.utf8.count) { out in
+        unsafe out.write("; ")
+        unsafe out.write(utf8: comment)
+        unsafe out.write(0x0A)
+        unsafe Self.head(flavor, date: date, pending: true, title: title, link: nil, to: &out)
+        unsafe meta.key(.settlement, into: &out)
+        unsafe Self.text(flavor, value, to: &out)
       }
     }
     usedKeys |= meta.used

@@ -25,48 +25,48 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     room += advice?.utf8.count ?? 0
     for share in split.shares { room += 128 + 2 * share.person.utf8.count }
     bills.append { bytes in
-      bytes.append(atMost: room) { out in
-        func money(_ units: Int64) { DecimalText.write(units, scale: currency.exponent, to: &out) }
-        out.write("| ")
-        Self.writeEscaped(bill.id, to: &out)
-        out.write(" | ")
-        bill.date?.writeISO(to: &out)
-        out.write(" | ")
-        if let description = bill.description { Self.writeEscaped(description, to: &out) }
-        out.write(" | ")
-        currency.writeCode(to: &out)
-        out.write(" | ")
+      unsafe bytes.append(atMost: room) { out in
+        func money(_ units: Int64) { unsafe DecimalText.write(units, scale: currency.exponent, to: &out) }
+        unsafe out.write("| ")
+        unsafe Self.writeEscaped(bill.id, to: &out)
+        unsafe out.write(" | ")
+        unsafe bill.date?.writeISO(to: &out)
+        unsafe out.write(" | ")
+        if let description = bill.description { unsafe Self.writeEscaped(description, to: &out) }
+        unsafe out.write(" | ")
+        unsafe currency.writeCode(to: &out)
+        unsafe out.write(" | ")
         money(split.amount.minorUnits)
-        out.write(" | ")
+        unsafe out.write(" | ")
         if let percent = split.tipPercent {
-          DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
-          out.write("% ")
+          unsafe DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+          unsafe out.write("% ")
         }
         money(split.tip.minorUnits)
-        if let advice { out.write(utf8: advice) }
-        out.write(" | ")
+        if let advice { unsafe out.write(utf8: advice) }
+        unsafe out.write(" | ")
         money(split.total.minorUnits)
-        out.write(" | ")
-        if let payer = split.payer { Self.writeEscaped(payer, to: &out) }
-        out.write(" | ")
-        out.write(utf8: split.leftoverPolicy.rawValue)
-        out.write(" | ")
+        unsafe out.write(" | ")
+        if let payer = split.payer { unsafe Self.writeEscaped(payer, to: &out) }
+        unsafe out.write(" | ")
+        unsafe out.write(utf8: split.leftoverPolicy.rawValue)
+        unsafe out.write(" | ")
         for (index, share) in split.shares.enumerated() {
-          if index > 0 { out.write("<br>") }
-          Self.writeEscaped(share.person, to: &out)
-          out.write(0x20)
+          if index > 0 { unsafe out.write("<br>") }
+          unsafe Self.writeEscaped(share.person, to: &out)
+          unsafe out.write(0x20)
           money(share.amount.minorUnits)
           if share.weight != .one {
-            out.write(" ×")
-            DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+            unsafe out.write(" ×")
+            unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
           }
           if share.absorbed > 0 {
-            out.write(" **\\+")
+            unsafe out.write(" **\\+")
             money(Int64(share.absorbed))
-            out.write("**")
+            unsafe out.write("**")
           }
         }
-        out.write(" |\n")
+        unsafe out.write(" |\n")
       }
     }
     count += 1
@@ -148,12 +148,12 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
   static func writeEscaped(_ text: String, to out: inout ByteCursor) {
     TextBytes.forEachVisible(text) { byte in
       switch byte {
-      case 0x0A, 0x0D, 0x09: out.write(0x20)
+      case 0x0A, 0x0D, 0x09: unsafe out.write(0x20)
       case 0x00...0x1F, 0x7F: break
       case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E:
-        out.write(0x5C)
-        out.write(byte)
-      default: out.write(byte)
+        unsafe out.write(0x5C)
+        unsafe out.write(byte)
+      default: unsafe out.write(byte)
       }
     }
   }

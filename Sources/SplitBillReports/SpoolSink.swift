@@ -60,7 +60,9 @@ package final class SpoolSink: OutputSink {
   private func flush() {
     var offset = 0
     while offset < buffer.count && failure == nil {
-      let written = buffer[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+      let written = unsafe buffer[offset...].withUnsafeBytes {
+        unsafe Glibc.write(descriptor, $0.baseAddress, $0.count)
+      }
       if written < 0 && errno == EINTR { continue }
       if written <= 0 { failure = written < 0 ? errno : EIO } else { offset += written }
     }
@@ -75,7 +77,7 @@ package final class SpoolSink: OutputSink {
     var piece = [UInt8](repeating: 0, count: 1 << 16)
     var offset: off_t = 0
     while true {
-      let count = piece.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+      let count = unsafe piece.withUnsafeMutableBytes { unsafe pread(descriptor, $0.baseAddress, $0.count, offset) }
       if count < 0 && errno == EINTR { continue }
       if count < 0 { return sink.recordFailure(errno) }
       if count == 0 { return }

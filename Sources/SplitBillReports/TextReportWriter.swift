@@ -56,83 +56,83 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     room += split.shares.count * (nameWidth + weightWidth + amountWidth)
     let color = color
     sink.append { bytes in
-      bytes.append(atMost: room) { out in
-        func money(_ units: Int64) { DecimalText.write(units, scale: currency.exponent, to: &out) }
-        if color { out.write("\u{1B}[1m") }
-        out.write(utf8: id)
-        if color { out.write("\u{1B}[0m") }
+      unsafe bytes.append(atMost: room) { out in
+        func money(_ units: Int64) { unsafe DecimalText.write(units, scale: currency.exponent, to: &out) }
+        if color { unsafe out.write("\u{1B}[1m") }
+        unsafe out.write(utf8: id)
+        if color { unsafe out.write("\u{1B}[0m") }
         if let date = bill.date {
-          out.write("  ")
-          date.writeISO(to: &out)
+          unsafe out.write("  ")
+          unsafe date.writeISO(to: &out)
         }
         if let description {
-          out.write("  ")
-          out.write(utf8: description)
+          unsafe out.write("  ")
+          unsafe out.write(utf8: description)
         }
-        out.write("  (")
-        out.write(utf8: path)
-        out.write(0x3A)
-        DecimalText.write(Int64(bill.source.line), scale: 0, to: &out)
-        out.write(0x3A)
-        DecimalText.write(Int64(bill.source.column), scale: 0, to: &out)
-        out.write(")\n  ")
+        unsafe out.write("  (")
+        unsafe out.write(utf8: path)
+        unsafe out.write(0x3A)
+        unsafe DecimalText.write(Int64(bill.source.line), scale: 0, to: &out)
+        unsafe out.write(0x3A)
+        unsafe DecimalText.write(Int64(bill.source.column), scale: 0, to: &out)
+        unsafe out.write(")\n  ")
         money(split.amount.minorUnits)
-        out.write(0x20)
-        currency.writeCode(to: &out)
-        out.write(" + tip")
+        unsafe out.write(0x20)
+        unsafe currency.writeCode(to: &out)
+        unsafe out.write(" + tip")
         if let percent = split.tipPercent {
-          out.write(0x20)
-          DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
-          out.write(0x25)
+          unsafe out.write(0x20)
+          unsafe DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+          unsafe out.write(0x25)
         }
-        out.write(0x20)
+        unsafe out.write(0x20)
         money(split.tip.minorUnits)
-        out.write(" = ")
+        unsafe out.write(" = ")
         money(split.total.minorUnits)
-        out.write(0x20)
-        currency.writeCode(to: &out)
+        unsafe out.write(0x20)
+        unsafe currency.writeCode(to: &out)
         if split.leftoverToTip.minorUnits > 0 {
-          out.write(" (incl. ")
+          unsafe out.write(" (incl. ")
           money(split.leftoverToTip.minorUnits)
-          out.write(" leftover to tip)")
+          unsafe out.write(" leftover to tip)")
         }
         if let payer {
-          out.write(", paid by ")
-          out.write(utf8: payer)
+          unsafe out.write(", paid by ")
+          unsafe out.write(utf8: payer)
         } else {
-          out.write(", no payer")
+          unsafe out.write(", no payer")
         }
-        out.write(", leftover: ")
-        out.write(utf8: split.leftoverPolicy.rawValue)
-        out.write(0x0A)
+        unsafe out.write(", leftover: ")
+        unsafe out.write(utf8: split.leftoverPolicy.rawValue)
+        unsafe out.write(0x0A)
         if let adviceLine {
-          out.write(utf8: adviceLine)
-          out.write(0x0A)
+          unsafe out.write(utf8: adviceLine)
+          unsafe out.write(0x0A)
         }
         // As `TextTable` lays it out: cells two spaces apart, the last (left-aligned) cell not
         // padded, the trailing spaces of an empty mark trimmed.
         for share in split.shares {
           let name = TerminalText.sanitize(share.person)
-          out.write("    ")
-          out.write(utf8: name)
-          out.write(spaces: nameWidth - TerminalText.width(name))
-          out.write("  ")
+          unsafe out.write("    ")
+          unsafe out.write(utf8: name)
+          unsafe out.write(spaces: nameWidth - TerminalText.width(name))
+          unsafe out.write("  ")
           if weighted {
-            out.write("×")
-            DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
-            out.write(spaces: weightWidth - 1 - DecimalText.trimmedLength(share.weight.tenThousandths, scale: 4))
+            unsafe out.write("×")
+            unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+            unsafe out.write(spaces: weightWidth - 1 - DecimalText.trimmedLength(share.weight.tenThousandths, scale: 4))
           }
-          out.write("  ")
-          out.write(spaces: amountWidth - DecimalText.length(share.amount.minorUnits, scale: currency.exponent))
+          unsafe out.write("  ")
+          unsafe out.write(spaces: amountWidth - DecimalText.length(share.amount.minorUnits, scale: currency.exponent))
           money(share.amount.minorUnits)
           if share.absorbed > 0 {
-            out.write(color ? "  \u{1B}[33m◀ +" : "  ◀ +")
+            unsafe out.write(color ? "  \u{1B}[33m◀ +" : "  ◀ +")
             money(Int64(share.absorbed))
-            out.write(color ? " absorbed\u{1B}[0m" : " absorbed")
+            unsafe out.write(color ? " absorbed\u{1B}[0m" : " absorbed")
           }
-          out.write(0x0A)
+          unsafe out.write(0x0A)
         }
-        out.write(0x0A)
+        unsafe out.write(0x0A)
       }
     }
   }
