@@ -2,6 +2,7 @@ import SplitBillAdvisor
 import SplitBillCore
 import SplitBillInput
 import SplitBillReports
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -14,8 +15,11 @@ import SplitBillReports
 /// `tcgetattr` writes all of it, `tcsetattr` reads all of it (found by AddressSanitizer: a write
 /// past the variable). An allocation is made in strides.
 nonisolated(unsafe) private let savedTerminal = UnsafeMutablePointer<termios>.allocate(capacity: 1)
-nonisolated(unsafe) private var terminalIsRaw: sig_atomic_t = 0
-nonisolated(unsafe) private var windowChanged: sig_atomic_t = 0
+/// Set and read by the signal handlers, which run on whichever thread the signal reaches (the
+/// screen's loop runs on another): atomics, lock-free and so async-signal-safe. A plain
+/// `sig_atomic_t` is only safe within one thread (ThreadSanitizer reported the race).
+private let terminalIsRaw = Atomic<Int32>(0)
+private let windowChanged = Atomic<Int32>(0)
 nonisolated(unsafe) private var uiDescriptor: Int32 = -1
 
 /// What puts the screen back: colours reset, cursor shown, alternate screen left. A static
@@ -26,8 +30,7 @@ private let terminalReset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 /// Async-signal-safe: only `write` and `tcsetattr`, on memory that exists before any signal
 /// (no allocation, no lock).
 private func restoreTerminal() {
-  guard unsafe terminalIsRaw != 0 else { return }
-  unsafe terminalIsRaw = 0
+  guard terminalIsRaw.exchange(0, ordering: .sequentiallyConsistent) != 0 else { return }
   _ = unsafe write(uiDescriptor, terminalReset.utf8Start, terminalReset.utf8CodeUnitCount)
   unsafe tcsetattr(0, TCSAFLUSH, savedTerminal)
 }
@@ -59,8 +62,7 @@ enum InteractiveCalc {
     loop: while true {
       var poller = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
       let ready = unsafe poll(&poller, 1, 200)
-      if unsafe windowChanged != 0 {
-        unsafe windowChanged = 0
+      if windowChanged.exchange(0, ordering: .sequentiallyConsistent) != 0 {
         draw(screen, color: color)
       }
       guard ready > 0 else { continue }
@@ -140,6 +142,10 @@ enum InteractiveCalc {
     unsafe raw.pointee.c_iflag &= ~tcflag_t(IXON | ICRNL | BRKINT | INPCK | ISTRIP)
     unsafe raw.pointee.c_cc.6 = 1  // VMIN
     unsafe raw.pointee.c_cc.5 = 0  // VTIME
+    // Touched before any handler can run: a global is made on first use, which a handler must
+    // not be the one to do.
+    windowChanged.store(0, ordering: .sequentiallyConsistent)
+    terminalIsRaw.store(0, ordering: .sequentiallyConsistent)
     for signalNumber in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] {
       signal(signalNumber) { number in
         restoreTerminal()
@@ -147,8 +153,13 @@ enum InteractiveCalc {
         raise(number)
       }
     }
-    signal(SIGWINCH) { _ in unsafe windowChanged = 1 }
-    unsafe terminalIsRaw = 1
+    signal(SIGWINCH) { _ in
+      // A handler leaves `errno` as it found it.
+      let saved = errno
+      windowChanged.store(1, ordering: .sequentiallyConsistent)
+      errno = saved
+    }
+    terminalIsRaw.store(1, ordering: .sequentiallyConsistent)
     unsafe tcsetattr(0, TCSAFLUSH, raw)
     emit("\u{1B}[?1049h\u{1B}[?25l")
   }

@@ -42,7 +42,9 @@ import Testing
     #expect(outcome.stderr.contains("cannot write standard output: No space left on device"))
   }
 
-  @Test(.enabled(if: toolExists("prlimit"), "needs prlimit (util-linux)"))
+  @Test(
+    .enabled(if: toolExists("prlimit"), "needs prlimit (util-linux)"),
+    .disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime dies of SIGBUS under a small RLIMIT_FSIZE"))
   func aSpoolPastTheFileSizeLimitFailsTheRunInsteadOfTruncatingIt() throws {
     let binary = try builtBinary().path
     let (directory, path) = try Self.write(Self.trip(count: 3_000), named: "trip.csv")
@@ -61,7 +63,9 @@ import Testing
     #expect(status.stderr.contains("File too large"))
   }
 
-  @Test(.enabled(if: toolExists("prlimit"), "needs prlimit (util-linux)"))
+  @Test(
+    .enabled(if: toolExists("prlimit"), "needs prlimit (util-linux)"),
+    .disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime dies of SIGBUS under a small RLIMIT_FSIZE"))
   func anOutputFilePastTheLimitIsNotCommitted() throws {
     let binary = try builtBinary().path
     let (directory, path) = try Self.write(Self.trip(count: 3_000), named: "trip.csv")
@@ -79,7 +83,9 @@ import Testing
   /// The repeat finder spills ids to temporary files; when the disk fills in the middle of a
   /// write it keeps every entry in memory instead (it dropped the part a short write had put in
   /// the file: 4 of 60 repeats were found).
-  @Test(.enabled(if: toolExists("prlimit"), "needs prlimit (util-linux)"))
+  @Test(
+    .enabled(if: toolExists("prlimit"), "needs prlimit (util-linux)"),
+    .disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime dies of SIGBUS under a small RLIMIT_FSIZE"))
   func repeatedIDsAreAllFoundWhenTheSpillFilesHitTheLimit() throws {
     let binary = try builtBinary().path
     let (directory, path) = try Self.write(Self.trip(count: 8_000, repeated: 60), named: "trip.csv")
@@ -92,3 +98,6 @@ import Testing
     }
   }
 }
+
+/// Whether the tests run on a ThreadSanitizer build (`.ci/run` sets `SPLITBILL_SANITIZER`).
+let underThreadSanitizer = ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] == "thread"
