@@ -48,8 +48,11 @@ enum CheckCommand {
   ) throws -> ExitCode {
     var stream = BillStream(options: options)
     let sources = stream.sources(for: arguments.positionals)
+    try InputOptions.requireBillFiles(stream, arguments)
     stream.read(sources) { _ in }
     _ = stream.findRepeats()
+    // Checking nothing is not a pass (unreadable inputs are listed below and exit 66 too).
+    if !stream.unreadableInput { try InputOptions.requireBills(stream, arguments, writes: false) }
     let diagnostics = stream.diagnostics
     let (errors, warnings) = stream.counts
     let omitted = stream.omittedWarnings.sorted { $0.key < $1.key }

@@ -11,7 +11,44 @@ enum InputOptions {
     .value("--input-format", "FORMAT", "Format of standard input ('-') and of files with other names: yaml or csv."),
     .value("--delimiter", "CHAR", "CSV delimiter: ',', ';' or 'tab' (default: detected from the header)."),
     .flag("--decimal-comma", "Read amounts, percentages and weights written as 84,50."),
+    .flag("--allow-empty", "Accept inputs that hold no bills (an empty file or directory) instead of exiting 66."),
   ]
+
+  /// The bill files' extensions a directory is searched for.
+  static let billExtensions = "*.yaml, *.yml, *.csv, *.tsv"
+
+  /// Fails the run, before anything is written, when an input cannot be read or a directory
+  /// holds no bill file (unless `--allow-empty`): a cron job must not get a report, or a
+  /// success, for inputs it never saw.
+  static func requireReadable(_ stream: BillStream, _ arguments: ParsedArguments) throws(CommandFailure) {
+    if stream.unreadableInput {
+      let reasons = stream.fileErrors.filter { $0.location?.line == 0 }.map(\.message)
+      throw CommandFailure(message: reasons.joined(separator: "; ") + "; nothing was written", code: .noInput)
+    }
+    try requireBillFiles(stream, arguments)
+  }
+
+  /// Fails when a directory named as an input holds no bill file (unless `--allow-empty`).
+  static func requireBillFiles(_ stream: BillStream, _ arguments: ParsedArguments) throws(CommandFailure) {
+    if !arguments.flag("--allow-empty"), let directory = stream.directoriesWithoutBills.first {
+      throw CommandFailure(
+        message:
+          "no bill files found in \(directory) (looked for \(billExtensions)) (--allow-empty accepts it)",
+        code: .noInput)
+    }
+  }
+
+  /// Fails the run when the inputs, all read, held no bill at all and nothing else was wrong with
+  /// them (unless `--allow-empty`).
+  static func requireBills(_ stream: BillStream, _ arguments: ParsedArguments, writes: Bool = true)
+    throws(CommandFailure)
+  {
+    guard stream.billCount == 0, !arguments.flag("--allow-empty"), stream.fileErrors.isEmpty else { return }
+    let inputs = arguments.positionals.joined(separator: ", ")
+    throw CommandFailure(
+      message: "no bills found in \(inputs)\(writes ? "; nothing was written" : "") (--allow-empty accepts it)",
+      code: .noInput)
+  }
 
   /// The reading options the arguments give; every mistake names its option.
   static func readOptions(_ arguments: ParsedArguments) throws(UsageError) -> ReadOptions {

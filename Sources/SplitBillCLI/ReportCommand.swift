@@ -67,6 +67,7 @@ enum ReportCommand {
     let network = try AdvisorOptions.network(arguments, environment: context.environment)
     var stream = BillStream(options: readOptions)
     let sources = stream.sources(for: arguments.positionals)
+    try InputOptions.requireReadable(stream, arguments)
     let commandLineTip: Percent? = {
       if case .percent(let percent) = readOptions.defaults.tip { return percent }
       return nil
@@ -136,6 +137,14 @@ enum ReportCommand {
         pass = try readInputs(&again, sources, color: color)
         stream = again
       }
+      // A file that could not be opened, or inputs that held no bill: nothing is committed.
+      do {
+        try InputOptions.requireReadable(stream, arguments)
+        try InputOptions.requireBills(stream, arguments)
+      } catch {
+        pass.abort()
+        throw error
+      }
       let fileErrors = stream.fileErrors.map {
         InvalidBill(id: nil, source: $0.location ?? SourceLocation(file: "-", line: 0, column: 0), diagnostics: [$0])
       }
@@ -154,6 +163,9 @@ enum ReportCommand {
         stamp: arguments.flag("--stamp") ? ReportCommand.timestamp() : nil)
       for index in pass.writers.indices { pass.writers[index].finish(summary) }
       do {
+        // Every output complete and on disk before any replaces its target: a full disk on the
+        // second leaves the first as it was. (The renames themselves are one at a time.)
+        for file in pass.pending { try file.prepare() }
         for file in pass.pending { try file.commit() }
       } catch {
         pass.abort()

@@ -52,6 +52,8 @@ package struct BillStream {
     return (errors, diagnostics.count - errors + omittedWarnings.values.reduce(0, +))
   }
   /// The errors that belong to no bill: unreadable files, syntax errors, bad headers and defaults.
+  ///
+  /// (Unreadable inputs among them make ``unreadableInput`` true.)
   package var fileErrors: [Diagnostic] { fileProblems.filter { $0.severity == .error } }
   private var fileProblems: [Diagnostic] = []
   /// Files read (or attempted).
@@ -60,6 +62,8 @@ package struct BillStream {
   package private(set) var billCount = 0
   /// Whether some input could not be read at all (exit 66).
   package private(set) var unreadableInput = false
+  /// Directories named as inputs that hold no bill file.
+  package private(set) var directoriesWithoutBills: [String] = []
   /// Standard input, once read (kept for excerpts in diagnostics).
   package private(set) var standardInput: [UInt8]?
 
@@ -182,7 +186,9 @@ package struct BillStream {
       }
       if isDirectory.boolValue {
         let files = Self.walk(path).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        result += files.compactMap { Self.source(for: $0, override: nil) }
+        let found = files.compactMap { Self.source(for: $0, override: nil) }
+        if found.isEmpty { directoriesWithoutBills.append(path) }
+        result += found
       } else if let source = Self.source(for: path, override: options.inputFormat) {
         result.append(source)
       } else {

@@ -64,15 +64,18 @@ package final class PendingFile {
 
   deinit { abort() }
 
-  /// Flushes, syncs and renames the file into place.
-  package func commit() throws(WriteError) {
-    guard !done else { return }
+  /// Flushes and syncs the content and closes the file: after this only ``commit()``'s rename is
+  /// left, so several files can all be made complete before any of them replaces its target.
+  package func prepare() throws(WriteError) {
+    guard !done, descriptor >= 0 else { return }
     sink.flush()
     if direct {
-      done = true
       close(descriptor)
       descriptor = -1
-      if let failure = sink.failure { throw unsafe WriteError(path: path, reason: String(cString: strerror(failure))) }
+      if let failure = sink.failure {
+        done = true
+        throw unsafe WriteError(path: path, reason: String(cString: strerror(failure)))
+      }
       return
     }
     if let failure = sink.failure {
@@ -89,6 +92,16 @@ package final class PendingFile {
       throw WriteError(path: path, reason: reason)
     }
     descriptor = -1
+  }
+
+  /// Flushes, syncs and renames the file into place (``prepare()`` first, if not done yet).
+  package func commit() throws(WriteError) {
+    guard !done else { return }
+    try prepare()
+    if direct {
+      done = true
+      return
+    }
     guard unsafe rename(temporary, path) == 0 else {
       let reason = PendingFile.lastError()
       abort()

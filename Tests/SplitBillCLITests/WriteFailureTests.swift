@@ -66,6 +66,31 @@ import Testing
   @Test(
     .enabled(if: toolExists("prlimit"), "needs prlimit (util-linux)"),
     .disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime dies of SIGBUS under a small RLIMIT_FSIZE"))
+  func aSecondOutputPastTheLimitLeavesTheFirstAsItWas() throws {
+    let binary = try builtBinary().path
+    let (directory, path) = try Self.write(Self.trip(count: 3_000), named: "trip.csv")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let small = directory.appendingPathComponent("report.md").path
+    let large = directory.appendingPathComponent("report.json").path
+    // Sized first, without a limit: a limit between the two sizes lets the first through only.
+    _ = try Self.shell("\"$1\" report -o '\(small)' -o '\(large)' '\(path)'", binary: binary)
+    let sizes = try [small, large].map { try #require(FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int) }
+    #expect(sizes[0] * 2 < sizes[1])
+    for output in [small, large] { try Data("last week's report\n".utf8).write(to: URL(fileURLWithPath: output)) }
+    let outcome = try Self.shell(
+      "prlimit --fsize=\((sizes[0] + sizes[1]) / 2) -- \"$1\" report -o '\(small)' -o '\(large)' '\(path)'",
+      binary: binary)
+    #expect(outcome.code == 73, "\(outcome.stderr)")
+    for output in [small, large] {
+      #expect(try String(contentsOfFile: output, encoding: .utf8) == "last week's report\n", "\(output)")
+    }
+    let left = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.contains(".tmp") }
+    #expect(left.isEmpty, "temporary files left: \(left)")
+  }
+
+  @Test(
+    .enabled(if: toolExists("prlimit"), "needs prlimit (util-linux)"),
+    .disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime dies of SIGBUS under a small RLIMIT_FSIZE"))
   func anOutputFilePastTheLimitIsNotCommitted() throws {
     let binary = try builtBinary().path
     let (directory, path) = try Self.write(Self.trip(count: 3_000), named: "trip.csv")
