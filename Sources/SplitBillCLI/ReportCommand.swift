@@ -68,6 +68,7 @@ enum ReportCommand {
     var stream = BillStream(options: readOptions)
     let sources = stream.sources(for: arguments.positionals)
     try InputOptions.requireReadable(stream, arguments)
+    try refuseOverwritingInputs(outputs, sources)
     let commandLineTip: Percent? = {
       if case .percent(let percent) = readOptions.defaults.tip { return percent }
       return nil
@@ -295,6 +296,24 @@ enum ReportCommand {
     case .markdown: return MarkdownReportWriter(sink: sink)
     case .html: return HTMLReportWriter(sink: sink)
     case .hledger, .ledger, .beancount: return JournalWriter(sink: sink, flavor: format, options: journal)
+    }
+  }
+
+  /// A report written over one of its own inputs would lose the bills: a usage error (64).
+  static func refuseOverwritingInputs(_ outputs: [Output], _ sources: [InputSource]) throws(UsageError) {
+    func identity(_ path: String) -> (dev_t, ino_t)? {
+      var status = stat()
+      guard unsafe stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+      return (status.st_dev, status.st_ino)
+    }
+    let inputs = sources.filter { $0.path != "-" }.compactMap { source in
+      identity(source.path).map { ($0, source.path) }
+    }
+    for output in outputs {
+      guard let path = output.path, let written = identity(path) else { continue }
+      if let input = inputs.first(where: { $0.0 == written }) {
+        throw UsageError("-o \(path) is the input \(input.1): the report would replace its own bills")
+      }
     }
   }
 

@@ -24,6 +24,10 @@ package final class PendingFile {
   /// Where to write the content.
   package let sink: FileDescriptorSink
   private let temporary: String
+  /// The file replaced: `path`, or what its chain of symbolic links ends at.
+  private var target: String
+  /// The permission bits of the file replaced, kept; `nil` for a new file.
+  private let mode: mode_t?
   private var descriptor: Int32
   private var done = false
   private let direct: Bool
@@ -36,21 +40,33 @@ package final class PendingFile {
     if unsafe !overwrite && access(path, F_OK) == 0 {
       throw WriteError(path: path, reason: "the file exists (use --force)")
     }
+    // A symbolic link is written through: its target is replaced, the link stays.
+    let target = PendingFile.resolvingLinks(path)
     var status = stat()
-    if unsafe stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
+    let exists = unsafe stat(target, &status) == 0
+    if exists && (status.st_mode & S_IFMT) == S_IFREG {
+      // Replacing a file the user may not write would get round its permissions (as `cp` refuses).
+      guard unsafe access(target, W_OK) == 0 else { throw WriteError(path: path, reason: PendingFile.lastError()) }
+      mode = status.st_mode & 0o7777
+    } else {
+      mode = nil
+    }
+    if exists && (status.st_mode & S_IFMT) != S_IFREG {
       guard (status.st_mode & S_IFMT) != S_IFDIR else { throw WriteError(path: path, reason: "it is a directory") }
       let descriptor = unsafe open(path, O_WRONLY)
       guard descriptor >= 0 else { throw WriteError(path: path, reason: PendingFile.lastError()) }
       self.descriptor = descriptor
       self.temporary = path
+      self.target = target
       self.direct = true
       self.sink = FileDescriptorSink(descriptor: descriptor)
       return
     }
     direct = false
-    let slash = path.lastIndex(of: "/")
-    let directory = slash.map { String(path[..<$0]) } ?? "."
-    let base = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    self.target = target
+    let slash = target.lastIndex(of: "/")
+    let directory = slash.map { String(target[..<$0]) } ?? "."
+    let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
     var template = Array(((directory.isEmpty ? "" : directory) + "/.\(base).tmp-XXXXXX").utf8CString)
     let descriptor = unsafe template.withUnsafeMutableBufferPointer { buffer -> Int32 in
       guard let start = buffer.baseAddress else { return -1 }
@@ -82,9 +98,10 @@ package final class PendingFile {
       abort()
       throw unsafe WriteError(path: path, reason: String(cString: strerror(failure)))
     }
+    // mkstemp makes 0600: a new report is an ordinary file, a replaced one keeps its bits.
     let mask = umask(0)
     umask(mask)
-    fchmod(descriptor, 0o644 & ~mask)  // mkstemp makes 0600; a report is an ordinary file
+    fchmod(descriptor, mode ?? (0o644 & ~mask))
     guard fsync(descriptor) == 0, close(descriptor) == 0 else {
       let reason = PendingFile.lastError()
       descriptor = -1
@@ -102,7 +119,7 @@ package final class PendingFile {
       done = true
       return
     }
-    guard unsafe rename(temporary, path) == 0 else {
+    guard unsafe rename(temporary, target) == 0 else {
       let reason = PendingFile.lastError()
       abort()
       throw WriteError(path: path, reason: reason)
@@ -120,6 +137,30 @@ package final class PendingFile {
   }
 
   static func lastError() -> String { unsafe String(cString: strerror(errno)) }
+
+  /// `path` with every symbolic link along the chain followed (at most 40, as the kernel does);
+  /// a dangling link gives the path it points to, which is then created.
+  static func resolvingLinks(_ path: String) -> String {
+    var current = path
+    for _ in 0..<40 {
+      var status = stat()
+      guard unsafe lstat(current, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK else { return current }
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let count = unsafe buffer.withUnsafeMutableBufferPointer { room -> Int in
+        guard let start = room.baseAddress else { return -1 }
+        return unsafe readlink(current, start, room.count - 1)
+      }
+      guard count > 0 else { return current }
+      let link = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if link.hasPrefix("/") {
+        current = link
+      } else {
+        let slash = current.lastIndex(of: "/")
+        current = (slash.map { String(current[...$0]) } ?? "") + link
+      }
+    }
+    return current
+  }
 }
 
 /// Writes a whole file atomically in one call.

@@ -55,4 +55,68 @@ import Testing
     let directoryMessage = await runCLI(["check", path("empty")])
     #expect(directoryMessage.stderr.contains("*.yaml, *.yml, *.csv, *.tsv"))
   }
+
+  @Test func aReplacedReportKeepsItsPermissionsAndItsLink() async throws {
+    let trip = packageRoot.appendingPathComponent("samples/trip.yaml").path
+    let privateReport = path("private.json")
+    try "old".write(toFile: privateReport, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: privateReport)
+    #expect(await runCLI(["report", trip, "-o", privateReport]).code == 0)
+    let attributes = try FileManager.default.attributesOfItem(atPath: privateReport)
+    #expect(attributes[.posixPermissions] as? Int == 0o600)
+    #expect(try String(contentsOfFile: privateReport, encoding: .utf8).hasPrefix("{"))
+
+    // Through a link to an existing file, and through a dangling one: the link stays a link.
+    try FileManager.default.createDirectory(atPath: path("real"), withIntermediateDirectories: false)
+    try "old".write(toFile: path("real/target.json"), atomically: true, encoding: .utf8)
+    try FileManager.default.createSymbolicLink(atPath: path("link.json"), withDestinationPath: "real/target.json")
+    try FileManager.default.createSymbolicLink(atPath: path("dangling.json"), withDestinationPath: "real/new.json")
+    for (link, target) in [("link.json", "real/target.json"), ("dangling.json", "real/new.json")] {
+      #expect(await runCLI(["report", trip, "-o", path(link)]).code == 0)
+      #expect(try FileManager.default.destinationOfSymbolicLink(atPath: path(link)) == target)
+      #expect(try String(contentsOfFile: path(target), encoding: .utf8).hasPrefix("{"))
+    }
+  }
+
+  @Test func aReportIsNeverWrittenOverItsInput() async throws {
+    let bills = path("bills.csv")
+    let original = try String(
+      contentsOfFile: packageRoot.appendingPathComponent("samples/csv/trip.csv").path, encoding: .utf8)
+    try original.write(toFile: bills, atomically: true, encoding: .utf8)
+    try FileManager.default.createSymbolicLink(atPath: path("alias.csv"), withDestinationPath: bills)
+    for output in [bills, path("alias.csv")] {
+      let outcome = await runCLI(["report", bills, "--default-tip", "10", "-o", output])
+      #expect(outcome.code == 64)
+      #expect(outcome.stderr.contains("would replace its own bills"))
+      #expect(try String(contentsOfFile: bills, encoding: .utf8) == original)
+    }
+  }
+
+  /// A file its owner made read-only is refused, as `cp` refuses it (as root, run as nobody).
+  @Test(
+    .enabled(
+      if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+      "needs setpriv (util-linux) to run as an ordinary user"))
+  func aReadOnlyReportIsNotReplaced() throws {
+    // A directory anyone may write to: renaming over the file would be allowed, only the file's
+    // own bits say no. (The test's own directory is not reachable by another user.)
+    let shared = URL(fileURLWithPath: "/tmp/splitbill-read-only-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: false)
+    defer { try? FileManager.default.removeItem(at: shared) }
+    try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: shared.path)
+    let readOnly = shared.appendingPathComponent("read-only.json").path
+    try "kept".write(toFile: readOnly, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: readOnly)
+    let trip = packageRoot.appendingPathComponent("samples/trip.yaml").path
+    let binary = try builtBinary().path
+    let outcome =
+      getuid() == 0
+      ? try runProcess(
+        "/usr/bin/setpriv",
+        ["--reuid=65534", "--regid=65534", "--clear-groups", binary, "report", trip, "-o", readOnly])
+      : try runProcess(binary, ["report", trip, "-o", readOnly])
+    #expect(outcome.code == 73, "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("Permission denied"))
+    #expect(try String(contentsOfFile: readOnly, encoding: .utf8) == "kept")
+  }
 }
