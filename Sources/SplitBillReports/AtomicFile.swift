@@ -30,6 +30,8 @@ package final class PendingFile {
   private let mode: mode_t?
   private var descriptor: Int32
   private var done = false
+  /// Where the temporary file is registered for removal on a signal.
+  private var slot: Int?
   private let direct: Bool
 
   /// Creates the temporary file next to `path`.
@@ -67,7 +69,9 @@ package final class PendingFile {
     let slash = target.lastIndex(of: "/")
     let directory = slash.map { String(target[..<$0]) } ?? "."
     let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
-    var template = Array(((directory.isEmpty ? "" : directory) + "/.\(base).tmp-XXXXXX").utf8CString)
+    PendingFiles.removeStale(of: base, in: directory.isEmpty ? "/" : directory)
+    var template = Array(
+      ((directory.isEmpty ? "" : directory) + "/" + PendingFiles.prefix(of: base) + "XXXXXX").utf8CString)
     let descriptor = unsafe template.withUnsafeMutableBufferPointer { buffer -> Int32 in
       guard let start = buffer.baseAddress else { return -1 }
       return unsafe mkstemp(start)
@@ -76,6 +80,7 @@ package final class PendingFile {
     self.descriptor = descriptor
     self.temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
     self.sink = FileDescriptorSink(descriptor: descriptor)
+    slot = PendingFiles.register(temporary)
   }
 
   deinit { abort() }
@@ -125,6 +130,7 @@ package final class PendingFile {
       throw WriteError(path: path, reason: reason)
     }
     done = true
+    if let slot { PendingFiles.unregister(slot) }
   }
 
   /// Drops the temporary file; the target is untouched.
@@ -134,6 +140,7 @@ package final class PendingFile {
     if descriptor >= 0 { close(descriptor) }
     descriptor = -1
     if !direct { unsafe unlink(temporary) }
+    if let slot { PendingFiles.unregister(slot) }
   }
 
   static func lastError() -> String { unsafe String(cString: strerror(errno)) }
