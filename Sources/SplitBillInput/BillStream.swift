@@ -174,9 +174,25 @@ package struct BillStream {
   /// The inputs `paths` name, in processing order; unreadable paths become diagnostics.
   package mutating func sources(for paths: [String]) -> [InputSource] {
     var result: [InputSource] = []
+    /// Files already taken, by device and inode (so through links and other spellings too).
+    var taken: [FileIdentity: String] = [:]
+    /// Whether `source` is a file not taken yet; a file met again is said once and left out.
+    func isNew(_ source: InputSource) -> Bool {
+      let identity = source.path == "-" ? FileIdentity.standardInput : FileIdentity(path: source.path)
+      guard let identity else { return true }
+      if let first = taken[identity] {
+        let diagnostic = Diagnostic.warning(
+          .givenTwice(path: source.path, first: first), at: SourceLocation(file: source.path, line: 0, column: 0))
+        record(diagnostic, ofBill: false)
+        return false
+      }
+      taken[identity] = source.path
+      return true
+    }
     for path in paths {
       if path == "-" {
-        result.append(InputSource(path: "-", format: options.inputFormat ?? .yaml, isTabSeparated: false))
+        let source = InputSource(path: "-", format: options.inputFormat ?? .yaml, isTabSeparated: false)
+        if isNew(source) { result.append(source) }
         continue
       }
       var isDirectory: ObjCBool = false
@@ -188,9 +204,9 @@ package struct BillStream {
         let files = Self.walk(path).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let found = files.compactMap { Self.source(for: $0, override: nil) }
         if found.isEmpty { directoriesWithoutBills.append(path) }
-        result += found
+        result += found.filter(isNew)
       } else if let source = Self.source(for: path, override: options.inputFormat) {
-        result.append(source)
+        if isNew(source) { result.append(source) }
       } else {
         fail(.unknownFormat(path: path), file: path)
       }
@@ -374,5 +390,27 @@ package struct BillStream {
       }
     }
     return files
+  }
+}
+
+/// A file as the file system knows it: device and inode.
+private struct FileIdentity: Hashable {
+  let device: UInt64
+  let inode: UInt64
+
+  /// Standard input, which can be read once.
+  static let standardInput = FileIdentity(device: .max, inode: .max)
+
+  init(device: UInt64, inode: UInt64) {
+    self.device = device
+    self.inode = inode
+  }
+
+  /// The file at `path`; `nil` if there is none (its reading will say so).
+  init?(path: String) {
+    var status = stat()
+    guard unsafe stat(path, &status) == 0 else { return nil }
+    device = UInt64(status.st_dev)
+    inode = UInt64(status.st_ino)
   }
 }

@@ -47,6 +47,8 @@ package enum Problem: Hashable, Sendable {
   case cannotRead(path: String, reason: String)
   /// A path whose extension names no format.
   case unknownFormat(path: String)
+  /// A file given twice (named twice, or also found in a directory given); it is read once.
+  case givenTwice(path: String, first: String)
   /// Reading failed part-way; `reason` is the system's.
   case readingStopped(reason: String)
   /// Bytes that are not UTF-8 (`detail` is libyaml's words).
@@ -187,6 +189,7 @@ package enum Problem: Hashable, Sendable {
     switch self {
     case .cannotRead: return "file.unreadable"
     case .unknownFormat: return "file.format"
+    case .givenTwice: return "file.twice"
     case .readingStopped: return "file.read-error"
     case .invalidUTF8: return "file.utf8"
     case .unreadableText: return "file.text"
@@ -254,6 +257,10 @@ package enum Problem: Hashable, Sendable {
   package var message: String {
     switch self {
     case .cannotRead(let path, let reason): return "cannot read '\(path)': \(reason)"
+    case .givenTwice(let path, let first):
+      return path == first
+        ? "'\(path)' is given twice: it is read once"
+        : "'\(path)' is '\(first)' given again: it is read once"
     case .unknownFormat(let path):
       return "cannot tell the format of '\(path)': name it .yaml, .yml, .csv or .tsv, or pass --input-format yaml|csv"
     case .readingStopped(let reason): return "reading stopped: \(reason)"
@@ -377,6 +384,7 @@ package enum Problem: Hashable, Sendable {
   package static let documentedCodes: [(code: String, meaning: String)] = [
     ("file.unreadable", "an input path cannot be opened"),
     ("file.format", "a path whose extension names no format"),
+    ("file.twice", "a file given twice (or also inside a directory given); read once"),
     ("file.read-error", "reading failed part-way"),
     ("file.utf8", "the bytes are not UTF-8"),
     ("file.text", "text libyaml refuses (control characters)"),

@@ -119,4 +119,24 @@ import Testing
     #expect(outcome.stderr.contains("Permission denied"))
     #expect(try String(contentsOfFile: readOnly, encoding: .utf8) == "kept")
   }
+
+  @Test func aFileGivenTwiceIsReadOnceAndSaidOnce() async throws {
+    try FileManager.default.createDirectory(atPath: path("bills"), withIntermediateDirectories: false)
+    let trip = path("bills/trip.yaml")
+    try FileManager.default.copyItem(atPath: packageRoot.appendingPathComponent("samples/trip.yaml").path, toPath: trip)
+    try FileManager.default.createSymbolicLink(atPath: path("alias.yaml"), withDestinationPath: trip)
+    let once = await runCLI(["check", "--format", "json", trip])
+    let onceValue = try #require(try JSONSerialization.jsonObject(with: Data(once.stdout.utf8)) as? [String: Any])
+    for inputs in [[trip, trip], [trip, path("bills")], [path("bills"), path("alias.yaml")]] {
+      let outcome = await runCLI(["check", "--format", "json"] + inputs)
+      let value = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+      let codes = (value["diagnostics"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+      #expect(codes == ["file.twice"], "\(inputs): \(codes)")
+      #expect(value["bills"] as? Int == onceValue["bills"] as? Int)
+      #expect(value["errors"] as? Int == 0)
+      let report = await runCLI(["report", "--format", "json"] + inputs)
+      #expect(report.code == 0)
+      #expect(report.stderr.contains("given") && report.stderr.contains("read once"))
+    }
+  }
 }
