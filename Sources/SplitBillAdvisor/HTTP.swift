@@ -111,9 +111,9 @@ package struct URLSessionTransport: HTTPTransport {
     } catch let error as TransportError {
       throw error
     } catch let error as URLError {
-      throw TransportError(timedOut: error.code == .timedOut, message: "connection failed (\(error.code.rawValue))")
+      throw TransportError(timedOut: error.code == .timedOut, message: "URL error \(error.code.rawValue)")
     } catch {
-      throw TransportError(timedOut: false, message: "connection failed")
+      throw TransportError(timedOut: false, message: "no response")
     }
   }
 }

@@ -27,7 +27,7 @@ enum AdvisorOptions {
     .value("--ai-max", "PERCENT", "Highest suggestion accepted; higher ones are clamped and flagged (default 30)."),
     .flag("--require-ai", "Exit 69 instead of falling back to the offline advisor when the network fails."),
     .flag("--no-cache", "Neither read nor write the advice cache."),
-    .flag("--quiet", "No progress line."),
+    .flag("--quiet", "No progress line, no advisor fallback warning, no 'wrote FILE' lines."),
     .flag("--verbose", "Trace every request on stderr (keys redacted)."),
   ]
 

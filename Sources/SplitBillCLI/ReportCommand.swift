@@ -96,6 +96,13 @@ enum ReportCommand {
             "\(plural(fellBack.count, "bill")) got no advice from \(network.provider.name) (\(first.billID): \(answers[first.billID]?.fallbackReason ?? "no answer")); --require-ai: nothing was written",
           code: .unavailable)
       }
+      // Unattended runs see only stderr and the exit code: a fallback is said there, once.
+      if let first = fellBack.first, !network.quiet {
+        let reason = answers[first.billID]?.fallbackReason ?? "no answer"
+        context.message(
+          "warning: \(fellBack.count) of \(plural(requests.count, "advised bill")) got no advice from "
+            + "\(network.provider.name) and used the offline advisor (\(first.billID): \(reason))")
+      }
     }
     // Reading, splitting and writing block their thread (the reading pipeline): not one of the
     // cooperative pool's (DedicatedThread).
@@ -173,7 +180,7 @@ enum ReportCommand {
         throw CommandFailure(message: "\(error); the previous file, if any, is unchanged", code: .cannotCreate)
       }
       pass.spool?.copy(to: &context.stdout)
-      for file in pass.pending { context.message("wrote \(file.path)") }
+      if !arguments.flag("--quiet") { for file in pass.pending { context.message("wrote \(file.path)") } }
       if stream.unreadableInput { return .noInput }
       return summary.invalid.isEmpty ? .success : .invalidBills
     }

@@ -93,6 +93,13 @@ struct AdvisorIntegrationTests {
       #expect(advice?["advisor"] as? String == "offline")
       #expect((advice?["fallback_reason"] as? String)?.contains("daily quota exhausted") == true)
     }
+    // Said once on stderr, for runs nobody watches (stderr is not a terminal here).
+    let warnings = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
+    #expect(warnings.count == 1, "\(outcome.stderr)")
+    #expect(warnings.first?.contains("3 of 3 advised bills got no advice from gemini") == true, "\(warnings)")
+    let (quiet, _) = try report(
+      try StandInServer(script: ["429-daily"]), ["--ai-batch-size", "1", "--quiet"], cache: cache)
+    #expect(!quiet.stderr.contains("warning: "), "\(quiet.stderr)")
     // --require-ai: exit 69, nothing written
     let exhausted = try StandInServer(script: ["429-daily"])
     let output = cache.appendingPathComponent("report.json")
