@@ -83,28 +83,28 @@ public enum MoneyError: Error, Hashable, Sendable, CustomStringConvertible {
   public func message(field: String) -> String {
     switch self {
     case .unknownCurrency(let code):
-      return "unknown currency '\(code)': expected an ISO 4217 code such as EUR, USD or JPY"
+      return "unknown currency '\(EchoedText.quote(code))': expected an ISO 4217 code such as EUR, USD or JPY"
     case .invalidAmount(let text, let reason, let currency):
       let digits = currency.exponent == 0 ? "no decimals" : "at most \(currency.exponent) decimals"
       switch reason {
       case .empty: return "\(field) is empty: expected an amount such as \(MoneyError.example(currency))"
       case .exponentNotation:
-        return "\(field) '\(text)' uses exponent notation: write the digits out, with \(digits)"
+        return "\(field) '\(EchoedText.quote(text))' uses exponent notation: write the digits out, with \(digits)"
       case .thousandsSeparator:
-        return "\(field) '\(text)' has a thousands separator: write \(MoneyError.example(currency)), "
+        return "\(field) '\(EchoedText.quote(text))' has a thousands separator: write \(MoneyError.example(currency)), "
           + "with no grouping (for '84,50' style input use --decimal-comma)"
-      case .negative: return "\(field) '\(text)' is negative: expected zero or more"
+      case .negative: return "\(field) '\(EchoedText.quote(text))' is negative: expected zero or more"
       case .notANumber:
-        return "\(field) '\(text)' is not a number: expected digits with \(digits), "
+        return "\(field) '\(EchoedText.quote(text))' is not a number: expected digits with \(digits), "
           + "such as \(MoneyError.example(currency))"
       case .tooManyDecimals(let count):
         let has = count == 1 ? "1 decimal" : "\(count) decimals"
         return currency.exponent == 0
-          ? "\(field) '\(text)' has \(has) but \(currency.code) has none"
-          : "\(field) '\(text)' has \(has) but \(currency.code) has \(currency.exponent)"
+          ? "\(field) '\(EchoedText.quote(text))' has \(has) but \(currency.code) has none"
+          : "\(field) '\(EchoedText.quote(text))' has \(has) but \(currency.code) has \(currency.exponent)"
       case .tooLarge:
         let limit = Money(minorUnits: Money.maximumMinorUnits, currency: currency)
-        return "\(field) '\(text)' is too large: at most \(limit.decimalString) \(currency.code)"
+        return "\(field) '\(EchoedText.quote(text))' is too large: at most \(limit.decimalString) \(currency.code)"
       }
     case .currencyMismatch(let left, let right):
       return "cannot combine \(left.code) and \(right.code) amounts"

@@ -84,10 +84,11 @@ public struct PercentError: Error, Hashable, Sendable, CustomStringConvertible {
   public func message(field: String) -> String {
     switch problem {
     case .notANumber:
-      return "\(field) '\(text)' is not a percentage: expected a number from 0 to 100 such as 15, 15% or 12.5"
+      return
+        "\(field) '\(EchoedText.quote(text))' is not a percentage: expected a number from 0 to 100 such as 15, 15% or 12.5"
     case .tooManyDecimals:
-      return "\(field) '\(text)' has too many decimals: a percentage has at most 4"
-    case .outOfRange: return "\(field) '\(text)' is out of range: expected a percentage from 0 to 100"
+      return "\(field) '\(EchoedText.quote(text))' has too many decimals: a percentage has at most 4"
+    case .outOfRange: return "\(field) '\(EchoedText.quote(text))' is out of range: expected a percentage from 0 to 100"
     }
   }
 

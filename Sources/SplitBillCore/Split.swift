@@ -256,16 +256,16 @@ public enum SplitError: Error, Hashable, Sendable, CustomStringConvertible {
     switch self {
     case .noDiners: return "no diners: a bill needs at least one person to split it"
     case .tooManyDiners(let count): return "\(count) diners is too many: at most \(Diners.maximumCount)"
-    case .nonPositiveWeight(let text): return "weight '\(text)' must be greater than zero"
+    case .nonPositiveWeight(let text): return "weight '\(EchoedText.quote(text))' must be greater than zero"
     case .invalidWeight(let text):
-      return "weight '\(text)' is not a number: expected a positive number such as 1, 2 or 1.5"
-    case .weightTooLarge(let text): return "weight '\(text)' is too large: at most 1000000"
-    case .duplicateDiner(let name): return "diner '\(name)' is listed twice"
+      return "weight '\(EchoedText.quote(text))' is not a number: expected a positive number such as 1, 2 or 1.5"
+    case .weightTooLarge(let text): return "weight '\(EchoedText.quote(text))' is too large: at most 1000000"
+    case .duplicateDiner(let name): return "diner '\(EchoedText.quote(name))' is listed twice"
     case .conflictingTips:
       return "more than one tip given: use exactly one of a percentage, a fixed tip amount, or ai"
     case .payerPolicyWithoutPayer: return "leftover policy 'payer' needs a payer (paid_by)"
     case .payerNotDiner(let payer):
-      return "leftover policy 'payer' needs the payer among the diners, but '\(payer)' is not one"
+      return "leftover policy 'payer' needs the payer among the diners, but '\(EchoedText.quote(payer))' is not one"
     case .tipNotResolved: return "the tip is 'ai' and no advisor has answered for this bill"
     case .tipCurrencyMismatch(let bill, let tip):
       return "tip amount is in \(tip.code) but the bill is in \(bill.code)"

@@ -93,9 +93,34 @@ struct Recognizing: ProblemPolicy {
 }
 
 /// Keeps every problem, in the order the rules find them.
+///
+/// Problems of one kind on one line are kept up to ``Diagnostic/keptPerLine``, the last of them
+/// with a count of the rest (``Diagnostic/repeats``): a list of 4,000 copies of one name is three
+/// "listed twice" errors, not 3,999 that each echo the line.
 struct Diagnosing: ProblemPolicy {
   var problems: [Diagnostic] = []
-  mutating func report(_ problem: @autoclosure () -> Diagnostic) { problems.append(problem()) }
+  /// How many of each kind on each line are kept, and where the last kept is in `problems`.
+  private var kept: [KindOnLine: (count: Int, last: Int)] = [:]
+
+  private struct KindOnLine: Hashable {
+    var code: String
+    var file: SourceFile
+    var line: Int
+  }
+
+  mutating func report(_ problem: @autoclosure () -> Diagnostic) {
+    let diagnostic = problem()
+    if let location = diagnostic.location, location.line > 0 {
+      let kind = KindOnLine(code: diagnostic.code, file: location.sourceFile, line: location.line)
+      let sofar = kept[kind]
+      if let sofar, sofar.count == Diagnostic.keptPerLine {
+        problems[sofar.last].repeats += 1
+        return
+      }
+      kept[kind] = ((sofar?.count ?? 0) + 1, problems.count)
+    }
+    problems.append(diagnostic)
+  }
   var foundErrors: Bool { problems.contains { $0.severity == .error } }
   static var stopsAtFirstProblem: Bool { false }
 }

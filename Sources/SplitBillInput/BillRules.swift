@@ -442,7 +442,7 @@ struct BillRules {
     guard !context.admits(name), let roster = context.roster else { return }
     try policy.report(
       .error(
-        .notInRoster(role: role, name: name, roster: roster, guess: Spelling.suggestion(for: name, among: roster)),
+        .notInRoster(role: role, name: name, roster: roster),
         at: location()))
   }
 

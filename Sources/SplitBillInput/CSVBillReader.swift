@@ -113,7 +113,7 @@ struct CSVBillReader {
         .error(.noAmountColumn, at: SourceLocation(in: sourceFile, line: header.line, column: 1)))
     }
     guard failures.isEmpty else {
-      for failure in failures { emit(.failure(failure)) }
+      for failure in Diagnostic.coalesced(failures) { emit(.failure(failure)) }
       return
     }
     emit(.document(DocumentHeader(file: file)))
@@ -167,14 +167,14 @@ struct CSVBillReader {
 
   private mutating func diagnose(_ row: Row, layout: CSVRowFields.Layout, index: Int) -> Result<Bill, InvalidBill> {
     let context = self.context
-    return withFields(of: row, layout: layout, index: index) { rules, fields in
+    return withFields(of: row, layout: layout, index: index, diagnosing: true) { rules, fields in
       rules.diagnose(fields, context: context)
     }
   }
 
   /// Calls `body` with the rules and the fields of `row`, a view of its bytes.
   private mutating func withFields<Result>(
-    of row: Row, layout: CSVRowFields.Layout, index: Int,
+    of row: Row, layout: CSVRowFields.Layout, index: Int, diagnosing: Bool = false,
     _ body: (inout BillRules, borrowing CSVRowFields) -> Result
   ) -> Result {
     let file = sourceFile
@@ -182,7 +182,7 @@ struct CSVBillReader {
       unsafe row.cells.withUnsafeBufferPointer { cells in
         let fields = unsafe CSVRowFields(
           bytes: bytes, cells: cells, layout: layout, file: file, line: row.line, index: index,
-          decimalComma: rules.options.decimalComma)
+          decimalComma: rules.options.decimalComma, diagnosing: diagnosing)
         return body(&rules, fields)
       }
     }

@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillText
 
 /// A problem found in the input, located like a compiler's: what was wrong (``Problem``, with a
 /// stable ``code``), where, and whether it makes a bill invalid.
@@ -14,11 +15,40 @@ package struct Diagnostic: Hashable, Sendable {
   package var location: SourceLocation?
   /// What was wrong, with the values the message is made of.
   package var problem: Problem
+  /// How many more problems of this kind the same line has (reported once, with the count).
+  package var repeats = 0
 
   /// The stable code of the problem (`amount.decimals`): for programs, `check --format json`.
   package var code: String { problem.code }
   /// What was wrong and what was expected, for people.
-  package var message: String { problem.message }
+  package var message: String {
+    guard repeats > 0 else { return problem.message }
+    return problem.message + " (and \(repeats) more like it on this line, not listed)"
+  }
+
+  /// How many problems of one kind on one line are listed; the last one listed counts the rest.
+  package static let keptPerLine = 3
+
+  /// `diagnostics` with at most ``keptPerLine`` problems of one kind on one line, the last of
+  /// them counting the rest in ``repeats`` (as ``Diagnosing`` keeps a bill's), in order.
+  package static func coalesced(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    var kept: [Diagnostic] = []
+    var sofar: [String: (count: Int, last: Int)] = [:]
+    for diagnostic in diagnostics {
+      guard let location = diagnostic.location, location.line > 0 else {
+        kept.append(diagnostic)
+        continue
+      }
+      let kind = "\(diagnostic.code) \(location.file):\(location.line)"
+      if let seen = sofar[kind], seen.count == keptPerLine {
+        kept[seen.last].repeats += 1 + diagnostic.repeats
+      } else {
+        sofar[kind] = ((sofar[kind]?.count ?? 0) + 1, kept.count)
+        kept.append(diagnostic)
+      }
+    }
+    return kept
+  }
 
   /// Creates a diagnostic.
   package init(_ severity: Severity, _ problem: Problem, at location: SourceLocation?) {
@@ -170,7 +200,9 @@ package enum Problem: Hashable, Sendable {
   case invalidWeight(SplitError, diner: String)
   /// A person not in `people` (`role`: "diner", "paid_by"); `guess` is the name it looks like,
   /// else the roster is listed.
-  case notInRoster(role: String, name: String, roster: [String], guess: String?)
+  /// (The suggestion is looked for when the message is worded: problems of one kind on one line
+  /// are kept once, and a bill of 2,000 unknown names would otherwise compare each with the roster.)
+  case notInRoster(role: String, name: String, roster: [String])
   /// An empty payer.
   case emptyPayer
   /// A split rule the bill breaks (too many diners, the payer policy, a split that failed).
@@ -244,7 +276,7 @@ package enum Problem: Hashable, Sendable {
     case .emptyDinerName: return "diners.empty-name"
     case .repeatedDiner: return "diners.repeated"
     case .invalidWeight(let error, _): return "diners.\(error.code)"
-    case .notInRoster(let role, _, _, _): return role == "diner" ? "diners.unknown-person" : "\(role).unknown-person"
+    case .notInRoster(let role, _, _): return role == "diner" ? "diners.unknown-person" : "\(role).unknown-person"
     case .emptyPayer: return "paid_by.empty"
     case .split(let error): return error.code
     case .repeatedID: return "id.duplicate"
@@ -273,7 +305,8 @@ package enum Problem: Hashable, Sendable {
     case .unexpectedEnd: return "unexpected end of the YAML stream"
     case .tooDeep(let limit): return "the YAML nests deeper than \(limit) levels"
     case .unknownAlias(let anchor):
-      return "unknown alias '*\(anchor)': no anchor '&\(anchor)' before it in this document"
+      return
+        "unknown alias '*\(EchoedText.quote(anchor))': no anchor '&\(EchoedText.quote(anchor))' before it in this document"
     case .aliasesExpandTooFar(let limit):
       return
         "aliases expand to more than \(limit) nodes (a 'billion laughs' document?); refusing to expand them"
@@ -284,15 +317,15 @@ package enum Problem: Hashable, Sendable {
     case .unexpectedStructure: return "unexpected YAML structure"
     case .billExpandsTooFar(let mebibytes):
       return "this bill expands to more than \(mebibytes) MiB of text through aliases"
-    case .repeatedTopKey(let key): return "duplicate key '\(key)' in the file"
+    case .repeatedTopKey(let key): return "duplicate key '\(EchoedText.quote(key))' in the file"
     case .headerAfterBills(let key):
-      return "'\(key)' must come before 'bills' in the file, so bills can be read as they stream"
+      return "'\(EchoedText.quote(key))' must come before 'bills' in the file, so bills can be read as they stream"
     case .unknownTopKey(let key, let guess):
       guard let guess else {
         return
-          "unknown key '\(key)' at the top of the file: expected version, defaults, people or bills (or an x- key for anchors)"
+          "unknown key '\(EchoedText.quote(key))' at the top of the file: expected version, defaults, people or bills (or an x- key for anchors)"
       }
-      return "unknown key '\(key)' at the top of the file; did you mean '\(guess)'?"
+      return "unknown key '\(EchoedText.quote(key))' at the top of the file; did you mean '\(EchoedText.quote(guess))'?"
     case .documentShape(let shape): return "expected a mapping with 'bills' or a list of bills, found \(shape)"
     case .billsShape(let shape): return "'bills' must be a list of bills, found \(shape)"
     case .defaultsShape(let shape):
@@ -300,14 +333,16 @@ package enum Problem: Hashable, Sendable {
     case .unsupportedVersion(let version): return "unsupported version \(version): this splitbill reads version 1"
     case .rosterShape(let shape): return "people must be a list of names such as [Ana, Ben], found \(shape)"
     case .rosterEmptyName: return "empty name in people"
-    case .rosterRepeated(let name, let first): return "'\(name)' is listed twice in people (first at \(first))"
+    case .rosterRepeated(let name, let first):
+      return "'\(EchoedText.quote(name))' is listed twice in people (first at \(first))"
     case .unknownColumn(let name, let guess):
       guard let guess else {
         return
-          "unknown column '\(name)' in the header: expected columns among \(BillField.billKeys.joined(separator: ", "))"
+          "unknown column '\(EchoedText.quote(name))' in the header: expected columns among \(BillField.billKeys.joined(separator: ", "))"
       }
-      return "unknown column '\(name)' in the header; did you mean '\(guess)'?"
-    case .repeatedColumn(let name, let first): return "duplicate column '\(name)' in the header (first at \(first))"
+      return "unknown column '\(EchoedText.quote(name))' in the header; did you mean '\(EchoedText.quote(guess))'?"
+    case .repeatedColumn(let name, let first):
+      return "duplicate column '\(EchoedText.quote(name))' in the header (first at \(first))"
     case .noAmountColumn: return "the header has no 'amount' column"
     case .cellCount(let cells, let columns): return "row has \(cells) cells but the header has \(columns) columns"
     case .unterminatedQuote: return "unterminated quoted cell: the quote opened here is never closed"
@@ -315,17 +350,18 @@ package enum Problem: Hashable, Sendable {
       return "unexpected text after a closing quote: a quoted cell ends at the quote (write \"\" for a quote inside it)"
     case .strayQuote:
       return "a quote inside an unquoted cell: quote the whole cell and double the quote (\"a \"\"b\"\" c\")"
-    case .invalidUTF8InColumn(let name): return "invalid UTF-8 in column '\(name)': the file must be UTF-8 text"
+    case .invalidUTF8InColumn(let name):
+      return "invalid UTF-8 in column '\(EchoedText.quote(name))': the file must be UTF-8 text"
     case .billShape(let shape):
       return "a bill must be a mapping with keys such as amount, tip and diners, found \(shape)"
     case .keyShape(let shape): return "a key must be a plain name, found \(shape)"
     case .unknownKey(let key, let place, let allowed, let guess):
       guard let guess else {
-        return "unknown key '\(key)' in \(place): expected one of \(allowed.joined(separator: ", "))"
+        return "unknown key '\(EchoedText.quote(key))' in \(place): expected one of \(allowed.joined(separator: ", "))"
       }
-      return "unknown key '\(key)' in \(place); did you mean '\(guess)'?"
+      return "unknown key '\(EchoedText.quote(key))' in \(place); did you mean '\(EchoedText.quote(guess))'?"
     case .repeatedKey(let key, let place, let first):
-      return "duplicate key '\(key)' in \(place) (first given at \(first))"
+      return "duplicate key '\(EchoedText.quote(key))' in \(place) (first given at \(first))"
     case .notSingleValue(let key, let shape): return "\(key) must be a single value, not \(shape)"
     case .missingKey(let key):
       return key == .diners
@@ -336,12 +372,12 @@ package enum Problem: Hashable, Sendable {
     case .emptyID: return "id is empty: leave it out for the default '<file>#<n>' or give a name"
     case .invalidDate(let text, let isoShaped):
       return isoShaped
-        ? "date '\(text)' is not a real calendar date"
-        : "date '\(text)' is not an ISO date: expected YYYY-MM-DD such as 2026-11-20"
+        ? "date '\(EchoedText.quote(text))' is not a real calendar date"
+        : "date '\(EchoedText.quote(text))' is not an ISO date: expected YYYY-MM-DD such as 2026-11-20"
     case .unknownCurrency(let code, let guess):
       let message = MoneyError.unknownCurrency(code).message(field: "currency")
       guard let guess else { return message }
-      return message + "; did you mean '\(guess)'?"
+      return message + "; did you mean '\(EchoedText.quote(guess))'?"
     case .emptyAmount: return "amount is empty: expected the bill before tip, such as 84.50"
     case .invalidMoney(let field, let error): return error.message(field: field)
     case .invalidTip(let error): return error.message(field: "tip") + " (or 'ai' for advice)"
@@ -351,31 +387,34 @@ package enum Problem: Hashable, Sendable {
       return
         "no tip for this bill: add 'tip: 18%' or 'tip_amount: 5.00', a 'tip' in the file's defaults, or --default-tip"
     case .invalidChoice(let key, let text, let choices, let guess):
-      let message = "\(key) '\(text)' is not one of \(choices.joined(separator: ", "))"
+      let message = "\(key) '\(EchoedText.quote(text))' is not one of \(choices.joined(separator: ", "))"
       guard let guess else { return message }
-      return message + "; did you mean '\(guess)'?"
+      return message + "; did you mean '\(EchoedText.quote(guess))'?"
     case .notAHeadCount(let text):
-      return "diners '\(text)' is not a head count: expected a whole number, a list of names, or name -> weight"
+      return
+        "diners '\(EchoedText.quote(text))' is not a head count: expected a whole number, a list of names, or name -> weight"
     case .tooFewDiners(let count): return "diners is \(count): a bill needs at least one person to split it"
     case .dinersShape(let shape):
       return "diners must be a head count, a list of names, or name -> weight, not \(shape)"
     case .noDiners: return "diners is empty: a bill needs at least one person to split it"
     case .emptyDinerName: return "empty diner name"
-    case .repeatedDiner(let name, let first): return "diner '\(name)' is listed twice (first at \(first))"
-    case .invalidWeight(let error, let diner): return "\(error.description) (diner '\(diner)')"
-    case .notInRoster(let role, let name, let roster, let guess):
-      let message = "\(role) '\(name)' is not in people"
-      guard let guess else { return message + " (\(roster.joined(separator: ", ")))" }
-      return message + "; did you mean '\(guess)'?"
+    case .repeatedDiner(let name, let first):
+      return "diner '\(EchoedText.quote(name))' is listed twice (first at \(first))"
+    case .invalidWeight(let error, let diner): return "\(error.description) (diner '\(EchoedText.quote(diner))')"
+    case .notInRoster(let role, let name, let roster):
+      let guess = Spelling.suggestion(for: name, among: roster)
+      let message = "\(role) '\(EchoedText.quote(name))' is not in people"
+      guard let guess else { return message + " (\(EchoedText.list(roster)))" }
+      return message + "; did you mean '\(EchoedText.quote(guess))'?"
     case .emptyPayer: return "paid_by is empty: expected a name"
     case .split(let error): return error.description
-    case .repeatedID(let id, let first): return "duplicate bill id '\(id)': also used at \(first)"
+    case .repeatedID(let id, let first): return "duplicate bill id '\(EchoedText.quote(id))': also used at \(first)"
     case .probableDuplicateReceipt(let id, let firstID, let first):
       return
-        "probable duplicate receipt: '\(id)' has the same date, amount, currency and payer as '\(firstID)' (\(first))"
+        "probable duplicate receipt: '\(EchoedText.quote(id))' has the same date, amount, currency and payer as '\(EchoedText.quote(firstID))' (\(first))"
     case .missingDate(let id, let journal):
       return
-        "bill '\(id)' has no date, but \(journal ? "journal formats date every transaction" : "a date filter is in use")"
+        "bill '\(EchoedText.quote(id))' has no date, but \(journal ? "journal formats date every transaction" : "a date filter is in use")"
     }
   }
 

@@ -2,6 +2,9 @@ import SplitBillCore
 
 /// Fetches source lines for diagnostics' excerpts, reading each file once, only for the lines needed.
 package enum SourceLines {
+  /// The most bytes of a line kept for an excerpt.
+  package static let lineLimit = 1 << 16
+
   /// The text of each requested line, by file and 1-based line number.
   ///
   /// `standardInput` serves the file `-`. Files that cannot be read give no lines.
@@ -27,14 +30,22 @@ package enum SourceLines {
           guard reader.skipLine() else { break reading }
           number += 1
         }
+        // At most `lineLimit` bytes of a line are kept: an excerpt shows a window of it.
         current.removeAll(keepingCapacity: true)
-        var line = number
-        var column = 1
-        reader.consume(upTo: (0x0A, 0x0A, 0x0A, 0x0A), into: &current, line: &line, column: &column)
+        var ended = false
+        while current.count < lineLimit, let byte = reader.next() {
+          if byte == 0x0A {
+            ended = true
+            break
+          }
+          current.append(byte)
+        }
         if current.last == 0x0D { current.removeLast() }
         found[number] = String(decoding: current, as: UTF8.self)
         pending.removeFirst()
-        guard reader.next() != nil else { break }  // the line end
+        if !ended {
+          guard current.count == lineLimit, reader.skipLine() else { break }  // the rest, or the end
+        }
         number += 1
       }
       result[file] = found

@@ -20,15 +20,35 @@ package enum DiagnosticFormatter {
       out += ": "
     }
     out += "\(diagnostic.severity.rawValue): \(TerminalText.sanitize(diagnostic.message))\n"
-    if let location = diagnostic.location, let source = lines[location.file]?[location.line] {
+    if let location = diagnostic.location, let line = lines[location.file]?[location.line] {
+      let (source, caretColumn) = excerpt(of: line, column: location.column)
       let shown = TerminalText.sanitize(source)
       out += "    " + shown + "\n"
       // Keep tabs under tabs so the caret lines up however wide the terminal draws them.
-      let prefix = source.prefix(max(0, location.column - 1)).map { $0 == "\t" ? "\t" : " " }.joined()
+      let prefix = source.prefix(max(0, caretColumn - 1)).map { $0 == "\t" ? "\t" : " " }.joined()
       if shown == source { out += "    " + prefix + "^\n" }
     }
     return out
   }
+
+  /// The characters of a line an excerpt shows: the whole line up to ``longestWholeLine``, otherwise a
+  /// window of ``excerptWidth`` around `column` with an ellipsis at each cut end; and the caret's
+  /// column within it.
+  static func excerpt(of line: String, column: Int) -> (text: String, column: Int) {
+    guard line.utf8.count > longestWholeLine else { return (line, column) }
+    let characters = Array(line.prefix(max(column, 1) + longestWholeLine))
+    guard characters.count > longestWholeLine else { return (line, column) }
+    let start = max(0, min(column - 1 - excerptWidth / 3, characters.count - excerptWidth))
+    let end = min(characters.count, start + excerptWidth)
+    let cutAfter = end < characters.count || line.utf8.count > String(characters).utf8.count
+    let text = (start > 0 ? "…" : "") + String(characters[start..<end]) + (cutAfter ? "…" : "")
+    return (text, column - start + (start > 0 ? 1 : 0))
+  }
+
+  /// How many characters of a long line an excerpt shows.
+  static let excerptWidth = 160
+  /// The longest line an excerpt shows whole.
+  static let longestWholeLine = 240
 
   /// GitHub Actions workflow commands: `::error file=…,line=…,col=…::message`.
   package static func github(_ diagnostic: Diagnostic) -> String {

@@ -4,15 +4,57 @@ package enum Spelling {
   /// (at most a third of the word's length, and at least one edit allowed).
   ///
   ///     Spelling.suggestion(for: "ammount", among: ["amount", "tip"])   // "amount"
+  ///
+  /// Bounded, since both the word and the candidates come from input files: a word of more than
+  /// ``longestWord`` characters gets no suggestion, only the first ``mostCandidates`` candidates
+  /// are compared, one whose length alone puts it too far is skipped, and each comparison stops
+  /// once it is too far. A 1 MiB currency value or a roster of thousands costs microseconds.
   package static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
-    let lowered = word.lowercased()
+    guard word.utf8.count <= 4 * longestWord, word.count <= longestWord else { return nil }
+    let lowered = Array(word.lowercased())
+    let allowed = max(1, word.count / 3)
     var best: (candidate: String, distance: Int)?
-    for candidate in candidates {
-      let distance = editDistance(lowered, candidate.lowercased())
-      if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
+    for candidate in candidates.prefix(mostCandidates) {
+      guard candidate.utf8.count <= 4 * longestWord else { continue }
+      let other = Array(candidate.lowercased())
+      guard abs(other.count - lowered.count) <= allowed else { continue }
+      let limit = min(allowed, (best?.distance ?? Int.max) - 1)
+      guard limit >= 0, let distance = editDistance(lowered, other, atMost: limit) else { continue }
+      best = (candidate, distance)
     }
-    guard let best, best.distance <= max(1, word.count / 3) else { return nil }
-    return best.candidate
+    return best?.candidate
+  }
+
+  /// The longest word a suggestion is looked for.
+  package static let longestWord = 64
+  /// The most candidates compared for one word.
+  package static let mostCandidates = 1_000
+
+  /// ``editDistance(_:_:)`` if it is at most `limit`, else `nil`, found without computing past
+  /// the limit: a row whose every entry exceeds it ends the search.
+  static func editDistance(_ a: [Character], _ b: [Character], atMost limit: Int) -> Int? {
+    if a.isEmpty { return b.count <= limit ? b.count : nil }
+    if b.isEmpty { return a.count <= limit ? a.count : nil }
+    var previousPrevious = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      var rowMinimum = i
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], previousPrevious[j - 2] + 1)
+        }
+        rowMinimum = min(rowMinimum, current[j])
+      }
+      // Entries never decrease from one row to the one after next: past the limit in two
+      // consecutive rows, the distance is too.
+      if rowMinimum > limit && i > 1 && previous.min().map({ $0 > limit }) == true { return nil }
+      (previousPrevious, previous, current) = (previous, current, previousPrevious)
+    }
+    return previous[b.count] <= limit ? previous[b.count] : nil
   }
 
   /// Levenshtein distance with transpositions counted as one edit.

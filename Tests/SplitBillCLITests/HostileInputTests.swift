@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+
+/// Small hostile files must not make huge output or slow runs: each case is checked at a size
+/// and at four times that size, and the larger must cost about four times the time at most
+/// (a generous bound: quadratic work would take sixteen) and no more output.
+@Suite(.serialized) final class HostileInputTests {
+  let directory: URL
+
+  init() throws {
+    directory = try FileManager.default.url(
+      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(at: directory) }
+
+  /// Each case: a file name and its text at size `n`.
+  static let cases: [(name: String, text: @Sendable (Int) -> String)] = [
+    (
+      "repeated-names.yaml",
+      { n in
+        "bills:\n  - {id: a, amount: 10, tip: 0, diners: [\(repeatElement("P", count: n).joined(separator: ", "))]}\n"
+      }
+    ),
+    (
+      "tiny-weights.csv",
+      { n in "id,amount,tip,diners\na,10,0,\((0..<n).map { "P\($0):0.0000001" }.joined(separator: ";"))\n" }
+    ),
+    (
+      "unknown-names.yaml",
+      { n in
+        "people: [\((0..<n).map { "R\($0)" }.joined(separator: ", "))]\nbills:\n  - {id: a, amount: 10, tip: 0, diners: [\((0..<n).map { "U\($0)" }.joined(separator: ", "))]}\n"
+      }
+    ),
+    ("empty-columns.csv", { n in "id,amount,tip,diners\(String(repeating: ",", count: n))\na,10,0,3\n" }),
+    (
+      "long-currency.yaml",
+      { n in "bills:\n  - {id: a, amount: 10, tip: 0, diners: 2, currency: \(String(repeating: "X", count: 64 * n))}\n"
+      }
+    ),
+    ("long-amount.csv", { n in "id,amount,tip,diners\na,\(String(repeating: "9", count: 64 * n))x,0,2\n" }),
+  ]
+
+  /// Output bytes and CPU seconds of `check` on the case at size `n`: the built binary, run by
+  /// Python, whose `resource` gives the child's CPU time (wall time would measure the machine's
+  /// other work too: the suites run in parallel).
+  func measure(_ index: Int, size n: Int) throws -> (bytes: Int, seconds: Double) {
+    let file = directory.appendingPathComponent("\(n)-" + Self.cases[index].name)
+    try Self.cases[index].text(n).write(to: file, atomically: true, encoding: .utf8)
+    let script = """
+      import resource, subprocess, sys
+      run = subprocess.run(sys.argv[1:], capture_output=True)
+      usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+      print(run.returncode, len(run.stdout) + len(run.stderr), usage.ru_utime + usage.ru_stime)
+      """
+    let outcome = try runProcess("python3", ["-c", script, try builtBinary().path, "check", file.path])
+    let fields = outcome.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+    #expect(fields.first == "1", "\(Self.cases[index].name): \(outcome.stdout) \(outcome.stderr)")
+    return (Int(fields.dropFirst().first ?? "") ?? -1, Double(fields.last ?? "") ?? -1)
+  }
+
+  @Test(.enabled(if: pythonHas("import resource"), "needs python3 to measure CPU time"), arguments: 0..<cases.count)
+  func growsLinearlyAndSaysLittle(index: Int) throws {
+    let small = try measure(index, size: 2_000)
+    let large = try measure(index, size: 8_000)
+    let name = Self.cases[index].name
+    // Repeated problems are said once, echoed text and source lines are cut: a few lines.
+    #expect(large.bytes < 4_096, "\(name): \(large.bytes) bytes of output")
+    #expect(large.bytes <= small.bytes + 64, "\(name): \(small.bytes) then \(large.bytes) bytes")
+    #expect(large.seconds < 8 * small.seconds + 0.25, "\(name): \(small.seconds) s then \(large.seconds) s")
+  }
+}
