@@ -38,7 +38,7 @@ public struct Settlement: Hashable, Sendable {
   ///     Settlement.settle(["Ana": 500, "Ben": -300, "Chloé": -200], in: .usd).transfers
   ///     // Ben → Ana 3.00, Chloé → Ana 2.00
   ///
-  /// - Complexity: O(2^n · n) for the exact search, O(n²) for the greedy match.
+  /// - Complexity: O(2^n · n) for the exact search, O(n log n) for the greedy match.
   public static func settle(_ balances: [String: Int64], in currency: Currency) -> Settlement {
     let people = balances.filter { $0.value != 0 }.sorted { $0.key < $1.key }
     let names = people.map(\.key)
@@ -100,29 +100,65 @@ public struct Settlement: Hashable, Sendable {
     return groups.map { $0.sorted() }
   }
 
-  /// Largest creditor with largest debtor until everyone is at zero; ties by name.
+  /// Largest creditor with largest debtor until everyone is at zero; ties to the name that sorts
+  /// first. Each is taken from a heap (a transfer leaves one of the two at zero, the other goes
+  /// back): O(n log n), so a bill of 40,000 diners settles in milliseconds, not seconds.
   static func greedy(_ names: [String], _ amounts: [Int64], _ currency: Currency) -> [Transfer] {
-    var balances = Array(zip(names, amounts))
+    // Both heaps hold (amount owed or due, name), the larger first, ties to the smaller name.
+    func before(_ a: (Int64, String), _ b: (Int64, String)) -> Bool { a.0 != b.0 ? a.0 > b.0 : a.1 < b.1 }
+    var creditors = Heap(ordered: before)
+    var debtors = Heap(ordered: before)
+    for (name, amount) in zip(names, amounts) {
+      if amount > 0 { creditors.push((amount, name)) }
+      if amount < 0 { debtors.push((-amount, name)) }
+    }
     var transfers: [Transfer] = []
-    while true {
-      let creditor = balances.indices.filter { balances[$0].1 > 0 }.max { a, b in
-        balances[a].1 != balances[b].1 ? balances[a].1 < balances[b].1 : balances[a].0 > balances[b].0
-      }
-      let debtor = balances.indices.filter { balances[$0].1 < 0 }.max { a, b in
-        balances[a].1 != balances[b].1 ? balances[a].1 > balances[b].1 : balances[a].0 > balances[b].0
-      }
-      guard let creditor, let debtor else { break }
-      let amount = min(balances[creditor].1, -balances[debtor].1)
-      transfers.append(
-        Transfer(
-          from: balances[debtor].0, to: balances[creditor].0, amount: Money(minorUnits: amount, currency: currency)))
-      balances[creditor].1 -= amount
-      balances[debtor].1 += amount
+    while let creditor = creditors.pop(), let debtor = debtors.pop() {
+      let amount = min(creditor.0, debtor.0)
+      transfers.append(Transfer(from: debtor.1, to: creditor.1, amount: Money(minorUnits: amount, currency: currency)))
+      if creditor.0 > amount { creditors.push((creditor.0 - amount, creditor.1)) }
+      if debtor.0 > amount { debtors.push((debtor.0 - amount, debtor.1)) }
     }
     return transfers
   }
 
   static func sorted(_ transfers: [Transfer]) -> [Transfer] {
     transfers.sorted { ($0.from, $0.to, $0.amount.minorUnits) < ($1.from, $1.to, $1.amount.minorUnits) }
+  }
+}
+
+/// A binary heap: `pop` gives the element `ordered` puts before every other.
+struct Heap<Element> {
+  private var elements: [Element] = []
+  private let ordered: (Element, Element) -> Bool
+
+  init(ordered: @escaping (Element, Element) -> Bool) { self.ordered = ordered }
+
+  mutating func push(_ element: Element) {
+    elements.append(element)
+    var child = elements.count - 1
+    while child > 0 {
+      let parent = (child - 1) / 2
+      guard ordered(elements[child], elements[parent]) else { break }
+      elements.swapAt(child, parent)
+      child = parent
+    }
+  }
+
+  mutating func pop() -> Element? {
+    guard !elements.isEmpty else { return nil }
+    elements.swapAt(0, elements.count - 1)
+    let first = elements.removeLast()
+    var parent = 0
+    while true {
+      let left = 2 * parent + 1
+      let right = left + 1
+      var chosen = parent
+      if left < elements.count && ordered(elements[left], elements[chosen]) { chosen = left }
+      if right < elements.count && ordered(elements[right], elements[chosen]) { chosen = right }
+      guard chosen != parent else { return first }
+      elements.swapAt(parent, chosen)
+      parent = chosen
+    }
   }
 }

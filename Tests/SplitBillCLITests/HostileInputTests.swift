@@ -45,17 +45,23 @@ import Testing
   /// Python, whose `resource` gives the child's CPU time (wall time would measure the machine's
   /// other work too: the suites run in parallel).
   func measure(_ index: Int, size n: Int) throws -> (bytes: Int, seconds: Double) {
-    let file = directory.appendingPathComponent("\(n)-" + Self.cases[index].name)
-    try Self.cases[index].text(n).write(to: file, atomically: true, encoding: .utf8)
+    try measure(Self.cases[index].name, Self.cases[index].text(n), size: n, command: ["check"], status: "1")
+  }
+
+  func measure(_ name: String, _ text: String, size n: Int, command: [String], status: String) throws
+    -> (bytes: Int, seconds: Double)
+  {
+    let file = directory.appendingPathComponent("\(n)-" + name)
+    try text.write(to: file, atomically: true, encoding: .utf8)
     let script = """
       import resource, subprocess, sys
       run = subprocess.run(sys.argv[1:], capture_output=True)
       usage = resource.getrusage(resource.RUSAGE_CHILDREN)
       print(run.returncode, len(run.stdout) + len(run.stderr), usage.ru_utime + usage.ru_stime)
       """
-    let outcome = try runProcess("python3", ["-c", script, try builtBinary().path, "check", file.path])
+    let outcome = try runProcess("python3", ["-c", script, try builtBinary().path] + command + [file.path])
     let fields = outcome.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
-    #expect(fields.first == "1", "\(Self.cases[index].name): \(outcome.stdout) \(outcome.stderr)")
+    #expect(fields.first == status, "\(name): \(outcome.stdout) \(outcome.stderr)")
     return (Int(fields.dropFirst().first ?? "") ?? -1, Double(fields.last ?? "") ?? -1)
   }
 
@@ -68,5 +74,17 @@ import Testing
     #expect(large.bytes < 4_096, "\(name): \(large.bytes) bytes of output")
     #expect(large.bytes <= small.bytes + 64, "\(name): \(small.bytes) then \(large.bytes) bytes")
     #expect(large.seconds < 8 * small.seconds + 0.25, "\(name): \(small.seconds) s then \(large.seconds) s")
+  }
+
+  /// Settling a bill of thousands of diners (more than the exact search takes: the greedy match).
+  @Test(.enabled(if: pythonHas("import resource"), "needs python3 to measure CPU time"))
+  func settlingManyPeopleIsAboutLinear() throws {
+    func bill(_ n: Int) -> String {
+      "bills:\n  - {id: a, amount: \(3 * n).00, tip: 0, paid_by: P0, diners: [\((0..<n).map { "P\($0)" }.joined(separator: ", "))]}\n"
+    }
+    let command = ["report", "--format", "json"]
+    let small = try measure("many.yaml", bill(2_000), size: 2_000, command: command, status: "0")
+    let large = try measure("many.yaml", bill(8_000), size: 8_000, command: command, status: "0")
+    #expect(large.seconds < 8 * small.seconds + 0.25, "\(small.seconds) s then \(large.seconds) s")
   }
 }

@@ -1,3 +1,4 @@
+import SplitBillBytes
 import Testing
 
 @testable import SplitBillCore
@@ -170,5 +171,41 @@ import Testing
     #expect((totals.bills, totals.anonymousBills, totals.unpaidBills, totals.totals, totals.paid) == (2, 1, 1, 1990, 0))
     #expect(ledger.personTotals.map(\.consumed) == [500, 500])
     #expect(ledger.personTotals.map(\.balance) == [0, 0])
+  }
+
+  /// The heap-based greedy match makes the transfers the plain one (largest creditor with largest
+  /// debtor, found by scanning everyone each time) makes, ties included.
+  @Test func greedyWithHeapsMatchesTheScan() {
+    var random = SplitMix64(seed: 16)
+    let eur = Currency(unchecked: "EUR", exponent: 2)
+    for round in 0..<400 {
+      let count = 2 + Int(random.next() % 40)
+      var amounts = (0..<count - 1).map { _ in Int64(random.next() % 7) * (round % 2 == 0 ? 100 : 37) - 300 }
+      amounts.append(-amounts.reduce(0, +))
+      let names = (0..<count).map { "P\(($0 * 7919) % 1000)-\($0)" }
+      #expect(Settlement.greedy(names, amounts, eur) == Self.scanningGreedy(names, amounts, eur))
+    }
+  }
+
+  /// The greedy match as it was first written: O(n²).
+  static func scanningGreedy(_ names: [String], _ amounts: [Int64], _ currency: Currency) -> [Transfer] {
+    var balances = Array(zip(names, amounts))
+    var transfers: [Transfer] = []
+    while true {
+      let creditor = balances.indices.filter { balances[$0].1 > 0 }.max { a, b in
+        balances[a].1 != balances[b].1 ? balances[a].1 < balances[b].1 : balances[a].0 > balances[b].0
+      }
+      let debtor = balances.indices.filter { balances[$0].1 < 0 }.max { a, b in
+        balances[a].1 != balances[b].1 ? balances[a].1 > balances[b].1 : balances[a].0 > balances[b].0
+      }
+      guard let creditor, let debtor else { break }
+      let amount = min(balances[creditor].1, -balances[debtor].1)
+      transfers.append(
+        Transfer(
+          from: balances[debtor].0, to: balances[creditor].0, amount: Money(minorUnits: amount, currency: currency)))
+      balances[creditor].1 -= amount
+      balances[debtor].1 += amount
+    }
+    return transfers
   }
 }
