@@ -62,6 +62,8 @@ package struct BillStream {
   package private(set) var billCount = 0
   /// Whether some input could not be read at all (exit 66).
   package private(set) var unreadableInput = false
+  /// Nodes aliases may still reach in this run (``YAMLNodeBuilder``).
+  private var aliasBudget = YAMLNodeBuilder.baseExpansionLimit
   /// Directories named as inputs that hold no bill file.
   package private(set) var directoriesWithoutBills: [String] = []
   /// Standard input, once read (kept for excerpts in diagnostics).
@@ -251,7 +253,11 @@ package struct BillStream {
       } else {
         return unsafe fail(.cannotRead(path: source.path, reason: String(cString: strerror(errno))), file: source.path)
       }
-      var yaml = YAMLBillReader(file: source.path, reader: reader)
+      // Aliases may reach, over the whole run, 100,000 nodes plus one per byte of input read:
+      // ample for anchors a file means, and a bound that 300 documents cannot multiply.
+      aliasBudget += source.path == "-" ? (standardInput?.count ?? 0) : Self.size(of: source.path)
+      var yaml = YAMLBillReader(file: source.path, reader: reader, expansionLimit: aliasBudget)
+      defer { aliasBudget -= yaml.aliasNodes }
       yaml.standardInput = standardInput
       // libyaml on one thread, bills copied flat; the rules on this one.
       let file = SourceFile(source.path)
@@ -354,6 +360,13 @@ package struct BillStream {
     let bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
     standardInput = bytes
     return bytes
+  }
+
+  /// The size of the file at `path` in bytes; 0 if it cannot be told.
+  static func size(of path: String) -> Int {
+    var status = stat()
+    guard unsafe stat(path, &status) == 0 else { return 0 }
+    return Int(status.st_size)
   }
 
   private mutating func fail(_ problem: Problem, file: String) {

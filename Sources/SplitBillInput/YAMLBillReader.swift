@@ -27,12 +27,16 @@ struct YAMLBillReader {
     case bill(YAMLFlatBill, index: Int)
   }
 
-  init(file: String, reader: YAMLEventReader) {
+  /// Reads `file` through `reader`; its aliases may reach at most `expansionLimit` nodes.
+  init(file: String, reader: YAMLEventReader, expansionLimit: Int = YAMLNodeBuilder.baseExpansionLimit) {
     self.file = file
     self.reader = reader
-    self.builder = YAMLNodeBuilder(reader: reader, file: file)
+    self.builder = YAMLNodeBuilder(reader: reader, file: file, expansionLimit: expansionLimit)
     self.sourceFile = SourceFile(file)
   }
+
+  /// Nodes the file's aliases reached.
+  var aliasNodes: Int { builder.expanded }
 
   /// Reads the whole stream, calling `emit` for each document header, bill and failure.
   mutating func read(_ emit: (Item) -> Void) {

@@ -42,11 +42,14 @@ struct YAMLNode: Sendable {
 
 /// Builds `YAMLNode`s from events, resolving anchors, aliases and merge keys within a document.
 ///
-/// Alias expansion is bounded: a document may reach at most ``expansionLimit`` nodes through
-/// aliases, so a "billion laughs" file is an error instead of exponential work.
+/// Alias expansion is bounded: the file may reach at most `expansionLimit` nodes through aliases
+/// (in all its documents: anchors are per document, the bound is not), so a "billion laughs" file
+/// is an error instead of exponential work.
 struct YAMLNodeBuilder {
-  /// Nodes a document may reach through aliases.
-  static let expansionLimit = 100_000
+  /// Nodes a run may reach through aliases before its inputs' bytes add to it.
+  static let baseExpansionLimit = 100_000
+  /// Nodes this file may reach through aliases.
+  let expansionLimit: Int
   /// Nesting depth beyond which a document is refused.
   static let depthLimit = 64
 
@@ -54,20 +57,22 @@ struct YAMLNodeBuilder {
   let reader: YAMLEventReader?
   let file: String
   private var anchors: [String: YAMLNode] = [:]
-  private var expanded = 0
+  /// Nodes reached through aliases so far.
+  private(set) var expanded = 0
   /// Events handed out before the reader's: a bill taken flat, then the event that stopped it.
   private var replay: [(YAMLEvent, line: Int, column: Int)] = []
   private var replayed = 0
 
-  init(reader: YAMLEventReader?, file: String) {
+  init(reader: YAMLEventReader?, file: String, expansionLimit: Int = YAMLNodeBuilder.baseExpansionLimit) {
     self.reader = reader
     self.file = file
+    self.expansionLimit = expansionLimit
   }
 
-  /// Forgets anchors at a document boundary (YAML anchors are per document).
+  /// Forgets anchors at a document boundary (YAML anchors are per document; what aliases
+  /// expanded to still counts).
   mutating func resetDocument() {
     anchors = [:]
-    expanded = 0
   }
 
   /// Remembers a node built by someone else under `anchor`.
@@ -90,8 +95,8 @@ struct YAMLNodeBuilder {
         throw .at(line, column, .unknownAlias(anchor))
       }
       expanded += node.size
-      if expanded > Self.expansionLimit {
-        throw .at(line, column, .aliasesExpandTooFar(limit: Self.expansionLimit))
+      if expanded > expansionLimit {
+        throw .at(line, column, .aliasesExpandTooFar(limit: expansionLimit))
       }
       var copy = node
       copy.line = line

@@ -154,7 +154,27 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     text += "bills:\n  - {amount: 1, tip: 1, diners: *j}\n"
     let result = try read(text)
     #expect(result.lines.count == 1)
-    #expect(result.lines.first?.contains("aliases expand to more than 100000 nodes") == true)
+    // The bound: 100,000 nodes, plus one per byte of input.
+    #expect(result.lines.first?.contains("aliases expand to more than \(100_000 + text.utf8.count) nodes") == true)
+  }
+
+  /// Anchors are per document, the bound is not: 300 documents each well under it cannot
+  /// multiply it (5 MB of them expanded to 3.4 GB of JSON).
+  @Test func theAliasBoundIsForTheWholeRunNotEachDocument() throws {
+    var document = "x-a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+    for (index, letter) in ["b", "c", "d"].enumerated() {
+      let previous = ["a", "b", "c"][index]
+      document +=
+        "x-\(letter): &\(letter) [" + Array(repeating: "*\(previous)", count: 10).joined(separator: ", ") + "]\n"
+    }
+    // About 68,000 nodes a document: under the bound once, far over it 300 times.
+    document +=
+      "bills:\n  - {amount: 1, tip: 1, diners: 2, notes: x, x-many: [*d, *d, *d, *d, *d]}\n"
+    let one = try read(document)
+    #expect(!one.lines.contains { $0.contains("aliases expand") }, "\(one.lines)")
+    let many = try read(Array(repeating: document, count: 300).joined(separator: "---\n"))
+    #expect(many.lines.contains { $0.contains("aliases expand to more than") }, "\(many.lines.prefix(3))")
+    #expect(many.bills.count < 300)
   }
 
   @Test func anErrorThatStopsTheFileLeavesTheRestUnread() throws {
