@@ -67,7 +67,7 @@ package struct BillStream {
   /// Directories named as inputs that hold no bill file.
   package private(set) var directoriesWithoutBills: [String] = []
   /// Standard input, once read (kept for excerpts in diagnostics).
-  package private(set) var standardInput: [UInt8]?
+  package private(set) var standardInput: StandardInputCopy?
 
   // Every explicit id and every receipt key of the run, or (on a second reading) what was found.
   private let ids = RepeatFinder()
@@ -246,9 +246,9 @@ package struct BillStream {
     switch source.format {
     case .yaml:
       let reader: YAMLEventReader
-      if source.path == "-" {
-        reader = YAMLEventReader(bytes: readStandardInput())
-      } else if let opened = YAMLEventReader(path: source.path) {
+      if source.path == "-", let opened = readStandardInput().yamlReader() {
+        reader = opened
+      } else if source.path != "-", let opened = YAMLEventReader(path: source.path) {
         reader = opened
       } else {
         return unsafe fail(.cannotRead(path: source.path, reason: String(cString: strerror(errno))), file: source.path)
@@ -276,9 +276,9 @@ package struct BillStream {
         })
     case .csv:
       let input: ByteReader
-      if source.path == "-" {
-        input = ByteReader(bytes: readStandardInput())
-      } else if let opened = ByteReader(path: source.path) {
+      if source.path == "-", let opened = readStandardInput().byteReader() {
+        input = opened
+      } else if source.path != "-", let opened = ByteReader(path: source.path) {
         input = opened
       } else {
         return unsafe fail(.cannotRead(path: source.path, reason: String(cString: strerror(errno))), file: source.path)
@@ -352,14 +352,20 @@ package struct BillStream {
 
   /// Gives this stream standard input already read by another (a first pass), since it can be read once.
   package mutating func reuseStandardInput(from other: BillStream) {
-    if let bytes = other.standardInput { standardInput = bytes }
+    if let copy = other.standardInput { standardInput = copy }
   }
 
-  private mutating func readStandardInput() -> [UInt8] {
+  private mutating func readStandardInput() -> StandardInputCopy {
     if let standardInput { return standardInput }
-    let bytes = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
-    standardInput = bytes
-    return bytes
+    let copy = StandardInputCopy()
+    standardInput = copy
+    if let failure = copy.failure {
+      let diagnostic = Diagnostic.error(
+        .readingStopped(reason: failure), at: SourceLocation(file: "-", line: 0, column: 0))
+      record(diagnostic, ofBill: false)
+      fileProblems.append(diagnostic)
+    }
+    return copy
   }
 
   /// The size of the file at `path` in bytes; 0 if it cannot be told.

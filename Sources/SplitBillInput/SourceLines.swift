@@ -8,14 +8,15 @@ package enum SourceLines {
   /// The text of each requested line, by file and 1-based line number.
   ///
   /// `standardInput` serves the file `-`. Files that cannot be read give no lines.
-  package static func fetch(_ locations: [SourceLocation], standardInput: [UInt8]?) -> [String: [Int: String]] {
+  package static func fetch(_ locations: [SourceLocation], standardInput: StandardInputCopy?) -> [String: [Int: String]]
+  {
     var wanted: [String: Set<Int>] = [:]
     for location in locations where location.line > 0 { wanted[location.file, default: []].insert(location.line) }
     var result: [String: [Int: String]] = [:]
     for (file, lines) in wanted {
       let reader: ByteReader?
       if file == "-" {
-        reader = standardInput.map { ByteReader(bytes: $0) }
+        reader = standardInput?.byteReader()
       } else {
         reader = ByteReader(path: file)
       }
@@ -54,8 +55,10 @@ package enum SourceLines {
   }
 
   /// The 1-based line and column of byte `offset` in `file` (columns count Unicode scalars).
-  static func position(ofByteOffset offset: Int, in file: String, standardInput: [UInt8]?) -> (line: Int, column: Int) {
-    let reader = file == "-" ? standardInput.map { ByteReader(bytes: $0) } : ByteReader(path: file)
+  static func position(ofByteOffset offset: Int, in file: String, standardInput: StandardInputCopy?) -> (
+    line: Int, column: Int
+  ) {
+    let reader = file == "-" ? standardInput?.byteReader() : ByteReader(path: file)
     guard let reader else { return (1, 1) }
     var line = 1
     var column = 1

@@ -11,7 +11,7 @@ struct YAMLBillReader {
   let file: String
   let reader: YAMLEventReader
   /// Standard input's bytes when `file` is `-`, to locate reader errors.
-  var standardInput: [UInt8]?
+  var standardInput: StandardInputCopy?
   /// Where flat bills come back to be filled again.
   let recycler = FlatBillRecycler()
   private var builder: YAMLNodeBuilder

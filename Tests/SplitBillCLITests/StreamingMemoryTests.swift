@@ -4,14 +4,16 @@ import Testing
 /// Reading streams: peak memory does not grow with the number of bills.
 @Suite struct StreamingMemoryTests {
   /// Peak RSS in KiB of `splitbill ARGS`, measured by Python's `resource` for the child.
-  func peakKilobytes(_ arguments: [String]) throws -> Int {
+  /// With `stdin`, the file is piped to its standard input.
+  func peakKilobytes(_ arguments: [String], stdin: String? = nil) throws -> Int {
     let script = """
       import resource, subprocess, sys
-      code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
-      print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+      source = open(sys.argv[1], "rb") if sys.argv[1] else subprocess.DEVNULL
+      run = subprocess.run(sys.argv[2:], stdin=source, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+      print(run.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
       """
     let outcome = try runProcess(
-      "python3", ["-c", script, try builtBinary().path] + arguments)
+      "python3", ["-c", script, stdin ?? "", try builtBinary().path] + arguments)
     let fields = outcome.stdout.split(separator: " ").map { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
     #expect(fields.first == 0, "splitbill exited \(String(describing: fields.first))")
     return try #require(fields.last ?? nil)
@@ -83,6 +85,28 @@ import Testing
           with - without < 2_048,
           "\(command[0]) \(csv ? "CSV" : "YAML"): \(without) KiB without warnings, \(with) KiB with 5,000")
       }
+    }
+  }
+
+  @Test(
+    .enabled(if: pythonHas("import resource"), "needs python3 to measure peak memory"),
+    .disabled(
+      if: ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] != nil,
+      "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
+  func standardInputStreamsLikeAFile() async throws {
+    let directory = try FileManager.default.url(
+      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for csv in [false, true] {
+      let small = try generate(2_000, csv: csv, in: directory)
+      let large = try generate(40_000, csv: csv, in: directory)
+      let command = ["check", "--input-format", csv ? "csv" : "yaml", "-"]
+      let smallPeak = try peakKilobytes(command, stdin: small)
+      let largePeak = try peakKilobytes(command, stdin: large)
+      // 38,000 more bills' bytes (several megabytes) held in memory would show.
+      #expect(
+        largePeak - smallPeak < 2_048,
+        "stdin \(csv ? "CSV" : "YAML"): \(smallPeak) KiB for 2k bills, \(largePeak) KiB for 40k")
     }
   }
 
