@@ -50,6 +50,10 @@ let package = Package(
       ],
       swiftSettings: checked),
     .executableTarget(name: "splitbill", dependencies: ["SplitBillCLI", "SplitBillReports"]),
+    // The readers' fuzz target: libFuzzer's entry point when built by scripts/fuzz.sh
+    // (-sanitize=fuzzer,address -DFUZZING), otherwise a tool that replays saved inputs.
+    .executableTarget(
+      name: "SplitBillFuzz", dependencies: ["SplitBillCore", "SplitBillInput"], swiftSettings: checked),
 
     .testTarget(name: "SplitBillCoreTests", dependencies: ["SplitBillCore", "SplitBillBytes"]),
     .testTarget(

@@ -158,6 +158,16 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     #expect(result.lines.first?.contains("aliases expand to more than \(100_000 + text.utf8.count) nodes") == true)
   }
 
+  /// A syntax error at the end of a last line without a line break is placed on that line:
+  /// libyaml's mark is the start of a line after it, which the file does not have (scripts/fuzz.sh).
+  @Test func aSyntaxErrorAtTheEndIsInsideTheFile() throws {
+    let text = "bills:\n  - {amount: 1, tip: 1, diners: 2}\n    diners:#  "
+    let result = try read(text)
+    #expect(result.diagnostics.count == 1)
+    expectInside(result.diagnostics, lines: 3)
+    #expect(result.diagnostics.first?.location?.line == 3)
+  }
+
   /// Anchors are per document, the bound is not: 300 documents each well under it cannot
   /// multiply it (5 MB of them expanded to 3.4 GB of JSON).
   @Test func theAliasBoundIsForTheWholeRunNotEachDocument() throws {

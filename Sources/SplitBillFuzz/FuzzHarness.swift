@@ -1,0 +1,99 @@
+import Foundation
+import SplitBillCore
+import SplitBillInput
+
+/// One input of the fuzzer: its bytes read as a YAML file and as a CSV file, through the same
+/// stream `check` and `report` use, and the rules asserted. A violation stops the process (the
+/// fuzzer keeps the input that did it):
+/// - reading never crashes or traps, whatever the bytes;
+/// - every bill that validates splits, and its shares add up to its total to the unit;
+/// - every diagnostic's position is inside the input.
+enum FuzzHarness {
+  /// Where the inputs are written to be read (one directory per process).
+  static let directory: String = {
+    let path = NSTemporaryDirectory() + "splitbill-fuzz-\(getpid())"
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }()
+
+  static func check(_ bytes: [UInt8]) {
+    // Lines as both formats count them: LF, CRLF, and a CR alone each end one.
+    var lines = 1
+    for (index, byte) in bytes.enumerated() where byte == 0x0A || byte == 0x0D {
+      if byte == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A { continue }
+      lines += 1
+    }
+    for name in ["input.yaml", "input.csv"] {
+      let path = directory + "/" + name
+      guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+        fatalError("cannot write \(path)")
+      }
+      var stream = BillStream(options: ReadOptions())
+      stream.parsesCSVOnOwnThread = false
+      var ledger = LeftoverLedger()
+      stream.read(stream.sources(for: [path])) { outcome in
+        guard case .valid(let bill) = outcome else { return }
+        do throws(SplitError) {
+          let split = try bill.terms.split(ledger: &ledger)
+          let shares = split.shares.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+          precondition(shares == split.total.minorUnits, "shares \(shares) != total \(split.total) in \(bill.id)")
+        } catch {
+          // A split may fail (an amount too large to add a tip to): that is a diagnostic, not a crash.
+        }
+      }
+      _ = stream.findRepeats()
+      for diagnostic in stream.diagnostics {
+        guard let location = diagnostic.location, location.line > 0 else { continue }
+        precondition(
+          location.line <= lines && location.column >= 1, "\(diagnostic) outside an input of \(lines) lines")
+      }
+    }
+  }
+}
+
+#if FUZZING
+  /// libFuzzer's driver (linked by `-sanitize=fuzzer`), run from this target's own `main`.
+  @_silgen_name("LLVMFuzzerRunDriver")
+  func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ test: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+  ) -> CInt
+
+  /// One input, as libFuzzer calls it.
+  @_cdecl("LLVMFuzzerTestOneInput")
+  public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
+    FuzzHarness.check(Array(unsafe UnsafeBufferPointer(start: data, count: size)))
+    return 0
+  }
+
+  /// `scripts/fuzz.sh` builds this with `-sanitize=fuzzer,address -DFUZZING`: libFuzzer's options
+  /// and corpus directories on the command line, each input through ``FuzzHarness/check(_:)``.
+  /// (The package's executables name their own `main`, so this one starts libFuzzer's driver.)
+  @main
+  enum FuzzMain {
+    static func main() {
+      var argc = CommandLine.argc
+      var argv = unsafe CommandLine.unsafeArgv
+      exit(unsafe runFuzzerDriver(&argc, &argv) { data, size in unsafe fuzzOneInput(data, size) })
+    }
+  }
+#else
+  /// Without libFuzzer: replays the files named on the command line through the harness (a
+  /// crashing input the fuzzer saved, or a corpus), and says how many passed.
+  @main
+  enum FuzzReplay {
+    static func main() {
+      let paths = CommandLine.arguments.dropFirst()
+      for path in paths {
+        guard let data = FileManager.default.contents(atPath: path) else {
+          print("cannot read \(path)")
+          exit(66)
+        }
+        FuzzHarness.check([UInt8](data))
+      }
+      print("fuzz replay: \(paths.count) inputs, every rule held")
+    }
+  }
+#endif

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Fuzzes the readers with libFuzzer (through the toolchain: -sanitize=fuzzer,address) for a while:
+# every input is read as YAML and as CSV, and the run stops at a crash, a trap, a bill whose shares
+# do not add up to its total, or a diagnostic outside the input (Sources/SplitBillFuzz).
+#
+#   scripts/fuzz.sh [SECONDS] [CORPUS]        # default 60 s, corpus .build/fuzz-corpus
+#
+# The corpus starts from the samples and the test fixtures and keeps what libFuzzer finds; an
+# input that fails is saved in .build/fuzz-crashes/ and replays with the plain build:
+#   swift run SplitBillFuzz .build/fuzz-crashes/crash-*
+# Inputs it found that broke a rule are kept in Tests/FuzzRegressions/ (CI replays them).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+corpus=${2:-.build/fuzz-corpus}
+mkdir -p "$corpus" .build/fuzz-crashes
+for seed in samples/*.yaml samples/csv/*.csv samples/invalid/*.yaml samples/invalid/*.csv \
+  Tests/SplitBillInputTests/Fixtures/* Tests/FuzzRegressions/*; do
+  cp -n "$seed" "$corpus/" 2>/dev/null || true
+done
+swift build -c release --product SplitBillFuzz --scratch-path .build/fuzz \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING 2>&1 | grep -v "Cannot export local symbol" | tail -n 1
+# Leak checking is off: the Swift runtime's allocations at exit are reported as leaks.
+log=.build/fuzz-crashes/last-run.log
+status=0
+ASAN_OPTIONS=detect_leaks=0:symbolize=0 .build/fuzz/release/SplitBillFuzz -max_total_time="$seconds" -max_len=8192 \
+  -timeout=20 -print_final_stats=1 -artifact_prefix=.build/fuzz-crashes/ "$corpus" >"$log" 2>&1 || status=$?
+grep -E "^(Done|stat::number_of_executed_units|SUMMARY)|Test unit written|Precondition failed" "$log" | tail -n 6 || true
+if [ "$status" -ne 0 ]; then
+  echo "fuzz: failed (exit $status); the input is in .build/fuzz-crashes/, the log in $log" >&2
+  exit 1
+fi
+echo "fuzz: ${seconds} s, no rule broken"
