@@ -70,17 +70,31 @@ package final class PendingFile {
     let directory = slash.map { String(target[..<$0]) } ?? "."
     let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
     PendingFiles.removeStale(of: base, in: directory.isEmpty ? "/" : directory)
-    var template = Array(
-      ((directory.isEmpty ? "" : directory) + "/" + PendingFiles.prefix(of: base) + "XXXXXX").utf8CString)
-    let descriptor = unsafe template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-      guard let start = buffer.baseAddress else { return -1 }
-      return unsafe mkstemp(start)
+    // The name is chosen here and registered for removal on a signal before the file is made
+    // (as mkstemp would make it: O_CREAT | O_EXCL, mode 600): a signal between making and
+    // registering would leave it behind.
+    let start = (directory.isEmpty ? "" : directory) + "/" + PendingFiles.prefix(of: base)
+    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    var descriptor: Int32 = -1
+    var name = ""
+    var slot: Int?
+    for _ in 0..<100 {
+      name = start + String((0..<6).map { _ in letters.randomElement() ?? "x" })
+      slot = PendingFiles.register(name)
+      descriptor = unsafe open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      if descriptor >= 0 || errno != EEXIST { break }
+      if let taken = slot { PendingFiles.unregister(taken) }
+      slot = nil
     }
-    guard descriptor >= 0 else { throw WriteError(path: path, reason: PendingFile.lastError()) }
+    guard descriptor >= 0 else {
+      let reason = PendingFile.lastError()
+      if let slot { PendingFiles.unregister(slot) }
+      throw WriteError(path: path, reason: reason)
+    }
     self.descriptor = descriptor
-    self.temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    self.temporary = name
     self.sink = FileDescriptorSink(descriptor: descriptor)
-    slot = PendingFiles.register(temporary)
+    self.slot = slot
   }
 
   deinit { abort() }
