@@ -199,13 +199,19 @@ public enum DecimalText {
 
   /// How many bytes ``trimmed(_:scale:)`` prints.
   @_spi(ByteWriters) @inlinable public static func trimmedLength(_ value: Int64, scale: Int) -> Int {
+    let (value, scale) = withoutTrailingZeros(value, scale: scale)
+    return length(value, scale: scale)
+  }
+
+  /// `value / 10^scale` as the smallest scale that states it exactly: `(171250, 4)` is `(17125, 3)`.
+  @_spi(ByteWriters) @inlinable public static func withoutTrailingZeros(_ value: Int64, scale: Int) -> (Int64, Int) {
     var scale = scale
     var value = value
     while scale > 0 && value % 10 == 0 {
       value /= 10
       scale -= 1
     }
-    return length(value, scale: scale)
+    return (value, scale)
   }
 
   /// Prints `value / 10^scale` with no trailing fraction zeros: `trimmed(171250, scale: 4)` is `17.125`.
@@ -223,12 +229,7 @@ public enum DecimalText {
   /// Writes what ``trimmed(_:scale:)`` prints at `cursor` (at most ``maximumLength(scale:)`` bytes).
   @_spi(ByteWriters) @inlinable public static func writeTrimmed(_ value: Int64, scale: Int, to cursor: inout ByteCursor)
   {
-    var scale = scale
-    var value = value
-    while scale > 0 && value % 10 == 0 {
-      value /= 10
-      scale -= 1
-    }
+    let (value, scale) = withoutTrailingZeros(value, scale: scale)
     unsafe write(value, scale: scale, to: &cursor)
   }
 }

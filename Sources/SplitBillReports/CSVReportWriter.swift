@@ -55,9 +55,8 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
 
   /// Writes ``cell(_:)`` of `text` (at most `2 * text + 3` bytes): nearly always the text as it is.
   static func writeCell(_ text: String, to out: inout ByteCursor) {
-    if let first = text.utf8.first, first != 0x3D, first != 0x2B, first != 0x2D, first != 0x40, first != 0x09,
-      first != 0x0D, !ByteScan.contains(0x2C, in: text), !ByteScan.contains(0x22, in: text),
-      !ByteScan.contains(0x0A, in: text), !ByteScan.contains(0x0D, in: text)
+    if let first = text.utf8.first, !CSVCellRule.startsFormula(first),
+      !text.utf8.contains(where: CSVCellRule.needsQuotes)
     {
       unsafe out.write(utf8: text)
     } else {
@@ -68,15 +67,32 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
   /// `text` safe for a spreadsheet: formula triggers neutralised, quoted when needed.
   package static func cell(_ text: String) -> String {
     var value = text
-    if let first = value.unicodeScalars.first, ["=", "+", "-", "@", "\t", "\r"].contains(first) {
-      value = "'" + value
-    }
-    let needsQuotes = value.unicodeScalars.contains { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
-    guard needsQuotes else { return value }
+    if let first = value.utf8.first, CSVCellRule.startsFormula(first) { value = "'" + value }
+    guard value.utf8.contains(where: CSVCellRule.needsQuotes) else { return value }
     var quoted = "\""
     for scalar in value.unicodeScalars {
       if scalar == "\"" { quoted += "\"\"" } else { quoted.unicodeScalars.append(scalar) }
     }
     return quoted + "\""
+  }
+}
+
+/// The two byte rules of a CSV cell, shared by the text and the byte writer.
+private enum CSVCellRule {
+  /// Whether a cell starting with `byte` is read as a formula by a spreadsheet: `=`, `+`, `-`,
+  /// `@`, tab, CR (ASCII, so a first byte is a first character).
+  static func startsFormula(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D: true
+    default: false
+    }
+  }
+
+  /// Whether a cell holding `byte` must be quoted: `,`, `"`, LF, CR.
+  static func needsQuotes(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x2C, 0x22, 0x0A, 0x0D: true
+    default: false
+    }
   }
 }

@@ -9,8 +9,8 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private let bills = SpoolSink()
   private var count = 0
-  /// The last bill's source file and its path escaped.
-  private var sourceFile: (file: SourceFile, escaped: String)?
+  /// Bills' sources, their paths made safe once per file.
+  private var shownSource = ShownSource(escape: { HTMLReportWriter<StringSink>.escape($0) })
 
   /// Writes to `sink` when the report finishes.
   package init(sink: Sink) { self.sink = sink }
@@ -19,10 +19,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     let split = reported.split
     let bill = reported.bill
     let currency = split.currency
-    if sourceFile?.file != bill.source.sourceFile {
-      sourceFile = (bill.source.sourceFile, Self.escape(bill.source.file))
-    }
-    let path = sourceFile?.escaped ?? ""
+    let path = shownSource.path(of: bill.source)
     var adviceCell: String?
     if let advice = reported.advice {
       var who = advice.advisor + (advice.model.map { " · " + $0 } ?? "")
@@ -40,11 +37,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
         unsafe out.write("<tr><td><b>")
         unsafe Self.writeEscaped(bill.id, to: &out)
         unsafe out.write("</b><div class=\"source\">")
-        unsafe out.write(utf8: path)
-        unsafe out.write(0x3A)
-        unsafe DecimalText.write(Int64(bill.source.line), scale: 0, to: &out)
-        unsafe out.write(0x3A)
-        unsafe DecimalText.write(Int64(bill.source.column), scale: 0, to: &out)
+        unsafe ShownSource.write(bill.source, path: path, to: &out)
         unsafe out.write("</div></td><td>")
         unsafe bill.date?.writeISO(to: &out)
         unsafe out.write("</td><td>")

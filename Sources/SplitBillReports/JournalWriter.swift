@@ -101,15 +101,12 @@ private struct Posting {
 }
 
 /// Writes the `key: value` metadata of one transaction or posting in a flavor's syntax, and
-/// remembers which keys it wrote. At most ``maximumLength`` bytes a key.
+/// remembers which keys it wrote (at most 24 bytes a key: punctuation and the longest key).
 private struct MetaLine {
   let flavor: ReportFormat
   let posting: Bool
   var count = 0
   var used: UInt32 = 0
-
-  /// The most bytes ``key(_:into:)`` writes: punctuation and the longest key.
-  static let maximumLength = 8 + 16
 
   /// Writes what comes before `key`'s value: a line of its own (Beancount, Ledger) or the next
   /// item of a comment (hledger: the transaction's first two on its line, the rest on the next).

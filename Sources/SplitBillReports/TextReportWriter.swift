@@ -7,8 +7,8 @@ import SplitBillInput
 package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private let color: Bool
-  /// The last bill's source file and its path made safe for the terminal.
-  private var sourceFile: (file: SourceFile, sanitized: String)?
+  /// Bills' sources, their paths made safe once per file.
+  private var shownSource = ShownSource(escape: TerminalText.sanitize)
 
   /// Writes to `sink`; `color` adds ANSI colour (the caller decides: a TTY and no `NO_COLOR`).
   package init(sink: Sink, color: Bool) {
@@ -22,10 +22,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     let bill = reported.bill
     let split = reported.split
     let currency = split.currency
-    if sourceFile?.file != bill.source.sourceFile {
-      sourceFile = (bill.source.sourceFile, TerminalText.sanitize(bill.source.file))
-    }
-    let path = sourceFile?.sanitized ?? ""
+    let path = shownSource.path(of: bill.source)
     let id = TerminalText.sanitize(bill.id)
     let description = bill.description.map(TerminalText.sanitize)
     let payer = split.payer.map(TerminalText.sanitize)
@@ -70,11 +67,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
           unsafe out.write(utf8: description)
         }
         unsafe out.write("  (")
-        unsafe out.write(utf8: path)
-        unsafe out.write(0x3A)
-        unsafe DecimalText.write(Int64(bill.source.line), scale: 0, to: &out)
-        unsafe out.write(0x3A)
-        unsafe DecimalText.write(Int64(bill.source.column), scale: 0, to: &out)
+        unsafe ShownSource.write(bill.source, path: path, to: &out)
         unsafe out.write(")\n  ")
         money(split.amount.minorUnits)
         unsafe out.write(0x20)
