@@ -2,13 +2,19 @@ import Foundation
 import SplitBillCore
 import SplitBillJSON
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Advice already received, on disk: one small JSON file per answer under
 /// `$XDG_CACHE_HOME/splitbill/advice/` (default `~/.cache/splitbill/advice/`), so a weekly run asks
 /// only about new bills.
 ///
 /// The file name is the SHA-256 of the advisor, the model, the prompt version, the allowed range
 /// and the bill's notes, amount and head count; never the key. Unreadable or malformed entries are
-/// ignored and rewritten; writes are atomic.
+/// ignored and rewritten; writes are atomic (a temporary file beside the entry, renamed over it),
+/// and a write that fails (a full disk, a file-size limit, a directory that cannot be made)
+/// leaves nothing behind and is reported to the caller, which warns: the report itself is whole.
 package struct AdviceCache: Sendable {
   /// The directory entries live in.
   package let directory: String
@@ -45,8 +51,9 @@ package struct AdviceCache: Sendable {
       clamped: json["clamped"] == .bool(true))
   }
 
-  /// Stores `advice` under `key`; failures are ignored (the cache is only an optimisation).
-  package func store(_ advice: TipAdvice, key: String) {
+  /// Stores `advice` under `key`: the reason it could not, or `nil` when it is stored.
+  @discardableResult
+  package func store(_ advice: TipAdvice, key: String) -> String? {
     let json = JSON.object([
       ("version", .number("1")),
       ("percent", .string(advice.percent.decimalString)),
@@ -55,10 +62,47 @@ package struct AdviceCache: Sendable {
       ("model", advice.model.map(JSON.string) ?? .null),
       ("clamped", .bool(advice.clamped)),
     ])
-    try? FileManager.default.createDirectory(
-      atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-    try? Data(json.encoded.utf8).write(to: URL(fileURLWithPath: path(key)), options: .atomic)
+    do {
+      try FileManager.default.createDirectory(
+        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    } catch {
+      return "cannot make the directory '\(directory)'"
+    }
+    return Self.writeAtomically(Array(json.encoded.utf8), to: path(key))
   }
+
+  /// Writes `bytes` to a new temporary file beside `target` and renames it over `target`; on any
+  /// failure the temporary file is removed. The system's reason, or `nil` on success.
+  static func writeAtomically(_ bytes: [UInt8], to target: String) -> String? {
+    let temporary = "\(target).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let descriptor = unsafe open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return lastError(temporary) }
+    var offset = 0
+    while offset < bytes.count {
+      let written = unsafe bytes[offset...].withUnsafeBytes { unsafe write(descriptor, $0.baseAddress, $0.count) }
+      if written < 0 && errno == EINTR { continue }
+      guard written > 0 else {
+        let reason = written < 0 ? lastError(target) : "'\(target)': nothing written"
+        close(descriptor)
+        _ = unsafe unlink(temporary)
+        return reason
+      }
+      offset += written
+    }
+    guard close(descriptor) == 0 else {
+      let reason = lastError(target)
+      _ = unsafe unlink(temporary)
+      return reason
+    }
+    guard unsafe rename(temporary, target) == 0 else {
+      let reason = lastError(target)
+      _ = unsafe unlink(temporary)
+      return reason
+    }
+    return nil
+  }
+
+  private static func lastError(_ path: String) -> String { unsafe "'\(path)': \(String(cString: strerror(errno)))" }
 
   private func path(_ key: String) -> String { directory + "/" + key + ".json" }
 }

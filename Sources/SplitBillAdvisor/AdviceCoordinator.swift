@@ -48,13 +48,16 @@ package struct AdviceCoordinator: Sendable {
   let policy: RetryPolicy
   let progress: @Sendable (AdviceProgress) -> Void
   let trace: @Sendable (String) -> Void
+  let cacheFailed: @Sendable (String) -> Void
 
-  /// Creates a coordinator; `trace` receives `--verbose` lines (secrets already redacted).
+  /// Creates a coordinator; `trace` receives `--verbose` lines (secrets already redacted), and
+  /// `cacheFailed` the reason each answer could not be kept in the cache.
   package init(
     provider: any AdviceProvider, transport: any HTTPTransport, clock: any AdvisorClock = SystemClock(),
     settings: AdvisorSettings = AdvisorSettings(), cache: AdviceCache? = nil,
     progress: @escaping @Sendable (AdviceProgress) -> Void = { _ in },
-    trace: @escaping @Sendable (String) -> Void = { _ in }
+    trace: @escaping @Sendable (String) -> Void = { _ in },
+    cacheFailed: @escaping @Sendable (String) -> Void = { _ in }
   ) {
     self.provider = provider
     self.transport = transport
@@ -64,6 +67,7 @@ package struct AdviceCoordinator: Sendable {
     self.policy = RetryPolicy(maxRetries: settings.maxRetries)
     self.progress = progress
     self.trace = trace
+    self.cacheFailed = cacheFailed
   }
 
   /// Advice for every request, by bill id: from the cache, the provider, or the offline fallback.
@@ -127,7 +131,7 @@ package struct AdviceCoordinator: Sendable {
           var missing: [AdviceRequest] = []
           for bill in batch {
             if let suggestion = answers[bill.billID], let advice = advice(from: suggestion, for: bill) {
-              cache?.store(advice, key: key(bill))
+              if let failure = cache?.store(advice, key: key(bill)) { cacheFailed(failure) }
               await state.answer(bill.billID, with: advice)
             } else {
               missing.append(bill)

@@ -133,6 +133,7 @@ enum AdvisorOptions {
   {
     guard !requests.isEmpty else { return [:] }
     let traces = LineBuffer()
+    let cacheFailures = LineBuffer()
     let showProgress = context.stderrIsTerminal && !network.quiet
     let line = ProgressLine(enabled: showProgress)
     let redactor = Redactor(secret: network.secret)
@@ -140,10 +141,18 @@ enum AdvisorOptions {
       provider: network.provider, transport: URLSessionTransport(timeout: network.timeout),
       settings: network.settings, cache: network.cache,
       progress: { line.show($0) },
-      trace: { text in if network.verbose { traces.append(redactor.redact(text)) } })
+      trace: { text in if network.verbose { traces.append(redactor.redact(text)) } },
+      cacheFailed: { cacheFailures.append($0) })
     let answers = await coordinator.advise(requests)
     line.finish()
     for text in traces.lines { context.message("advisor: " + text) }
+    // The report is whole without the cache; but the next run would pay for these answers again.
+    let failures = cacheFailures.lines
+    if let first = failures.first, !network.quiet {
+      context.message(
+        "warning: \(failures.count == 1 ? "1 answer was" : "\(failures.count) answers were") not kept in the "
+          + "advice cache (\(first)); the next run asks for \(failures.count == 1 ? "it" : "them") again")
+    }
     return answers.mapValues { advice in
       var clean = advice
       clean.reason = redactor.redact(advice.reason)

@@ -107,15 +107,15 @@ package final class PendingFile {
     if direct {
       close(descriptor)
       descriptor = -1
-      if let failure = sink.failure {
+      if let reason = sink.failureReason {
         done = true
-        throw unsafe WriteError(path: path, reason: String(cString: strerror(failure)))
+        throw WriteError(path: path, reason: reason)
       }
       return
     }
-    if let failure = sink.failure {
+    if let reason = sink.failureReason {
       abort()
-      throw unsafe WriteError(path: path, reason: String(cString: strerror(failure)))
+      throw WriteError(path: path, reason: reason)
     }
     // mkstemp makes 0600: a new report is an ordinary file, a replaced one keeps its bits.
     let mask = umask(0)

@@ -11,8 +11,17 @@ package final class FileDescriptorSink: OutputSink {
   /// The `errno` of the first write that failed (disk full, closed pipe…), or of a failure
   /// recorded by a sink whose text was to come out here.
   package private(set) var failure: Int32?
+  /// Where the first failure happened when it was not this descriptor (a spool's temporary file).
+  package private(set) var failurePlace: String?
   /// Whether anything failed: what reached the descriptor is not the whole output.
   package var failed: Bool { failure != nil }
+
+  /// The reason to show for ``failure``: the system's message, and the place when it was elsewhere.
+  package var failureReason: String? {
+    guard let failure else { return nil }
+    let reason = unsafe String(cString: strerror(failure))
+    return failurePlace.map { "\(reason) (writing \($0))" } ?? reason
+  }
 
   /// Writes to `descriptor`, which the caller opens and closes.
   package init(descriptor: Int32) {
@@ -52,7 +61,9 @@ package final class FileDescriptorSink: OutputSink {
     buffer.removeAll(keepingCapacity: true)
   }
 
-  package func recordFailure(_ errorNumber: Int32) {
-    if failure == nil { failure = errorNumber }
+  package func recordFailure(_ errorNumber: Int32, in place: String?) {
+    guard failure == nil else { return }
+    failure = errorNumber
+    failurePlace = place
   }
 }

@@ -9,7 +9,9 @@ package protocol OutputSink {
   mutating func append(_ body: (inout [UInt8]) -> Void)
   /// Marks the output as failed with `errorNumber` (an `errno`): something that should have come
   /// out through this sink could not be written, so what it holds is not the whole output.
-  mutating func recordFailure(_ errorNumber: Int32)
+  /// `place` names where the write failed when it was not this sink's own file (a spool's
+  /// temporary file), so the message does not send the user to the wrong disk.
+  mutating func recordFailure(_ errorNumber: Int32, in place: String?)
 }
 
 extension OutputSink {
@@ -17,7 +19,10 @@ extension OutputSink {
   package mutating func write(bytes: [UInt8]) { write(String(decoding: bytes, as: UTF8.self)) }
 
   /// Sinks that cannot fail take no note of failures.
-  package mutating func recordFailure(_ errorNumber: Int32) {}
+  package mutating func recordFailure(_ errorNumber: Int32, in place: String?) {}
+
+  /// Marks the output as failed by a write of its own.
+  package mutating func recordFailure(_ errorNumber: Int32) { recordFailure(errorNumber, in: nil) }
 
   /// Collects the bytes, then writes them.
   package mutating func append(_ body: (inout [UInt8]) -> Void) {

@@ -19,12 +19,17 @@ package final class SpoolSink: OutputSink {
   private var buffer: [UInt8] = []
   /// The `errno` of the first failure.
   private var failure: Int32?
+  /// Where the first failure happened, when it was not this spool (a spool inside a spool).
+  private var failurePlace: String?
+  /// The directory of the temporary file, named in a failure.
+  private let directory: String
 
   /// A new, empty spool in `$TMPDIR` (else `/tmp`); in memory if no file can be made there.
   package convenience init() { self.init(directory: TemporaryFile.directory()) }
 
   /// A new, empty spool in `directory`; in memory if no file can be made there.
   package init(directory: String) {
+    self.directory = directory
     descriptor = TemporaryFile.open(in: directory, prefix: "splitbill-spool")
     if descriptor >= 0 { buffer.reserveCapacity(1 << 16) }
   }
@@ -52,8 +57,10 @@ package final class SpoolSink: OutputSink {
     if buffer.count >= 1 << 16 { flush() }
   }
 
-  package func recordFailure(_ errorNumber: Int32) {
-    if failure == nil { failure = errorNumber }
+  package func recordFailure(_ errorNumber: Int32, in place: String?) {
+    guard failure == nil else { return }
+    failure = errorNumber
+    failurePlace = place
   }
 
   /// Writes the buffer to the file; after a failure, nothing more is written.
@@ -69,17 +76,20 @@ package final class SpoolSink: OutputSink {
     buffer.removeAll(keepingCapacity: true)
   }
 
+  /// The spool's file, as a failure names it.
+  private var place: String { "a temporary file in \(directory)" }
+
   /// Copies everything written so far into `sink`, or records in `sink` why it cannot.
   package func copy(to sink: inout some OutputSink) {
     guard descriptor >= 0 else { return sink.write(bytes: memory) }
     flush()
-    if let failure { return sink.recordFailure(failure) }
+    if let failure { return sink.recordFailure(failure, in: failurePlace ?? place) }
     var piece = [UInt8](repeating: 0, count: 1 << 16)
     var offset: off_t = 0
     while true {
       let count = unsafe piece.withUnsafeMutableBytes { unsafe pread(descriptor, $0.baseAddress, $0.count, offset) }
       if count < 0 && errno == EINTR { continue }
-      if count < 0 { return sink.recordFailure(errno) }
+      if count < 0 { return sink.recordFailure(errno, in: place) }
       if count == 0 { return }
       offset += off_t(count)
       sink.write(bytes: Array(piece[..<count]))

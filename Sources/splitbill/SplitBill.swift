@@ -22,9 +22,9 @@ enum SplitBill {
       stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1)
     let code = await SplitBillCommandLine.run(Array(CommandLine.arguments.dropFirst()), context: &context)
     out.flush()
-    if let failure = out.failure {
+    if let reason = out.failureReason {
       // What was printed is not the whole output: one message, and the run fails.
-      err.write("splitbill: cannot write standard output: \(String(cString: strerror(failure)))\n")
+      err.write("splitbill: cannot write standard output: \(reason)\n")
       err.flush()
       exit(ExitCode.ioError.rawValue)
     }

@@ -7,13 +7,16 @@ struct AdvisorIntegrationTests {
   static let key = "test-key-Zq81x-never-shown"
 
   /// Runs the built binary with a key, a private cache, and `arguments`.
-  func run(_ arguments: [String], cache: URL, key: String? = key, variable: String = "GEMINI_API_KEY") throws -> Outcome
-  {
+  func run(
+    _ arguments: [String], cache: URL, key: String? = key, variable: String = "GEMINI_API_KEY",
+    under wrapper: [String] = []
+  ) throws -> Outcome {
     var environment = [
       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "XDG_CACHE_HOME": cache.path,
     ]
     if let key { environment[variable] = key }
-    return try runProcess(try builtBinary().path, arguments, environment: environment)
+    let command = wrapper + [try builtBinary().path] + arguments
+    return try runProcess(command[0], Array(command.dropFirst()), environment: environment)
   }
 
   func report(_ server: StandInServer, _ extra: [String], cache: URL) throws -> (Outcome, [[String: Any]]) {
@@ -263,5 +266,53 @@ struct AdvisorIntegrationTests {
       advised.allSatisfy {
         (($0["advice"] as? [String: Any])?["fallback_reason"] as? String)?.contains("timeout") == true
       })
+  }
+
+  /// The cache is only an optimisation: an answer that cannot be kept (a full disk, here a
+  /// file-size limit smaller than an entry) leaves no file behind, the output is whole, and one
+  /// warning says so, since the next run pays for the answer again.
+  @Test(
+    .enabled(if: toolExists("prlimit"), "needs prlimit (util-linux)"),
+    .disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime dies of SIGBUS under a small RLIMIT_FSIZE"))
+  func anAnswerTheCacheCannotKeepIsSaidOnceAndLeavesNoFile() throws {
+    let server = try StandInServer()
+    let cache = try scratchDirectory()
+    let arguments = ["suggest", "great service", "--amount", "50", "--advisor", "gemini", "--ai-base-url", server.baseURL]
+    let limited = try run(arguments, cache: cache, under: ["prlimit", "--fsize=40", "--"])
+    #expect(limited.code == 0, "\(limited.stderr)")
+    #expect(limited.stdout.hasPrefix("Suggested tip: 18%\nReason: stand-in: good service"))
+    let warnings = limited.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
+    #expect(warnings.count == 1, "\(limited.stderr)")
+    #expect(limited.stderr.contains("1 answer was not kept in the advice cache ("))
+    #expect(limited.stderr.contains("File too large); the next run asks for it again"))
+    #expect(!limited.stderr.contains(Self.key))
+    let advice = cache.appendingPathComponent("splitbill/advice")
+    #expect((try? FileManager.default.contentsOfDirectory(atPath: advice.path)) == [], "no entry, no temporary file")
+    // Without the limit the answer is kept and the next run sends nothing.
+    #expect(try run(arguments, cache: cache).stderr == "")
+    let requests = server.requests.count
+    let again = try run(arguments + ["--quiet"], cache: cache)
+    #expect(again.code == 0)
+    #expect(server.requests.count == requests)
+    #expect((try? FileManager.default.contentsOfDirectory(atPath: advice.path))?.count == 1)
+  }
+
+  /// A cache directory that cannot be made (a file is in the way): the report is whole and exits
+  /// 0, one warning counts the answers not kept, and `--quiet` silences it.
+  @Test func aCacheDirectoryThatCannotBeMadeIsOneWarning() throws {
+    let server = try StandInServer()
+    let cache = try scratchDirectory()
+    try Data("not a directory".utf8).write(to: cache.appendingPathComponent("splitbill"))
+    let (outcome, advised) = try report(server, ["--ai-batch-size", "3"], cache: cache)
+    #expect(outcome.code == 0, "\(outcome.stderr)")
+    #expect(advised.count == 3)
+    #expect(advised.allSatisfy { ($0["advice"] as? [String: Any])?["fallback"] as? Bool == false })
+    #expect(
+      outcome.stderr.split(separator: "\n").filter { $0.contains("not kept in the advice cache") }.count == 1,
+      "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("3 answers were not kept in the advice cache (cannot make the directory"))
+    let (quiet, _) = try report(server, ["--ai-batch-size", "3", "--quiet"], cache: cache)
+    #expect(quiet.code == 0)
+    #expect(quiet.stderr == "", "\(quiet.stderr)")
   }
 }
