@@ -277,7 +277,9 @@ struct AdvisorIntegrationTests {
   func anAnswerTheCacheCannotKeepIsSaidOnceAndLeavesNoFile() throws {
     let server = try StandInServer()
     let cache = try scratchDirectory()
-    let arguments = ["suggest", "great service", "--amount", "50", "--advisor", "gemini", "--ai-base-url", server.baseURL]
+    let arguments = [
+      "suggest", "great service", "--amount", "50", "--advisor", "gemini", "--ai-base-url", server.baseURL,
+    ]
     let limited = try run(arguments, cache: cache, under: ["prlimit", "--fsize=40", "--"])
     #expect(limited.code == 0, "\(limited.stderr)")
     #expect(limited.stdout.hasPrefix("Suggested tip: 18%\nReason: stand-in: good service"))
