@@ -97,12 +97,14 @@ struct CSVBillReader {
     var seen: [String: SourceLocation] = [:]
     for cell in header.cells {
       let location = SourceLocation(in: sourceFile, line: cell.line, column: cell.column)
-      let name = String(decoding: header.text(of: cell), as: UTF8.self).trimmingSpaces.lowercased()
+      // Column names are matched without regard to case; a message shows what was written.
+      let written = String(decoding: header.text(of: cell), as: UTF8.self).trimmingSpaces
+      let name = written.lowercased()
       if let key = BillKey(name: name), seen[name] == nil {
         keys.append(key)
       } else if seen[name] == nil {
         let guess = Spelling.suggestion(for: name, among: BillField.billKeys)
-        failures.append(.error(.unknownColumn(name, guess: guess), at: location))
+        failures.append(.error(.unknownColumn(written, guess: guess), at: location))
       } else if let first = seen[name] {
         failures.append(.error(.repeatedColumn(name, first: first), at: location))
       }

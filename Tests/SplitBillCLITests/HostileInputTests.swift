@@ -39,13 +39,27 @@ import Testing
       }
     ),
     ("long-amount.csv", { n in "id,amount,tip,diners\na,\(String(repeating: "9", count: 64 * n))x,0,2\n" }),
+    ("long-column.csv", { n in "id,amount,tip,diners,\(String(repeating: "Tipp", count: 16 * n))\na,10,0,3,\n" }),
+    (
+      "spaced-currency.yaml",
+      { n in
+        "bills:\n  - {id: a, amount: 10, tip: 0, diners: 2, currency: \"\(String(repeating: " ", count: 64 * n))EUR\"}\n"
+      }
+    ),
   ]
 
-  /// Output bytes and CPU seconds of `check` on the case at size `n`: the built binary, run by
+  /// The commands each case runs through, with the exit status expected: `report` reads with the
+  /// same rules as `check` and must be as terse (its report of the other bills is the same size).
+  static let commands: [(arguments: [String], status: String)] = [
+    (["check"], "1"), (["report", "--format", "json"], "1"),
+  ]
+
+  /// Output bytes and CPU seconds of `command` on the case at size `n`: the built binary, run by
   /// Python, whose `resource` gives the child's CPU time (wall time would measure the machine's
   /// other work too: the suites run in parallel).
-  func measure(_ index: Int, size n: Int) throws -> (bytes: Int, seconds: Double) {
-    try measure(Self.cases[index].name, Self.cases[index].text(n), size: n, command: ["check"], status: "1")
+  func measure(_ index: Int, command: Int, size n: Int) throws -> (bytes: Int, seconds: Double) {
+    let (arguments, status) = Self.commands[command]
+    return try measure(Self.cases[index].name, Self.cases[index].text(n), size: n, command: arguments, status: status)
   }
 
   func measure(_ name: String, _ text: String, size n: Int, command: [String], status: String) throws
@@ -65,11 +79,13 @@ import Testing
     return (Int(fields.dropFirst().first ?? "") ?? -1, Double(fields.last ?? "") ?? -1)
   }
 
-  @Test(.enabled(if: pythonHas("import resource"), "needs python3 to measure CPU time"), arguments: 0..<cases.count)
-  func growsLinearlyAndSaysLittle(index: Int) throws {
-    let small = try measure(index, size: 2_000)
-    let large = try measure(index, size: 8_000)
-    let name = Self.cases[index].name
+  @Test(
+    .enabled(if: pythonHas("import resource"), "needs python3 to measure CPU time"),
+    arguments: 0..<cases.count, 0..<commands.count)
+  func growsLinearlyAndSaysLittle(index: Int, command: Int) throws {
+    let small = try measure(index, command: command, size: 2_000)
+    let large = try measure(index, command: command, size: 8_000)
+    let name = "\(Self.commands[command].arguments[0]) \(Self.cases[index].name)"
     // Repeated problems are said once, echoed text and source lines are cut: a few lines.
     #expect(large.bytes < 4_096, "\(name): \(large.bytes) bytes of output")
     #expect(large.bytes <= small.bytes + 64, "\(name): \(small.bytes) then \(large.bytes) bytes")

@@ -69,6 +69,8 @@ import Testing
     ),
     ("amount,tip,diners\n5,10\n", ["2:1: error: row has 2 cells but the header has 3 columns"]),
     ("ammount,tip,diners\n5,10,2\n", ["1:1: error: unknown column 'ammount' in the header; did you mean 'amount'?"]),
+    // Names match in any case; the message shows the name as written.
+    ("ID,Amount,Tipp,diners\na,5,10,2\n", ["1:11: error: unknown column 'Tipp' in the header; did you mean 'tip'?"]),
     ("amount,tip,tip,diners\n5,10,1,2\n", ["1:12: error: duplicate column 'tip' in the header (first at e.csv:1:8)"]),
     ("tip,diners\n10,2\n", ["1:1: error: the header has no 'amount' column"]),
     ("amount,tip,diners\n12.345,10,2\n", ["2:1: error: amount '12.345' has 3 decimals but USD has 2"]),
