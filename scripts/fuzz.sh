@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 corpus=${2:-.build/fuzz-corpus}
 mkdir -p "$corpus" .build/fuzz-crashes
-for seed in samples/*.yaml samples/csv/*.csv samples/invalid/*.yaml samples/invalid/*.csv \
+for seed in samples/*.yaml samples/flat/*.yaml samples/csv/*.csv samples/invalid/*.yaml samples/invalid/*.csv \
   Tests/SplitBillInputTests/Fixtures/* Tests/FuzzRegressions/*; do
   cp -n "$seed" "$corpus/" 2>/dev/null || true
 done

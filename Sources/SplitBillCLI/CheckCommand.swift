@@ -63,7 +63,8 @@ enum CheckCommand {
       for diagnostic in diagnostics { context.stdout.write(DiagnosticFormatter.text(diagnostic, lines: lines)) }
       for (code, count) in omitted { context.stdout.write(DiagnosticFormatter.omitted(count, code: code)) }
       context.stdout.write(
-        "checked \(plural(stream.fileCount, "file")), \(plural(stream.billCount, "bill")): "
+        "checked \(plural(stream.fileCount, "file")), \(plural(stream.billCount, "bill"))"
+          + (stream.paymentCount > 0 ? ", \(plural(stream.paymentCount, "payment"))" : "") + ": "
           + "\(plural(errors, "error")), \(plural(warnings, "warning"))\n")
     case .github:
       for diagnostic in diagnostics { context.stdout.write(DiagnosticFormatter.github(diagnostic)) }
@@ -75,6 +76,7 @@ enum CheckCommand {
       let value = JSON.object([
         ("files", .int(stream.fileCount)),
         ("bills", .int(stream.billCount)),
+        ("payments", .int(stream.paymentCount)),
         ("errors", .int(errors)),
         ("warnings", .int(warnings)),
         ("diagnostics", .array(diagnostics.map(DiagnosticFormatter.json))),

@@ -43,7 +43,8 @@ enum InputOptions {
   static func requireBills(_ stream: BillStream, _ arguments: ParsedArguments, writes: Bool = true)
     throws(CommandFailure)
   {
-    guard stream.billCount == 0, !arguments.flag("--allow-empty"), stream.fileErrors.isEmpty else { return }
+    guard stream.billCount + stream.paymentCount == 0, !arguments.flag("--allow-empty"), stream.fileErrors.isEmpty
+    else { return }
     let inputs = arguments.positionals.joined(separator: ", ")
     throw CommandFailure(
       message: "no bills found in \(inputs)\(writes ? "; nothing was written" : "") (--allow-empty accepts it)",

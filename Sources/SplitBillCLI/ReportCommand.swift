@@ -27,6 +27,10 @@ enum ReportCommand {
       .flag("--with-settlements", "Journals: add the suggested settlements as pending (!) transfers."),
       .value("--books-of", "NAME", "Journals: NAME's own books instead of the group journal."),
       .flag("--no-declarations", "Journals: leave out account and commodity declarations, for appending."),
+      .value(
+        "--record-settlements", "FILE",
+        "Also write the suggested settlements as payments (YAML) to FILE, dated the period's last day."),
+      .flag("--force", "With --record-settlements: replace FILE if it exists."),
     ] + InputOptions.specs + AdvisorOptions.specs,
     details: """
       Bills are processed in order (inputs as given, directories sorted, bills in file order): each is
@@ -61,14 +65,15 @@ enum ReportCommand {
     let filter = try dateFilter(arguments)
     let journalOptions = JournalOptions(
       withSettlements: arguments.flag("--with-settlements"), booksOf: arguments.value("--books-of"),
-      declarations: !arguments.flag("--no-declarations"))
+      declarations: !arguments.flag("--no-declarations"), periodStart: filter?.since)
     let needsDates = outputs.contains { $0.format.isJournal }
     let readOptions = try InputOptions.readOptions(arguments)
     let network = try AdvisorOptions.network(arguments, environment: context.environment)
     var stream = BillStream(options: readOptions)
     let sources = stream.sources(for: arguments.positionals)
     try InputOptions.requireReadable(stream, arguments)
-    try refuseOverwritingInputs(outputs, sources)
+    try refuseOverwritingInputs(
+      outputs + (arguments.value("--record-settlements").map { [Output(format: .text, path: $0)] } ?? []), sources)
     let commandLineTip: Percent? = {
       if case .percent(let percent) = readOptions.defaults.tip { return percent }
       return nil
@@ -81,7 +86,9 @@ enum ReportCommand {
       var scan = BillStream(options: readOptions)
       scan.read(scan.sources(for: arguments.positionals)) { outcome in
         guard case .valid(let bill) = outcome, bill.terms.tip == .advisor else { return }
-        if let filter, let date = bill.date, !filter.contains(date) { return }
+        // Bills before the period are split too (carried into the opening balances), so they are
+        // asked about as well: with the cache, what an earlier week's run was told.
+        if let until = filter?.until, let date = bill.date, date > until { return }
         requests.append(
           AdviceRequest(
             billID: bill.id, amount: bill.terms.amount, diners: bill.terms.diners.count, notes: bill.notes ?? "",
@@ -167,9 +174,22 @@ enum ReportCommand {
       }
       let summary = ReportSummary(
         people: pass.ledger.personTotals, totals: pass.ledger.currencyTotals, settlements: pass.ledger.settlements,
-        invalid: fileErrors + pass.invalid, filteredOut: pass.filteredOut, period: filter?.description,
+        invalid: fileErrors + pass.invalid, payments: pass.payments, filteredOut: pass.filteredOut,
+        period: filter?.description,
         stamp: arguments.flag("--stamp") ? ReportCommand.timestamp() : nil)
       for index in pass.writers.indices { pass.writers[index].finish(summary) }
+      if let path = arguments.value("--record-settlements") {
+        // Dated the period's last day, else the last record's: the day the balances were settled.
+        let date = filter?.until ?? pass.lastDate ?? ReportCommand.localToday()
+        do {
+          let file = try PendingFile(path: path, overwrite: arguments.flag("--force"))
+          file.sink.write(SettlementRecord.yaml(summary.settlements, date: date, period: summary.period))
+          pass.pending.append(file)
+        } catch {
+          pass.abort()
+          throw CommandFailure(message: "\(error); nothing was written", code: .cannotCreate)
+        }
+      }
       do {
         // Every output complete and on disk before any replaces its target: a full disk on the
         // second leaves the first as it was. (The renames themselves are one at a time.)
@@ -220,7 +240,18 @@ enum ReportCommand {
           pass.filteredOut += 1
         case .split(let reported):
           pass.ledger.add(reported.split)
+          if let date = reported.bill.date { pass.lastDate = max(pass.lastDate ?? date, date) }
           for index in pass.writers.indices { pass.writers[index].write(reported) }
+        case .carried(let reported):
+          pass.ledger.carry(reported.split)
+          for index in pass.writers.indices { pass.writers[index].carry(reported) }
+        case .payment(let payment):
+          pass.ledger.add(payment.payment)
+          if let date = payment.date { pass.lastDate = max(pass.lastDate ?? date, date) }
+          pass.payments.append(payment)
+        case .carriedPayment(let payment):
+          pass.ledger.carry(payment.payment)
+          for index in pass.writers.indices { pass.writers[index].carry(payment) }
         }
       }
       return pass
@@ -236,10 +267,17 @@ enum ReportCommand {
       case invalid(InvalidBill)
       /// Valid as read but not reportable here (no date under a filter or in a journal, a split that failed).
       case refused(InvalidBill)
-      /// Outside the date filter.
+      /// After the period (left out and counted).
       case filteredOut
       /// Split, ready to book and write.
       case split(ReportedBill)
+      /// Before the period: split (the leftover state goes through it), carried into the opening
+      /// balances, not shown.
+      case carried(ReportedBill)
+      /// A payment in the period.
+      case payment(PaymentRecord)
+      /// A payment before the period, carried into the opening balances.
+      case carriedPayment(PaymentRecord)
     }
 
     let filter: DateFilter?
@@ -255,12 +293,28 @@ enum ReportCommand {
       switch outcome {
       case .invalid(let invalid): return .invalid(invalid)
       case .valid(let valid): bill = valid
+      case .payment(let payment):
+        if filter != nil || needsDates, payment.date == nil {
+          let problem = Diagnostic.error(
+            .missingDate(id: payment.id, journal: filter == nil, kind: .payment), at: payment.source)
+          return .refused(InvalidBill(id: payment.id, source: payment.source, diagnostics: [problem]))
+        }
+        if let filter, let date = payment.date, !filter.contains(date) {
+          return filter.since.map { date < $0 } == true ? .carriedPayment(payment) : .filteredOut
+        }
+        return .payment(payment)
       }
       if filter != nil || needsDates, bill.date == nil {
         let problem = Diagnostic.error(.missingDate(id: bill.id, journal: filter == nil), at: bill.source)
         return .refused(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
       }
-      if let filter, let date = bill.date, !filter.contains(date) { return .filteredOut }
+      // Bills after the period are left out before they are split: the leftover state comes from
+      // every bill up to the period's end, in input order. Bills before it are split and carried.
+      var before = false
+      if let filter, let date = bill.date, !filter.contains(date) {
+        guard filter.since.map({ date < $0 }) == true else { return .filteredOut }
+        before = true
+      }
       var advice: TipAdvice?
       if bill.terms.tip == .advisor {
         let suggestion =
@@ -270,7 +324,8 @@ enum ReportCommand {
       }
       do throws(SplitError) {
         let split = try bill.terms.split(ledger: &leftovers)
-        return .split(ReportedBill(bill: bill, split: split, advice: advice))
+        let reported = ReportedBill(bill: bill, split: split, advice: advice)
+        return before ? .carried(reported) : .split(reported)
       } catch {
         let problem = Diagnostic.error(.split(error), at: bill.source)
         return .refused(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
@@ -285,6 +340,10 @@ enum ReportCommand {
     var writers: [any ReportWriter] = []
     var ledger = ReportLedger()
     var invalid: [InvalidBill] = []
+    /// The period's payments, in reading order (they are few: kept for the summary).
+    var payments: [PaymentRecord] = []
+    /// The latest date of the period's records.
+    var lastDate: CalendarDate?
     var filteredOut = 0
     /// Problems found here rather than by the reader (no date under a filter, a split that failed).
     var reportProblems: [Diagnostic] = []

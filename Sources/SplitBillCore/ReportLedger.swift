@@ -10,10 +10,22 @@ public struct PersonTotals: Hashable, Sendable {
   public var consumed: Int64 = 0
   /// Totals of the bills they paid, over bills with named diners.
   public var paid: Int64 = 0
-  /// Over bills that have a payer: paid minus shares. Positive means others owe them.
+  /// Payments they made, in the period.
+  public var sent: Int64 = 0
+  /// Payments they received, in the period.
+  public var received: Int64 = 0
+  /// The period's change: over bills that have a payer, paid minus shares; plus payments sent,
+  /// minus payments received. Positive means others owe them more.
   public var balance: Int64 = 0
   /// Leftover minor units they absorbed.
   public var absorbed: Int = 0
+  /// What was carried into the period: the balance of every bill and payment before it (zero
+  /// without a period).
+  public var opening: Int64 = 0
+
+  /// Where they stand at the end of the period: ``opening`` plus ``balance``. Settlements are
+  /// worked out from it.
+  public var closing: Int64 { opening + balance }
 }
 
 /// The reconciliation figures of one currency.
@@ -34,6 +46,12 @@ public struct CurrencyTotals: Hashable, Sendable {
   public var paid: Int64 = 0
   /// Σ balances; zero whenever the books add up.
   public var balances: Int64 = 0
+  /// Payments in the period.
+  public var payments = 0
+  /// Σ payments in the period.
+  public var paymentsAmount: Int64 = 0
+  /// Bills and payments before the period, carried into the opening balances.
+  public var carried = 0
   /// Leftover units absorbed by diners.
   public var absorbed = 0
   /// Surplus moved to tips by `to-tip`.
@@ -77,7 +95,41 @@ public struct ReportLedger: Sendable {
       return number
     }
 
-    var balances: [String: Int64] { Dictionary(uniqueKeysWithValues: people.map { ($0.person, $0.balance) }) }
+    /// Where each person stands at the end: what settlements settle.
+    var closingBalances: [String: Int64] {
+      Dictionary(uniqueKeysWithValues: people.map { ($0.person, $0.closing) })
+    }
+
+    /// Adds a payment in the period.
+    mutating func add(_ payment: Payment, _ overflowed: inout Bool) {
+      let units = payment.amount.minorUnits
+      totals.payments += 1
+      ReportLedger.add(&totals.paymentsAmount, units, &overflowed)
+      let from = position(of: payment.from)
+      ReportLedger.add(&people[from].sent, units, &overflowed)
+      ReportLedger.add(&people[from].balance, units, &overflowed)
+      let to = position(of: payment.to)
+      ReportLedger.add(&people[to].received, units, &overflowed)
+      ReportLedger.add(&people[to].balance, -units, &overflowed)
+    }
+
+    /// Carries a bill from before the period into the opening balances: only who owes whom.
+    mutating func carry(_ split: BillSplit, _ overflowed: inout Bool) {
+      totals.carried += 1
+      guard !split.anonymousDiners, let payer = split.payer else { return }
+      for share in split.shares {
+        let person = position(of: share.person)
+        ReportLedger.add(&people[person].opening, -share.amount.minorUnits, &overflowed)
+      }
+      ReportLedger.add(&people[position(of: payer)].opening, split.total.minorUnits, &overflowed)
+    }
+
+    /// Carries a payment from before the period into the opening balances.
+    mutating func carry(_ payment: Payment, _ overflowed: inout Bool) {
+      totals.carried += 1
+      ReportLedger.add(&people[position(of: payment.from)].opening, payment.amount.minorUnits, &overflowed)
+      ReportLedger.add(&people[position(of: payment.to)].opening, -payment.amount.minorUnits, &overflowed)
+    }
 
     /// Adds one split bill in this book's currency; a sum that leaves 64 bits sets `overflowed`.
     mutating func add(_ split: BillSplit, _ overflowed: inout Bool) {
@@ -134,10 +186,25 @@ public struct ReportLedger: Sendable {
     return books.count - 1
   }
 
-  /// Adds one split bill.
+  /// Adds one split bill of the period.
   public mutating func add(_ split: BillSplit) {
     // The book is changed in place: copying it out and back would copy its arrays.
     books[bookPosition(split.currency)].add(split, &overflowed)
+  }
+
+  /// Adds one payment of the period.
+  public mutating func add(_ payment: Payment) {
+    books[bookPosition(payment.currency)].add(payment, &overflowed)
+  }
+
+  /// Carries a split bill from before the period into the opening balances.
+  public mutating func carry(_ split: BillSplit) {
+    books[bookPosition(split.currency)].carry(split, &overflowed)
+  }
+
+  /// Carries a payment from before the period into the opening balances.
+  public mutating func carry(_ payment: Payment) {
+    books[bookPosition(payment.currency)].carry(payment, &overflowed)
   }
 
   /// The books by currency code.
@@ -157,14 +224,15 @@ public struct ReportLedger: Sendable {
     sortedBooks.flatMap { book in book.people.sorted { $0.person < $1.person } }
   }
 
-  /// The transfers that settle every currency, by currency code.
+  /// The transfers that settle every currency's closing balances, by currency code.
   public var settlements: [Settlement] {
-    sortedBooks.map { book in Settlement.settle(book.balances, in: book.totals.currency) }
+    sortedBooks.map { book in Settlement.settle(book.closingBalances, in: book.totals.currency) }
   }
 
   /// Checks every identity: Σ amounts + Σ tips = Σ totals = Σ shares; Σ consumed = Σ named totals;
-  /// Σ paid = Σ paid by people; Σ balances = 0; Σ absorbed by people = units absorbed on named
-  /// bills; and the settlements bring every balance to exactly zero.
+  /// Σ paid = Σ paid by people; Σ sent = Σ received = Σ payments; Σ opening = Σ balances =
+  /// Σ closing = 0; Σ absorbed by people = units absorbed on named bills; and the settlements bring every closing
+  /// balance to exactly zero.
   public func reconcile() throws(ReconciliationFailure) {
     if overflowed { throw ReconciliationFailure(currency: "all", identity: "every sum fits in 64 bits") }
     for book in sortedBooks {
@@ -179,8 +247,12 @@ public struct ReportLedger: Sendable {
       try require(people.reduce(0) { $0 + $1.consumed } == book.namedTotal, "Σ consumed = Σ totals of named bills")
       try require(people.reduce(0) { $0 + $1.paid } == totals.paid, "Σ paid by people = Σ paid")
       try require(people.reduce(0) { $0 + $1.balance } == 0, "Σ balances = 0")
+      try require(people.reduce(0) { $0 + $1.sent } == totals.paymentsAmount, "Σ sent = Σ payments")
+      try require(people.reduce(0) { $0 + $1.received } == totals.paymentsAmount, "Σ received = Σ payments")
+      try require(people.reduce(0) { $0 + $1.opening } == 0, "Σ opening balances = 0")
+      try require(people.reduce(0) { $0 + $1.closing } == 0, "Σ closing balances = 0")
       try require(people.reduce(0) { $0 + $1.absorbed } == book.namedAbsorbed, "Σ absorbed = leftover units")
-      var after = book.balances
+      var after = book.closingBalances
       for transfer in Settlement.settle(after, in: totals.currency).transfers {
         after[transfer.from, default: 0] += transfer.amount.minorUnits
         after[transfer.to, default: 0] -= transfer.amount.minorUnits

@@ -7,6 +7,8 @@ import SplitBillInput
 /// fuzzer keeps the input that did it):
 /// - reading never crashes or traps, whatever the bytes;
 /// - every bill that validates splits, and its shares add up to its total to the unit;
+/// - every payment that validates is of a positive amount between two different people, and a
+///   ledger of everything read reconciles;
 /// - every diagnostic's position is inside the input.
 enum FuzzHarness {
   /// Where the inputs are written to be read (one directory per process).
@@ -31,15 +33,30 @@ enum FuzzHarness {
       var stream = BillStream(options: ReadOptions())
       stream.parsesCSVOnOwnThread = false
       var ledger = LeftoverLedger()
+      var books = ReportLedger()
       stream.read(stream.sources(for: [path])) { outcome in
-        guard case .valid(let bill) = outcome else { return }
-        do throws(SplitError) {
-          let split = try bill.terms.split(ledger: &ledger)
-          let shares = split.shares.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
-          precondition(shares == split.total.minorUnits, "shares \(shares) != total \(split.total) in \(bill.id)")
-        } catch {
-          // A split may fail (an amount too large to add a tip to): that is a diagnostic, not a crash.
+        switch outcome {
+        case .invalid: return
+        case .payment(let record):
+          let payment = record.payment
+          precondition(payment.amount.minorUnits > 0 && payment.from != payment.to, "payment \(record)")
+          books.add(payment)
+        case .valid(let bill):
+          do throws(SplitError) {
+            let split = try bill.terms.split(ledger: &ledger)
+            let shares = split.shares.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+            precondition(shares == split.total.minorUnits, "shares \(shares) != total \(split.total) in \(bill.id)")
+            books.add(split)
+          } catch {
+            // A split may fail (an amount too large to add a tip to): that is a diagnostic, not a crash.
+          }
         }
+      }
+      do {
+        try books.reconcile()
+      } catch {
+        // Sums past 64 bits are reported as such; any other identity failing is a bug.
+        precondition(error.identity == "every sum fits in 64 bits", "\(error)")
       }
       _ = stream.findRepeats()
       for diagnostic in stream.diagnostics {

@@ -16,7 +16,9 @@ package struct InputSource: Hashable, Sendable {
 package enum BillOutcome: Sendable {
   /// A bill ready to be split.
   case valid(Bill)
-  /// A bill with errors.
+  /// A payment, ready to be booked.
+  case payment(PaymentRecord)
+  /// A bill or a payment with errors.
   case invalid(InvalidBill)
 }
 
@@ -60,6 +62,10 @@ package struct BillStream {
   package private(set) var fileCount = 0
   /// Bills read, valid or not.
   package private(set) var billCount = 0
+  /// Payments read, valid or not.
+  package private(set) var paymentCount = 0
+  /// Bills and payments read: a record's ordinal, which repeats are found by.
+  private var recordCount = 0
   /// Whether some input could not be read at all (exit 66).
   package private(set) var unreadableInput = false
   /// Nodes aliases may still reach in this run (``YAMLNodeBuilder``).
@@ -73,6 +79,8 @@ package struct BillStream {
   private let ids = RepeatFinder()
   private let receipts = RepeatFinder()
   private let knownRepeats: Repeats?
+  /// The ordinals of payments with an explicit id (a repeat names what repeated).
+  private var paymentOrdinals: Set<Int> = []
   /// For each diagnostic, when it was found: 2 × the bill's ordinal for a bill's own, one more for
   /// those between bills. Repeats found at the end are slotted in by it.
   private var diagnosticTimes: [Int] = []
@@ -123,8 +131,9 @@ package struct BillStream {
     var repeatedIDs: Set<Int> = []
     for repeated in ids.repeats() {
       repeatedIDs.insert(repeated.entry.ordinal)
+      let kind: RecordKind = paymentOrdinals.contains(repeated.entry.ordinal) ? .payment : .bill
       found.diagnostics[repeated.entry.ordinal] = .error(
-        .repeatedID(repeated.entry.id, first: repeated.first.location), at: repeated.entry.location)
+        .repeatedID(repeated.entry.id, first: repeated.first.location, kind: kind), at: repeated.entry.location)
     }
     found.hasRepeatedIDs = !repeatedIDs.isEmpty
     // A bill with a repeated id was never valid, so its receipt is not compared.
@@ -170,7 +179,7 @@ package struct BillStream {
       keptWarnings[code, default: 0] += 1
     }
     diagnostics.append(diagnostic)
-    diagnosticTimes.append(2 * billCount + (ofBill ? 0 : 1))
+    diagnosticTimes.append(2 * recordCount + (ofBill ? 0 : 1))
   }
 
   /// The inputs `paths` name, in processing order; unreadable paths become diagnostics.
@@ -239,7 +248,12 @@ package struct BillStream {
         self.fileProblems.append(diagnostic)
       case .bill(let outcome, let givesID):
         self.billCount += 1
+        self.recordCount += 1
         handle(self.check(outcome, explicitID: givesID))
+      case .payment(let raw):
+        self.paymentCount += 1
+        self.recordCount += 1
+        handle(self.check(PaymentRules.read(raw, context: context, options: self.options), raw: raw))
       }
     }
 
@@ -307,7 +321,7 @@ package struct BillStream {
       return .invalid(invalid)
     case .success(let bill):
       if let knownRepeats {
-        guard let diagnostic = knownRepeats.diagnostics[billCount] else { return .valid(bill) }
+        guard let diagnostic = knownRepeats.diagnostics[recordCount] else { return .valid(bill) }
         record(diagnostic, ofBill: true)
         if diagnostic.severity == .error {
           return .invalid(InvalidBill(id: bill.id, source: bill.source, diagnostics: [diagnostic]))
@@ -315,7 +329,7 @@ package struct BillStream {
         return .valid(bill)
       }
       guard explicitID || bill.date != nil else { return .valid(bill) }
-      if explicitID { ids.add(key: bill.id, id: nil, ordinal: billCount, location: bill.source) }
+      if explicitID { ids.add(key: bill.id, id: nil, ordinal: recordCount, location: bill.source) }
       if let date = bill.date {
         let payer = bill.terms.payer ?? ""
         // Written on the stack; bytes suffice as the key: the payer's name is in NFC, the rest is ASCII.
@@ -324,11 +338,31 @@ package struct BillStream {
           var key = unsafe ByteCursor(room)
           unsafe Self.writeReceiptKey(date, bill.terms.amount, payer, to: &key)
           unsafe receipts.add(
-            utf8: UnsafeBufferPointer(rebasing: room[..<key.count]), id: bill.id, ordinal: billCount,
+            utf8: UnsafeBufferPointer(rebasing: room[..<key.count]), id: bill.id, ordinal: recordCount,
             location: bill.source)
         }
       }
       return .valid(bill)
+    }
+  }
+
+  /// A payment's cross-file check: its explicit id is unique among bills and payments.
+  private mutating func check(_ result: Result<PaymentRecord, InvalidBill>, raw: RawRecord) -> BillOutcome {
+    switch result {
+    case .failure(let invalid):
+      for diagnostic in invalid.diagnostics { record(diagnostic, ofBill: true) }
+      return .invalid(invalid)
+    case .success(let payment):
+      if let knownRepeats {
+        guard let diagnostic = knownRepeats.diagnostics[recordCount] else { return .payment(payment) }
+        record(diagnostic, ofBill: true)
+        return .invalid(InvalidBill(id: payment.id, source: payment.source, diagnostics: [diagnostic]))
+      }
+      if raw.entries.contains(where: { $0.key == "id" }) {
+        ids.add(key: payment.id, id: nil, ordinal: recordCount, location: payment.source)
+        paymentOrdinals.insert(recordCount)
+      }
+      return .payment(payment)
     }
   }
 

@@ -92,6 +92,11 @@ struct CSVBillReader {
       return
     }
     header.settleColumns()
+    // A header naming `from` and `to` (and no `diners`) is a payments file.
+    let names = header.cells.map { String(decoding: header.text(of: $0), as: UTF8.self).trimmingSpaces.lowercased() }
+    if names.contains("from") && names.contains("to") && !names.contains("diners") {
+      return readPayments(header, names: names, emit)
+    }
     var keys: [BillKey] = []
     var failures: [Diagnostic] = []
     var seen: [String: SourceLocation] = [:]
@@ -130,13 +135,65 @@ struct CSVBillReader {
       emit(.bill(bill(in: &row, layout: layout, index: index), givesID: layout.givesID))
       if row.unterminated { return }
     }
-    if let error = input.readError {
-      unsafe emit(
-        .failure(
-          .error(
-            .readingStopped(reason: String(cString: strerror(error))),
-            at: SourceLocation(in: sourceFile, line: line, column: column))))
+    emitReadError(emit)
+  }
+
+  /// Reads a payments file (its header is `header`, whose cells name `names`): one payment a row,
+  /// handed on as its cells for the payment rules.
+  private mutating func readPayments(_ header: Row, names: [String], _ emit: (consuming ReaderEvent) -> Void) {
+    var failures: [Diagnostic] = []
+    var seen: [String: SourceLocation] = [:]
+    for (cell, name) in zip(header.cells, names) {
+      let location = SourceLocation(in: sourceFile, line: cell.line, column: cell.column)
+      if let first = seen[name] {
+        failures.append(.error(.repeatedColumn(name, first: first), at: location))
+      } else if !PaymentField.keys.contains(name) {
+        let written = String(decoding: header.text(of: cell), as: UTF8.self).trimmingSpaces
+        let guess = Spelling.suggestion(for: name, among: PaymentField.keys)
+        failures.append(.error(.unknownPaymentColumn(written, guess: guess), at: location))
+      }
+      seen[name] = seen[name] ?? location
     }
+    if seen["amount"] == nil && failures.isEmpty {
+      failures.append(.error(.noAmountColumn, at: SourceLocation(in: sourceFile, line: header.line, column: 1)))
+    }
+    guard failures.isEmpty else {
+      for failure in Diagnostic.coalesced(failures) { emit(.failure(failure)) }
+      return
+    }
+    emit(.document(DocumentHeader(file: file)))
+    var index = 0
+    var row = Row(line: line)
+    while nextRow(into: &row) {
+      if row.problem == nil && row.cells.count == 1 && row.cells[0].range.isEmpty && !row.cells[0].quoted { continue }
+      index += 1
+      row.settleColumns()
+      let start = SourceLocation(in: sourceFile, line: row.line, column: 1)
+      if row.problem != nil || row.cells.count != names.count {
+        let problem = row.problem ?? .error(.cellCount(cells: row.cells.count, columns: names.count), at: start)
+        emit(.payment(RawRecord(index: index, start: start, entries: [], problem: problem)))
+      } else {
+        let entries = zip(row.cells, names).map { cell, name in
+          let location = SourceLocation(in: sourceFile, line: cell.line, column: cell.column)
+          let text = String(decoding: row.text(of: cell), as: UTF8.self)
+          return RawRecord.Entry(
+            key: name, keyLocation: location, value: text.isEmpty ? .null : .text(text), valueLocation: location)
+        }
+        emit(.payment(RawRecord(index: index, start: start, entries: entries, problem: nil)))
+      }
+      if row.unterminated { return }
+    }
+    emitReadError(emit)
+  }
+
+  /// Says so if reading stopped on an error (not at the end of the file).
+  private func emitReadError(_ emit: (consuming ReaderEvent) -> Void) {
+    guard let error = input.readError else { return }
+    unsafe emit(
+      .failure(
+        .error(
+          .readingStopped(reason: String(cString: strerror(error))),
+          at: SourceLocation(in: sourceFile, line: line, column: column))))
   }
 
   /// The bill in `row`, the `index`-th of the file, read through the rules.

@@ -68,6 +68,11 @@ package struct Diagnostic: Hashable, Sendable {
   }
 }
 
+/// What a record of an input file is.
+package enum RecordKind: String, Hashable, Sendable {
+  case bill, payment
+}
+
 /// Every problem the readers and the rules can find, with what its message needs. The wording is
 /// here and nowhere else (``message``); programs match on ``code``, which never changes once
 /// released (docs/format.md lists them all).
@@ -117,6 +122,8 @@ package enum Problem: Hashable, Sendable {
   case documentShape(String)
   /// `bills` that is not a list.
   case billsShape(String)
+  /// `payments` that is not a list.
+  case paymentsShape(String)
   /// `defaults` that is not a mapping.
   case defaultsShape(String)
   /// A `version` other than 1, described.
@@ -135,6 +142,8 @@ package enum Problem: Hashable, Sendable {
   case repeatedColumn(String, first: SourceLocation)
   /// A header without the `amount` column.
   case noAmountColumn
+  /// A header cell of a payments file that names no payment key.
+  case unknownPaymentColumn(String, guess: String?)
   /// A row with more or fewer cells than the header.
   case cellCount(cells: Int, columns: Int)
   /// A quote never closed.
@@ -208,13 +217,24 @@ package enum Problem: Hashable, Sendable {
   /// A split rule the bill breaks (too many diners, the payer policy, a split that failed).
   case split(SplitError)
 
+  // MARK: Payments
+  /// A payment that is not a mapping, described.
+  case paymentShape(String)
+  /// A payment without `from`, `to` or `amount` (or with it empty).
+  case paymentMissing(key: String)
+  /// A payment from someone to themselves.
+  case paymentToSelf(String)
+  /// A payment of zero.
+  case paymentNotPositive(String)
+
   // MARK: Across bills and runs
-  /// An id used before, at `first`.
-  case repeatedID(String, first: SourceLocation)
+  /// An id used before, at `first`, by a bill or a payment; `kind` is what repeats it.
+  case repeatedID(String, first: SourceLocation, kind: RecordKind = .bill)
   /// A bill with the same date, amount, currency and payer as an earlier one.
   case probableDuplicateReceipt(id: String, firstID: String, first: SourceLocation)
-  /// A bill without a date where the run needs one (`journal`: for a journal, else a date filter).
-  case missingDate(id: String, journal: Bool)
+  /// A bill or payment without a date where the run needs one (`journal`: for a journal, else a
+  /// date filter).
+  case missingDate(id: String, journal: Bool, kind: RecordKind = .bill)
 
   /// The stable code, `field.problem` (`amount.decimals`, `diners.unknown-person`).
   package var code: String {
@@ -240,6 +260,7 @@ package enum Problem: Hashable, Sendable {
     case .unknownTopKey: return "file.unknown-key"
     case .documentShape: return "file.shape"
     case .billsShape: return "bills.shape"
+    case .paymentsShape: return "payments.shape"
     case .defaultsShape: return "defaults.shape"
     case .unsupportedVersion: return "version.unsupported"
     case .rosterShape: return "people.shape"
@@ -248,6 +269,7 @@ package enum Problem: Hashable, Sendable {
     case .unknownColumn: return "csv.unknown-column"
     case .repeatedColumn: return "csv.duplicate-column"
     case .noAmountColumn: return "csv.no-amount-column"
+    case .unknownPaymentColumn: return "csv.unknown-column"
     case .cellCount: return "csv.cell-count"
     case .unterminatedQuote: return "csv.unterminated-quote"
     case .textAfterQuote: return "csv.text-after-quote"
@@ -279,6 +301,10 @@ package enum Problem: Hashable, Sendable {
     case .notInRoster(let role, _, _): return role == "diner" ? "diners.unknown-person" : "\(role).unknown-person"
     case .emptyPayer: return "paid_by.empty"
     case .split(let error): return error.code
+    case .paymentShape: return "payment.shape"
+    case .paymentMissing(let key): return "\(key).missing"
+    case .paymentToSelf: return "payment.self"
+    case .paymentNotPositive: return "amount.not-positive"
     case .repeatedID: return "id.duplicate"
     case .probableDuplicateReceipt: return "receipt.duplicate"
     case .missingDate: return "date.missing"
@@ -319,15 +345,17 @@ package enum Problem: Hashable, Sendable {
       return "this bill expands to more than \(mebibytes) MiB of text through aliases"
     case .repeatedTopKey(let key): return "duplicate key '\(EchoedText.quote(key))' in the file"
     case .headerAfterBills(let key):
-      return "'\(EchoedText.quote(key))' must come before 'bills' in the file, so bills can be read as they stream"
+      return
+        "'\(EchoedText.quote(key))' must come before 'bills' and 'payments' in the file, so they can be read as they stream"
     case .unknownTopKey(let key, let guess):
       guard let guess else {
         return
-          "unknown key '\(EchoedText.quote(key))' at the top of the file: expected version, defaults, people or bills (or an x- key for anchors)"
+          "unknown key '\(EchoedText.quote(key))' at the top of the file: expected version, defaults, people, bills or payments (or an x- key for anchors)"
       }
       return "unknown key '\(EchoedText.quote(key))' at the top of the file; did you mean '\(EchoedText.quote(guess))'?"
     case .documentShape(let shape): return "expected a mapping with 'bills' or a list of bills, found \(shape)"
     case .billsShape(let shape): return "'bills' must be a list of bills, found \(shape)"
+    case .paymentsShape(let shape): return "'payments' must be a list of payments, found \(shape)"
     case .defaultsShape(let shape):
       return "'defaults' must be a mapping such as {currency: EUR, tip: 18%}, found \(shape)"
     case .unsupportedVersion(let version): return "unsupported version \(version): this splitbill reads version 1"
@@ -344,6 +372,13 @@ package enum Problem: Hashable, Sendable {
     case .repeatedColumn(let name, let first):
       return "duplicate column '\(EchoedText.quote(name))' in the header (first at \(first))"
     case .noAmountColumn: return "the header has no 'amount' column"
+    case .unknownPaymentColumn(let name, let guess):
+      guard let guess else {
+        return
+          "unknown column '\(EchoedText.quote(name))' in the header of a payments file: expected columns among \(PaymentField.keys.joined(separator: ", "))"
+      }
+      return
+        "unknown column '\(EchoedText.quote(name))' in the header of a payments file; did you mean '\(EchoedText.quote(guess))'?"
     case .cellCount(let cells, let columns): return "row has \(cells) cells but the header has \(columns) columns"
     case .unterminatedQuote: return "unterminated quoted cell: the quote opened here is never closed"
     case .textAfterQuote:
@@ -408,13 +443,26 @@ package enum Problem: Hashable, Sendable {
       return message + "; did you mean '\(EchoedText.quote(guess))'?"
     case .emptyPayer: return "paid_by is empty: expected a name"
     case .split(let error): return error.description
-    case .repeatedID(let id, let first): return "duplicate bill id '\(EchoedText.quote(id))': also used at \(first)"
+    case .paymentShape(let shape):
+      return "a payment must be a mapping with keys such as from, to and amount, found \(shape)"
+    case .paymentMissing(let key):
+      switch key {
+      case "from": return "payment has no 'from': expected who paid"
+      case "to": return "payment has no 'to': expected who received the money"
+      default: return "payment has no 'amount': expected how much was paid, such as 20.00"
+      }
+    case .paymentToSelf(let name):
+      return "payment from '\(EchoedText.quote(name))' to '\(EchoedText.quote(name))': a payment is between two people"
+    case .paymentNotPositive(let text):
+      return "payment amount '\(EchoedText.quote(text))' is not more than zero: expected an amount such as 20.00"
+    case .repeatedID(let id, let first, let kind):
+      return "duplicate \(kind.rawValue) id '\(EchoedText.quote(id))': also used at \(first)"
     case .probableDuplicateReceipt(let id, let firstID, let first):
       return
         "probable duplicate receipt: '\(EchoedText.quote(id))' has the same date, amount, currency and payer as '\(EchoedText.quote(firstID))' (\(first))"
-    case .missingDate(let id, let journal):
+    case .missingDate(let id, let journal, let kind):
       return
-        "bill '\(EchoedText.quote(id))' has no date, but \(journal ? "journal formats date every transaction" : "a date filter is in use")"
+        "\(kind.rawValue) '\(EchoedText.quote(id))' has no date, but \(journal ? "journal formats date every transaction" : "a date filter is in use")"
     }
   }
 
@@ -442,6 +490,7 @@ package enum Problem: Hashable, Sendable {
     ("file.unknown-key", "a top-level key outside the format"),
     ("file.shape", "a document that is neither a mapping nor a list of bills"),
     ("bills.shape", "bills that is not a list"),
+    ("payments.shape", "payments that is not a list"),
     ("defaults.shape", "defaults that is not a mapping"),
     ("version.unsupported", "a version other than 1"),
     ("people.shape", "people that is not a list of names"),
@@ -511,6 +560,15 @@ package enum Problem: Hashable, Sendable {
     ("leftover.payer-missing", "the payer leftover policy without paid_by"),
     ("split.failed", "a bill that cannot be split (a total past the exact range)"),
     ("receipt.duplicate", "warning: the same date, amount, currency and payer as an earlier bill"),
+    ("payment.shape", "a payment that is not a mapping"),
+    ("payment.unknown-key", "a key outside the payment format (with a did-you-mean)"),
+    ("payment.duplicate-key", "a key given twice in a payment"),
+    ("from.missing", "a payment without from"),
+    ("to.missing", "a payment without to"),
+    ("from.unknown-person", "a payer of a payment not in people (with a did-you-mean)"),
+    ("to.unknown-person", "a receiver of a payment not in people (with a did-you-mean)"),
+    ("payment.self", "a payment from someone to themselves"),
+    ("amount.not-positive", "a payment of zero"),
   ]
 }
 

@@ -68,6 +68,8 @@ enum ReaderEvent: Sendable {
   /// One bill, read through ``BillRules``; `givesID` says whether it gives an id (in CSV: whether
   /// the file has an `id` column), which is then checked for repeats.
   case bill(Result<Bill, InvalidBill>, givesID: Bool)
+  /// One payment, as read; the rules (``PaymentRules``) come on the consumer's side.
+  case payment(RawRecord)
   /// A problem that stopped the file (syntax error, unreadable bytes).
   case failure(Diagnostic)
 }

@@ -3,10 +3,10 @@ import SplitBillText
 
 /// Reads bill files in YAML, streaming: each bill is handed on as its events (``YAMLFlatBill``).
 ///
-/// A file is a mapping (`version`, `defaults`, `people`, `bills`, and `x-…` keys that are ignored
-/// and can hold anchors) or a bare list of bills; several documents (`---`) are several files' worth.
-/// `version`, `defaults` and `people` must come before `bills`, so that bills can be handed on as
-/// they are read.
+/// A file is a mapping (`version`, `defaults`, `people`, `bills`, `payments`, and `x-…` keys that
+/// are ignored and can hold anchors) or a bare list of bills; several documents (`---`) are several
+/// files' worth. `version`, `defaults` and `people` must come before `bills` and `payments`, so
+/// that records can be handed on as they are read.
 struct YAMLBillReader {
   let file: String
   let reader: YAMLEventReader
@@ -16,6 +16,7 @@ struct YAMLBillReader {
   let recycler = FlatBillRecycler()
   private var builder: YAMLNodeBuilder
   private var billCount = 0
+  private var paymentCount = 0
   private let sourceFile: SourceFile
 
   /// What the reader hands on: headers and failures, and each bill as its events, to be read
@@ -82,6 +83,7 @@ struct YAMLBillReader {
     case .mappingStart:
       var headerSent = false
       var billsSeen = false
+      var paymentsSeen = false
       while true {
         let (keyEvent, keyLine, keyColumn) = try builder.pull()
         if keyEvent == .mappingEnd { break }
@@ -100,10 +102,22 @@ struct YAMLBillReader {
           try readBills(emit)
           continue
         }
+        if key == "payments" {
+          if paymentsSeen {
+            header.problems.append(.error(.repeatedTopKey("payments"), at: keyLocation))
+          }
+          paymentsSeen = true
+          if !headerSent {
+            emit(.event(.document(header)))
+            headerSent = true
+          }
+          try readPayments(emit)
+          continue
+        }
         let value = try builder.build(try builder.pull(), depth: 1)
         switch key {
         case "version", "defaults", "people":
-          if billsSeen {
+          if billsSeen || paymentsSeen {
             emit(
               .event(
                 .failure(
@@ -124,7 +138,7 @@ struct YAMLBillReader {
         case _ where key.hasPrefix("x-"):
           continue
         default:
-          let known = ["version", "defaults", "people", "bills"]
+          let known = ["version", "defaults", "people", "bills", "payments"]
           let guess = Spelling.suggestion(for: key, among: known)
           header.problems.append(.error(.unknownTopKey(key, guess: guess), at: keyLocation))
         }
@@ -160,6 +174,55 @@ struct YAMLBillReader {
             .error(.billsShape(node.shapeDescription), at: location(line, column))
           )))
     }
+  }
+
+  private mutating func readPayments(_ emit: (Item) -> Void) throws(InputFailure) {
+    let (event, line, column) = try builder.pull()
+    switch event {
+    case .sequenceStart:
+      while true {
+        let (item, itemLine, itemColumn) = try builder.pull()
+        if item == .sequenceEnd { return }
+        let node = try builder.build(item, line: itemLine, column: itemColumn, depth: 2)
+        paymentCount += 1
+        emit(.event(.payment(record(node, index: paymentCount))))
+      }
+    case .scalar(let text, _, true) where ["", "~", "null"].contains(text):
+      return
+    default:
+      let node = try builder.build(event, line: line, column: column, depth: 1)
+      emit(.event(.failure(.error(.paymentsShape(node.shapeDescription), at: location(line, column)))))
+    }
+  }
+
+  /// A payment's node as the payment rules take it.
+  private func record(_ node: YAMLNode, index: Int) -> RawRecord {
+    let start = location(node.line, node.column)
+    guard case .mapping(let pairs) = node.kind else {
+      return RawRecord(
+        index: index, start: start, entries: [], problem: .error(.paymentShape(node.shapeDescription), at: start))
+    }
+    var entries: [RawRecord.Entry] = []
+    for (key, value) in pairs {
+      let keyLocation = location(key.line, key.column)
+      guard let name = key.scalar else {
+        return RawRecord(
+          index: index, start: start, entries: [], problem: .error(.keyShape(key.shapeDescription), at: keyLocation))
+      }
+      let shown: RawRecord.Entry.Value
+      if value.isNull {
+        shown = .null
+      } else if let text = value.scalar {
+        shown = .text(text)
+      } else {
+        shown = .other(value.shapeDescription)
+      }
+      entries.append(
+        RawRecord.Entry(
+          key: name, keyLocation: keyLocation, value: shown,
+          valueLocation: value.isNull ? keyLocation : location(value.line, value.column)))
+    }
+    return RawRecord(index: index, start: start, entries: entries, problem: nil)
   }
 
   private mutating func readBillItems(_ emit: (Item) -> Void) throws(InputFailure) {

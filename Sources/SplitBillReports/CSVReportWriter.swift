@@ -1,7 +1,11 @@
 @_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
 
-/// One CSV row per share: bill id, date, description, currency, person, weight, share, absorbed, paid_by.
+/// One CSV row per share: bill id, date, description, currency, person, weight, share, absorbed,
+/// paid_by, and `kind` (`bill`). After the bills, one row per payment of the period, `kind`
+/// `payment`: its id, date, notes as the description, the receiver as `person` and the amount as
+/// their `share`, the one who paid as `paid_by` (as a bill of that amount for the receiver alone
+/// moves balances, which is what a payment does); weight empty, absorbed 0.
 ///
 /// RFC 4180 quoting; cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`,
 /// `@`, tab or carriage return) are prefixed with `'`. Amounts are never negative here, so no
@@ -12,7 +16,7 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
   /// Starts the file with its header row.
   package init(sink: Sink) {
     self.sink = sink
-    self.sink.write("bill_id,date,description,currency,person,weight,share,absorbed,paid_by\r\n")
+    self.sink.write("bill_id,date,description,currency,person,weight,share,absorbed,paid_by,kind\r\n")
   }
 
   package mutating func write(_ bill: ReportedBill) {
@@ -45,13 +49,22 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
           unsafe DecimalText.write(Int64(share.absorbed), scale: 0, to: &out)
           unsafe out.write(0x2C)
           unsafe Self.writeCell(payer, to: &out)
-          unsafe out.write("\r\n")
+          unsafe out.write(",bill\r\n")
         }
       }
     }
   }
 
-  package mutating func finish(_ summary: ReportSummary) {}
+  package mutating func finish(_ summary: ReportSummary) {
+    for record in summary.payments {
+      let payment = record.payment
+      let cells = [
+        Self.cell(record.id), record.date?.description ?? "", Self.cell(record.notes ?? ""), payment.currency.code,
+        Self.cell(payment.to), "", payment.amount.decimalString, "0", Self.cell(payment.from), "payment",
+      ]
+      sink.write(cells.joined(separator: ",") + "\r\n")
+    }
+  }
 
   /// Writes ``cell(_:)`` of `text` (at most `2 * text + 3` bytes): nearly always the text as it is.
   static func writeCell(_ text: String, to out: inout ByteCursor) {

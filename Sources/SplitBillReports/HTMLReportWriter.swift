@@ -99,12 +99,15 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
       "<title>splitbill report</title>", "<style>\(Self.style)</style>", "</head>", "<body>",
       "<h1>splitbill report</h1>",
     ]
-    var facts = ["\(plural(summary.billCount, "bill")) in \(plural(summary.totals.count, "currency", "currencies"))"]
+    var counted = plural(summary.billCount, "bill")
+    if !summary.payments.isEmpty { counted += ", \(plural(summary.payments.count, "payment"))" }
+    var facts = ["\(counted) in \(plural(summary.totals.count, "currency", "currencies"))"]
     if let period = summary.period { facts.append("period \(period)") }
     if !summary.invalid.isEmpty {
       facts.append("<b class=\"bad\">\(plural(summary.invalid.count, "invalid bill"))</b>")
     }
-    if summary.filteredOut > 0 { facts.append("\(summary.filteredOut) outside the period") }
+    if summary.carriedCount > 0 { facts.append("\(summary.carriedCount) carried from before the period") }
+    if summary.filteredOut > 0 { facts.append("\(summary.filteredOut) after the period left out") }
     if let stamp = summary.stamp { facts.append("generated \(stamp)") }
     out.append("<p class=\"facts\">\(facts.joined(separator: " · "))</p>")
     out.append(
@@ -133,13 +136,28 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
       let byCurrency = Dictionary(grouping: summary.people, by: \.currency.code)
       for code in byCurrency.keys.sorted() { out.append(Self.chart(byCurrency[code] ?? [], code: code)) }
       out.append("<h2>People</h2>")
-      out.append(
-        "<table><thead><tr><th>Person</th><th>Currency</th><th>Consumed</th><th>Paid</th><th>Balance</th><th>Absorbed</th></tr></thead><tbody>"
-      )
+      let columns = PeopleColumns(summary)
+      let headings = columns.names.map { "<th>" + $0.prefix(1).uppercased() + $0.dropFirst() + "</th>" }
+      out.append("<table><thead><tr><th>Person</th><th>Currency</th>\(headings.joined())</tr></thead><tbody>")
+      let closingColumn = columns.names.firstIndex(of: summary.period == nil ? "balance" : "closing")
       for person in summary.people {
-        let money = { (units: Int64) in Money(minorUnits: units, currency: person.currency).decimalString }
+        let cells = columns.values(person).enumerated().map { index, value in
+          let bad = index == closingColumn && person.closing < 0
+          return "<td class=\"num\(bad ? " bad" : "")\">\(value)</td>"
+        }
         out.append(
-          "<tr><td>\(Self.escape(person.person))</td><td>\(person.currency.code)</td><td class=\"num\">\(money(person.consumed))</td><td class=\"num\">\(money(person.paid))</td><td class=\"num \(person.balance < 0 ? "bad" : "")\">\(money(person.balance))</td><td class=\"num\">\(person.absorbed)</td></tr>"
+          "<tr><td>\(Self.escape(person.person))</td><td>\(person.currency.code)</td>\(cells.joined())</tr>")
+      }
+      out.append("</tbody></table>")
+    }
+    if !summary.payments.isEmpty {
+      out.append(
+        "<h2>Payments</h2><table><thead><tr><th>Payment</th><th>Date</th><th>From</th><th>To</th><th>Amount</th><th>Notes</th></tr></thead><tbody>"
+      )
+      for record in summary.payments {
+        let payment = record.payment
+        out.append(
+          "<tr><td>\(Self.escape(record.id))</td><td>\(record.date?.description ?? "")</td><td>\(Self.escape(payment.from))</td><td>\(Self.escape(payment.to))</td><td class=\"num\">\(payment.amount.decimalString) \(payment.currency.code)</td><td>\(Self.escape(record.notes ?? ""))</td></tr>"
         )
       }
       out.append("</tbody></table>")
@@ -189,7 +207,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     let labelWidth = 140
     let middle = labelWidth + (width - labelWidth) / 2
     let half = Int64((width - labelWidth) / 2 - 70)
-    let largest = max(people.map { $0.balance.magnitude }.max() ?? 1, 1)
+    let largest = max(people.map { $0.closing.magnitude }.max() ?? 1, 1)
     let height = rowHeight * people.count + 30
     var svg = [
       "<figure><svg role=\"img\" aria-label=\"Balances in \(code)\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">",
@@ -198,14 +216,14 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     ]
     for (index, person) in people.enumerated() {
       let y = 26 + index * rowHeight
-      let length = Int(Int64(person.balance.magnitude) * half / Int64(largest))
-      let x = person.balance >= 0 ? middle : middle - length
-      let amount = Money(minorUnits: person.balance, currency: person.currency).decimalString
-      let labelX = person.balance >= 0 ? middle + length + 4 : middle - length - 4
+      let length = Int(Int64(person.closing.magnitude) * half / Int64(largest))
+      let x = person.closing >= 0 ? middle : middle - length
+      let amount = Money(minorUnits: person.closing, currency: person.currency).decimalString
+      let labelX = person.closing >= 0 ? middle + length + 4 : middle - length - 4
       svg.append(
         "<text x=\"0\" y=\"\(y + 15)\">\(escape(person.person))</text>"
-          + "<rect x=\"\(x)\" y=\"\(y + 3)\" width=\"\(max(length, 1))\" height=\"16\" fill=\"\(person.balance >= 0 ? "#2e7d32" : "#c62828")\"/>"
-          + "<text x=\"\(labelX)\" y=\"\(y + 15)\" text-anchor=\"\(person.balance >= 0 ? "start" : "end")\">\(amount)</text>"
+          + "<rect x=\"\(x)\" y=\"\(y + 3)\" width=\"\(max(length, 1))\" height=\"16\" fill=\"\(person.closing >= 0 ? "#2e7d32" : "#c62828")\"/>"
+          + "<text x=\"\(labelX)\" y=\"\(y + 15)\" text-anchor=\"\(person.closing >= 0 ? "start" : "end")\">\(amount)</text>"
       )
     }
     svg.append(

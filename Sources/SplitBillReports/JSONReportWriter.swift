@@ -118,7 +118,8 @@ struct EscapedPath {
 /// The JSON report, schema version 1, streamed: bills as they come, then the summary.
 ///
 /// Keys: `schema_version`, `generated` (only with `--stamp`), `period`, `bills`, `invalid`,
-/// `people`, `settlements`, `totals`, `filtered_out`, `reconciled`. Money is a decimal string in the
+/// `people` (with `opening` and `closing` balances), `payments`, `settlements` (of the closing
+/// balances), `totals`, `filtered_out` (records after the period), `reconciled`. Money is a decimal string in the
 /// currency's digits; counts of minor units (`absorbed`) are integers.
 package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
@@ -168,6 +169,26 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
               ("paid", .money(Money(minorUnits: person.paid, currency: person.currency))),
               ("balance", .money(Money(minorUnits: person.balance, currency: person.currency))),
               ("absorbed", .int(person.absorbed)),
+              ("sent", .money(Money(minorUnits: person.sent, currency: person.currency))),
+              ("received", .money(Money(minorUnits: person.received, currency: person.currency))),
+              ("opening", .money(Money(minorUnits: person.opening, currency: person.currency))),
+              ("closing", .money(Money(minorUnits: person.closing, currency: person.currency))),
+            ])
+          })
+      ),
+      (
+        "payments",
+        .array(
+          summary.payments.map { record in
+            .object([
+              ("id", .string(record.id)),
+              ("source", .string(record.source.description)),
+              ("date", .optional(record.date?.description)),
+              ("from", .string(record.payment.from)),
+              ("to", .string(record.payment.to)),
+              ("amount", .money(record.payment.amount)),
+              ("currency", .string(record.payment.currency.code)),
+              ("notes", .optional(record.notes)),
             ])
           })
       ),
@@ -203,6 +224,9 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
               ("leftover_to_tip", money(totals.leftoverToTip)),
               ("anonymous_bills", .int(totals.anonymousBills)),
               ("unpaid_bills", .int(totals.unpaidBills)),
+              ("payments", .int(totals.payments)),
+              ("payments_amount", money(totals.paymentsAmount)),
+              ("carried", .int(totals.carried)),
               ("settlement_method", .string(settlement.method.rawValue)),
               ("transfers", .int(settlement.transfers.count)),
             ])

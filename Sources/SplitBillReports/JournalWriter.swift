@@ -1,5 +1,6 @@
 @_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
+import SplitBillInput
 
 /// What the journal writers are asked for.
 package struct JournalOptions: Sendable {
@@ -9,19 +10,25 @@ package struct JournalOptions: Sendable {
   package var booksOf: String?
   /// Emit account, commodity and tag declarations (leave them out for appending).
   package var declarations: Bool
+  /// The first day of the report's period, if it has one: what was carried from before it is one
+  /// "Opening balances" transaction on that day.
+  package var periodStart: CalendarDate?
 
   /// Creates options.
-  package init(withSettlements: Bool = false, booksOf: String? = nil, declarations: Bool = true) {
+  package init(
+    withSettlements: Bool = false, booksOf: String? = nil, declarations: Bool = true, periodStart: CalendarDate? = nil
+  ) {
     self.withSettlements = withSettlements
     self.booksOf = booksOf
     self.declarations = declarations
+    self.periodStart = periodStart
   }
 }
 
 /// A metadata key of a transaction or a posting (Ledger declares each used one as a `tag`).
 private enum MetaKey: Int, CaseIterable {
   case bill, tip, subtotal, tipamount, total, leftover, leftoverTo, leftoverToTip
-  case diner, weight, absorbs, payer, diners, settlement
+  case diner, weight, absorbs, payer, diners, settlement, payment
 
   var name: StaticString {
     switch self {
@@ -39,6 +46,7 @@ private enum MetaKey: Int, CaseIterable {
     case .payer: "payer"
     case .diners: "diners"
     case .settlement: "settlement"
+    case .payment: "payment"
     }
   }
 }
@@ -175,6 +183,9 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   private var lastDate: CalendarDate?
   /// The postings of the transaction being written, kept to reuse their storage.
   private var scratch: [Posting] = []
+  /// What was carried from before the period, by currency and account.
+  private var carried: [Currency: [String: (account: Account, units: Int64)]] = [:]
+  private var carriedCurrencies: [Currency] = []
 
   /// Writes `flavor` (hledger, ledger or beancount) to `sink` when the report finishes.
   package init(sink: Sink, flavor: ReportFormat, options: JournalOptions) {
@@ -217,17 +228,9 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     .share(name: value(share.person), weight: share.weight.tenThousandths, absorbed: share.absorbed)
   }
 
-  package mutating func write(_ reported: ReportedBill) {
-    let bill = reported.bill
-    let split = reported.split
-    guard let date = bill.date else { return }
-    firstDate = min(firstDate ?? date, date)
-    lastDate = max(lastDate ?? date, date)
-    // Taken out (not copied: a shared buffer would be copied by `removeAll`) and put back.
-    var postings: [Posting] = []
-    swap(&postings, &scratch)
-    postings.removeAll(keepingCapacity: true)
-    defer { scratch = postings }
+  /// The postings of `split` in these books; `false` when the bill is not in them (`--books-of`
+  /// someone who neither ate nor paid).
+  private mutating func postings(for split: BillSplit, into postings: inout [Posting]) -> Bool {
     let payer = split.payer
     if let me = options.booksOf {
       let mine = split.anonymousDiners ? nil : split.shares.first { $0.person == me }
@@ -251,7 +254,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
         postings.append(
           Posting(account: other, units: -mine.amount.minorUnits, note: payer.map { .payer(name: value($0)) } ?? .none))
       } else {
-        return  // neither a diner nor the payer: not in these books
+        return false  // neither a diner nor the payer: not in these books
       }
     } else {
       for share in split.shares {
@@ -275,6 +278,76 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
         postings.append(Posting(account: account("Equity:Unpaid"), units: -split.total.minorUnits, note: .none))
       }
     }
+    return true
+  }
+
+  /// The postings of a payment in these books, or none (`--books-of` someone else).
+  private mutating func postings(from: String, to: String, units: Int64) -> [Posting] {
+    guard let me = options.booksOf else {
+      return [
+        Posting(account: account(.paid, from), units: -units, note: .none),
+        Posting(account: account(.paid, to), units: units, note: .none),
+      ]
+    }
+    if from == me {
+      return [
+        Posting(account: account(.receivables, to), units: units, note: .none),
+        Posting(account: account("Assets:Cash"), units: -units, note: .none),
+      ]
+    }
+    if to == me {
+      return [
+        Posting(account: account("Assets:Cash"), units: units, note: .none),
+        Posting(account: account(.receivables, from), units: -units, note: .none),
+      ]
+    }
+    return []
+  }
+
+  /// Carries a bill from before the period: the group journal moves each person's balance into
+  /// their `Equity:Paid` account (bills with named diners and a payer, as the report's balances),
+  /// a person's own books their assets and liabilities (what others owe, cash, unpaid).
+  package mutating func carry(_ reported: ReportedBill) {
+    let split = reported.split
+    if options.booksOf == nil {
+      guard !split.anonymousDiners, let payer = split.payer else { return }
+      for share in split.shares { carry(account(.paid, share.person), share.amount.minorUnits, split.currency) }
+      carry(account(.paid, payer), -split.total.minorUnits, split.currency)
+      return
+    }
+    var postings: [Posting] = []
+    guard self.postings(for: split, into: &postings) else { return }
+    for posting in postings
+    where posting.account.name.hasPrefix("Assets:") || posting.account.name.hasPrefix("Liabilities:") {
+      carry(posting.account, posting.units, split.currency)
+    }
+  }
+
+  /// Carries a payment from before the period.
+  package mutating func carry(_ record: PaymentRecord) {
+    let payment = record.payment
+    for posting in postings(from: payment.from, to: payment.to, units: payment.amount.minorUnits) {
+      carry(posting.account, posting.units, payment.currency)
+    }
+  }
+
+  private mutating func carry(_ account: Account, _ units: Int64, _ currency: Currency) {
+    if carried[currency] == nil { carriedCurrencies.append(currency) }
+    carried[currency, default: [:]][account.name, default: (account, 0)].units += units
+  }
+
+  package mutating func write(_ reported: ReportedBill) {
+    let bill = reported.bill
+    let split = reported.split
+    guard let date = bill.date else { return }
+    firstDate = min(firstDate ?? date, date)
+    lastDate = max(lastDate ?? date, date)
+    // Taken out (not copied: a shared buffer would be copied by `removeAll`) and put back.
+    var postings: [Posting] = []
+    swap(&postings, &scratch)
+    postings.removeAll(keepingCapacity: true)
+    defer { scratch = postings }
+    guard self.postings(for: split, into: &postings) else { return }
     currencies.insert(split.currency)
 
     // The comments, the first line and the transaction's metadata.
@@ -460,6 +533,21 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   }
 
   package mutating func finish(_ summary: ReportSummary) {
+    if let start = options.periodStart { writeOpening(on: start) }
+    for record in summary.payments {
+      guard let date = record.date else { continue }
+      let payment = record.payment
+      let postings = postings(from: payment.from, to: payment.to, units: payment.amount.minorUnits)
+      guard !postings.isEmpty else { continue }
+      firstDate = min(firstDate ?? date, date)
+      lastDate = max(lastDate ?? date, date)
+      transfer(
+        postings, amount: payment.amount, on: date, pending: false,
+        title: "Payment: \(payment.from) pays \(payment.to)",
+        comment: "paid: \(payment.from) pays \(payment.to) \(payment.amount)"
+          + (record.notes.map { " (\($0))" } ?? ""),
+        key: .payment, value: record.id)
+    }
     if options.withSettlements, let date = lastDate {
       for settlement in summary.settlements {
         for transfer in settlement.transfers {
@@ -522,33 +610,52 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   }
 
   private mutating func settle(_ transfer: Transfer, on date: CalendarDate) {
-    let units = transfer.amount.minorUnits
-    var postings: [Posting]
-    if let me = options.booksOf {
-      if transfer.from == me {
-        postings = [
-          Posting(account: account(.receivables, transfer.to), units: units, note: .none),
-          Posting(account: account("Assets:Cash"), units: -units, note: .none),
-        ]
-      } else if transfer.to == me {
-        postings = [
-          Posting(account: account("Assets:Cash"), units: units, note: .none),
-          Posting(account: account(.receivables, transfer.from), units: -units, note: .none),
-        ]
-      } else {
-        return
+    let postings = postings(from: transfer.from, to: transfer.to, units: transfer.amount.minorUnits)
+    guard !postings.isEmpty else { return }
+    self.transfer(
+      postings, amount: transfer.amount, on: date, pending: true,
+      title: "Settlement: \(transfer.from) pays \(transfer.to)",
+      comment: "suggested, not yet paid: \(transfer.from) pays \(transfer.to) \(transfer.amount)", key: .settlement,
+      value: "\(transfer.from) -> \(transfer.to)")
+  }
+
+  /// What was carried from before the period, one transaction a currency on its first day: the
+  /// accounts carried, and in a person's own books `Equity:Opening-Balances` for the rest.
+  private mutating func writeOpening(on date: CalendarDate) {
+    for currency in carriedCurrencies {
+      var postings = (carried[currency] ?? [:]).values.filter { $0.units != 0 }.sorted {
+        $0.account.name < $1.account.name
       }
-    } else {
-      postings = [
-        Posting(account: account(.paid, transfer.from), units: -units, note: .none),
-        Posting(account: account(.paid, transfer.to), units: units, note: .none),
-      ]
+      .map { Posting(account: $0.account, units: $0.units, note: .none) }
+      guard !postings.isEmpty else { continue }
+      let rest = postings.reduce(0) { $0 + $1.units }
+      if rest != 0 { postings.append(Posting(account: account("Equity:Opening-Balances"), units: -rest, note: .none)) }
+      firstDate = min(firstDate ?? date, date)
+      lastDate = max(lastDate ?? date, date)
+      currencies.insert(currency)
+      let flavor = flavor
+      let title = "Opening balances"
+      let comment = "carried from every bill and payment before \(date), in \(currency.code)"
+      body.append { bytes in
+        unsafe bytes.append(atMost: 256 + comment.utf8.count + 2 * title.utf8.count) { out in
+          unsafe out.write("; ")
+          unsafe out.write(utf8: comment)
+          unsafe out.write(0x0A)
+          unsafe Self.head(flavor, date: date, pending: false, title: title, link: nil, to: &out)
+        }
+      }
+      write(postings, currency: currency)
     }
-    currencies.insert(transfer.amount.currency)
-    let comment = JournalSyntax.oneLine(
-      "suggested, not yet paid: \(transfer.from) pays \(transfer.to) \(transfer.amount)")
-    let title = "Settlement: \(transfer.from) pays \(transfer.to)"
-    let value = "\(transfer.from) -> \(transfer.to)"
+  }
+
+  /// A payment made (cleared) or suggested (pending, `!`): a comment, its first line and one
+  /// metadata value, then `postings`.
+  private mutating func transfer(
+    _ postings: [Posting], amount: Money, on date: CalendarDate, pending: Bool, title: String, comment: String,
+    key: MetaKey, value: String
+  ) {
+    currencies.insert(amount.currency)
+    let comment = JournalSyntax.oneLine(comment)
     let flavor = flavor
     var meta = MetaLine(flavor: flavor, posting: false)
     body.append { bytes in
@@ -556,13 +663,13 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
         unsafe out.write("; ")
         unsafe out.write(utf8: comment)
         unsafe out.write(0x0A)
-        unsafe Self.head(flavor, date: date, pending: true, title: title, link: nil, to: &out)
-        unsafe meta.key(.settlement, into: &out)
+        unsafe Self.head(flavor, date: date, pending: pending, title: title, link: nil, to: &out)
+        unsafe meta.key(key, into: &out)
         unsafe Self.text(flavor, value, to: &out)
       }
     }
     usedKeys |= meta.used
-    write(postings, currency: transfer.amount.currency)
+    write(postings, currency: amount.currency)
   }
 }
 

@@ -74,10 +74,13 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
 
   package mutating func finish(_ summary: ReportSummary) {
     var out = ["## splitbill report", ""]
-    var line = "**\(plural(summary.billCount, "bill"))** in \(plural(summary.totals.count, "currency", "currencies"))"
+    var line = "**\(plural(summary.billCount, "bill"))**"
+    if !summary.payments.isEmpty { line += ", **\(plural(summary.payments.count, "payment"))**" }
+    line += " in \(plural(summary.totals.count, "currency", "currencies"))"
     if let period = summary.period { line += " · period \(period)" }
     if !summary.invalid.isEmpty { line += " · **\(plural(summary.invalid.count, "invalid bill"))**" }
-    if summary.filteredOut > 0 { line += " · \(summary.filteredOut) outside the period" }
+    if summary.carriedCount > 0 { line += " · \(summary.carriedCount) carried from before the period" }
+    if summary.filteredOut > 0 { line += " · \(summary.filteredOut) after the period left out" }
     if let stamp = summary.stamp { line += " · generated \(stamp)" }
     out += [line, "", "### Settle up", ""]
     let transfers = summary.settlements.flatMap { settlement in settlement.transfers.map { (settlement, $0) } }
@@ -98,15 +101,29 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
         .joined(separator: " · "))
     }
     if !summary.people.isEmpty {
+      let columns = PeopleColumns(summary)
+      let headings = columns.names.map { $0.prefix(1).uppercased() + $0.dropFirst() }
       out += [
-        "", "### People", "", "| Person | Currency | Consumed | Paid | Balance | Absorbed |",
-        "| --- | --- | ---: | ---: | ---: | ---: |",
+        "", "### People", "", "| Person | Currency | " + headings.joined(separator: " | ") + " |",
+        "| --- | --- | " + columns.names.map { _ in "---:" }.joined(separator: " | ") + " |",
       ]
       for person in summary.people {
-        let money = { (units: Int64) in Money(minorUnits: units, currency: person.currency).decimalString }
         out.append(
-          "| \(Self.escape(person.person)) | \(person.currency.code) | \(money(person.consumed)) | \(money(person.paid)) | \(money(person.balance)) | \(person.absorbed) |"
-        )
+          "| \(Self.escape(person.person)) | \(person.currency.code) | "
+            + columns.values(person).joined(separator: " | ") + " |")
+      }
+    }
+    if !summary.payments.isEmpty {
+      out += [
+        "", "### Payments", "", "| Payment | Date | From | To | Amount | Notes |",
+        "| --- | --- | --- | --- | ---: | --- |",
+      ]
+      for record in summary.payments {
+        let payment = record.payment
+        out.append(
+          "| \(Self.escape(record.id)) | \(record.date?.description ?? "") | \(Self.escape(payment.from)) | "
+            + "\(Self.escape(payment.to)) | \(payment.amount.decimalString) \(payment.currency.code) | "
+            + "\(Self.escape(record.notes ?? "")) |")
       }
     }
     out += [

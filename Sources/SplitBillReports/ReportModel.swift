@@ -28,6 +28,8 @@ package struct ReportSummary: Sendable {
   package var settlements: [Settlement]
   /// Bills that could not be used, and file-level problems (with no id).
   package var invalid: [InvalidBill]
+  /// The period's payments, in reading order.
+  package var payments: [PaymentRecord]
   /// Bills left out by the date filter.
   package var filteredOut: Int
   /// The date range of the filter, if any (`2026-11-23..2026-11-29`).
@@ -38,8 +40,9 @@ package struct ReportSummary: Sendable {
   /// Creates a summary.
   package init(
     people: [PersonTotals], totals: [CurrencyTotals], settlements: [Settlement], invalid: [InvalidBill],
-    filteredOut: Int = 0, period: String? = nil, stamp: String? = nil
+    payments: [PaymentRecord] = [], filteredOut: Int = 0, period: String? = nil, stamp: String? = nil
   ) {
+    self.payments = payments
     self.people = people
     self.totals = totals
     self.settlements = settlements
@@ -51,14 +54,30 @@ package struct ReportSummary: Sendable {
 
   /// All bills split, over every currency.
   package var billCount: Int { totals.reduce(0) { $0 + $1.bills } }
+
+  /// Bills and payments before the period, carried into the opening balances.
+  package var carriedCount: Int { totals.reduce(0) { $0 + $1.carried } }
+
+  /// Whether anyone carried a balance into the period.
+  package var hasOpeningBalances: Bool { people.contains { $0.opening != 0 } }
 }
 
 /// Writes one report format. Bills arrive one at a time in processing order; the summary last.
 package protocol ReportWriter {
   /// One bill.
   mutating func write(_ bill: ReportedBill)
+  /// A bill from before the period, for writers that carry balances themselves (the journals'
+  /// opening transaction); the others show the summary's opening balances.
+  mutating func carry(_ bill: ReportedBill)
+  /// A payment from before the period, likewise.
+  mutating func carry(_ payment: PaymentRecord)
   /// The summary, after the last bill; the writer finishes its output.
   mutating func finish(_ summary: ReportSummary)
+}
+
+extension ReportWriter {
+  package mutating func carry(_ bill: ReportedBill) {}
+  package mutating func carry(_ payment: PaymentRecord) {}
 }
 
 /// The report formats.

@@ -133,21 +133,35 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
   package mutating func finish(_ summary: ReportSummary) {
     var lines: [String] = []
     if let period = summary.period { lines.append("Period: \(period)") }
-    var counts = "\(plural(summary.billCount, "bill")) in \(plural(summary.totals.count, "currency", "currencies"))"
+    var counts = "\(plural(summary.billCount, "bill"))"
+    if !summary.payments.isEmpty { counts += ", \(plural(summary.payments.count, "payment"))" }
+    counts += " in \(plural(summary.totals.count, "currency", "currencies"))"
     if !summary.invalid.isEmpty { counts += ", \(plural(summary.invalid.count, "invalid bill")) left out" }
-    if summary.filteredOut > 0 { counts += ", \(summary.filteredOut) outside the period" }
+    if summary.carriedCount > 0 { counts += ", \(summary.carriedCount) carried from before the period" }
+    if summary.filteredOut > 0 { counts += ", \(summary.filteredOut) after the period left out" }
     lines.append(paint("Summary", "1") + ": " + counts)
+
+    if !summary.payments.isEmpty {
+      lines += ["", paint("Payments", "1")]
+      var table = TextTable(alignments: [.left, .left, .left, .left, .left, .right, .left])
+      for record in summary.payments {
+        let payment = record.payment
+        table.rows.append([
+          TerminalText.sanitize(record.id), record.date?.description ?? "", TerminalText.sanitize(payment.from),
+          "paid", TerminalText.sanitize(payment.to), payment.amount.decimalString, payment.currency.code,
+        ])
+      }
+      lines += table.lines(indent: "  ")
+    }
 
     if !summary.people.isEmpty {
       lines += ["", paint("People", "1")]
-      var table = TextTable(alignments: [.left, .left, .right, .right, .right, .right])
-      table.rows.append(["", "", "consumed", "paid", "balance", "absorbed"])
+      let columns = PeopleColumns(summary)
+      var table = TextTable(alignments: [.left, .left] + columns.names.map { _ in .right })
+      table.rows.append(["", ""] + columns.names)
       for person in summary.people {
-        let money = { (units: Int64) in Money(minorUnits: units, currency: person.currency).decimalString }
-        table.rows.append([
-          TerminalText.sanitize(person.person), person.currency.code, money(person.consumed), money(person.paid),
-          money(person.balance), String(person.absorbed),
-        ])
+        table.rows.append(
+          [TerminalText.sanitize(person.person), person.currency.code] + columns.values(person))
       }
       lines += table.lines(indent: "  ")
     }
@@ -201,6 +215,39 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
         + ": every bill's shares add up to its total, and balances add up to zero in every currency.",
     ]
     sink.write(lines.joined(separator: "\n") + "\n")
+  }
+}
+
+/// The columns of the people table, in every format: the period's own figures, and the carried
+/// balances first and the closing ones last when there is a period, payments when there are any
+/// (a report of one batch of bills keeps the table it always had).
+struct PeopleColumns {
+  let names: [String]
+  private let period: Bool
+  private let payments: Bool
+
+  init(_ summary: ReportSummary) {
+    period = summary.period != nil
+    payments = !summary.payments.isEmpty || summary.people.contains { $0.sent != 0 || $0.received != 0 }
+    var names = period ? ["opening"] : []
+    names += ["consumed", "paid"]
+    if payments { names += ["sent", "received"] }
+    names.append("balance")
+    if period { names.append("closing") }
+    names.append("absorbed")
+    self.names = names
+  }
+
+  /// `person`'s figures under ``names``: money in the currency's digits, absorbed units a count.
+  func values(_ person: PersonTotals) -> [String] {
+    let money = { (units: Int64) in Money(minorUnits: units, currency: person.currency).decimalString }
+    var values = period ? [money(person.opening)] : []
+    values += [money(person.consumed), money(person.paid)]
+    if payments { values += [money(person.sent), money(person.received)] }
+    values.append(money(person.balance))
+    if period { values.append(money(person.closing)) }
+    values.append(String(person.absorbed))
+    return values
   }
 }
 

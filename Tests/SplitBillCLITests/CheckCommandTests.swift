@@ -60,7 +60,8 @@ import Testing
       "check", packageRoot.appendingPathComponent("samples/invalid/keys.yaml").path, "--format", "json",
     ])
     let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
-    #expect(Set(object.keys) == ["files", "bills", "errors", "warnings", "diagnostics", "omitted_warnings"])
+    #expect(
+      Set(object.keys) == ["files", "bills", "payments", "errors", "warnings", "diagnostics", "omitted_warnings"])
     #expect(object["errors"] as? Int == 3)
     let first = try #require((object["diagnostics"] as? [[String: Any]])?.first)
     #expect(Set(first.keys) == ["file", "line", "column", "severity", "code", "message"])
@@ -156,6 +157,12 @@ import Testing
     let bad = directory.appendingPathComponent("bad.yaml")
     try "bills:\n  - {amount: 5, tip: 10, tip_amount: 1, ammount: 3}\n".write(
       to: bad, atomically: true, encoding: .utf8)
+    let payments = directory.appendingPathComponent("payments.yaml")
+    try
+      "people: [Ana, Ben]\npayments:\n  - {id: p1, date: 2026-11-20, from: Ana, to: Ben, amount: 5.00, currency: EUR}\n"
+      .write(to: payments, atomically: true, encoding: .utf8)
+    let badPayment = directory.appendingPathComponent("bad-payment.yaml")
+    try "payments:\n  - {from: Ana, amount: 5, tip: 1}\n".write(to: badPayment, atomically: true, encoding: .utf8)
     let script = """
       import json, sys, yaml, jsonschema
       class TextLoader(yaml.SafeLoader):
@@ -173,10 +180,11 @@ import Testing
       "python3",
       [
         "-c", script, schemaPath.path, packageRoot.appendingPathComponent("samples/trip.yaml").path,
-        starter.path, bad.path,
+        starter.path, bad.path, payments.path, badPayment.path,
+        packageRoot.appendingPathComponent("samples/flat/week47.yaml").path,
       ])
     #expect(outcome.code == 0, "\(outcome.stderr)")
     let counts = outcome.stdout.split(separator: "\n").map { $0.split(separator: " ").last.map(String.init) ?? "" }
-    #expect(counts == ["0", "0", "1"])
+    #expect(counts == ["0", "0", "1", "0", "1", "0"])
   }
 }

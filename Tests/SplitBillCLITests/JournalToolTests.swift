@@ -208,3 +208,68 @@ typealias Balances = [String: [String: Decimal]]
     }
   }
 }
+
+/// Journals of a running tab: payments (cleared transactions) and, with a period, the opening
+/// balances; every tool accepts them and their balances are the report's closing balances.
+@Suite struct PaymentJournalTests {
+  /// A copy of `samples/flat/` with payments: one in each week, one in CSV.
+  static func flat() throws -> URL {
+    let flat = try scratchDirectory().appendingPathComponent("flat")
+    try FileManager.default.copyItem(at: packageRoot.appendingPathComponent("samples/flat"), to: flat)
+    try """
+    people: [Ana, Ben, Chloé]
+    payments:
+      - {id: p-chloe-ana, date: 2026-11-22, from: Chloé, to: Ana, amount: 32.60, currency: EUR, notes: "bank; \\"transfer\\""}
+      - {id: p-ben-chloe, date: 2026-11-25, from: Ben, to: Chloé, amount: 5.00, currency: EUR}
+    """.write(to: flat.appendingPathComponent("payments.yaml"), atomically: true, encoding: .utf8)
+    try "id,date,from,to,amount,currency\np-ana-ben,2026-11-28,Ana,Ben,1.10,EUR\n".write(
+      to: flat.appendingPathComponent("cash.csv"), atomically: true, encoding: .utf8)
+    return flat
+  }
+
+  /// Each person's closing balance in EUR, from the JSON report.
+  static func closing(_ flat: URL, _ extra: [String]) throws -> [String: Decimal] {
+    let outcome = try runBinary(["report", flat.path, "--format", "json"] + extra)
+    #expect(outcome.code == 0, "\(outcome.stderr)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+    var closing: [String: Decimal] = [:]
+    for person in object["people"] as? [[String: Any]] ?? [] {
+      closing[person["person"] as? String ?? ""] = Decimal(string: person["closing"] as? String ?? "")
+    }
+    #expect((object["payments"] as? [Any])?.isEmpty == false)
+    return closing
+  }
+
+  @Test(arguments: JournalToolTests.flavors)
+  func paymentsAndOpeningBalancesAreAcceptedAndMatchTheClosingBalances(flavor: String) async throws {
+    guard JournalToolTests.available(flavor) else { return JournalToolTests.skip(flavor) }
+    let flat = try Self.flat()
+    for period in [[], ["--week", "2026-W48"]] {
+      let closing = try Self.closing(flat, period)
+      #expect(closing.values.reduce(0, +) == 0)
+      let group = try scratchDirectory().appendingPathComponent("group.\(flavor)").path
+      let written = try runBinary(["report", flat.path, "--format", flavor, "-o", group] + period)
+      #expect(written.code == 0, "\(written.stderr)")
+      try JournalToolTests.check(flavor, group)
+      let text = try String(contentsOfFile: group, encoding: .utf8)
+      #expect(text.contains("Payment: Ben pays Chloé"))
+      #expect(text.contains("Opening balances") == !period.isEmpty)
+      let balances = try JournalToolTests.balances(flavor, group)
+      for (person, expected) in closing {
+        // A person's balance is minus the sum of their two accounts.
+        let sum =
+          (balances["Expenses:Dining:\(person)"]?["EUR"] ?? 0) + (balances["Equity:Paid:\(person)"]?["EUR"] ?? 0)
+        #expect(-sum == expected, "\(flavor) \(period) \(person)")
+      }
+      for person in ["Ana", "Ben", "Chloé"] {
+        let own = try scratchDirectory().appendingPathComponent("own.\(flavor)").path
+        let books = try runBinary(["report", flat.path, "--format", flavor, "--books-of", person, "-o", own] + period)
+        #expect(books.code == 0, "\(books.stderr)")
+        try JournalToolTests.check(flavor, own)
+        let receivables = try JournalToolTests.balances(flavor, own).filter { $0.key.hasPrefix("Assets:Receivables:") }
+          .values.reduce(Decimal(0)) { $0 + ($1["EUR"] ?? 0) }
+        #expect(receivables == closing[person], "\(flavor) \(period) books of \(person)")
+      }
+    }
+  }
+}

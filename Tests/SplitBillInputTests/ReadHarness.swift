@@ -7,6 +7,7 @@ import Testing
 /// What reading some inputs gave.
 struct ReadResult {
   var bills: [Bill] = []
+  var payments: [PaymentRecord] = []
   var invalid: [InvalidBill] = []
   var diagnostics: [Diagnostic] = []
   var unreadable = false
@@ -52,6 +53,7 @@ func readPaths(_ paths: [String], options: ReadOptions = ReadOptions()) -> ReadR
     stream.read(stream.sources(for: paths)) { outcome in
       switch outcome {
       case .valid(let bill): result.bills.append(bill)
+      case .payment(let payment): result.payments.append(payment)
       case .invalid(let bill): result.invalid.append(bill)
       }
     }

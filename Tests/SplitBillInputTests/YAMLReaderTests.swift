@@ -93,7 +93,9 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
       ]),
     DiagnosticCase(
       id: "defaults after bills", text: "bills: []\ndefaults: {tip: 1}\n",
-      expected: ["2:1: error: 'defaults' must come before 'bills' in the file, so bills can be read as they stream"]),
+      expected: [
+        "2:1: error: 'defaults' must come before 'bills' and 'payments' in the file, so they can be read as they stream"
+      ]),
     DiagnosticCase(
       id: "unknown alias", text: "- {amount: 5, tip: 1, diners: *crew}\n",
       expected: ["1:31: error: unknown alias '*crew': no anchor '&crew' before it in this document"]),

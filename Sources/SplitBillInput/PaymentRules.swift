@@ -1,0 +1,211 @@
+import SplitBillCore
+import SplitBillText
+
+/// A validated payment from an input file: money one person handed another to settle up.
+package struct PaymentRecord: Hashable, Sendable {
+  /// Unique across all bills and payments of the run: the file's `id`, or `<file>#p<n>`.
+  package var id: String
+  /// Where the payment starts in its file.
+  package var source: SourceLocation
+  /// When it was paid, if given (needed under a date filter and in journals).
+  package var date: CalendarDate?
+  /// Free text ("bank transfer").
+  package var notes: String?
+  /// Who paid whom how much.
+  package var payment: Payment
+
+  /// Creates a payment record.
+  package init(id: String, source: SourceLocation, date: CalendarDate?, notes: String?, payment: Payment) {
+    self.id = id
+    self.source = source
+    self.date = date
+    self.notes = notes
+    self.payment = payment
+  }
+}
+
+/// One key of a payment record, version 1: the table the rules, the schema and the docs share.
+package struct PaymentField: Sendable {
+  /// The key as written in YAML, and the CSV column name.
+  package var name: String
+  /// Whether a payment must give it.
+  package var required: Bool
+  /// One line for the schema and the docs.
+  package var summary: String
+
+  /// Every payment key, in the documented order.
+  package static let all: [PaymentField] = [
+    PaymentField(name: "id", required: false, summary: "Unique across all bills and payments; default '<file>#p<n>'."),
+    PaymentField(name: "date", required: false, summary: "ISO date YYYY-MM-DD; required under a date filter."),
+    PaymentField(name: "from", required: true, summary: "Who paid (their balance goes up by the amount)."),
+    PaymentField(name: "to", required: true, summary: "Who received it (their balance goes down)."),
+    PaymentField(
+      name: "amount", required: true,
+      summary: "More than zero, as exact decimal text in the currency's digits."),
+    PaymentField(
+      name: "currency", required: false, summary: "ISO 4217 code; default from defaults, --currency, else USD."),
+    PaymentField(name: "notes", required: false, summary: "Free text (how it was paid)."),
+  ]
+
+  /// The keys a payment may have.
+  package static let keys = all.map(\.name)
+}
+
+/// A payment as a reader found it, before any rule: its keys and values, each located. Payments are
+/// few (a handful a week), so unlike bills they are read as strings, not as views of the bytes.
+struct RawRecord: Sendable {
+  /// One key and its value.
+  struct Entry: Sendable {
+    enum Value: Sendable {
+      /// A YAML null or an empty CSV cell.
+      case null
+      /// One value.
+      case text(String)
+      /// A list or a mapping, described ("a list").
+      case other(String)
+    }
+    var key: String
+    var keyLocation: SourceLocation
+    var value: Value
+    var valueLocation: SourceLocation
+  }
+
+  /// The record's 1-based position among its file's payments.
+  var index: Int
+  /// Where it starts.
+  var start: SourceLocation
+  var entries: [Entry]
+  /// What makes it unreadable as a record (a YAML item that is not a mapping, a CSV row of the
+  /// wrong length), if anything: then there are no entries.
+  var problem: Diagnostic?
+}
+
+/// The rules of payment records (``PaymentField``): every problem found, each located.
+enum PaymentRules {
+  /// The payment `raw` gives, or every problem with it.
+  static func read(_ raw: RawRecord, context: DocumentContext, options: ReadOptions) -> Result<
+    PaymentRecord, InvalidBill
+  > {
+    var problems: [Diagnostic] = []
+    let defaultID = "\(context.file)#p\(raw.index)"
+    if let problem = raw.problem {
+      return .failure(InvalidBill(id: defaultID, source: raw.start, diagnostics: [problem]))
+    }
+    var given: [String: RawRecord.Entry] = [:]
+    for entry in raw.entries {
+      guard PaymentField.keys.contains(entry.key) else {
+        let guess = Spelling.suggestion(for: entry.key, among: PaymentField.keys)
+        problems.append(
+          .error(
+            .unknownKey(entry.key, place: "payment", allowed: PaymentField.keys, guess: guess), at: entry.keyLocation))
+        continue
+      }
+      if let first = given[entry.key] {
+        problems.append(
+          .error(.repeatedKey(entry.key, place: "payment", first: first.keyLocation), at: entry.keyLocation))
+        continue
+      }
+      given[entry.key] = entry
+    }
+    /// The text of `key`: `nil` when absent or null; other shapes are reported.
+    func text(_ key: String) -> (String, SourceLocation)? {
+      guard let entry = given[key] else { return nil }
+      switch entry.value {
+      case .null: return nil
+      case .text(let text): return (text, entry.valueLocation)
+      case .other(let shape):
+        problems.append(.error(.notSingleValue(key: key, shape: shape), at: entry.valueLocation))
+        return nil
+      }
+    }
+
+    var id = defaultID
+    if let (text, location) = text("id") {
+      let trimmed = text.trimmingSpaces
+      if trimmed.isEmpty {
+        problems.append(.error(.emptyID, at: location))
+      } else {
+        id = trimmed
+      }
+    }
+    var date: CalendarDate?
+    if let (text, location) = text("date") {
+      date = CalendarDate(iso: text)
+      if date == nil {
+        let shape = text.utf8.count == 10 && text.split(separator: "-").count == 3
+        problems.append(.error(.invalidDate(text, isoShaped: shape), at: location))
+      }
+    }
+    let notes = text("notes")?.0
+
+    var people: [String?] = []
+    for key in ["from", "to"] {
+      guard let (text, location) = text(key) else {
+        if given[key] == nil || isNull(given[key]) {
+          problems.append(.error(.paymentMissing(key: key), at: given[key]?.valueLocation ?? raw.start))
+        }
+        people.append(nil)
+        continue
+      }
+      let name = PersonName.normalized(text)
+      if name.isEmpty {
+        problems.append(.error(.paymentMissing(key: key), at: location))
+        people.append(nil)
+        continue
+      }
+      if !context.admits(name), let roster = context.roster {
+        problems.append(.error(.notInRoster(role: key, name: name, roster: roster), at: location))
+      }
+      people.append(name)
+    }
+    if let from = people[0], let to = people[1], from == to {
+      problems.append(.error(.paymentToSelf(from), at: given["to"]?.valueLocation ?? raw.start))
+    }
+
+    var currency: Currency?
+    if let (text, location) = text("currency") {
+      do {
+        currency = try Currency(code: text)
+      } catch {
+        let guess = Spelling.suggestion(for: text.uppercased(), among: Currency.allCodes)
+        problems.append(.error(.unknownCurrency(text, guess: guess), at: location))
+      }
+    } else {
+      switch context.currency {
+      case .value(let value): currency = value
+      case .unset: currency = .usd
+      case .invalid(let location):
+        problems.append(.error(.invalidDefault(key: "currency", at: location), at: raw.start))
+      }
+    }
+    var amount: Money?
+    if let (text, location) = text("amount") {
+      if let currency {
+        do {
+          let parsed = try Money(parsing: text, currency: currency, decimalComma: options.decimalComma)
+          if parsed.minorUnits > 0 {
+            amount = parsed
+          } else {
+            problems.append(.error(.paymentNotPositive(text), at: location))
+          }
+        } catch {
+          problems.append(.error(.invalidMoney(field: "amount", error), at: location))
+        }
+      }
+    } else if given["amount"] == nil || isNull(given["amount"]) {
+      problems.append(.error(.paymentMissing(key: "amount"), at: given["amount"]?.valueLocation ?? raw.start))
+    }
+
+    guard problems.isEmpty, let from = people[0], let to = people[1], let amount else {
+      return .failure(InvalidBill(id: id, source: raw.start, diagnostics: problems))
+    }
+    return .success(
+      PaymentRecord(
+        id: id, source: raw.start, date: date, notes: notes, payment: Payment(from: from, to: to, amount: amount)))
+  }
+
+  private static func isNull(_ entry: RawRecord.Entry?) -> Bool {
+    guard let entry, case .null = entry.value else { return false }
+    return true
+  }
+}
