@@ -26,8 +26,11 @@ extension BillTerms {
   /// who is a named diner; `nil` under the other policies. The bill readers check bills with it.
   ///
   /// - Throws: ``SplitError/payerPolicyWithoutPayer`` or ``SplitError/payerNotDiner(_:)``.
-  public static func payerIndex(leftover: LeftoverPolicy, payer: String?, diners: Diners) throws(SplitError) -> Int? {
+  public static func payerIndex(
+    leftover: LeftoverPolicy, payer: String?, diners: Diners, severalPayers: Bool = false
+  ) throws(SplitError) -> Int? {
     guard leftover == .payer else { return nil }
+    guard !severalPayers else { throw .payerPolicyWithSeveralPayers }
     guard let payer else { throw .payerPolicyWithoutPayer }
     guard !diners.isAnonymous, let index = diners.list.firstIndex(where: { $0.name == payer }) else {
       throw .payerNotDiner(payer)
@@ -46,6 +49,11 @@ extension BillTerms {
   /// (fewer than the diners) are placed by ``leftover``. Named diners' absorbed units are recorded in
   /// `ledger`, which the `balanced` policy also reads.
   ///
+  /// On a bill of exact shares (diners with a ``Diner/part``), the parts are the weights: each
+  /// share's exact part is `part + tip × part / amount`, so the tip is split in proportion to the
+  /// parts and the leftover rules place the units as for weights. Parts must add up to the amount;
+  /// several payers' parts must add up to the total.
+  ///
   /// - Complexity: O(*n* log *n*) for *n* diners.
   public func split(ledger: inout LeftoverLedger) throws(SplitError) -> BillSplit {
     try diners.validate()
@@ -54,8 +62,28 @@ extension BillTerms {
     var total = amount.minorUnits + tip.minorUnits
     guard total <= 2 * Money.maximumMinorUnits else { throw .totalTooLarge }
 
-    let people = diners.list
-    let payerIndex = try Self.payerIndex(leftover: leftover, payer: payer, diners: diners)
+    var people = diners.list
+    let payerIndex = try Self.payerIndex(
+      leftover: leftover, payer: payer, diners: diners, severalPayers: payers.count > 1)
+    if people.contains(where: { $0.part != nil }) {
+      var parts: Int64 = 0
+      for person in people {
+        guard let part = person.part, part.currency == currency else {
+          throw .sharesDoNotAddUp(parts: Money(minorUnits: parts, currency: currency), amount: amount)
+        }
+        let (sum, overflow) = parts.addingReportingOverflow(part.minorUnits)
+        guard !overflow else { throw .totalTooLarge }
+        parts = sum
+      }
+      guard parts == amount.minorUnits else {
+        throw .sharesDoNotAddUp(parts: Money(minorUnits: parts, currency: currency), amount: amount)
+      }
+      // The parts are the weights; a bill of nothing splits evenly.
+      for index in people.indices {
+        let units = people[index].part?.minorUnits ?? 0
+        people[index].weight = Weight(tenThousandths: amount.minorUnits == 0 ? 1 : units)
+      }
+    }
     let weightSum = people.reduce(Int128(0)) { $0 + Int128($1.weight.tenThousandths) }
     // Runs for every bill: the working arrays live on the stack, only the shares are allocated.
     var shares = [Share]()
@@ -83,8 +111,8 @@ extension BillTerms {
         unsafe remainders.initializeElement(at: index, to: remainder)
         shares.append(
           Share(
-            person: person.name, weight: person.weight, amount: Money(minorUnits: Int64(quotient), currency: currency),
-            absorbed: 0))
+            person: person.name, weight: person.part == nil ? person.weight : .one,
+            amount: Money(minorUnits: Int64(quotient), currency: currency), absorbed: 0, part: person.part))
         floorSum += Int64(quotient)
       }
       let leftover = Int(total - floorSum)
@@ -103,6 +131,22 @@ extension BillTerms {
 
     tip.minorUnits += surplus
     total += surplus
+    let totalMoney = Money(minorUnits: total, currency: currency)
+    var paidBy = payers
+    if payers.isEmpty, let payer {
+      paidBy = [PayerPart(person: payer, amount: totalMoney)]
+    } else if !payers.isEmpty {
+      var paid: Int64 = 0
+      for part in payers {
+        guard part.amount.currency == currency else { throw .payersDoNotAddUp(paid: part.amount, total: totalMoney) }
+        let (sum, overflow) = paid.addingReportingOverflow(part.amount.minorUnits)
+        guard !overflow else { throw .totalTooLarge }
+        paid = sum
+      }
+      guard paid == total else {
+        throw .payersDoNotAddUp(paid: Money(minorUnits: paid, currency: currency), total: totalMoney)
+      }
+    }
     if !diners.isAnonymous {
       for share in shares { ledger.record(share.absorbed, by: share.person, in: currency) }
     }
@@ -110,12 +154,13 @@ extension BillTerms {
       amount: amount,
       tipPercent: effectivePercent(),
       tip: tip,
-      total: Money(minorUnits: total, currency: currency),
+      total: totalMoney,
       leftoverPolicy: self.leftover,
       leftoverToTip: Money(minorUnits: surplus, currency: currency),
       leftoverUnits: leftover,
       anonymousDiners: diners.isAnonymous,
-      payer: payer,
+      payer: payers.count <= 1 ? payer ?? payers.first?.person : nil,
+      payers: paidBy,
       shares: shares)
   }
 

@@ -116,12 +116,14 @@ public struct ReportLedger: Sendable {
     /// Carries a bill from before the period into the opening balances: only who owes whom.
     mutating func carry(_ split: BillSplit, _ overflowed: inout Bool) {
       totals.carried += 1
-      guard !split.anonymousDiners, let payer = split.payer else { return }
+      guard !split.anonymousDiners, !split.payers.isEmpty else { return }
       for share in split.shares {
         let person = position(of: share.person)
         ReportLedger.add(&people[person].opening, -share.amount.minorUnits, &overflowed)
       }
-      ReportLedger.add(&people[position(of: payer)].opening, split.total.minorUnits, &overflowed)
+      for part in split.payers {
+        ReportLedger.add(&people[position(of: part.person)].opening, part.amount.minorUnits, &overflowed)
+      }
     }
 
     /// Carries a payment from before the period into the opening balances.
@@ -148,20 +150,20 @@ public struct ReportLedger: Sendable {
       }
       ReportLedger.add(&namedTotal, split.total.minorUnits, &overflowed)
       namedAbsorbed += absorbed
+      let paid = !split.payers.isEmpty
       for share in split.shares {
         let person = position(of: share.person)
         ReportLedger.add(&people[person].consumed, share.amount.minorUnits, &overflowed)
         people[person].absorbed += share.absorbed
-        if split.payer != nil { ReportLedger.add(&people[person].balance, -share.amount.minorUnits, &overflowed) }
+        if paid { ReportLedger.add(&people[person].balance, -share.amount.minorUnits, &overflowed) }
       }
-      if let payer = split.payer {
-        let person = position(of: payer)
-        ReportLedger.add(&people[person].paid, split.total.minorUnits, &overflowed)
-        ReportLedger.add(&people[person].balance, split.total.minorUnits, &overflowed)
-        ReportLedger.add(&totals.paid, split.total.minorUnits, &overflowed)
-      } else {
-        totals.unpaidBills += 1
+      for part in split.payers {
+        let person = position(of: part.person)
+        ReportLedger.add(&people[person].paid, part.amount.minorUnits, &overflowed)
+        ReportLedger.add(&people[person].balance, part.amount.minorUnits, &overflowed)
+        ReportLedger.add(&totals.paid, part.amount.minorUnits, &overflowed)
       }
+      if !paid { totals.unpaidBills += 1 }
     }
   }
 

@@ -24,11 +24,35 @@ public struct Diner: Hashable, Sendable {
   public var name: String
   /// The relative share; 1 unless given.
   public var weight: Weight
+  /// Their exact part of the amount before tip (a bill of exact shares), if given: the tip is then
+  /// split in proportion to the parts, and ``weight`` is not used.
+  public var part: Money?
 
   /// Creates a diner.
   public init(name: String, weight: Weight = .one) {
     self.name = name
     self.weight = weight
+  }
+
+  /// A diner of a bill of exact shares, whose part of the amount before tip is `part`.
+  public init(name: String, part: Money) {
+    self.name = name
+    self.weight = .one
+    self.part = part
+  }
+}
+
+/// One of several people who paid a bill, and how much of its total they paid.
+public struct PayerPart: Hashable, Sendable {
+  /// Who paid.
+  public var person: String
+  /// How much of the total (tip included) they paid.
+  public var amount: Money
+
+  /// Creates a payer's part.
+  public init(person: String, amount: Money) {
+    self.person = person
+    self.amount = amount
   }
 }
 
@@ -115,8 +139,11 @@ public struct BillTerms: Hashable, Sendable {
   public var tip: TipChoice
   /// Who splits it.
   public var diners: Diners
-  /// Who paid, if known.
+  /// Who paid, if known and one person paid the whole total.
   public var payer: String?
+  /// When several people paid: each one's part of the total, tip included (``payer`` is then
+  /// `nil`); they must add up to the total, to the unit.
+  public var payers: [PayerPart] = []
   /// Who absorbs leftover units.
   public var leftover: LeftoverPolicy
   /// How a percentage tip is rounded to the minor unit.
@@ -124,13 +151,14 @@ public struct BillTerms: Hashable, Sendable {
 
   /// Creates terms; defaults are the built-in ones (balanced, half-up).
   public init(
-    amount: Money, tip: TipChoice, diners: Diners, payer: String? = nil,
+    amount: Money, tip: TipChoice, diners: Diners, payer: String? = nil, payers: [PayerPart] = [],
     leftover: LeftoverPolicy = .balanced, rounding: RoundingMode = .halfUp
   ) {
     self.amount = amount
     self.tip = tip
     self.diners = diners
     self.payer = payer
+    self.payers = payers
     self.leftover = leftover
     self.rounding = rounding
   }
@@ -146,6 +174,8 @@ public struct Share: Hashable, Sendable {
   public var amount: Money
   /// How many leftover minor units this diner absorbed (0 under `to-tip`).
   public var absorbed: Int
+  /// Their exact part of the amount before tip, on a bill of exact shares.
+  public var part: Money?
 }
 
 /// A bill worked out to the minor unit: tip, total and every share, which always add up.
@@ -167,8 +197,11 @@ public struct BillSplit: Hashable, Sendable {
   public var leftoverUnits: Int
   /// Whether the diners were an anonymous head count.
   public var anonymousDiners: Bool
-  /// The payer, if known.
+  /// The payer, if one person paid the whole total.
   public var payer: String?
+  /// Who paid what, tip included: the several payers as given, or the one payer with the whole
+  /// total, or nobody. Always adds up to ``total`` when not empty.
+  public var payers: [PayerPart]
   /// One per diner, in listed order.
   public var shares: [Share]
 
@@ -245,6 +278,12 @@ public enum SplitError: Error, Hashable, Sendable, CustomStringConvertible {
   case payerPolicyWithoutPayer
   /// The `payer` policy with a payer who is not among the diners.
   case payerNotDiner(String)
+  /// The `payer` policy on a bill that several people paid.
+  case payerPolicyWithSeveralPayers
+  /// Payers' parts that do not add up to the total (tip included).
+  case payersDoNotAddUp(paid: Money, total: Money)
+  /// Exact shares that do not add up to the amount before tip.
+  case sharesDoNotAddUp(parts: Money, amount: Money)
   /// A tip still waiting for the advisor.
   case tipNotResolved
   /// A fixed tip in another currency than the bill.
@@ -266,10 +305,23 @@ public enum SplitError: Error, Hashable, Sendable, CustomStringConvertible {
     case .payerPolicyWithoutPayer: return "leftover policy 'payer' needs a payer (paid_by)"
     case .payerNotDiner(let payer):
       return "leftover policy 'payer' needs the payer among the diners, but '\(EchoedText.quote(payer))' is not one"
+    case .payerPolicyWithSeveralPayers:
+      return "leftover policy 'payer' needs one payer, but several paid this bill"
+    case .payersDoNotAddUp(let paid, let total):
+      return "paid_by adds up to \(paid) but the bill's total is \(total) (tip included): "
+        + SplitError.difference(paid.minorUnits - total.minorUnits, total.currency)
+    case .sharesDoNotAddUp(let parts, let amount):
+      return "shares add up to \(parts) but the amount is \(amount): "
+        + SplitError.difference(parts.minorUnits - amount.minorUnits, amount.currency)
     case .tipNotResolved: return "the tip is 'ai' and no advisor has answered for this bill"
     case .tipCurrencyMismatch(let bill, let tip):
       return "tip amount is in \(tip.code) but the bill is in \(bill.code)"
     case .totalTooLarge: return "amount plus tip is too large to compute exactly"
     }
+  }
+
+  /// `0.59 EUR short`, `1.00 EUR over`.
+  static func difference(_ units: Int64, _ currency: Currency) -> String {
+    "\(Money(minorUnits: units.magnitude > Int64.max.magnitude ? .max : Int64(units.magnitude), currency: currency)) \(units < 0 ? "short" : "over")"
   }
 }

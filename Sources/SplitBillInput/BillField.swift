@@ -5,7 +5,7 @@ import SplitBillCore
 package struct BillField: Sendable {
   /// What values the key takes.
   package enum Kind: String, Sendable {
-    case text, date, amount, currency, tip, tipAmount, diners, person, leftover, rounding
+    case text, date, amount, currency, tip, tipAmount, diners, person, leftover, rounding, payers, shares
   }
 
   /// The key as written in YAML, and the CSV column name.
@@ -43,7 +43,9 @@ package struct BillField: Sendable {
     BillField(
       name: "diners", kind: .diners, required: true, inDefaults: false,
       summary: "A head count, a list of names, or name -> weight; default: everyone in people."),
-    BillField(name: "paid_by", kind: .person, required: false, inDefaults: false, summary: "Who paid the bill."),
+    BillField(
+      name: "paid_by", kind: .payers, required: false, inDefaults: false,
+      summary: "Who paid: a name, or name -> amount when several paid (adding up to the total, tip included)."),
     BillField(
       name: "notes", kind: .text, required: false, inDefaults: false, summary: "Experience notes for the tip advisor."),
     BillField(
@@ -52,6 +54,9 @@ package struct BillField: Sendable {
     BillField(
       name: "rounding", kind: .rounding, required: false, inDefaults: true,
       summary: "How a percentage tip is rounded: half-up, half-even, up, down."),
+    BillField(
+      name: "shares", kind: .shares, required: false, inDefaults: false,
+      summary: "Exact shares: name -> part of the amount before tip (adding up to amount); instead of diners."),
   ]
 
   /// The keys a bill may have.
@@ -62,7 +67,10 @@ package struct BillField: Sendable {
 
 /// The bill keys by their position in ``BillField/all``: lookups by number, not by string.
 package enum BillKey: Int, CaseIterable, Sendable {
-  case id, date, description, amount, currency, tip, tipAmount, diners, paidBy, notes, leftover, rounding
+  case id, date, description, amount, currency, tip, tipAmount, diners, paidBy, notes, leftover, rounding, shares
+
+  /// Whether the key takes a list or a mapping of names (``FieldValue/entries``).
+  var takesEntries: Bool { self == .diners || self == .paidBy || self == .shares }
 
   /// The key as written (`tip_amount`).
   package var name: String { BillField.all[rawValue].name }

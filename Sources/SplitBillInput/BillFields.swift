@@ -27,17 +27,18 @@ protocol BillFields: ~Copyable {
   /// are not UTF-8), in file order.
   func reportReaderProblems<Policy: ProblemPolicy>(to policy: inout Policy) throws(Policy.Stop)
 
-  /// The value given for `key`. For ``BillKey/diners`` a list or mapping of names is
-  /// ``FieldValue/entries``, read with ``nextDiner(_:)``.
+  /// The value given for `key`. For the keys that take names (``BillKey/takesEntries``: diners,
+  /// paid_by, shares) a list or mapping of names is ``FieldValue/entries``, read with
+  /// ``nextEntry(_:_:)``.
   func value(_ key: BillKey) -> FieldValue<Text>
   /// What the value of `key` is, when it is ``FieldValue/unexpected``: "a list", "a mapping",
   /// "a list containing a mapping".
   func shape(of key: BillKey) -> String
-  /// The diner after `cursor` (start from 0), its name and its weight text (`nil`: no weight
-  /// given), moving the cursor past it; `nil` after the last.
-  func nextDiner(_ cursor: inout Int) -> (name: Text, weight: Text?)?
-  /// How many diners ``nextDiner(_:)`` gives, or about as many (room is made for them).
-  var dinerCount: Int { get }
+  /// The entry of `key` after `cursor` (start from 0): a name and its value's text (a weight, an
+  /// amount; `nil`: none given), moving the cursor past it; `nil` after the last.
+  func nextEntry(_ key: BillKey, _ cursor: inout Int) -> (name: Text, value: Text?)?
+  /// How many entries ``nextEntry(_:_:)`` gives for `key`, or about as many (room is made for them).
+  func entryCount(_ key: BillKey) -> Int
 
   /// The text's UTF-8 bytes, valid until the rules return.
   func bytes(_ text: Text) -> UnsafeBufferPointer<UInt8>
@@ -52,6 +53,15 @@ protocol BillFields: ~Copyable {
 extension BillFields where Self: ~Copyable {
   /// The text as a string (readers hand on only valid UTF-8).
   func string(_ text: Text) -> String { unsafe String(decoding: bytes(text), as: UTF8.self) }
+
+  /// The diner after `cursor`: its name and weight text.
+  @inline(__always)
+  func nextDiner(_ cursor: inout Int) -> (name: Text, weight: Text?)? {
+    nextEntry(.diners, &cursor).map { ($0.name, $0.value) }
+  }
+
+  /// How many diners there are, or about as many.
+  var dinerCount: Int { entryCount(.diners) }
 }
 
 /// What a bill gives for one key (plain data, cheap to hand around).
@@ -62,7 +72,7 @@ enum FieldValue<Text> {
   case null
   /// One value.
   case text(Text)
-  /// Names, or names with weights (diners only).
+  /// Names, or names with values (weights, amounts): diners, paid_by, shares.
   case entries
   /// A shape the key does not take (``BillFields/shape(of:)`` says which).
   case unexpected

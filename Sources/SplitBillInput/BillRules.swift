@@ -215,9 +215,28 @@ struct BillRules {
       }
     }
 
-    let diners = try diners(fields, context: context, &policy)
+    // Exact shares name the diners, with their parts of the amount.
+    var diners: Diners?
+    var sharesGiven = false
+    switch fields.value(.shares) {
+    case .absent, .null:
+      diners = try self.diners(fields, context: context, &policy)
+    case .entries:
+      sharesGiven = true
+      switch fields.value(.diners) {
+      case .absent, .null: break
+      default: try policy.report(.error(.sharesWithDiners, at: fields.keyLocation(.shares)))
+      }
+      if let currency, let parts = try namedAmounts(.shares, fields, context: context, currency: currency, &policy) {
+        diners = .named(parts.map { Diner(name: $0.name, part: $0.amount) })
+      }
+    case .text, .unexpected:
+      try policy.report(.error(.sharesShape(fields.shape(of: .shares)), at: fields.valueLocation(.shares)))
+    }
     var payer: String?
-    if let text = try Self.text(.paidBy, fields, &policy) {
+    var payers: [PayerPart] = []
+    switch fields.value(.paidBy) {
+    case .text(let text):
       let name = name(text, fields)
       if name.isEmpty {
         try policy.report(.error(.emptyPayer, at: fields.location(of: text)))
@@ -225,6 +244,17 @@ struct BillRules {
         try checkRoster(name, role: "paid_by", at: fields.location(of: text), context: context, &policy)
         payer = name
       }
+    case .entries:
+      if let currency, let parts = try namedAmounts(.paidBy, fields, context: context, currency: currency, &policy) {
+        payers = parts.map { PayerPart(person: $0.name, amount: $0.amount) }
+        // One payer with an amount is the one payer (whose amount is checked as a sum of one).
+        if payers.count == 1 { payer = payers[0].person }
+      }
+    case .absent, .null:
+      break
+    case .unexpected:
+      try policy.report(
+        .error(.notSingleValue(key: "paid_by", shape: fields.shape(of: .paidBy)), at: fields.valueLocation(.paidBy)))
     }
     let leftover =
       try Self.choice(.leftover, fields, &leftovers, fallback: context.leftover, &policy) ?? .balanced
@@ -233,9 +263,39 @@ struct BillRules {
     // The payer policy's rule is the split's own (Core).
     if leftover == .payer, let diners {
       do throws(SplitError) {
-        _ = try BillTerms.payerIndex(leftover: leftover, payer: payer, diners: diners)
+        _ = try BillTerms.payerIndex(
+          leftover: leftover, payer: payer, diners: diners, severalPayers: payers.count > 1)
       } catch {
-        try policy.report(.error(.split(error), at: payer == nil ? fields.start : fields.valueLocation(.paidBy)))
+        try policy.report(
+          .error(.split(error), at: payer == nil && payers.isEmpty ? fields.start : fields.valueLocation(.paidBy)))
+      }
+    }
+    // Sums the split checks too, said here where they were written: exact shares against the
+    // amount; several payers against the total, when the tip is known before the split (not
+    // advice, not a to-tip surplus).
+    if sharesGiven, let amount, case .named(let list) = diners {
+      let parts = list.reduce(Int64(0)) { $0 &+ ($1.part?.minorUnits ?? 0) }
+      if parts != amount.minorUnits {
+        try policy.report(
+          .error(
+            .split(.sharesDoNotAddUp(parts: Money(minorUnits: parts, currency: amount.currency), amount: amount)),
+            at: fields.valueLocation(.shares)))
+      }
+    }
+    if !payers.isEmpty, let amount, let tip, tip != .advisor, leftover != .toTip {
+      let terms = BillTerms(amount: amount, tip: tip, diners: .anonymous(count: 1), rounding: rounding)
+      if let tipAmount = try? terms.tipAmount() {
+        let total = amount.minorUnits &+ tipAmount.minorUnits
+        let paid = payers.reduce(Int64(0)) { $0 &+ $1.amount.minorUnits }
+        if paid != total {
+          try policy.report(
+            .error(
+              .split(
+                .payersDoNotAddUp(
+                  paid: Money(minorUnits: paid, currency: amount.currency),
+                  total: Money(minorUnits: total, currency: amount.currency))),
+              at: fields.valueLocation(.paidBy)))
+        }
       }
     }
 
@@ -246,7 +306,8 @@ struct BillRules {
     if case .value(.percent(let percent)) = context.tip { defaultTip = percent }
     let bill = Bill(
       id: id, source: fields.start, date: date, description: description, notes: notes,
-      terms: BillTerms(amount: amount, tip: tip, diners: diners, payer: payer, leftover: leftover, rounding: rounding),
+      terms: BillTerms(
+        amount: amount, tip: tip, diners: diners, payer: payer, payers: payers, leftover: leftover, rounding: rounding),
       tipSource: tipSource, defaultTip: defaultTip)
     return (id, bill)
   }
@@ -413,6 +474,51 @@ struct BillRules {
         .error(.noDiners, at: fields.valueLocation(.diners)))
     }
     return .named(diners)
+  }
+
+  /// The names and amounts under `key` (paid_by, shares) in `currency`; `nil` when any is wrong
+  /// (each problem reported).
+  private mutating func namedAmounts<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+    _ key: BillKey, _ fields: borrowing Fields, context: DocumentContext, currency: Currency, _ policy: inout Policy
+  ) throws(Policy.Stop) -> [(name: String, amount: Money)]? {
+    var parts: [(name: String, amount: Money)] = []
+    var places: [Fields.Text] = []
+    var failed = false
+    var cursor = 0
+    while let (nameText, valueText) = fields.nextEntry(key, &cursor) {
+      let name = self.name(nameText, fields)
+      guard !name.isEmpty else {
+        try policy.report(.error(key == .paidBy ? .emptyPayer : .emptyDinerName, at: fields.location(of: nameText)))
+        failed = true
+        continue
+      }
+      if let first = parts.firstIndex(where: { $0.name == name }) {
+        try policy.report(
+          .error(
+            .repeatedName(key: key.name, name: name, first: fields.location(of: places[first])),
+            at: fields.location(of: nameText)))
+        failed = true
+        continue
+      }
+      try checkRoster(name, role: key.name, at: fields.location(of: nameText), context: context, &policy)
+      guard let valueText, unsafe !fields.bytes(valueText).isEmpty else {
+        try policy.report(.error(.namedAmountMissing(key: key.name, name: name), at: fields.location(of: nameText)))
+        failed = true
+        continue
+      }
+      guard let amount = try money(valueText, fields, currency: currency, field: key.name, &policy) else {
+        failed = true
+        continue
+      }
+      parts.append((name, amount))
+      places.append(nameText)
+    }
+    if parts.isEmpty && !failed {
+      try policy.report(
+        .error(key == .paidBy ? .emptyPayer : .sharesShape("an empty mapping"), at: fields.valueLocation(key)))
+      return nil
+    }
+    return failed ? nil : parts
   }
 
   /// A diner's weight: one when none is given or its text is empty.

@@ -36,7 +36,13 @@ package enum BillSchema {
       ("properties", .object(BillField.all.map { ($0.name, property($0)) })),
       ("required", .array(BillField.all.filter { $0.required && $0.name != "diners" }.map { .string($0.name) })),
       ("additionalProperties", .bool(false)),
-      ("not", .object([("required", .array([.string("tip"), .string("tip_amount")]))])),
+      (
+        "allOf",
+        .array([
+          .object([("not", .object([("required", .array([.string("tip"), .string("tip_amount")]))]))]),
+          .object([("not", .object([("required", .array([.string("shares"), .string("diners")]))]))]),
+        ])
+      ),
     ])
     let payment = Node.object([
       ("type", .string("object")),
@@ -169,6 +175,28 @@ package enum BillSchema {
             ]),
           ])
         ))
+    case .payers, .shares:
+      let amounts = Node.object([
+        ("type", .string("object")), ("minProperties", .integer(1)),
+        (
+          "additionalProperties",
+          .object([
+            (
+              "anyOf",
+              .array([
+                .object([("type", .string("number")), ("minimum", .integer(0))]),
+                .object([("type", .string("string")), ("pattern", .string(amountPattern))]),
+              ])
+            )
+          ])
+        ),
+      ])
+      if field.kind == .shares, case .object(let shape) = amounts {
+        members += shape
+      } else {
+        members.append(
+          ("anyOf", .array([.object([("type", .array([.string("string"), .string("number")]))]), amounts])))
+      }
     case .leftover:
       members += [("type", .string("string")), ("enum", .array(LeftoverPolicy.allCases.map { .string($0.rawValue) }))]
     case .rounding:

@@ -331,7 +331,9 @@ package struct BillStream {
       guard explicitID || bill.date != nil else { return .valid(bill) }
       if explicitID { ids.add(key: bill.id, id: nil, ordinal: recordCount, location: bill.source) }
       if let date = bill.date {
-        let payer = bill.terms.payer ?? ""
+        // Several payers: their names, in the order given.
+        let payer =
+          bill.terms.payers.count > 1 ? bill.terms.payers.map(\.person).joined(separator: ";") : bill.terms.payer ?? ""
         // Written on the stack; bytes suffice as the key: the payer's name is in NFC, the rest is ASCII.
         unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.receiptKeyRoom(payer, bill.terms.amount)) {
           room in

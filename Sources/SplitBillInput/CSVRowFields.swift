@@ -20,7 +20,8 @@ import SplitBillCore
     /// The byte whose column is the text's location (a weight's, before its spaces).
     var at: Int32
     var cell: Int16
-    /// Whether the text is part of a diners cell, located by its place in the cell.
+    /// Whether the text is part of a cell of names (diners, paid_by, shares), located by its place
+    /// in the cell.
     var inList: Bool
   }
 
@@ -130,8 +131,14 @@ import SplitBillCore
     let whole = Text(
       start: Int32(range.lowerBound), end: Int32(range.upperBound), at: Int32(range.lowerBound), cell: Int16(column),
       inList: false)
-    guard key == .diners else { return .text(whole) }
+    guard key.takesEntries else { return .text(whole) }
     let cell = unsafe UnsafeBufferPointer(rebasing: bytes[range])
+    switch key {
+    case .shares: return .entries
+    // One name, or names with amounts (`Ana:60.00;Ben:50.59`).
+    case .paidBy: return unsafe cell.contains { $0 == 0x3A || $0 == 0x3D || $0 == 0x3B } ? .entries : .text(whole)
+    default: break
+    }
     guard let count = unsafe DinerList.headCount(in: cell, decimalComma: decimalComma) else { return .entries }
     var text = whole
     text.start += Int32(count.lowerBound)
@@ -142,8 +149,8 @@ import SplitBillCore
   /// A CSV cell is a single value: nothing is of an unexpected shape.
   func shape(of key: BillKey) -> String { "a list" }
 
-  func nextDiner(_ cursor: inout Int) -> (name: Text, weight: Text?)? {
-    guard let column = layout.column(of: .diners) else { return nil }
+  func nextEntry(_ key: BillKey, _ cursor: inout Int) -> (name: Text, value: Text?)? {
+    guard let column = layout.column(of: key) else { return nil }
     let range = unsafe cells[column].range
     let cell = unsafe UnsafeBufferPointer(rebasing: bytes[range])
     guard let (name, weight) = unsafe DinerList.item(in: cell, after: &cursor, decimalComma: decimalComma) else {
@@ -157,8 +164,8 @@ import SplitBillCore
     return (text(name, at: name.lowerBound), weight.map { text($0.text, at: $0.at) })
   }
 
-  var dinerCount: Int {
-    guard let column = layout.column(of: .diners) else { return 0 }
+  func entryCount(_ key: BillKey) -> Int {
+    guard let column = layout.column(of: key) else { return 0 }
     let cell = unsafe UnsafeBufferPointer(rebasing: bytes[cells[column].range])
     return unsafe cell.reduce(1) { $0 + (DinerList.isSeparator($1, decimalComma: decimalComma) ? 1 : 0) }
   }

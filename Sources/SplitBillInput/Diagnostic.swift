@@ -214,6 +214,14 @@ package enum Problem: Hashable, Sendable {
   case notInRoster(role: String, name: String, roster: [String])
   /// An empty payer.
   case emptyPayer
+  /// A name listed twice under `key` (paid_by, shares).
+  case repeatedName(key: String, name: String, first: SourceLocation)
+  /// A name under `key` (paid_by, shares) without its amount.
+  case namedAmountMissing(key: String, name: String)
+  /// A bill with both `shares` and `diners`.
+  case sharesWithDiners
+  /// `shares` that is not a mapping of names to amounts, described.
+  case sharesShape(String)
   /// A split rule the bill breaks (too many diners, the payer policy, a split that failed).
   case split(SplitError)
 
@@ -300,6 +308,10 @@ package enum Problem: Hashable, Sendable {
     case .invalidWeight(let error, _): return "diners.\(error.code)"
     case .notInRoster(let role, _, _): return role == "diner" ? "diners.unknown-person" : "\(role).unknown-person"
     case .emptyPayer: return "paid_by.empty"
+    case .repeatedName(let key, _, _): return "\(key).repeated"
+    case .namedAmountMissing(let key, _): return "\(key).amount"
+    case .sharesWithDiners: return "shares.with-diners"
+    case .sharesShape: return "shares.shape"
     case .split(let error): return error.code
     case .paymentShape: return "payment.shape"
     case .paymentMissing(let key): return "\(key).missing"
@@ -442,6 +454,17 @@ package enum Problem: Hashable, Sendable {
       guard let guess else { return message + " (\(EchoedText.list(roster)))" }
       return message + "; did you mean '\(EchoedText.quote(guess))'?"
     case .emptyPayer: return "paid_by is empty: expected a name"
+    case .repeatedName(let key, let name, let first):
+      return "'\(EchoedText.quote(name))' is listed twice in \(key) (first at \(first))"
+    case .namedAmountMissing(let key, let name):
+      return key == "paid_by"
+        ? "paid_by '\(EchoedText.quote(name))' has no amount: when several paid, give each one's part of the total, such as {Ana: 60.00, Ben: 50.59}"
+        : "shares '\(EchoedText.quote(name))' has no amount: give each diner's part of the amount before tip, such as {Ana: 12.50, Ben: 7.50}"
+    case .sharesWithDiners:
+      return "both shares and diners are given: shares name the diners (with their parts), so leave out diners"
+    case .sharesShape(let shape):
+      return
+        "shares must be a mapping of names to their parts of the amount, such as {Ana: 12.50, Ben: 7.50}, not \(shape)"
     case .split(let error): return error.description
     case .paymentShape(let shape):
       return "a payment must be a mapping with keys such as from, to and amount, found \(shape)"
@@ -558,6 +581,22 @@ package enum Problem: Hashable, Sendable {
     ("paid_by.empty", "an empty payer"),
     ("paid_by.not-a-diner", "the payer leftover policy with a payer who is not a diner"),
     ("leftover.payer-missing", "the payer leftover policy without paid_by"),
+    ("leftover.several-payers", "the payer leftover policy on a bill several people paid"),
+    ("paid_by.sum", "several payers' amounts that do not add up to the total, tip included"),
+    ("paid_by.amount", "a payer among several without an amount"),
+    ("paid_by.repeated", "a payer named twice"),
+    ("paid_by.syntax", "a payer's amount that is not a number"),
+    ("paid_by.decimals", "a payer's amount with more decimals than the currency has"),
+    ("paid_by.negative", "a negative payer's amount"),
+    ("shares.sum", "exact shares that do not add up to the amount"),
+    ("shares.amount", "a name in shares without its part"),
+    ("shares.with-diners", "both shares and diners: shares give the diners"),
+    ("shares.shape", "shares that is not a mapping of names to amounts"),
+    ("shares.repeated", "a name listed twice in shares"),
+    ("shares.unknown-person", "a name in shares not in people (with a did-you-mean)"),
+    ("shares.syntax", "a part that is not a number"),
+    ("shares.decimals", "a part with more decimals than the currency has"),
+    ("shares.negative", "a negative part"),
     ("split.failed", "a bill that cannot be split (a total past the exact range)"),
     ("receipt.duplicate", "warning: the same date, amount, currency and payer as an earlier bill"),
     ("payment.shape", "a payment that is not a mapping"),
@@ -614,6 +653,9 @@ extension SplitError {
     case .weightTooLarge: return "weight-too-large"
     case .payerPolicyWithoutPayer: return "leftover.payer-missing"
     case .payerNotDiner: return "paid_by.not-a-diner"
+    case .payerPolicyWithSeveralPayers: return "leftover.several-payers"
+    case .payersDoNotAddUp: return "paid_by.sum"
+    case .sharesDoNotAddUp: return "shares.sum"
     case .noDiners, .duplicateDiner, .conflictingTips, .tipNotResolved, .tipCurrencyMismatch, .totalTooLarge:
       return "split.failed"
     }

@@ -101,7 +101,7 @@ import SplitBillCore
     case .scalar, .plainScalar:
       return flat.isNull(at: position) ? .null : .text(Int32(position))
     case .sequenceStart, .mappingStart:
-      return key == .diners && oddItem(at: position) == nil ? .entries : .unexpected
+      return key.takesEntries && oddItem(at: position) == nil ? .entries : .unexpected
     case .sequenceEnd, .mappingEnd:
       return .absent
     }
@@ -137,8 +137,8 @@ import SplitBillCore
     return nil
   }
 
-  func nextDiner(_ cursor: inout Int) -> (name: Int32, weight: Int32?)? {
-    let position = unsafe Int(slots[BillKey.diners.rawValue])
+  func nextEntry(_ key: BillKey, _ cursor: inout Int) -> (name: Int32, value: Int32?)? {
+    let position = unsafe Int(slots[key.rawValue])
     guard position >= 0 else { return nil }
     let events = flat.events
     if cursor == 0 { cursor = position + 1 }
@@ -157,8 +157,8 @@ import SplitBillCore
     }
   }
 
-  var dinerCount: Int {
-    let position = unsafe Int(slots[BillKey.diners.rawValue])
+  func entryCount(_ key: BillKey) -> Int {
+    let position = unsafe Int(slots[key.rawValue])
     guard position >= 0 else { return 0 }
     let items = flat.end(ofNodeAt: position) - position - 2
     return flat.events[position].kind == .mappingStart ? items / 2 : max(items, 0)

@@ -23,7 +23,7 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
     let split = bill.split
     let id = bill.bill.id
     let description = bill.bill.description ?? ""
-    let payer = split.payer ?? ""
+    let payer = split.paidByCell ?? ""
     // A cell is at most its text doubled (every quote doubled), a `'` and two quotes; a number
     // at most 32 bytes.
     let fixed = 2 * (id.utf8.count + description.utf8.count + payer.utf8.count) + 96
@@ -42,7 +42,8 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
           unsafe out.write(0x2C)
           unsafe Self.writeCell(share.person, to: &out)
           unsafe out.write(0x2C)
-          unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+          // An exact share has no weight: its part is in the JSON report.
+          if share.part == nil { unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out) }
           unsafe out.write(0x2C)
           unsafe DecimalText.write(share.amount.minorUnits, scale: split.currency.exponent, to: &out)
           unsafe out.write(0x2C)

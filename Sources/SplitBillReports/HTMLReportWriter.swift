@@ -29,7 +29,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     }
     // Escaped text is at most six times its bytes (`&quot;`); numbers at most 32 bytes.
     var room = 1_024 + path.utf8.count + (adviceCell?.utf8.count ?? 0)
-    room += 6 * (bill.id.utf8.count + (bill.description?.utf8.count ?? 0) + (split.payer?.utf8.count ?? 0))
+    room += 6 * (bill.id.utf8.count + (bill.description?.utf8.count ?? 0) + (split.paidByText?.utf8.count ?? 0))
     for share in split.shares { room += 256 + 6 * share.person.utf8.count }
     bills.append { bytes in
       unsafe bytes.append(atMost: room) { out in
@@ -62,7 +62,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
         unsafe out.write("</td><td class=\"num\">")
         money(split.total.minorUnits)
         unsafe out.write("</td><td>")
-        if let payer = split.payer { unsafe Self.writeEscaped(payer, to: &out) } else { unsafe out.write("—") }
+        if let payer = split.paidByText { unsafe Self.writeEscaped(payer, to: &out) } else { unsafe out.write("—") }
         unsafe out.write("</td><td>")
         unsafe out.write(utf8: split.leftoverPolicy.rawValue)
         unsafe out.write("</td><td><ul>")

@@ -17,6 +17,9 @@ extension ReportedBill {
     var room = 2_048 + JSON.maximumEscapedLength(bill.id) + file.escaped.count
     if let description = bill.description { room += JSON.maximumEscapedLength(description) }
     if let payer = split.payer { room += JSON.maximumEscapedLength(payer) }
+    if split.hasSeveralPayers {
+      for part in split.payers { room += 128 + JSON.maximumEscapedLength(part.person) }
+    }
     for share in split.shares { room += 256 + JSON.maximumEscapedLength(share.person) }
     unsafe out.append(atMost: room) { out in
       // Each literal below is the punctuation, indentation and key between two values, with the
@@ -75,7 +78,20 @@ extension ReportedBill {
       unsafe out.write("\",\n      \"tip_source\": \"")
       plain(bill.tipSource.rawValue)
       unsafe out.write("\",\n      \"paid_by\": ")
-      text(split.payer, then: "\",\n      \"shares\": [\n", orNull: "null,\n      \"shares\": [\n")
+      if split.hasSeveralPayers {
+        // Several payers: paid_by is null, payers says who paid what.
+        unsafe out.write("null,\n      \"payers\": [\n")
+        for (index, part) in split.payers.enumerated() {
+          unsafe out.write("        {\n          \"person\": \"")
+          unsafe JSON.writeEscaped(part.person, to: &out)
+          unsafe out.write("\",\n          \"amount\": \"")
+          money(part.amount)
+          unsafe out.write(index == split.payers.count - 1 ? "\"\n        }\n" : "\"\n        },\n")
+        }
+        unsafe out.write("      ],\n      \"shares\": [\n")
+      } else {
+        text(split.payer, then: "\",\n      \"shares\": [\n", orNull: "null,\n      \"shares\": [\n")
+      }
       for (index, share) in split.shares.enumerated() {
         unsafe out.write("        {\n          \"person\": \"")
         unsafe JSON.writeEscaped(share.person, to: &out)
@@ -85,6 +101,11 @@ extension ReportedBill {
         money(share.amount)
         unsafe out.write("\",\n          \"absorbed\": ")
         integer(share.absorbed)
+        if let part = share.part {
+          unsafe out.write(",\n          \"part\": \"")
+          money(part)
+          unsafe out.write(0x22)
+        }
         if index == split.shares.count - 1 {
           unsafe out.write("\n        }\n")
         } else {

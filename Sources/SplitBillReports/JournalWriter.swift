@@ -232,6 +232,9 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   /// someone who neither ate nor paid).
   private mutating func postings(for split: BillSplit, into postings: inout [Posting]) -> Bool {
     let payer = split.payer
+    if let me = options.booksOf, split.hasSeveralPayers {
+      return severalPayersPostings(split, of: me, into: &postings)
+    }
     if let me = options.booksOf {
       let mine = split.anonymousDiners ? nil : split.shares.first { $0.person == me }
       if payer == me {
@@ -270,13 +273,70 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
           postings.append(Posting(account: account, units: share.amount.minorUnits, note: note))
         }
       }
-      if let payer {
-        let funding = account(.paid, payer)
-        postings.append(
-          Posting(account: funding, units: -split.total.minorUnits, note: .payer(name: funding.person)))
+      if !split.payers.isEmpty {
+        for part in split.payers {
+          let funding = account(.paid, part.person)
+          postings.append(
+            Posting(account: funding, units: -part.amount.minorUnits, note: .payer(name: funding.person)))
+        }
       } else {
         postings.append(Posting(account: account("Equity:Unpaid"), units: -split.total.minorUnits, note: .none))
       }
+    }
+    return true
+  }
+
+  /// A bill several people paid, in `me`'s own books: their share to `Expenses:Dining`, what they
+  /// paid from `Assets:Cash`, and the difference owed to or by the others, spread over those on the
+  /// other side of the bill (owed money when `me` is owed, owing it otherwise) in proportion to how
+  /// far each is, units placed by largest remainder; `false` when `me` neither ate nor paid.
+  private mutating func severalPayersPostings(_ split: BillSplit, of me: String, into postings: inout [Posting])
+    -> Bool
+  {
+    let paid = split.payers.first { $0.person == me }?.amount.minorUnits ?? 0
+    if split.anonymousDiners {
+      guard paid > 0 else { return false }
+      postings.append(Posting(account: account("Expenses:Dining"), units: paid, note: .diners(split.shares.count)))
+      postings.append(Posting(account: account("Assets:Cash"), units: -paid, note: .payer(name: value(me))))
+      return true
+    }
+    let mine = split.shares.first { $0.person == me }
+    guard paid > 0 || mine != nil else { return false }
+    // Everyone's net on this bill: what they paid minus their share, in order of appearance.
+    var nets: [(person: String, units: Int64)] = []
+    func add(_ person: String, _ units: Int64) {
+      if let index = nets.firstIndex(where: { $0.person == person }) {
+        nets[index].units += units
+      } else {
+        nets.append((person, units))
+      }
+    }
+    for part in split.payers { add(part.person, part.amount.minorUnits) }
+    for share in split.shares { add(share.person, -share.amount.minorUnits) }
+    let net = paid - (mine?.amount.minorUnits ?? 0)
+    if let mine {
+      postings.append(
+        Posting(account: account("Expenses:Dining"), units: mine.amount.minorUnits, note: shareNote(mine)))
+    }
+    if paid > 0 {
+      postings.append(Posting(account: account("Assets:Cash"), units: -paid, note: .payer(name: value(me))))
+    }
+    guard net != 0 else { return true }
+    let others = nets.filter { $0.person != me && ($0.units > 0) != (net > 0) && $0.units != 0 }
+    let weights = others.map { Int128($0.units.magnitude) }
+    let whole = weights.reduce(0, +)
+    var parts = weights.map { Int64(Int128(net.magnitude) * $0 / whole) }
+    var left = Int64(net.magnitude) - parts.reduce(0, +)
+    let order = weights.indices.sorted {
+      let (a, b) = (Int128(net.magnitude) * weights[$0] % whole, Int128(net.magnitude) * weights[$1] % whole)
+      return a != b ? a > b : $0 < $1
+    }
+    for index in order where left > 0 {
+      parts[index] += 1
+      left -= 1
+    }
+    for (other, part) in zip(others, parts) where part != 0 {
+      postings.append(Posting(account: account(.receivables, other.person), units: net > 0 ? part : -part, note: .none))
     }
     return true
   }
@@ -310,9 +370,9 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   package mutating func carry(_ reported: ReportedBill) {
     let split = reported.split
     if options.booksOf == nil {
-      guard !split.anonymousDiners, let payer = split.payer else { return }
+      guard !split.anonymousDiners, !split.payers.isEmpty else { return }
       for share in split.shares { carry(account(.paid, share.person), share.amount.minorUnits, split.currency) }
-      carry(account(.paid, payer), -split.total.minorUnits, split.currency)
+      for part in split.payers { carry(account(.paid, part.person), -part.amount.minorUnits, split.currency) }
       return
     }
     var postings: [Posting] = []

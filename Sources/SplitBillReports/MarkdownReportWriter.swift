@@ -21,7 +21,8 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
       " (\(advice.advisor)\(advice.fallback ? ", fallback" : ""): \(Self.escape(advice.reason)))"
     }
     // Escaped text at most doubles; numbers are at most 32 bytes.
-    var room = 512 + 2 * (bill.id.utf8.count + (bill.description?.utf8.count ?? 0) + (split.payer?.utf8.count ?? 0))
+    var room =
+      512 + 2 * (bill.id.utf8.count + (bill.description?.utf8.count ?? 0) + (split.paidByText?.utf8.count ?? 0))
     room += advice?.utf8.count ?? 0
     for share in split.shares { room += 128 + 2 * share.person.utf8.count }
     bills.append { bytes in
@@ -47,7 +48,7 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
         unsafe out.write(" | ")
         money(split.total.minorUnits)
         unsafe out.write(" | ")
-        if let payer = split.payer { unsafe Self.writeEscaped(payer, to: &out) }
+        if let payer = split.paidByText { unsafe Self.writeEscaped(payer, to: &out) }
         unsafe out.write(" | ")
         unsafe out.write(utf8: split.leftoverPolicy.rawValue)
         unsafe out.write(" | ")

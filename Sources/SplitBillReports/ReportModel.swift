@@ -99,3 +99,22 @@ package enum ReportFormat: String, CaseIterable, Sendable {
   /// Whether the format is a plain-text-accounting journal (needs a date on every bill).
   package var isJournal: Bool { self == .hledger || self == .ledger || self == .beancount }
 }
+
+extension BillSplit {
+  /// Whether several people paid: then ``BillSplit/payer`` is `nil` and ``BillSplit/payers`` says
+  /// who paid what.
+  package var hasSeveralPayers: Bool { payers.count > 1 }
+
+  /// Who paid, as reports print it: the payer's name, or `Ana 60.00, Ben 50.59` when several
+  /// paid; `nil` when nobody did.
+  package var paidByText: String? {
+    guard hasSeveralPayers else { return payer }
+    return payers.map { "\($0.person) \($0.amount.decimalString)" }.joined(separator: ", ")
+  }
+
+  /// Who paid in the input files' syntax (a CSV cell): `Ana`, or `Ana:60.00;Ben:50.59`.
+  package var paidByCell: String? {
+    guard hasSeveralPayers else { return payer }
+    return payers.map { "\($0.person):\($0.amount.decimalString)" }.joined(separator: ";")
+  }
+}

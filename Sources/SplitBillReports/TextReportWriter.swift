@@ -25,7 +25,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     let path = shownSource.path(of: bill.source)
     let id = TerminalText.sanitize(bill.id)
     let description = bill.description.map(TerminalText.sanitize)
-    let payer = split.payer.map(TerminalText.sanitize)
+    let payer = split.paidByText.map(TerminalText.sanitize)
     var adviceLine: String?
     if let advice = reported.advice {
       var text = "  tip \(advice.percent) from the \(advice.advisor) advisor"
@@ -35,7 +35,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
       adviceLine = text + ": " + TerminalText.sanitize(advice.reason)
     }
     // The shares' table: name, weight (only when some weight is not 1), amount, absorbed mark.
-    let weighted = split.shares.contains { $0.weight != .one }
+    let weighted = split.shares.contains { $0.weight != .one || $0.part != nil }
     var nameWidth = 0
     var weightWidth = 0
     var amountWidth = 0
@@ -44,7 +44,10 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     for share in split.shares {
       let name = TerminalText.sanitize(share.person)
       nameWidth = max(nameWidth, TerminalText.width(name))
-      if weighted {
+      if let part = share.part {
+        // An exact share: "part 12.50", its part of the amount before tip.
+        weightWidth = max(weightWidth, 5 + DecimalText.length(part.minorUnits, scale: currency.exponent))
+      } else if weighted {
         weightWidth = max(weightWidth, 1 + DecimalText.trimmedLength(share.weight.tenThousandths, scale: 4))
       }
       amountWidth = max(amountWidth, DecimalText.length(share.amount.minorUnits, scale: currency.exponent))
@@ -110,7 +113,11 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
           unsafe out.write(utf8: name)
           unsafe out.write(spaces: nameWidth - TerminalText.width(name))
           unsafe out.write("  ")
-          if weighted {
+          if let part = share.part {
+            unsafe out.write("part ")
+            money(part.minorUnits)
+            unsafe out.write(spaces: weightWidth - 5 - DecimalText.length(part.minorUnits, scale: currency.exponent))
+          } else if weighted {
             unsafe out.write("×")
             unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
             unsafe out.write(spaces: weightWidth - 1 - DecimalText.trimmedLength(share.weight.tenThousandths, scale: 4))

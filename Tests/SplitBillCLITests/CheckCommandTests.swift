@@ -136,8 +136,10 @@ import Testing
     #expect(
       Set(billProperties.keys) == [
         "id", "date", "description", "amount", "currency", "tip", "tip_amount", "diners", "paid_by", "notes",
-        "leftover", "rounding",
+        "leftover", "rounding", "shares",
       ])
+    let paymentProperties = try #require(defs["payment"]?["properties"] as? [String: Any])
+    #expect(Set(paymentProperties.keys) == ["id", "date", "from", "to", "amount", "currency", "notes"])
     let defaultProperties = try #require(defs["defaults"]?["properties"] as? [String: Any])
     #expect(Set(defaultProperties.keys) == ["currency", "tip", "leftover", "rounding"])
   }

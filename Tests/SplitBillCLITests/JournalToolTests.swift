@@ -224,6 +224,15 @@ typealias Balances = [String: [String: Decimal]]
     """.write(to: flat.appendingPathComponent("payments.yaml"), atomically: true, encoding: .utf8)
     try "id,date,from,to,amount,currency\np-ana-ben,2026-11-28,Ana,Ben,1.10,EUR\n".write(
       to: flat.appendingPathComponent("cash.csv"), atomically: true, encoding: .utf8)
+    // Several payers and exact shares, one bill before week 48 (carried) and two in it.
+    try """
+    people: [Ana, Ben, Chloé]
+    defaults: {currency: EUR}
+    bills:
+      - {id: x-trip, date: 2026-11-19, amount: 100.54, tip: 10, diners: [Ana, Ben, Chloé], paid_by: {Ana: 60.00, Ben: 50.59}}
+      - {id: x-bar, date: 2026-11-26, amount: 20.00, tip: 15, shares: {Ana: 12.50, Chloé: 7.50}, paid_by: Ben}
+      - {id: x-cab, date: 2026-11-27, amount: 31.00, tip: 0, shares: {Ben: 10.33, Chloé: 20.67}, paid_by: {Chloé: 30.00, Ana: 1.00}}
+    """.write(to: flat.appendingPathComponent("shared.yaml"), atomically: true, encoding: .utf8)
     return flat
   }
 
@@ -253,6 +262,7 @@ typealias Balances = [String: [String: Decimal]]
       try JournalToolTests.check(flavor, group)
       let text = try String(contentsOfFile: group, encoding: .utf8)
       #expect(text.contains("Payment: Ben pays Chloé"))
+      #expect(text.contains("Equity:Paid:Chloé") && text.contains("x-cab"))
       #expect(text.contains("Opening balances") == !period.isEmpty)
       let balances = try JournalToolTests.balances(flavor, group)
       for (person, expected) in closing {

@@ -24,13 +24,35 @@ import Testing
         formatOptions: [.withFullDate])
       for number in 0..<pick(0...2) {
         let diners = people.filter { _ in pick(0...3) > 0 }
-        let named = diners.isEmpty ? "\(pick(1...4))" : "[\(diners.joined(separator: ", "))]"
-        let payer =
+        let units = pick(1...2_000_000)
+        let tip = pick(0...3) * 5
+        func money(_ units: Int) -> String { "\(units / 100).\(String(format: "%02d", units % 100))" }
+        var policy = policies[pick(0...4)]
+        var who = diners.isEmpty ? "diners: \(pick(1...4))" : "diners: [\(diners.joined(separator: ", "))]"
+        // Now and then exact shares (the first diner takes what the others leave of the amount).
+        if diners.count > 1, pick(0...5) == 0 {
+          var left = units
+          var parts: [String] = []
+          for diner in diners.dropFirst() {
+            let part = pick(0...left)
+            left -= part
+            parts.append("\(diner): \(money(part))")
+          }
+          who = "shares: {\(diners[0]): \(money(left)), \(parts.joined(separator: ", "))}"
+        }
+        var payer =
           pick(0...5) == 0 || diners.isEmpty
           ? "" : ", paid_by: \(people[people.startIndex + pick(0...people.count - 1)])"
+        // Now and then two payers sharing the total (the tip rounded half-up, as the bill does).
+        if !diners.isEmpty, pick(0...5) == 0 {
+          if policy == "to-tip" || policy == "payer" { policy = "balanced" }
+          let total = units + (units * tip + 50) / 100
+          let first = pick(0...total)
+          payer =
+            ", paid_by: {\(people[people.startIndex]): \(money(first)), \(people[people.startIndex + 1]): \(money(total - first))}"
+        }
         text +=
-          "  - {id: b\(day)-\(number), date: \(date), amount: \(pick(1...20_000) / 100).\(String(format: "%02d", pick(0...99))), "
-          + "tip: \(pick(0...3) * 5), diners: \(named)\(payer), leftover: \(policies[pick(0...4)])}\n"
+          "  - {id: b\(day)-\(number), date: \(date), amount: \(money(units)), tip: \(tip), \(who)\(payer), leftover: \(policy)}\n"
       }
       if pick(0...4) == 0 {
         let from = people[people.startIndex + pick(0...people.count - 1)]

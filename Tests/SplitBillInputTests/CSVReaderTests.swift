@@ -269,7 +269,11 @@ import Testing
         "Ana:x", "Émile;Chloé", "Émile", "Ana", " Ana ", "½", "Ana:0", ";", "", "  ", "Ana:1,5", "e\u{301}mile;émile",
         "Ana;Ben;Chloé;Dev;Eve;Fay;Gus;Hal;Ivy;Jon;Kai;Lea;Max;Ned;Oz;Pia;Quin", "Ana : 2 ; Ben", "Ben:2;Ana",
       ],
-      "paid_by": ["", "Ana", "Émile", " ", "Zed", "Ben", "e\u{301}mile"],
+      "paid_by": [
+        "", "Ana", "Émile", " ", "Zed", "Ben", "e\u{301}mile", "Ana:50;Ben:34.50", "Ana:1;Ana:2", "Ana:;Ben:1",
+        "Ana:x;Ben:1", "Ana:84.50", "Ana:99;Ben:1",
+      ],
+      "shares": ["", "", "", "Ana:50;Ben:34.50", "Ana:84.50", "Ana:1;Ben", "Ana:x", "Ana:84.5;Ana:0", "Ben:84.500"],
       "notes": ["", "nice", "said \"hi\"", "Great view"],
       "leftover": ["", "", "balanced", "payer", "first", "bogus", "to-tip", "remainder"],
       "rounding": ["", "", "half-up", "down", "bogus", "half-even"],

@@ -320,7 +320,11 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
       "{Ana: 0}", "[]", "{}", "Ana", "[Émile, Chloé]", "[\"e\u{301}mile\", émile]", "~", "[\"\", Ben]", "{Ana: [1]}",
       "{Ana: \"1,5\", Ben: 1}", "[~, Ben]", "[Ana, Ben, Zed]", "100001", "\"007\"",
     ],
-    "paid_by": ["Ana", "Émile", "\" \"", "Zed", "~", "[Ana]", "Ben"],
+    "paid_by": [
+      "Ana", "Émile", "\" \"", "Zed", "~", "[Ana]", "Ben", "{Ana: 50, Ben: 34.50}", "{Ana: 1, Ana: 2}", "{Ana: ~}",
+      "{Ana: x, Ben: 1}", "{}", "{Ana: [1]}",
+    ],
+    "shares": ["{Ana: 50, Ben: 34.50}", "{Ana: 84.50}", "{Ana: 1, Ben}", "[Ana]", "x", "{Ana: 1.005}", "{}"],
     "notes": ["\"nice\"", "~", "\"said \\\"hi\\\"\\nthen left\""],
     "leftover": ["balanced", "payer", "bogus", "~", "first", "to-tip"],
     "rounding": ["half-up", "down", "bogus", "~"],
@@ -345,7 +349,7 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
         + ["date", "description", "currency", "paid_by", "notes"].filter { _ in
           random.next() % 2 == 0
         }
-      if random.next() % 8 == 0 { keys.append(pick(["tip_amount", "leftover", "rounding"])) }
+      if random.next() % 8 == 0 { keys.append(pick(["tip_amount", "leftover", "rounding", "shares"])) }
       for index in keys.indices.reversed() { keys.swapAt(index, Int(random.next() % UInt64(index + 1))) }
       var lines: [String] = []
       for key in keys {
