@@ -71,24 +71,26 @@ def medians_of(commands, runs):
 
 
 def files(size):
-    yaml_path = os.path.join(options.work, "bills-%d.yaml" % size)
-    csv_path = os.path.join(options.work, "bills-%d.csv" % size)
-    if not (os.path.exists(yaml_path) and os.path.exists(csv_path)):
+    # v2: with payments and bills two people paid (the generator's output before them was v1).
+    yaml_path = os.path.join(options.work, "bills-v2-%d.yaml" % size)
+    csv_path = os.path.join(options.work, "bills-v2-%d.csv" % size)
+    payments_path = os.path.join(options.work, "payments-v2-%d.csv" % size)
+    if not all(os.path.exists(path) for path in (yaml_path, csv_path, payments_path)):
         subprocess.run([sys.executable, os.path.join(here, "generate_bills.py"), "--bills", str(size), "--seed", "7",
-                        "--yaml", yaml_path, "--csv", csv_path], check=True)
-    return yaml_path, csv_path
+                        "--yaml", yaml_path, "--csv", csv_path, "--payments-csv", payments_path], check=True)
+    return yaml_path, csv_path, payments_path
 
 
-def check_correctness(yaml_path, csv_path):
+def check_correctness(yaml_inputs, csv_inputs):
     reports = []
-    for path in (yaml_path, csv_path):
-        out = os.path.join(options.work, os.path.basename(path) + ".json")
-        subprocess.run([options.binary, "report", path, "--format", "json", "-o", out], check=True,
+    for inputs in (yaml_inputs, csv_inputs):
+        out = os.path.join(options.work, os.path.basename(inputs[0]) + ".json")
+        subprocess.run([options.binary, "report"] + inputs + ["--format", "json", "-o", out], check=True,
                        stderr=subprocess.DEVNULL)
         with open(out) as handle:
             report = json.load(handle)
         if report.get("reconciled") is not True:
-            sys.exit("benchmark: %s does not reconcile" % path)
+            sys.exit("benchmark: %s does not reconcile" % inputs[0])
         for bill in report["bills"]:
             bill.pop("source")
         reports.append(report)
@@ -97,6 +99,9 @@ def check_correctness(yaml_path, csv_path):
         sys.exit("benchmark: the YAML and CSV reports differ")
     if reports[0]["people"] != reports[1]["people"] or reports[0]["settlements"] != reports[1]["settlements"]:
         sys.exit("benchmark: the YAML and CSV summaries differ")
+    if [{k: v for k, v in p.items() if k != "source"} for p in reports[0]["payments"]] != \
+            [{k: v for k, v in p.items() if k != "source"} for p in reports[1]["payments"]]:
+        sys.exit("benchmark: the YAML and CSV payments differ")
     return len(reports[0]["bills"])
 
 
@@ -104,8 +109,9 @@ rows = []
 verdicts = []
 per_size = {}
 for size in [int(s) for s in options.sizes.split(",")]:
-    yaml_path, csv_path = files(size)
-    bills = check_correctness(yaml_path, csv_path)
+    yaml_path, csv_path, payments_path = files(size)
+    inputs = {"YAML": [yaml_path], "CSV": [csv_path, payments_path]}
+    bills = check_correctness(inputs["YAML"], inputs["CSV"])
     b = options.binary
     commands = {
         "libyaml floor (YAML)": [options.floor, yaml_path],
@@ -113,13 +119,13 @@ for size in [int(s) for s in options.sizes.split(",")]:
         "mlr --icsv --ojson cat (CSV)": ["mlr", "--icsv", "--ojson", "cat", csv_path],
         "wc -l (CSV)": ["wc", "-l", csv_path],
     }
-    for label, path in (("YAML", yaml_path), ("CSV", csv_path)):
-        commands["report json (%s)" % label] = [b, "report", path, "--format", "json", "-o", "/dev/null"]
-        commands["report text (%s)" % label] = [b, "report", path, "--format", "text", "-o", "/dev/null"]
-        commands["check (%s)" % label] = [b, "check", path, "--format", "json"]
+    for label, paths in inputs.items():
+        commands["report json (%s)" % label] = [b, "report"] + paths + ["--format", "json", "-o", "/dev/null"]
+        commands["report text (%s)" % label] = [b, "report"] + paths + ["--format", "text", "-o", "/dev/null"]
+        commands["check (%s)" % label] = [b, "check"] + paths + ["--format", "json"]
     formats = [] if options.formats == "none" else options.formats.split(",")
     for format in formats:
-        commands["report %s (CSV)" % format] = [b, "report", csv_path, "--format", format, "-o", "/dev/null"]
+        commands["report %s (CSV)" % format] = [b, "report"] + inputs["CSV"] + ["--format", format, "-o", "/dev/null"]
     results = medians_of(commands, options.runs)
     per_size[size] = results
     floor = results["libyaml floor (YAML)"][0]

@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
 """Seeded generator of realistic splitbill bill files, for the benchmark.
 
-    scripts/generate_bills.py --bills 200000 --seed 7 --yaml out.yaml --csv out.csv
+    scripts/generate_bills.py --bills 200000 --seed 7 --yaml out.yaml --csv out.csv --payments-csv pay.csv
 
-Both files describe the same trip, bill for bill: named diners with and without weights, head
-counts, several currencies (EUR, USD, JPY, KWD, GBP), payers, fixed tips and percentages, notes
-with quotes, commas and newlines. Ids are unique; dates cover 2026.
+Both describe the same trip, bill for bill: named diners with and without weights, head counts,
+several currencies (EUR, USD, JPY, KWD, GBP), payers (now and then two, sharing the total), fixed
+tips and percentages, notes with quotes, commas and newlines; and settle-up payments (one for
+about every 50 bills), in the YAML file's payments list and in a CSV payments file of their own.
+Ids are unique; dates cover 2026.
 """
 import argparse
 import random
+from decimal import Decimal
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--bills", type=int, required=True)
 parser.add_argument("--seed", type=int, default=7)
 parser.add_argument("--yaml")
 parser.add_argument("--csv")
+parser.add_argument("--payments-csv")
 options = parser.parse_args()
 
 random.seed(options.seed)
@@ -47,7 +51,27 @@ def csv_cell(text):
     return text
 
 
+def units(text, exponent):
+    return int(Decimal(text.rstrip("%")) * 10 ** exponent)
+
+
+def text(units, exponent):
+    if exponent == 0:
+        return str(units)
+    return "%d.%0*d" % (units // 10 ** exponent, exponent, units % 10 ** exponent)
+
+
+def total(bill, exponent):
+    """The bill's total as splitbill works it out: the tip rounded half-up to the minor unit."""
+    amount = units(bill["amount"], exponent)
+    if bill["tip_amount"] is not None:
+        return amount + units(bill["tip_amount"], exponent)
+    percent = int(Decimal(bill["tip"].rstrip("%")) * 10000)
+    return amount + (amount * percent + 500000) // 1000000
+
+
 bills = []
+payments = []
 for index in range(options.bills):
     currency, exponent = random.choice(CURRENCIES)
     kind = random.random()
@@ -82,6 +106,18 @@ for index in range(options.bills):
         "notes": random.choice(NOTES),
         "leftover": random.choice([None, None, None, "remainder", "first", "to-tip"]),
     })
+    bill = bills[-1]
+    # Now and then two payers share the total (not under to-tip, whose surplus comes with the split).
+    if diners[0] != "count" and bill["leftover"] != "to-tip" and random.random() < 0.05:
+        whole = total(bill, exponent)
+        first = random.randint(0, whole)
+        bill["paid_by"] = [(people[0], text(first, exponent)), (people[1], text(whole - first, exponent))]
+    if random.random() < 0.02:
+        giver, taker = random.sample(PEOPLE, 2)
+        payments.append({
+            "id": "p%07d" % index, "date": bill["date"], "from": giver, "to": taker,
+            "amount": amount(exponent), "currency": currency,
+        })
 
 if options.yaml:
     with open(options.yaml, "w") as out:
@@ -100,12 +136,19 @@ if options.yaml:
                 out.write("    diners: [%s]\n" % ", ".join(value))
             else:
                 out.write("    diners: {%s}\n" % ", ".join("%s: %s" % pair for pair in value))
-            if bill["paid_by"]:
+            if isinstance(bill["paid_by"], list):
+                out.write("    paid_by: {%s}\n" % ", ".join("%s: %s" % pair for pair in bill["paid_by"]))
+            elif bill["paid_by"]:
                 out.write("    paid_by: %s\n" % bill["paid_by"])
             if bill["notes"]:
                 out.write("    notes: %s\n" % yaml_text(bill["notes"]))
             if bill["leftover"]:
                 out.write("    leftover: %s\n" % bill["leftover"])
+        if payments:
+            out.write("payments:\n")
+            for payment in payments:
+                out.write("  - {id: %(id)s, date: %(date)s, from: %(from)s, to: %(to)s, amount: %(amount)s, "
+                          "currency: %(currency)s}\n" % payment)
 
 if options.csv:
     with open(options.csv, "w", newline="") as out:
@@ -118,7 +161,16 @@ if options.csv:
                 diners = ";".join(value)
             else:
                 diners = ";".join("%s:%s" % pair for pair in value)
+            paid_by = bill["paid_by"] or ""
+            if isinstance(paid_by, list):
+                paid_by = ";".join("%s:%s" % pair for pair in paid_by)
             cells = [bill["id"], bill["date"], bill["description"], bill["amount"], bill["currency"],
-                     bill["tip"] or "", bill["tip_amount"] or "", diners, bill["paid_by"] or "", bill["notes"],
+                     bill["tip"] or "", bill["tip_amount"] or "", diners, paid_by, bill["notes"],
                      bill["leftover"] or ""]
             out.write(",".join(csv_cell(cell) for cell in cells) + "\n")
+
+if options.payments_csv:
+    with open(options.payments_csv, "w", newline="") as out:
+        out.write("id,date,from,to,amount,currency\n")
+        for payment in payments:
+            out.write("%(id)s,%(date)s,%(from)s,%(to)s,%(amount)s,%(currency)s\n" % payment)

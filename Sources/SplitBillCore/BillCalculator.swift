@@ -65,24 +65,22 @@ extension BillTerms {
     var people = diners.list
     let payerIndex = try Self.payerIndex(
       leftover: leftover, payer: payer, diners: diners, severalPayers: payers.count > 1)
-    if people.contains(where: { $0.part != nil }) {
+    let exact: Bool
+    if case .exact = diners {
+      // The parts (in the weights) add up to the amount; a bill of nothing splits evenly.
+      exact = true
       var parts: Int64 = 0
       for person in people {
-        guard let part = person.part, part.currency == currency else {
-          throw .sharesDoNotAddUp(parts: Money(minorUnits: parts, currency: currency), amount: amount)
-        }
-        let (sum, overflow) = parts.addingReportingOverflow(part.minorUnits)
+        let (sum, overflow) = parts.addingReportingOverflow(person.weight.tenThousandths)
         guard !overflow else { throw .totalTooLarge }
         parts = sum
       }
       guard parts == amount.minorUnits else {
         throw .sharesDoNotAddUp(parts: Money(minorUnits: parts, currency: currency), amount: amount)
       }
-      // The parts are the weights; a bill of nothing splits evenly.
-      for index in people.indices {
-        let units = people[index].part?.minorUnits ?? 0
-        people[index].weight = Weight(tenThousandths: amount.minorUnits == 0 ? 1 : units)
-      }
+      if parts == 0 { people = people.map { Diner(name: $0.name) } }
+    } else {
+      exact = false
     }
     let weightSum = people.reduce(Int128(0)) { $0 + Int128($1.weight.tenThousandths) }
     // Runs for every bill: the working arrays live on the stack, only the shares are allocated.
@@ -111,8 +109,8 @@ extension BillTerms {
         unsafe remainders.initializeElement(at: index, to: remainder)
         shares.append(
           Share(
-            person: person.name, weight: person.part == nil ? person.weight : .one,
-            amount: Money(minorUnits: Int64(quotient), currency: currency), absorbed: 0, part: person.part))
+            person: person.name, weight: person.weight, amount: Money(minorUnits: Int64(quotient), currency: currency),
+            absorbed: 0))
         floorSum += Int64(quotient)
       }
       let leftover = Int(total - floorSum)
@@ -132,10 +130,7 @@ extension BillTerms {
     tip.minorUnits += surplus
     total += surplus
     let totalMoney = Money(minorUnits: total, currency: currency)
-    var paidBy = payers
-    if payers.isEmpty, let payer {
-      paidBy = [PayerPart(person: payer, amount: totalMoney)]
-    } else if !payers.isEmpty {
+    if !payers.isEmpty {
       var paid: Int64 = 0
       for part in payers {
         guard part.amount.currency == currency else { throw .payersDoNotAddUp(paid: part.amount, total: totalMoney) }
@@ -159,8 +154,8 @@ extension BillTerms {
       leftoverToTip: Money(minorUnits: surplus, currency: currency),
       leftoverUnits: leftover,
       anonymousDiners: diners.isAnonymous,
-      payer: payers.count <= 1 ? payer ?? payers.first?.person : nil,
-      payers: paidBy,
+      paidBy: payers.count > 1 ? paidBy : payer.map(PaidBy.one) ?? .nobody,
+      exactShares: exact,
       shares: shares)
   }
 

@@ -116,13 +116,13 @@ public struct ReportLedger: Sendable {
     /// Carries a bill from before the period into the opening balances: only who owes whom.
     mutating func carry(_ split: BillSplit, _ overflowed: inout Bool) {
       totals.carried += 1
-      guard !split.anonymousDiners, !split.payers.isEmpty else { return }
+      guard !split.anonymousDiners, split.isPaid else { return }
       for share in split.shares {
         let person = position(of: share.person)
         ReportLedger.add(&people[person].opening, -share.amount.minorUnits, &overflowed)
       }
-      for part in split.payers {
-        ReportLedger.add(&people[position(of: part.person)].opening, part.amount.minorUnits, &overflowed)
+      split.forEachPayer { payer, amount in
+        ReportLedger.add(&people[position(of: payer)].opening, amount.minorUnits, &overflowed)
       }
     }
 
@@ -150,18 +150,18 @@ public struct ReportLedger: Sendable {
       }
       ReportLedger.add(&namedTotal, split.total.minorUnits, &overflowed)
       namedAbsorbed += absorbed
-      let paid = !split.payers.isEmpty
+      let paid = split.isPaid
       for share in split.shares {
         let person = position(of: share.person)
         ReportLedger.add(&people[person].consumed, share.amount.minorUnits, &overflowed)
         people[person].absorbed += share.absorbed
         if paid { ReportLedger.add(&people[person].balance, -share.amount.minorUnits, &overflowed) }
       }
-      for part in split.payers {
-        let person = position(of: part.person)
-        ReportLedger.add(&people[person].paid, part.amount.minorUnits, &overflowed)
-        ReportLedger.add(&people[person].balance, part.amount.minorUnits, &overflowed)
-        ReportLedger.add(&totals.paid, part.amount.minorUnits, &overflowed)
+      split.forEachPayer { payer, amount in
+        let person = position(of: payer)
+        ReportLedger.add(&people[person].paid, amount.minorUnits, &overflowed)
+        ReportLedger.add(&people[person].balance, amount.minorUnits, &overflowed)
+        ReportLedger.add(&totals.paid, amount.minorUnits, &overflowed)
       }
       if !paid { totals.unpaidBills += 1 }
     }

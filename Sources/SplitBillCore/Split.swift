@@ -22,11 +22,10 @@ public enum LeftoverPolicy: String, CaseIterable, Sendable, Codable {
 public struct Diner: Hashable, Sendable {
   /// The person's name, or `Diner 1`… for anonymous diners.
   public var name: String
-  /// The relative share; 1 unless given.
+  /// The relative share; 1 unless given. Of ``Diners/exact(_:)`` diners, the part of the amount
+  /// before tip, in minor units (kept here so that a diner stays two words: bills are copied
+  /// from stage to stage).
   public var weight: Weight
-  /// Their exact part of the amount before tip (a bill of exact shares), if given: the tip is then
-  /// split in proportion to the parts, and ``weight`` is not used.
-  public var part: Money?
 
   /// Creates a diner.
   public init(name: String, weight: Weight = .one) {
@@ -34,12 +33,23 @@ public struct Diner: Hashable, Sendable {
     self.weight = weight
   }
 
-  /// A diner of a bill of exact shares, whose part of the amount before tip is `part`.
+  /// A diner of a bill of exact shares (``Diners/exact(_:)``), whose part of the amount before tip
+  /// is `part`.
   public init(name: String, part: Money) {
     self.name = name
-    self.weight = .one
-    self.part = part
+    self.weight = Weight(tenThousandths: part.minorUnits)
   }
+}
+
+/// Who paid a bill. (One enum rather than a name and a list: a bill is copied from stage to stage,
+/// and each stored reference costs a retain and a release at every copy.)
+public enum PaidBy: Hashable, Sendable {
+  /// Nobody known: the bill is in the totals, not in anyone's balance.
+  case nobody
+  /// One person paid the whole total.
+  case one(String)
+  /// Several paid, each the part given.
+  case several([PayerPart])
 }
 
 /// One of several people who paid a bill, and how much of its total they paid.
@@ -62,6 +72,9 @@ public enum Diners: Hashable, Sendable {
   case anonymous(count: Int)
   /// Named people in the order listed.
   case named([Diner])
+  /// Named people with exact shares: each diner's ``Diner/weight`` is their part of the amount
+  /// before tip, in minor units; the parts add up to the amount and the tip follows them.
+  case exact([Diner])
 
   /// The most diners one bill may have.
   public static let maximumCount = 100_000
@@ -70,7 +83,7 @@ public enum Diners: Hashable, Sendable {
   public var list: [Diner] {
     switch self {
     case .anonymous(let count): return (0..<max(count, 0)).map { Diner(name: "Diner \($0 + 1)") }
-    case .named(let diners): return diners
+    case .named(let diners), .exact(let diners): return diners
     }
   }
 
@@ -78,7 +91,7 @@ public enum Diners: Hashable, Sendable {
   public var count: Int {
     switch self {
     case .anonymous(let count): return count
-    case .named(let diners): return diners.count
+    case .named(let diners), .exact(let diners): return diners.count
     }
   }
 
@@ -92,7 +105,11 @@ public enum Diners: Hashable, Sendable {
   public func validate() throws(SplitError) {
     guard count > 0 else { throw .noDiners }
     guard count <= Diners.maximumCount else { throw .tooManyDiners(count) }
-    guard case .named(let diners) = self else { return }
+    let diners: [Diner]
+    switch self {
+    case .anonymous: return
+    case .named(let list), .exact(let list): diners = list
+    }
     if diners.count <= 16 {
       // Small tables (nearly all): comparing pairs is cheaper than hashing every name.
       for (index, diner) in diners.enumerated() where diners[..<index].contains(where: { $0.name == diner.name }) {
@@ -139,11 +156,32 @@ public struct BillTerms: Hashable, Sendable {
   public var tip: TipChoice
   /// Who splits it.
   public var diners: Diners
-  /// Who paid, if known and one person paid the whole total.
-  public var payer: String?
-  /// When several people paid: each one's part of the total, tip included (``payer`` is then
-  /// `nil`); they must add up to the total, to the unit.
-  public var payers: [PayerPart] = []
+  /// Who paid: nobody known, one person (the whole total), or several (each one's part).
+  public var paidBy: PaidBy
+
+  /// Who paid, if known and one person paid the whole total (or the one of "several" payers there
+  /// is, whose amount must then be the total).
+  public var payer: String? {
+    get {
+      switch paidBy {
+      case .nobody: return nil
+      case .one(let name): return name
+      case .several(let parts): return parts.count == 1 ? parts[0].person : nil
+      }
+    }
+    set { paidBy = newValue.map(PaidBy.one) ?? .nobody }
+  }
+
+  /// When several people paid: each one's part of the total, tip included (empty otherwise); they
+  /// must add up to the total, to the unit.
+  public var payers: [PayerPart] {
+    get {
+      if case .several(let parts) = paidBy { return parts }
+      return []
+    }
+    set { paidBy = newValue.isEmpty ? .nobody : .several(newValue) }
+  }
+
   /// Who absorbs leftover units.
   public var leftover: LeftoverPolicy
   /// How a percentage tip is rounded to the minor unit.
@@ -157,8 +195,7 @@ public struct BillTerms: Hashable, Sendable {
     self.amount = amount
     self.tip = tip
     self.diners = diners
-    self.payer = payer
-    self.payers = payers
+    self.paidBy = payers.isEmpty ? payer.map(PaidBy.one) ?? .nobody : .several(payers)
     self.leftover = leftover
     self.rounding = rounding
   }
@@ -174,8 +211,6 @@ public struct Share: Hashable, Sendable {
   public var amount: Money
   /// How many leftover minor units this diner absorbed (0 under `to-tip`).
   public var absorbed: Int
-  /// Their exact part of the amount before tip, on a bill of exact shares.
-  public var part: Money?
 }
 
 /// A bill worked out to the minor unit: tip, total and every share, which always add up.
@@ -197,11 +232,48 @@ public struct BillSplit: Hashable, Sendable {
   public var leftoverUnits: Int
   /// Whether the diners were an anonymous head count.
   public var anonymousDiners: Bool
+  /// Who paid: nobody known, one person (the whole total), or several (each one's part, adding
+  /// up to ``total``; never just one).
+  public var paidBy: PaidBy
+
   /// The payer, if one person paid the whole total.
-  public var payer: String?
-  /// Who paid what, tip included: the several payers as given, or the one payer with the whole
-  /// total, or nobody. Always adds up to ``total`` when not empty.
-  public var payers: [PayerPart]
+  public var payer: String? {
+    if case .one(let name) = paidBy { return name }
+    return nil
+  }
+
+  /// When several people paid: who paid what, tip included, adding up to ``total``; empty
+  /// otherwise (then ``payer``, if any, paid the whole total).
+  public var payers: [PayerPart] {
+    if case .several(let parts) = paidBy { return parts }
+    return []
+  }
+
+  /// Whether the bill gave exact shares: each share's ``Share/weight`` is then the diner's part of
+  /// the amount before tip, in minor units (``part(of:)``).
+  public var exactShares: Bool
+
+  /// `share`'s part of the amount before tip, on a bill of exact shares.
+  public func part(of share: Share) -> Money? {
+    exactShares ? Money(minorUnits: share.weight.tenThousandths, currency: currency) : nil
+  }
+
+  /// Whether anybody paid: the bill is then in people's balances.
+  public var isPaid: Bool {
+    if case .nobody = paidBy { return false }
+    return true
+  }
+
+  /// Calls `body` with each payer and what they paid: the one payer and the total, or each of
+  /// several (no array made for the one payer, the common case).
+  @inline(__always)
+  public func forEachPayer(_ body: (String, Money) throws -> Void) rethrows {
+    switch paidBy {
+    case .nobody: break
+    case .one(let payer): try body(payer, total)
+    case .several(let parts): for part in parts { try body(part.person, part.amount) }
+    }
+  }
   /// One per diner, in listed order.
   public var shares: [Share]
 

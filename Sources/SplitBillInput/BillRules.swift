@@ -228,7 +228,7 @@ struct BillRules {
       default: try policy.report(.error(.sharesWithDiners, at: fields.keyLocation(.shares)))
       }
       if let currency, let parts = try namedAmounts(.shares, fields, context: context, currency: currency, &policy) {
-        diners = .named(parts.map { Diner(name: $0.name, part: $0.amount) })
+        diners = .exact(parts.map { Diner(name: $0.name, part: $0.amount) })
       }
     case .text, .unexpected:
       try policy.report(.error(.sharesShape(fields.shape(of: .shares)), at: fields.valueLocation(.shares)))
@@ -273,8 +273,8 @@ struct BillRules {
     // Sums the split checks too, said here where they were written: exact shares against the
     // amount; several payers against the total, when the tip is known before the split (not
     // advice, not a to-tip surplus).
-    if sharesGiven, let amount, case .named(let list) = diners {
-      let parts = list.reduce(Int64(0)) { $0 &+ ($1.part?.minorUnits ?? 0) }
+    if sharesGiven, let amount, case .exact(let list) = diners {
+      let parts = list.reduce(Int64(0)) { $0 &+ $1.weight.tenThousandths }
       if parts != amount.minorUnits {
         try policy.report(
           .error(

@@ -43,7 +43,7 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
           unsafe Self.writeCell(share.person, to: &out)
           unsafe out.write(0x2C)
           // An exact share has no weight: its part is in the JSON report.
-          if share.part == nil { unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out) }
+          if !split.exactShares { unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out) }
           unsafe out.write(0x2C)
           unsafe DecimalText.write(share.amount.minorUnits, scale: split.currency.exponent, to: &out)
           unsafe out.write(0x2C)

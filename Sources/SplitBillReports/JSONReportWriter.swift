@@ -96,12 +96,13 @@ extension ReportedBill {
         unsafe out.write("        {\n          \"person\": \"")
         unsafe JSON.writeEscaped(share.person, to: &out)
         unsafe out.write("\",\n          \"weight\": ")
-        unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+        // Exact shares' weights are their parts (below): their weight is 1.
+        unsafe DecimalText.writeTrimmed(split.exactShares ? 10_000 : share.weight.tenThousandths, scale: 4, to: &out)
         unsafe out.write(",\n          \"amount\": \"")
         money(share.amount)
         unsafe out.write("\",\n          \"absorbed\": ")
         integer(share.absorbed)
-        if let part = share.part {
+        if let part = split.part(of: share) {
           unsafe out.write(",\n          \"part\": \"")
           money(part)
           unsafe out.write(0x22)

@@ -273,11 +273,10 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
           postings.append(Posting(account: account, units: share.amount.minorUnits, note: note))
         }
       }
-      if !split.payers.isEmpty {
-        for part in split.payers {
-          let funding = account(.paid, part.person)
-          postings.append(
-            Posting(account: funding, units: -part.amount.minorUnits, note: .payer(name: funding.person)))
+      if split.isPaid {
+        split.forEachPayer { payer, amount in
+          let funding = account(.paid, payer)
+          postings.append(Posting(account: funding, units: -amount.minorUnits, note: .payer(name: funding.person)))
         }
       } else {
         postings.append(Posting(account: account("Equity:Unpaid"), units: -split.total.minorUnits, note: .none))
@@ -370,9 +369,9 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   package mutating func carry(_ reported: ReportedBill) {
     let split = reported.split
     if options.booksOf == nil {
-      guard !split.anonymousDiners, !split.payers.isEmpty else { return }
+      guard !split.anonymousDiners, split.isPaid else { return }
       for share in split.shares { carry(account(.paid, share.person), share.amount.minorUnits, split.currency) }
-      for part in split.payers { carry(account(.paid, part.person), -part.amount.minorUnits, split.currency) }
+      split.forEachPayer { payer, amount in carry(account(.paid, payer), -amount.minorUnits, split.currency) }
       return
     }
     var postings: [Posting] = []

@@ -35,7 +35,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
       adviceLine = text + ": " + TerminalText.sanitize(advice.reason)
     }
     // The shares' table: name, weight (only when some weight is not 1), amount, absorbed mark.
-    let weighted = split.shares.contains { $0.weight != .one || $0.part != nil }
+    let weighted = split.exactShares || split.shares.contains { $0.weight != .one }
     var nameWidth = 0
     var weightWidth = 0
     var amountWidth = 0
@@ -44,7 +44,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     for share in split.shares {
       let name = TerminalText.sanitize(share.person)
       nameWidth = max(nameWidth, TerminalText.width(name))
-      if let part = share.part {
+      if let part = split.part(of: share) {
         // An exact share: "part 12.50", its part of the amount before tip.
         weightWidth = max(weightWidth, 5 + DecimalText.length(part.minorUnits, scale: currency.exponent))
       } else if weighted {
@@ -113,7 +113,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
           unsafe out.write(utf8: name)
           unsafe out.write(spaces: nameWidth - TerminalText.width(name))
           unsafe out.write("  ")
-          if let part = share.part {
+          if let part = split.part(of: share) {
             unsafe out.write("part ")
             money(part.minorUnits)
             unsafe out.write(spaces: weightWidth - 5 - DecimalText.length(part.minorUnits, scale: currency.exponent))

@@ -48,7 +48,7 @@ import Testing
     let section = try Self.section()
     let consoles = Self.blocks("console", in: section)
     let yamls = Self.blocks("yaml", in: section)
-    try #require(consoles.count == 2 && yamls.count == 1)
+    try #require(consoles.count == 2 && yamls.count == 2)
     #expect(consoles[0].first == "$ cp -r samples/flat ~/flat && cd ~/flat")
     #expect(
       consoles[0].dropFirst().first == "$ splitbill report . --week 2026-W47 --record-settlements settled-w47.yaml")
@@ -93,5 +93,15 @@ import Testing
         uniqueKeysWithValues: people.map { ($0["person"] as? String ?? "", $0["closing"] as? String ?? "") })
     }
     #expect(try closing(all) == closing(week))
+
+    // The README's bills of several payers and exact shares, and the cents it says they give.
+    let shared = flat.appendingPathComponent("shared.yaml")
+    try ("defaults: {currency: EUR}\nbills:\n" + yamls[1].joined(separator: "\n") + "\n").write(
+      to: shared, atomically: true, encoding: .utf8)
+    let split = try run(["report", "shared.yaml"])
+    #expect(split.code == 0, "\(split.stderr)")
+    #expect(split.stdout.contains("paid by Ana 60.00, Ben 50.59"))
+    #expect(split.stdout.contains("    Ana  part 12.50  14.37\n    Ben  part 7.50    8.63  ◀ +0.01 absorbed\n"))
+    #expect(section.contains("Ben takes it, 14.37 and 8.63"))
   }
 }

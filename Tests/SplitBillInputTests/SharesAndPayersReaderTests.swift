@@ -29,9 +29,11 @@ import Testing
       let exact = try #require(result.bills.last)
       #expect(exact.terms.payer == "Chloé", "one payer with an amount is the payer")
       #expect(
-        exact.terms.diners.list.map(\.part) == [
-          Money(minorUnits: 1250, currency: Self.eur), Money(minorUnits: 750, currency: Self.eur),
-        ])
+        exact.terms.diners
+          == .exact([
+            Diner(name: "Ana", part: Money(minorUnits: 1250, currency: Self.eur)),
+            Diner(name: "Ben", part: Money(minorUnits: 750, currency: Self.eur)),
+          ]))
     }
   }
 
