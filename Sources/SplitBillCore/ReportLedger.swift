@@ -84,6 +84,8 @@ public struct ReportLedger: Sendable {
     var namedTotal: Int64 = 0
     /// Leftover units absorbed on bills with named diners.
     var namedAbsorbed = 0
+    /// Σ totals of bills with named diners that somebody paid.
+    var paidTotal: Int64 = 0
     var people: [PersonTotals] = []
     /// Each person's number is where their figures are in `people`.
     var numbers = PersonNumbers()
@@ -151,6 +153,7 @@ public struct ReportLedger: Sendable {
       ReportLedger.add(&namedTotal, split.total.minorUnits, &overflowed)
       namedAbsorbed += absorbed
       let paid = split.isPaid
+      if paid { ReportLedger.add(&paidTotal, split.total.minorUnits, &overflowed) }
       for share in split.shares {
         let person = position(of: share.person)
         ReportLedger.add(&people[person].consumed, share.amount.minorUnits, &overflowed)
@@ -232,7 +235,7 @@ public struct ReportLedger: Sendable {
   }
 
   /// Checks every identity: Σ amounts + Σ tips = Σ totals = Σ shares; Σ consumed = Σ named totals;
-  /// Σ paid = Σ paid by people; Σ sent = Σ received = Σ payments; Σ opening = Σ balances =
+  /// Σ paid = Σ paid by people = Σ totals of paid bills (several payers' parts add up); Σ sent = Σ received = Σ payments; Σ opening = Σ balances =
   /// Σ closing = 0; Σ absorbed by people = units absorbed on named bills; and the settlements bring every closing
   /// balance to exactly zero.
   public func reconcile() throws(ReconciliationFailure) {
@@ -248,6 +251,7 @@ public struct ReportLedger: Sendable {
       try require(totals.shares == totals.totals, "Σ shares = Σ totals")
       try require(people.reduce(0) { $0 + $1.consumed } == book.namedTotal, "Σ consumed = Σ totals of named bills")
       try require(people.reduce(0) { $0 + $1.paid } == totals.paid, "Σ paid by people = Σ paid")
+      try require(totals.paid == book.paidTotal, "Σ paid = Σ totals of the bills somebody paid")
       try require(people.reduce(0) { $0 + $1.balance } == 0, "Σ balances = 0")
       try require(people.reduce(0) { $0 + $1.sent } == totals.paymentsAmount, "Σ sent = Σ payments")
       try require(people.reduce(0) { $0 + $1.received } == totals.paymentsAmount, "Σ received = Σ payments")
