@@ -71,6 +71,13 @@ import Testing
     #expect(
       try run(["report", "week47.yaml", "--week", "2026-W47", "--record-settlements", "settled-w47.yaml"]).code == 73)
 
+    // With every recorded transfer among the inputs, the week settles to nothing.
+    let settled = try run(["report", ".", "--week", "2026-W47", "--format", "json"])
+    let settledPeople = try #require(
+      (try JSONSerialization.jsonObject(with: Data(settled.stdout.utf8)) as? [String: Any])?["people"]
+        as? [[String: Any]])
+    #expect(settledPeople.allSatisfy { Decimal(string: $0["closing"] as? String ?? "") == 0 }, "\(settledPeople)")
+
     // Ben's transfer did not happen: the README's edited file.
     let edited = yamls[0].joined(separator: "\n") + "\n"
     let withoutBen = text.replacingOccurrences(
