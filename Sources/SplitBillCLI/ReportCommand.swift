@@ -178,7 +178,12 @@ enum ReportCommand {
         period: filter?.description,
         stamp: arguments.flag("--stamp") ? ReportCommand.timestamp() : nil)
       for index in pass.writers.indices { pass.writers[index].finish(summary) }
-      if let path = arguments.value("--record-settlements") {
+      if let path = arguments.value("--record-settlements"), !summary.invalid.isEmpty {
+        // Transfers worked out without some bills would be recorded as paid: refused, loudly.
+        context.message(
+          "error: the settlements were not recorded in \(path): \(plural(summary.invalid.count, "bill or payment", "bills or payments")) could not be used (above); fix them and run again"
+        )
+      } else if let path = arguments.value("--record-settlements") {
         // Dated the period's last day, else the last record's: the day the balances were settled.
         let date = filter?.until ?? pass.lastDate ?? ReportCommand.localToday()
         do {

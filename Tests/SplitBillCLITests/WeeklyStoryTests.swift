@@ -78,6 +78,21 @@ import Testing
         as? [[String: Any]])
     #expect(settledPeople.allSatisfy { Decimal(string: $0["closing"] as? String ?? "") == 0 }, "\(settledPeople)")
 
+    // With an invalid bill among the inputs nothing is recorded (the transfers would miss it),
+    // and the run says so and fails; the report itself is written as always.
+    let broken = try scratchDirectory()
+    try
+      "bills:\n  - {id: ok, date: 2026-11-20, amount: 10, tip: 0, diners: [Ana, Ben], paid_by: Ana}\n  - {amount: x}\n"
+      .write(to: broken.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
+    let refused = try runProcess(
+      binary, ["report", "w.yaml", "--record-settlements", "s.yaml"], environment: ["PATH": "/usr/bin:/bin"],
+      directory: broken)
+    #expect(refused.code == 1)
+    #expect(
+      refused.stderr.contains("error: the settlements were not recorded in s.yaml: 1 bill or payment could not be used")
+    )
+    #expect(!FileManager.default.fileExists(atPath: broken.appendingPathComponent("s.yaml").path))
+
     // Ben's transfer did not happen: the README's edited file.
     let edited = yamls[0].joined(separator: "\n") + "\n"
     let withoutBen = text.replacingOccurrences(
