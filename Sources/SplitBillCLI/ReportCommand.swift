@@ -254,6 +254,7 @@ enum ReportCommand {
           pass.ledger.add(payment.payment)
           if let date = payment.date { pass.lastDate = max(pass.lastDate ?? date, date) }
           pass.payments.append(payment)
+          for index in pass.writers.indices { pass.writers[index].write(payment) }
         case .carriedPayment(let payment):
           pass.ledger.carry(payment.payment)
           for index in pass.writers.indices { pass.writers[index].carry(payment) }

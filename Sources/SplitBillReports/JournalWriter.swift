@@ -156,7 +156,9 @@ private struct MetaLine {
 /// paid as NAME's share owed to them.
 ///
 /// Suggested settlements go in only with `--with-settlements`, as pending (`!`) transfers dated with
-/// the last bill's date, so no one's books show a debt as paid before it is.
+/// the last bill's date, so no one's books show a debt as paid before it is. Payments are cleared
+/// transactions where they come in the inputs; with a period, what was carried from before it is
+/// one "Opening balances" transaction a currency on its first day, before every other.
 ///
 /// Each transaction is written as UTF-8 straight into the spool's buffer, through cursors into
 /// room sized for the worst case (a line each, at most); every person's account name and name
@@ -166,6 +168,9 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   private let flavor: ReportFormat
   private let options: JournalOptions
   private let body = SpoolSink()
+  /// The opening balances' transactions, dated the period's first day: written before the body,
+  /// so a journal of inputs in date order is in date order.
+  private let opening = SpoolSink()
   private var namer: AccountNamer
   /// People numbered by name (found by their bytes, cheaper than hashing a `String`).
   private var people = PersonNumbers()
@@ -382,6 +387,22 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     }
   }
 
+  /// A payment of the period, as a cleared transaction, where it comes in the inputs (so that a
+  /// journal of inputs in date order stays in date order).
+  package mutating func write(_ record: PaymentRecord) {
+    guard let date = record.date else { return }
+    let payment = record.payment
+    let postings = postings(from: payment.from, to: payment.to, units: payment.amount.minorUnits)
+    guard !postings.isEmpty else { return }
+    firstDate = min(firstDate ?? date, date)
+    lastDate = max(lastDate ?? date, date)
+    transfer(
+      postings, amount: payment.amount, on: date, pending: false,
+      title: "Payment: \(payment.from) pays \(payment.to)",
+      comment: "paid: \(payment.from) pays \(payment.to) \(payment.amount)" + (record.notes.map { " (\($0))" } ?? ""),
+      key: .payment, value: record.id)
+  }
+
   /// Carries a payment from before the period.
   package mutating func carry(_ record: PaymentRecord) {
     let payment = record.payment
@@ -509,13 +530,14 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
 
   /// The postings, amounts lined up, each with its metadata; then the blank line that ends the
   /// transaction.
-  private mutating func write(_ postings: [Posting], currency: Currency) {
+  private mutating func write(_ postings: [Posting], currency: Currency, into spool: SpoolSink? = nil) {
+    let spool = spool ?? body
     var longest = 0
     for posting in postings { longest = max(longest, posting.account.characters) }
     let width = max(36, longest + 2)
     let flavor = flavor
     var used: UInt32 = 0
-    body.append { bytes in
+    spool.append { bytes in
       for posting in postings {
         let room = 128 + posting.account.name.utf8.count + width + posting.note.maximumLength
         unsafe bytes.append(atMost: room) { out in
@@ -593,20 +615,6 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
 
   package mutating func finish(_ summary: ReportSummary) {
     if let start = options.periodStart { writeOpening(on: start) }
-    for record in summary.payments {
-      guard let date = record.date else { continue }
-      let payment = record.payment
-      let postings = postings(from: payment.from, to: payment.to, units: payment.amount.minorUnits)
-      guard !postings.isEmpty else { continue }
-      firstDate = min(firstDate ?? date, date)
-      lastDate = max(lastDate ?? date, date)
-      transfer(
-        postings, amount: payment.amount, on: date, pending: false,
-        title: "Payment: \(payment.from) pays \(payment.to)",
-        comment: "paid: \(payment.from) pays \(payment.to) \(payment.amount)"
-          + (record.notes.map { " (\($0))" } ?? ""),
-        key: .payment, value: record.id)
-    }
     if options.withSettlements, let date = lastDate {
       for settlement in summary.settlements {
         for transfer in settlement.transfers {
@@ -665,6 +673,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
       head.append("")
     }
     sink.write(head.joined(separator: "\n") + "\n")
+    opening.copy(to: &sink)
     body.copy(to: &sink)
   }
 
@@ -695,7 +704,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
       let flavor = flavor
       let title = "Opening balances"
       let comment = "carried from every bill and payment before \(date), in \(currency.code)"
-      body.append { bytes in
+      opening.append { bytes in
         unsafe bytes.append(atMost: 256 + comment.utf8.count + 2 * title.utf8.count) { out in
           unsafe out.write("; ")
           unsafe out.write(utf8: comment)
@@ -703,7 +712,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
           unsafe Self.head(flavor, date: date, pending: false, title: title, link: nil, to: &out)
         }
       }
-      write(postings, currency: currency)
+      write(postings, currency: currency, into: opening)
     }
   }
 

@@ -66,6 +66,9 @@ package struct ReportSummary: Sendable {
 package protocol ReportWriter {
   /// One bill.
   mutating func write(_ bill: ReportedBill)
+  /// A payment of the period, as it comes: the journals write it in place; the other writers
+  /// show the summary's payments.
+  mutating func write(_ payment: PaymentRecord)
   /// A bill from before the period, for writers that carry balances themselves (the journals'
   /// opening transaction); the others show the summary's opening balances.
   mutating func carry(_ bill: ReportedBill)
@@ -76,6 +79,7 @@ package protocol ReportWriter {
 }
 
 extension ReportWriter {
+  package mutating func write(_ payment: PaymentRecord) {}
   package mutating func carry(_ bill: ReportedBill) {}
   package mutating func carry(_ payment: PaymentRecord) {}
 }

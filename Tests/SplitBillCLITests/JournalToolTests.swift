@@ -269,6 +269,12 @@ struct PaymentJournalTests {
       #expect(text.contains("Payment: Ben pays Chloé"))
       #expect(text.contains("Equity:Paid:Chloé") && text.contains("x-cab"))
       #expect(text.contains("Opening balances") == !period.isEmpty)
+      if let opening = text.range(of: "Opening balances"),
+        let bill = text.range(of: "x-bar")
+      {
+        // Dated the period's first day, the opening balances come before every bill.
+        #expect(opening.lowerBound < bill.lowerBound, "\(flavor): the opening balances come first")
+      }
       let balances = try JournalToolTests.balances(flavor, group)
       for (person, expected) in closing {
         // A person's balance is minus the sum of their two accounts.
