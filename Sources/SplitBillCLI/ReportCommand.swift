@@ -303,7 +303,7 @@ enum ReportCommand {
         if filter != nil || needsDates, payment.date == nil {
           let problem = Diagnostic.error(
             .missingDate(id: payment.id, journal: filter == nil, kind: .payment), at: payment.source)
-          return .refused(InvalidBill(id: payment.id, source: payment.source, diagnostics: [problem]))
+          return .refused(InvalidBill(id: payment.id, source: payment.source, diagnostics: [problem], kind: .payment))
         }
         if let filter, let date = payment.date, !filter.contains(date) {
           return filter.since.map { date < $0 } == true ? .carriedPayment(payment) : .filteredOut

@@ -685,12 +685,16 @@ extension FieldValue {
 
 /// A bill that could not be used, with every problem found in it.
 package struct InvalidBill: Error, Sendable, Hashable {
-  /// Creates an invalid bill.
-  package init(id: String?, source: SourceLocation, diagnostics: [Diagnostic]) {
+  /// Creates an invalid bill (or, with `kind`, payment).
+  package init(id: String?, source: SourceLocation, diagnostics: [Diagnostic], kind: RecordKind = .bill) {
     self.id = id
     self.source = source
     self.diagnostics = diagnostics
+    self.kind = kind
   }
+
+  /// Whether it is a bill or a payment (file-level problems count as bills).
+  package var kind: RecordKind
 
   /// Its id (explicit or default), when one could be determined.
   package var id: String?

@@ -358,7 +358,7 @@ package struct BillStream {
       if let knownRepeats {
         guard let diagnostic = knownRepeats.diagnostics[recordCount] else { return .payment(payment) }
         record(diagnostic, ofBill: true)
-        return .invalid(InvalidBill(id: payment.id, source: payment.source, diagnostics: [diagnostic]))
+        return .invalid(InvalidBill(id: payment.id, source: payment.source, diagnostics: [diagnostic], kind: .payment))
       }
       if raw.entries.contains(where: { $0.key == "id" }) {
         ids.add(key: payment.id, id: nil, ordinal: recordCount, location: payment.source)

@@ -89,7 +89,7 @@ enum PaymentRules {
     var problems: [Diagnostic] = []
     let defaultID = "\(context.file)#p\(raw.index)"
     if let problem = raw.problem {
-      return .failure(InvalidBill(id: defaultID, source: raw.start, diagnostics: [problem]))
+      return .failure(InvalidBill(id: defaultID, source: raw.start, diagnostics: [problem], kind: .payment))
     }
     var given: [String: RawRecord.Entry] = [:]
     for entry in raw.entries {
@@ -197,7 +197,7 @@ enum PaymentRules {
     }
 
     guard problems.isEmpty, let from = people[0], let to = people[1], let amount else {
-      return .failure(InvalidBill(id: id, source: raw.start, diagnostics: problems))
+      return .failure(InvalidBill(id: id, source: raw.start, diagnostics: problems, kind: .payment))
     }
     return .success(
       PaymentRecord(

@@ -104,7 +104,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     var facts = ["\(counted) in \(plural(summary.totals.count, "currency", "currencies"))"]
     if let period = summary.period { facts.append("period \(period)") }
     if !summary.invalid.isEmpty {
-      facts.append("<b class=\"bad\">\(plural(summary.invalid.count, "invalid bill"))</b>")
+      facts.append("<b class=\"bad\">\(summary.invalidCounts)</b>")
     }
     if summary.carriedCount > 0 { facts.append("\(summary.carriedCount) carried from before the period") }
     if summary.filteredOut > 0 { facts.append("\(summary.filteredOut) after the period left out") }

@@ -79,7 +79,7 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     if !summary.payments.isEmpty { line += ", **\(plural(summary.payments.count, "payment"))**" }
     line += " in \(plural(summary.totals.count, "currency", "currencies"))"
     if let period = summary.period { line += " · period \(period)" }
-    if !summary.invalid.isEmpty { line += " · **\(plural(summary.invalid.count, "invalid bill"))**" }
+    if !summary.invalid.isEmpty { line += " · **\(summary.invalidCounts)**" }
     if summary.carriedCount > 0 { line += " · \(summary.carriedCount) carried from before the period" }
     if summary.filteredOut > 0 { line += " · \(summary.filteredOut) after the period left out" }
     if let stamp = summary.stamp { line += " · generated \(stamp)" }

@@ -58,6 +58,16 @@ package struct ReportSummary: Sendable {
   /// Bills and payments before the period, carried into the opening balances.
   package var carriedCount: Int { totals.reduce(0) { $0 + $1.carried } }
 
+  /// `2 invalid bills`, `1 invalid payment`, `2 invalid bills and 1 invalid payment`.
+  package var invalidCounts: String {
+    let payments = invalid.count { $0.kind == .payment }
+    let bills = invalid.count - payments
+    let parts = [
+      bills > 0 ? plural(bills, "invalid bill") : nil, payments > 0 ? plural(payments, "invalid payment") : nil,
+    ].compactMap { $0 }
+    return parts.joined(separator: " and ")
+  }
+
   /// Whether anyone carried a balance into the period.
   package var hasOpeningBalances: Bool { people.contains { $0.opening != 0 } }
 }

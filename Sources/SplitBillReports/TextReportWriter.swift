@@ -143,7 +143,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     var counts = "\(plural(summary.billCount, "bill"))"
     if !summary.payments.isEmpty { counts += ", \(plural(summary.payments.count, "payment"))" }
     counts += " in \(plural(summary.totals.count, "currency", "currencies"))"
-    if !summary.invalid.isEmpty { counts += ", \(plural(summary.invalid.count, "invalid bill")) left out" }
+    if !summary.invalid.isEmpty { counts += ", \(summary.invalidCounts) left out" }
     if summary.carriedCount > 0 { counts += ", \(summary.carriedCount) carried from before the period" }
     if summary.filteredOut > 0 { counts += ", \(summary.filteredOut) after the period left out" }
     lines.append(paint("Summary", "1") + ": " + counts)

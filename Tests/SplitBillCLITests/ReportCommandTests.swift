@@ -229,6 +229,22 @@ func scratchDirectory() throws -> URL {
     #expect(await runCLI(["report", trip, "--week", "2026-W47", "--since", "2026-11-01"]).code == 64)
   }
 
+  @Test func invalidPaymentsAreCountedAsPayments() async throws {
+    let file = try scratchDirectory().appendingPathComponent("mixed.yaml")
+    try """
+    bills:
+      - {id: ok, amount: 10, tip: 0, diners: [Ana, Ben], paid_by: Ana}
+      - {id: bad, amount: x, tip: 0, diners: 2}
+    payments:
+      - {id: p, from: Ben, to: Ben, amount: 5}
+    """.write(to: file, atomically: true, encoding: .utf8)
+    let text = await runCLI(["report", file.path])
+    #expect(text.code == 1)
+    #expect(text.stdout.contains("Summary: 1 bill in 1 currency, 1 invalid bill and 1 invalid payment left out"))
+    let markdown = await runCLI(["report", file.path, "--format", "markdown"])
+    #expect(markdown.stdout.contains("**1 invalid bill and 1 invalid payment**"))
+  }
+
   @Test func aDateFilterNeedsADateOnEveryBill() async throws {
     let directory = try scratchDirectory()
     let file = directory.appendingPathComponent("undated.yaml")
