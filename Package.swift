@@ -59,7 +59,7 @@ let package = Package(
     .testTarget(
       name: "SplitBillInputTests", dependencies: ["SplitBillInput", "SplitBillBytes", "SplitBillText"],
       resources: [.copy("Fixtures")]),
-    .testTarget(name: "SplitBillAdvisorTests", dependencies: ["SplitBillAdvisor", "SplitBillJSON"]),
+    .testTarget(name: "SplitBillAdvisorTests", dependencies: ["SplitBillAdvisor", "SplitBillJSON", "SplitBillInput"]),
     .testTarget(
       name: "SplitBillReportsTests",
       dependencies: ["SplitBillReports", "SplitBillBytes", "SplitBillJSON", "SplitBillText"]),

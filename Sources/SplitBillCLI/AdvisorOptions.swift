@@ -1,6 +1,7 @@
 import Foundation
 import SplitBillAdvisor
 import SplitBillCore
+import SplitBillInput
 import SplitBillReports
 
 /// The options of the commands that ask for tip advice, and the advisor they configure.
@@ -132,8 +133,8 @@ enum AdvisorOptions {
     TipAdvice]
   {
     guard !requests.isEmpty else { return [:] }
-    let traces = LineBuffer()
-    let cacheFailures = LineBuffer()
+    let traces = Locked<[String]>([])
+    let cacheFailures = Locked<[String]>([])
     let showProgress = context.stderrIsTerminal && !network.quiet
     let line = ProgressLine(enabled: showProgress)
     let redactor = Redactor(secret: network.secret)
@@ -141,13 +142,13 @@ enum AdvisorOptions {
       provider: network.provider, transport: URLSessionTransport(timeout: network.timeout),
       settings: network.settings, cache: network.cache,
       progress: { line.show($0) },
-      trace: { text in if network.verbose { traces.append(redactor.redact(text)) } },
-      cacheFailed: { cacheFailures.append($0) })
+      trace: { text in if network.verbose { traces.withLock { $0.append(redactor.redact(text)) } } },
+      cacheFailed: { reason in cacheFailures.withLock { $0.append(reason) } })
     let answers = await coordinator.advise(requests)
     line.finish()
-    for text in traces.lines { context.message("advisor: " + text) }
+    for text in traces.withLock({ $0 }) { context.message("advisor: " + text) }
     // The report is whole without the cache; but the next run would pay for these answers again.
-    let failures = cacheFailures.lines
+    let failures = cacheFailures.withLock { $0 }
     if let first = failures.first, !network.quiet {
       context.message(
         "warning: \(failures.count == 1 ? "1 answer was" : "\(failures.count) answers were") not kept in the "
@@ -169,24 +170,6 @@ struct Redactor: Sendable {
   func redact(_ text: String) -> String {
     guard let secret, secret.count >= 4, text.contains(secret) else { return text }
     return text.replacingOccurrences(of: secret, with: "<redacted>")
-  }
-}
-
-/// Lines collected from concurrent tasks.
-final class LineBuffer: @unchecked Sendable {
-  private let lock = NSLock()
-  private var stored: [String] = []
-
-  func append(_ line: String) {
-    lock.lock()
-    stored.append(line)
-    lock.unlock()
-  }
-
-  var lines: [String] {
-    lock.lock()
-    defer { lock.unlock() }
-    return stored
   }
 }
 

@@ -35,7 +35,9 @@ enum ReportCommand {
     details: """
       Bills are processed in order (inputs as given, directories sorted, bills in file order): each is
       split with its leftover policy, added to per-person figures, and the balances are settled with
-      the fewest transfers. Invalid bills are listed with their diagnostics (on stderr too); the valid
+      the fewest transfers. Payments (a payments: list, or a CSV file with from and to columns) move
+      balances. With a period, what comes before it is carried into each person's opening balance,
+      later records are left out, and the closing balances are settled. Invalid bills are listed with their diagnostics (on stderr too); the valid
       ones are still reported and the exit code is 1. If any reconciliation identity failed, nothing is
       written and the exit code is 70.
       Extensions: .txt .json .csv .md .html .hledger .journal .ledger .beancount.

@@ -38,6 +38,50 @@ extension BillTerms {
     return index
   }
 
+  /// The rule of exact shares: the parts of ``Diners/exact(_:)`` diners (their weights, in minor
+  /// units) add up to the amount. Other diners have no parts to check. The split and the bill
+  /// readers (which say where the parts were written) both check it here.
+  ///
+  /// - Throws: ``SplitError/sharesDoNotAddUp(parts:amount:)``, or ``SplitError/totalTooLarge``.
+  public static func checkParts(of diners: Diners, amount: Money) throws(SplitError) {
+    guard case .exact(let list) = diners else { return }
+    var parts: Int64 = 0
+    for diner in list {
+      let (sum, overflow) = parts.addingReportingOverflow(diner.weight.tenThousandths)
+      guard !overflow else { throw .totalTooLarge }
+      parts = sum
+    }
+    guard parts == amount.minorUnits else {
+      throw .sharesDoNotAddUp(parts: Money(minorUnits: parts, currency: amount.currency), amount: amount)
+    }
+  }
+
+  /// The rule of several payers: their parts, in the bill's currency, add up to `total` (tip
+  /// included). The split checks it against the final total; the bill readers against the total
+  /// the file already tells (``knownTotal``).
+  ///
+  /// - Throws: ``SplitError/payersDoNotAddUp(paid:total:)``, or ``SplitError/totalTooLarge``.
+  public static func checkPayers(_ payers: [PayerPart], total: Money) throws(SplitError) {
+    var paid: Int64 = 0
+    for part in payers {
+      guard part.amount.currency == total.currency else { throw .payersDoNotAddUp(paid: part.amount, total: total) }
+      let (sum, overflow) = paid.addingReportingOverflow(part.amount.minorUnits)
+      guard !overflow else { throw .totalTooLarge }
+      paid = sum
+    }
+    guard paid == total.minorUnits else {
+      throw .payersDoNotAddUp(paid: Money(minorUnits: paid, currency: total.currency), total: total)
+    }
+  }
+
+  /// The total, when it is known before the split: amount plus a percentage or fixed tip, unless
+  /// the tip waits for advice or the `to-tip` policy adds a surplus; `nil` otherwise.
+  public var knownTotal: Money? {
+    guard tip != .advisor, leftover != .toTip, let tip = try? tipAmount() else { return nil }
+    let (total, overflow) = amount.minorUnits.addingReportingOverflow(tip.minorUnits)
+    return overflow ? nil : Money(minorUnits: total, currency: amount.currency)
+  }
+
   /// Works the bill out: tip, total, and each diner's share, which always add up to the total.
   ///
   ///     var ledger = LeftoverLedger()
@@ -67,18 +111,10 @@ extension BillTerms {
       leftover: leftover, payer: payer, diners: diners, severalPayers: payers.count > 1)
     let exact: Bool
     if case .exact = diners {
-      // The parts (in the weights) add up to the amount; a bill of nothing splits evenly.
       exact = true
-      var parts: Int64 = 0
-      for person in people {
-        let (sum, overflow) = parts.addingReportingOverflow(person.weight.tenThousandths)
-        guard !overflow else { throw .totalTooLarge }
-        parts = sum
-      }
-      guard parts == amount.minorUnits else {
-        throw .sharesDoNotAddUp(parts: Money(minorUnits: parts, currency: currency), amount: amount)
-      }
-      if parts == 0 { people = people.map { Diner(name: $0.name) } }
+      try Self.checkParts(of: diners, amount: amount)
+      // A bill of nothing splits evenly.
+      if amount.minorUnits == 0 { people = people.map { Diner(name: $0.name) } }
     } else {
       exact = false
     }
@@ -130,18 +166,7 @@ extension BillTerms {
     tip.minorUnits += surplus
     total += surplus
     let totalMoney = Money(minorUnits: total, currency: currency)
-    if !payers.isEmpty {
-      var paid: Int64 = 0
-      for part in payers {
-        guard part.amount.currency == currency else { throw .payersDoNotAddUp(paid: part.amount, total: totalMoney) }
-        let (sum, overflow) = paid.addingReportingOverflow(part.amount.minorUnits)
-        guard !overflow else { throw .totalTooLarge }
-        paid = sum
-      }
-      guard paid == total else {
-        throw .payersDoNotAddUp(paid: Money(minorUnits: paid, currency: currency), total: totalMoney)
-      }
-    }
+    if !payers.isEmpty { try Self.checkPayers(payers, total: totalMoney) }
     if !diners.isAnonymous {
       for share in shares { ledger.record(share.absorbed, by: share.person, in: currency) }
     }

@@ -122,11 +122,7 @@ struct BillRules {
     var date: CalendarDate?
     if let text = try Self.text(.date, fields, &policy) {
       date = unsafe dates.value(for: fields.bytes(text)) { CalendarDate(iso: fields.string(text)) }
-      if date == nil {
-        let string = fields.string(text)
-        let shape = string.utf8.count == 10 && string.split(separator: "-").count == 3
-        try policy.report(.error(.invalidDate(string, isoShaped: shape), at: fields.location(of: text)))
-      }
+      if date == nil { try policy.report(.error(.badDate(fields.string(text)), at: fields.location(of: text))) }
     }
     let description = try Self.text(.description, fields, &policy).map { fields.string($0) }
     let notes = try Self.text(.notes, fields, &policy).map { fields.string($0) }
@@ -270,32 +266,25 @@ struct BillRules {
           .error(.split(error), at: payer == nil && payers.isEmpty ? fields.start : fields.valueLocation(.paidBy)))
       }
     }
-    // Sums the split checks too, said here where they were written: exact shares against the
-    // amount; several payers against the total, when the tip is known before the split (not
-    // advice, not a to-tip surplus).
-    if sharesGiven, let amount, case .exact(let list) = diners {
-      let parts = list.reduce(Int64(0)) { $0 &+ $1.weight.tenThousandths }
-      if parts != amount.minorUnits {
-        try policy.report(
-          .error(
-            .split(.sharesDoNotAddUp(parts: Money(minorUnits: parts, currency: amount.currency), amount: amount)),
-            at: fields.valueLocation(.shares)))
+    // The split's sum rules (Core), said here where the parts were written: exact shares against
+    // the amount; several payers against the total, when the file already tells it.
+    if sharesGiven, let amount, let diners {
+      do throws(SplitError) {
+        try BillTerms.checkParts(of: diners, amount: amount)
+      } catch {
+        try policy.report(.error(.split(error), at: fields.valueLocation(.shares)))
       }
     }
-    if !payers.isEmpty, let amount, let tip, tip != .advisor, leftover != .toTip {
-      let terms = BillTerms(amount: amount, tip: tip, diners: .anonymous(count: 1), rounding: rounding)
-      if let tipAmount = try? terms.tipAmount() {
-        let total = amount.minorUnits &+ tipAmount.minorUnits
-        let paid = payers.reduce(Int64(0)) { $0 &+ $1.amount.minorUnits }
-        if paid != total {
-          try policy.report(
-            .error(
-              .split(
-                .payersDoNotAddUp(
-                  paid: Money(minorUnits: paid, currency: amount.currency),
-                  total: Money(minorUnits: total, currency: amount.currency))),
-              at: fields.valueLocation(.paidBy)))
-        }
+    if !payers.isEmpty, let amount, let tip,
+      let total = BillTerms(
+        amount: amount, tip: tip, diners: .anonymous(count: 1), leftover: leftover, rounding: rounding
+      )
+      .knownTotal
+    {
+      do throws(SplitError) {
+        try BillTerms.checkPayers(payers, total: total)
+      } catch {
+        try policy.report(.error(.split(error), at: fields.valueLocation(.paidBy)))
       }
     }
 
@@ -560,10 +549,7 @@ struct BillRules {
     do {
       return try Currency(code: text)
     } catch {
-      try policy.report(
-        .error(
-          .unknownCurrency(text, guess: Spelling.suggestion(for: text.uppercased(), among: Currency.allCodes)),
-          at: location()))
+      try policy.report(.error(.badCurrency(text), at: location()))
       return nil
     }
   }

@@ -244,6 +244,16 @@ package enum Problem: Hashable, Sendable {
   /// date filter).
   case missingDate(id: String, journal: Bool, kind: RecordKind = .bill)
 
+  /// What is wrong with `text`, a date that did not parse: not `YYYY-MM-DD`, or not a real day.
+  static func badDate(_ text: String) -> Problem {
+    .invalidDate(text, isoShaped: text.utf8.count == 10 && text.split(separator: "-").count == 3)
+  }
+
+  /// `text`, a currency code that is not one, with the code it looks like a typo of.
+  static func badCurrency(_ text: String) -> Problem {
+    .unknownCurrency(text, guess: Spelling.suggestion(for: text.uppercased(), among: Currency.allCodes))
+  }
+
   /// The stable code, `field.problem` (`amount.decimals`, `diners.unknown-person`).
   package var code: String {
     switch self {

@@ -5,14 +5,14 @@ import Foundation
 /// An `NSLock` (a pthread mutex) rather than `Synchronization.Mutex`: on Linux the latter locks
 /// with futex calls that ThreadSanitizer does not follow, so every access it guards was reported
 /// as a race, and `.ci/run`'s ThreadSanitizer step could not tell a real one from those.
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
   private let lock = NSLock()
   private var value: Value
 
-  init(_ value: Value) { self.value = value }
+  package init(_ value: Value) { self.value = value }
 
   /// Runs `body` with the value, the lock held.
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     lock.lock()
     defer { lock.unlock() }
     return try body(&value)

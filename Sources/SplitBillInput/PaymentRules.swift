@@ -131,10 +131,7 @@ enum PaymentRules {
     var date: CalendarDate?
     if let (text, location) = text("date") {
       date = CalendarDate(iso: text)
-      if date == nil {
-        let shape = text.utf8.count == 10 && text.split(separator: "-").count == 3
-        problems.append(.error(.invalidDate(text, isoShaped: shape), at: location))
-      }
+      if date == nil { problems.append(.error(.badDate(text), at: location)) }
     }
     let notes = text("notes")?.0
 
@@ -167,8 +164,7 @@ enum PaymentRules {
       do {
         currency = try Currency(code: text)
       } catch {
-        let guess = Spelling.suggestion(for: text.uppercased(), among: Currency.allCodes)
-        problems.append(.error(.unknownCurrency(text, guess: guess), at: location))
+        problems.append(.error(.badCurrency(text), at: location))
       }
     } else {
       switch context.currency {

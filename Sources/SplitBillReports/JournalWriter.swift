@@ -293,7 +293,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   /// A bill several people paid, in `me`'s own books: their share to `Expenses:Dining`, what they
   /// paid from `Assets:Cash`, and the difference owed to or by the others, spread over those on the
   /// other side of the bill (owed money when `me` is owed, owing it otherwise) in proportion to how
-  /// far each is, units placed by largest remainder; `false` when `me` neither ate nor paid.
+  /// far each is, split as a bill is (largest remainder); `false` when `me` neither ate nor paid.
   private mutating func severalPayersPostings(_ split: BillSplit, of me: String, into postings: inout [Posting])
     -> Bool
   {
@@ -326,21 +326,19 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
       postings.append(Posting(account: account("Assets:Cash"), units: -paid, note: .payer(name: value(me))))
     }
     guard net != 0 else { return true }
+    // The net is spread by the split itself (Core): weights the others' nets, largest remainder.
     let others = nets.filter { $0.person != me && ($0.units > 0) != (net > 0) && $0.units != 0 }
-    let weights = others.map { Int128($0.units.magnitude) }
-    let whole = weights.reduce(0, +)
-    var parts = weights.map { Int64(Int128(net.magnitude) * $0 / whole) }
-    var left = Int64(net.magnitude) - parts.reduce(0, +)
-    let order = weights.indices.sorted {
-      let (a, b) = (Int128(net.magnitude) * weights[$0] % whole, Int128(net.magnitude) * weights[$1] % whole)
-      return a != b ? a > b : $0 < $1
-    }
-    for index in order where left > 0 {
-      parts[index] += 1
-      left -= 1
-    }
-    for (other, part) in zip(others, parts) where part != 0 {
-      postings.append(Posting(account: account(.receivables, other.person), units: net > 0 ? part : -part, note: .none))
+    let spread = BillTerms(
+      amount: Money(minorUnits: Int64(net.magnitude), currency: split.currency),
+      tip: .percent(Percent(tenThousandths: 0)),
+      diners: .named(others.map { Diner(name: $0.person, weight: Weight(tenThousandths: Int64($0.units.magnitude))) }),
+      leftover: .remainder)
+    var unused = LeftoverLedger()
+    guard let parts = try? spread.split(ledger: &unused).shares else { return true }
+    for part in parts where part.amount.minorUnits != 0 {
+      let units = part.amount.minorUnits
+      postings.append(
+        Posting(account: account(.receivables, part.person), units: net > 0 ? units : -units, note: .none))
     }
     return true
   }

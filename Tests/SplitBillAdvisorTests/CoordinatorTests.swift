@@ -1,5 +1,6 @@
 import Foundation
 import SplitBillCore
+import SplitBillInput
 import SplitBillJSON
 import Testing
 
@@ -7,10 +8,10 @@ import Testing
 
 /// A transport that answers from a script and records what it was sent.
 final class ScriptedTransport: HTTPTransport {
-  let steps: TestLock<[Result<HTTPResponse, TransportError>]>
-  let sent = TestLock<[HTTPRequest]>([])
+  let steps: Locked<[Result<HTTPResponse, TransportError>]>
+  let sent = Locked<[HTTPRequest]>([])
 
-  init(_ steps: [Result<HTTPResponse, TransportError>]) { self.steps = TestLock(steps) }
+  init(_ steps: [Result<HTTPResponse, TransportError>]) { self.steps = Locked(steps) }
 
   func send(_ request: HTTPRequest) async throws(TransportError) -> HTTPResponse {
     sent.withLock { $0.append(request) }
@@ -119,20 +120,5 @@ final class ScriptedTransport: HTTPTransport {
     let answers = await coordinator(transport, batch: 1).advise(requests(4))
     #expect(transport.sent.withLock { $0.count } == 1)
     #expect(answers.values.allSatisfy { $0.fallback && ($0.fallbackReason ?? "").contains("daily quota exhausted") })
-  }
-}
-
-/// A value behind an `NSLock`: ThreadSanitizer follows it, unlike `Synchronization.Mutex`'s futex
-/// on Linux, whose accesses it reports as races.
-final class TestLock<Value>: @unchecked Sendable {
-  private let lock = NSLock()
-  private var value: Value
-
-  init(_ value: Value) { self.value = value }
-
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    lock.lock()
-    defer { lock.unlock() }
-    return try body(&value)
   }
 }
