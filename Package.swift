@@ -36,6 +36,10 @@ let package = Package(
     .target(
       name: "SplitBillAdvisor", dependencies: ["SplitBillCore", "SplitBillBytes", "SplitBillJSON", "SplitBillText"],
       swiftSettings: checked),
+    // Importers: other apps' exports (Splitwise CSV, Spliit JSON) as splitbill bills and payments.
+    .target(
+      name: "SplitBillImport", dependencies: ["SplitBillCore", "SplitBillInput", "SplitBillJSON", "SplitBillText"],
+      swiftSettings: checked),
     // Writers: JSON, text and the other report formats, streaming into a sink.
     .target(
       name: "SplitBillReports",
@@ -47,6 +51,7 @@ let package = Package(
       name: "SplitBillCLI",
       dependencies: [
         "SplitBillCore", "SplitBillInput", "SplitBillAdvisor", "SplitBillReports", "SplitBillJSON", "SplitBillText",
+        "SplitBillImport",
       ],
       swiftSettings: checked),
     .executableTarget(name: "splitbill", dependencies: ["SplitBillCLI", "SplitBillReports"]),
@@ -63,6 +68,8 @@ let package = Package(
     .testTarget(
       name: "SplitBillReportsTests",
       dependencies: ["SplitBillReports", "SplitBillBytes", "SplitBillJSON", "SplitBillText"]),
+    .testTarget(
+      name: "SplitBillImportTests", dependencies: ["SplitBillImport", "SplitBillCore", "SplitBillBytes"]),
     .testTarget(
       name: "SplitBillCLITests",
       dependencies: ["SplitBillCLI", "SplitBillInput", "SplitBillReports", "SplitBillJSON"],

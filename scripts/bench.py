@@ -8,6 +8,8 @@ per round, so references and splitbill are timed side by side):
   splitbill   report --format json -o /dev/null, report --format text, check; for YAML and CSV;
               every other report format on the CSV
 and checks correctness: both reports reconcile, and the YAML and CSV reports have identical bills.
+Also `import splitwise` of a generated 10,000-row export (scripts/generate_splitwise.py), checked
+against the export's own Total balance rows.
 Targets (issue 6): YAML JSON report <= 1.3 x floor; CSV JSON report <= 0.5 x mlr; peak RSS <= 32 MB;
 time linear in bills; check no slower than report --format json. Issue 14: every report format
 within 2 x the JSON report's time.
@@ -31,6 +33,8 @@ parser.add_argument("--output", default=".build/bench/results.md")
 parser.add_argument("--formats", default="csv,markdown,html,hledger,ledger,beancount",
                     help="report formats besides json and text timed on the CSV input (each must take at most "
                          "2 x the JSON report); 'none' for none")
+parser.add_argument("--import-rows", type=int, default=10000,
+                    help="rows of the generated Splitwise export `import splitwise` is timed on (issue 19: <= 1 s)")
 options = parser.parse_args()
 here = os.path.dirname(os.path.abspath(__file__))
 os.makedirs(options.work, exist_ok=True)
@@ -156,6 +160,27 @@ for size in [int(s) for s in options.sizes.split(",")]:
         verdicts.append(("%d: %s report <= 2 x JSON report (CSV)" % (size, format), seconds <= 2 * csv_json,
                          "%.2f x" % (seconds / csv_json)))
     print("measured %d bills (%d in the reports)" % (size, bills), file=sys.stderr)
+
+# `import splitwise` (issue 19): a generated export imported within a second, its balances those of
+# the export's Total balance rows once reported.
+export = os.path.join(options.work, "splitwise-%d.csv" % options.import_rows)
+totals_path = export + ".totals.json"
+if not (os.path.exists(export) and os.path.exists(totals_path)):
+    subprocess.run([sys.executable, os.path.join(here, "generate_splitwise.py"), "--rows", str(options.import_rows),
+                    "--seed", "7", "--output", export, "--totals-json", totals_path], check=True)
+imported = os.path.join(options.work, "splitwise-%d.yaml" % options.import_rows)
+subprocess.run([options.binary, "import", "splitwise", export, "-o", imported, "--force", "--quiet"], check=True)
+report = json.loads(subprocess.run([options.binary, "report", imported, "--format", "json"], check=True,
+                                   stdout=subprocess.PIPE).stdout)
+with open(totals_path) as handle:
+    totals = json.load(handle)
+if any(totals[p["currency"]][p["person"]] != p["balance"] for p in report["people"]):
+    sys.exit("benchmark: the imported Splitwise export's balances differ from its Total balance rows")
+os.remove(imported)
+name = "import splitwise (%d rows)" % options.import_rows
+seconds, rss = medians_of({name: [options.binary, "import", "splitwise", export, "--quiet"]}, options.runs)[name]
+rows.append("| %d | %s | %.3f |  | %.1f |" % (options.import_rows, name, seconds, rss))
+verdicts.append(("import splitwise of %d rows <= 1 s" % options.import_rows, seconds <= 1.0, "%.2f s" % seconds))
 
 sizes = sorted(per_size)
 if len(sizes) >= 2:

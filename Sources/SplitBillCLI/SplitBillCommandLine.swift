@@ -13,7 +13,7 @@ package enum SplitBillCommandLine {
 
   static let commands: [Command] = [
     ReportCommand.command, SuggestCommand.command,
-    CalcCommand.command, CheckCommand.command, SchemaCommand.command, InitCommand.command,
+    CalcCommand.command, CheckCommand.command, ImportCommand.command, SchemaCommand.command, InitCommand.command,
   ]
 
   /// Runs `splitbill` with `arguments` (without the program name) and returns the exit code.

@@ -35,6 +35,15 @@ package indirect enum JSON: Equatable, Sendable {
     return parser.index == bytes.count ? value : nil
   }
 
+  /// The byte offset where `bytes` stop being valid JSON (about where a parser gives up), or `nil`
+  /// when they are valid: for messages that point at the mistake.
+  package static func errorOffset(_ bytes: [UInt8]) -> Int? {
+    var parser = Parser(bytes: bytes)
+    guard parser.value(depth: 0) != nil else { return min(parser.index, bytes.count) }
+    parser.skipSpace()
+    return parser.index == bytes.count ? nil : parser.index
+  }
+
   /// The member `key` of an object.
   package subscript(key: String) -> JSON? {
     if case .object(let members) = self { return members.first { $0.0 == key }?.1 }

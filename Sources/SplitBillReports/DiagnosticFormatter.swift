@@ -14,13 +14,25 @@ package enum DiagnosticFormatter {
   /// `lines` holds source lines by file and line number (``SourceLines/fetch(_:standardInput:)``).
   /// Everything from the input is sanitized for the terminal.
   package static func text(_ diagnostic: Diagnostic, lines: [String: [Int: String]]) -> String {
+    text(
+      severity: diagnostic.severity.rawValue, location: diagnostic.location, file: nil, message: diagnostic.message,
+      lines: lines)
+  }
+
+  /// The same for any message (`splitbill import`'s): `location` when it has one, else `file`
+  /// alone when given.
+  package static func text(
+    severity: String, location: SourceLocation?, file: String?, message: String, lines: [String: [Int: String]]
+  ) -> String {
     var out = ""
-    if let location = diagnostic.location {
+    if let location {
       out += location.line > 0 ? TerminalText.sanitize(location.description) : TerminalText.sanitize(location.file)
       out += ": "
+    } else if let file {
+      out += TerminalText.sanitize(file) + ": "
     }
-    out += "\(diagnostic.severity.rawValue): \(TerminalText.sanitize(diagnostic.message))\n"
-    if let location = diagnostic.location, let line = lines[location.file]?[location.line] {
+    out += "\(severity): \(TerminalText.sanitize(message))\n"
+    if let location, let line = lines[location.file]?[location.line] {
       let (source, caretColumn) = excerpt(of: line, column: location.column)
       let shown = TerminalText.sanitize(source)
       out += "    " + shown + "\n"

@@ -26,33 +26,14 @@ package enum SettlementRecord {
     for transfer in transfers {
       let id = "settle-\(date)-\(transfer.from)-\(transfer.to)-\(transfer.amount.currency.code)"
       lines += [
-        "  - id: \(quoted(id))",
+        "  - id: \(YAMLText.quoted(id))",
         "    date: \(date)",
-        "    from: \(quoted(transfer.from))",
-        "    to: \(quoted(transfer.to))",
+        "    from: \(YAMLText.quoted(transfer.from))",
+        "    to: \(YAMLText.quoted(transfer.to))",
         "    amount: \(transfer.amount.decimalString)",
         "    currency: \(transfer.amount.currency.code)",
       ]
     }
     return (lines + [""]).joined(separator: "\n")
-  }
-
-  /// `text` as a YAML double-quoted scalar: `"` and `\` escaped, and every control, line-break
-  /// and bidi character written as an escape, so a name reads back exactly and shows safely.
-  package static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case _
-      where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-        || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.isControlOrBidiOverride:
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
   }
 }

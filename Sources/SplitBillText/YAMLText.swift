@@ -1,0 +1,38 @@
+/// Text written into the YAML files splitbill makes (recorded settlements, imported histories).
+package enum YAMLText {
+  /// `text` as a YAML double-quoted scalar: `"` and `\` escaped, and every control, line-break
+  /// and bidi character written as an escape, so a name reads back exactly and shows safely.
+  package static func quoted(_ text: String) -> String {
+    // Most text (names, ids, descriptions) is printable ASCII with nothing to escape.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { return "\"" + text + "\"" }
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case _
+      where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+        || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.isControlOrBidiOverride:
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+
+  /// `text` made safe for a `#` comment: one line, control and bidi characters shown as `?`.
+  package static func comment(_ text: String) -> String {
+    var out = ""
+    for scalar in text.unicodeScalars {
+      if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+        || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.isControlOrBidiOverride
+      {
+        out += "?"
+      } else {
+        out.unicodeScalars.append(scalar)
+      }
+    }
+    return out
+  }
+}
