@@ -26,7 +26,8 @@ private func totalBalanceRow(_ path: String) throws -> [String: String] {
 @Suite struct ImportCommandTests {
   let samples = packageRoot.appendingPathComponent("samples/import")
 
-  /// The German sample's report shows the balances its Total balance row does, and `check` passes.
+  /// The German sample (every row kind: one payer, two, a member's own expense, a zero cost, a
+  /// payment to one and to two) reports the balances its Total balance row shows; `check` passes.
   @Test func aSplitwiseExportReportsTheAppsBalances() async throws {
     let directory = try scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -37,7 +38,8 @@ private func totalBalanceRow(_ path: String) throws -> [String: String] {
     #expect(outcome.stdout.isEmpty)
     #expect(
       outcome.stderr.contains(
-        "imported \(export): 4 rows read, 3 bills, 1 payment; balances match the export's Total balance row (EUR)"))
+        "imported \(export): 8 rows read, 4 bills, 3 payments, 2 left out (no effect on balances); "
+          + "balances match the export's Total balance row (EUR)"))
     #expect(try await reportedBalances(output) == (try totalBalanceRow(export)))
     #expect(await runCLI(["check", output]).code == 0)
     let yaml = try String(contentsOfFile: output, encoding: .utf8)
@@ -112,6 +114,34 @@ private func totalBalanceRow(_ path: String) throws -> [String: String] {
     let again = await runCLI(["import", "splitwise", export.path, "-o", output, "--skip-invalid"])
     #expect(again.code == 73)
     #expect(await runCLI(["import", "splitwise", export.path, "-o", output, "--skip-invalid", "--force"]).code == 0)
+  }
+
+  /// A German export's invalid rows: located, skipped with --skip-invalid, and the checksum still
+  /// holds once they are taken out.
+  @Test func aGermanExportsInvalidRowsAreSkippedOnlyWhenAsked() async throws {
+    let directory = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let export = directory.appendingPathComponent("export.csv")
+    try Data(
+      """
+      Datum,Beschreibung,Kategorie,Kosten,Währung,Anna,Björn
+      2026-11-02,Einkauf,Lebensmittel,20.00,EUR,10.00,-10.00
+      2026-11-03,Null,Allgemein,0.00,EUR,5.00,-5.00
+      2026-11-04,Krumm,Allgemein,9.00,EUR,4.50,-4.00
+
+      ,Gesamtsaldo,,,EUR,19.50,-19.00
+
+      """.utf8
+    ).write(to: export)
+    let failed = await runCLI(["import", "splitwise", export.path])
+    #expect(failed.code == 1)
+    #expect(failed.stderr.contains("export.csv:3:27: error: the cost is 0.00 EUR"))
+    #expect(failed.stderr.contains("export.csv:4:37: error: the members' cells add up to 0.50 EUR, not zero"))
+    #expect(failed.stdout.isEmpty)
+    #expect(!failed.stderr.contains("Total balance"))
+    let skipped = await runCLI(["import", "splitwise", export.path, "--skip-invalid"])
+    #expect(skipped.code == 0, "\(skipped.stderr)")
+    #expect(skipped.stderr.contains("3 rows read, 1 bill, 0 payments, 2 invalid and skipped; balances match"))
   }
 
   @Test func aWrongTotalBalanceIsAnErrorEvenWhenSkipping() async throws {

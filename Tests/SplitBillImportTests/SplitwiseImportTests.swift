@@ -183,6 +183,13 @@ private func effects(_ bill: ImportedBill, members: [String]) -> [Int64] {
     #expect(issue.message.contains("2.50 EUR apart"))
   }
 
+  @Test func aTotalBalanceRowWithoutACurrencyTakesTheRowsOne() throws {
+    let rows = header + "2026-10-01,Dinner,General,30.00,JPY,20,-10,-10\n\n"
+    let result = try splitwise(rows + ",Total balance,,,,20,-10,-11\n")
+    #expect(result.errors.map(\.code) == ["splitwise.total-balance"])
+    #expect(result.book.expectedBalances[try Currency(code: "JPY")]?["Charlie"] == -11)
+  }
+
   @Test func skippedRowsAreTakenOutOfTheChecksum() throws {
     let result = try splitwise(
       header + """
