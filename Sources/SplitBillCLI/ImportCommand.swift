@@ -85,7 +85,7 @@ enum ImportCommand {
       }
     } catch {
       report([error], path: path, bytes: bytes, &context)
-      context.message("error: nothing imported from \(path)")
+      context.message("error: nothing imported from \(TerminalText.sanitize(path))")
       return .invalidBills
     }
     let book = result.book
@@ -96,7 +96,7 @@ enum ImportCommand {
     guard stopping.isEmpty else {
       let rows = stopping.count == 1 ? "1 problem" : "\(stopping.count) problems"
       context.message(
-        "error: \(rows) in \(path); nothing was written"
+        "error: \(rows) in \(TerminalText.sanitize(path)); nothing was written"
           + (skipInvalid || result.errors.contains { $0.code.hasSuffix(".total-balance") }
             ? "" : " (--skip-invalid leaves the invalid rows out)"))
       return .invalidBills
@@ -116,7 +116,7 @@ enum ImportCommand {
     } else {
       context.stdout.write(yaml)
     }
-    if !arguments.flag("--quiet") { context.message(summary(book, path: path)) }
+    if !arguments.flag("--quiet") { context.message(TerminalText.sanitize(summary(book, path: path))) }
     return .success
   }
 

@@ -226,7 +226,7 @@ package enum SpliitImport {
           guard let value = try? DecimalText.parse(text, scale: scale), value >= 0 else {
             throw Refusal(
               code: "spliit.shares",
-              message: "\(what) shares '\(EchoedText.quote(text))' of \(name) is not "
+              message: "\(what) shares '\(EchoedText.quote(text))' of \(EchoedText.quote(name)) is not "
                 + (mode == .byAmount ? "a whole number of minor units" : "a number of zero or more"))
           }
           weight = value

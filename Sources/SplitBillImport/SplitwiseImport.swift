@@ -213,7 +213,8 @@ package enum SplitwiseImport {
       var cells: [Int64] = []
       for index in members.indices {
         let cell = row.cell(5 + index)
-        guard let units = amount(cell, currency, negative: true, field: "\(members[index])'s cell") else { return }
+        guard let units = amount(cell, currency, negative: true, field: "\(EchoedText.quote(members[index]))'s cell")
+        else { return }
         cells.append(units)
       }
       if isTotal {
@@ -244,7 +245,7 @@ package enum SplitwiseImport {
         book.remarks.append(
           ImportIssue(
             .note, "splitwise.drift",
-            "the cells add up to \(money(sum)), not zero: \(members[payer])'s \(Money(minorUnits: was, currency: currency).decimalString) "
+            "the cells add up to \(money(sum)), not zero: \(EchoedText.quote(members[payer]))'s \(Money(minorUnits: was, currency: currency).decimalString) "
               + "is taken as \(Money(minorUnits: cells[payer], currency: currency).decimalString)",
             line: row.line, column: row.cell(5 + payer).column))
       }
@@ -404,7 +405,9 @@ package enum SplitwiseImport {
         }
         var cells: [Int64] = []
         for index in members.indices {
-          guard let units = amount(row.cell(5 + index), currency, negative: true, field: "\(members[index])'s cell")
+          guard
+            let units = amount(
+              row.cell(5 + index), currency, negative: true, field: "\(EchoedText.quote(members[index]))'s cell")
           else { break }
           cells.append(units)
         }
@@ -426,7 +429,7 @@ package enum SplitwiseImport {
             book.remarks.append(
               ImportIssue(
                 .warning, "splitwise.total-balance",
-                "\(member)'s balance from the rows is \(money(have)), the Total balance row says "
+                "\(EchoedText.quote(member))'s balance from the rows is \(money(have)), the Total balance row says "
                   + "\(money(total.cells[index])); not checked: \(unreadRows) invalid row(s) could not be read",
                 line: cell.line, column: cell.column))
             continue
@@ -434,7 +437,7 @@ package enum SplitwiseImport {
           errors.append(
             ImportIssue(
               .error, "splitwise.total-balance",
-              "\(member)'s balance from the rows is \(money(have)) but the Total balance row says "
+              "\(EchoedText.quote(member))'s balance from the rows is \(money(have)) but the Total balance row says "
                 + "\(money(total.cells[index]))"
                 + (left[index] == 0 ? "" : ", \(money(expected[member] ?? 0)) without the rows skipped or mended")
                 + ": \(money(have - (expected[member] ?? 0))) apart (is a row missing from the export?)",
