@@ -68,26 +68,7 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
 
   public static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.letters < rhs.letters }
 
-  /// Every current ISO 4217 code (funds codes included, precious metals and testing codes excluded).
+  /// Every current ISO 4217 code (funds codes included, precious metals and testing codes excluded):
+  /// the generated table in ISO4217.swift.
   public static var allCodes: [String] { exponents.keys.sorted() }
-
-  static let exponents: [String: Int] = {
-    var table: [String: Int] = [:]
-    let zero = "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF"
-    let three = "BHD IQD JOD KWD LYD OMR TND"
-    let four = "CLF UYW"
-    let two = """
-      AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BMD BND BOB BOV BRL BSD BTN BWP BYN \
-      BZD CAD CDF CHE CHF CHW CNY COP COU CRC CUP CVE CZK DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP \
-      GEL GHS GIP GMD GTQ GYD HKD HNL HTG HUF IDR ILS INR IRR JMD KES KGS KHR KPW KYD KZT LAK LBP \
-      LKR LRD LSL MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR \
-      NZD PAB PEN PGK PHP PKR PLN QAR RON RSD RUB SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN \
-      SVC SYP SZL THB TJS TMT TOP TRY TTD TWD TZS UAH USD USN UYU UZS VED VES WST XCD XCG YER ZAR \
-      ZMW ZWG
-      """
-    for (codes, exponent) in [(zero, 0), (two, 2), (three, 3), (four, 4)] {
-      for code in codes.split(separator: " ") { table[String(code)] = exponent }
-    }
-    return table
-  }()
 }
