@@ -157,8 +157,9 @@ private struct MetaLine {
 ///
 /// Suggested settlements go in only with `--with-settlements`, as pending (`!`) transfers dated with
 /// the last bill's date, so no one's books show a debt as paid before it is. Payments are cleared
-/// transactions where they come in the inputs; with a period, what was carried from before it is
-/// one "Opening balances" transaction a currency on its first day, before every other.
+/// transactions in date order (stable: in input order on one date, ``DateOrder``); with a period,
+/// what was carried from before it is one "Opening balances" transaction a currency on its first
+/// day, before every other.
 ///
 /// Each transaction is written as UTF-8 straight into the spool's buffer, through cursors into
 /// room sized for the worst case (a line each, at most); every person's account name and name
@@ -167,7 +168,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private let flavor: ReportFormat
   private let options: JournalOptions
-  private let body = SpoolSink()
+  private let body = JournalBody()
   /// The opening balances' transactions, dated the period's first day: written before the body,
   /// so a journal of inputs in date order is in date order.
   private let opening = SpoolSink()
@@ -450,7 +451,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
       + (adviceLine?.utf8.count ?? 0) + 2 * (absorberNames?.utf8.count ?? 0)
     let flavor = flavor
     var meta = MetaLine(flavor: flavor, posting: false)
-    body.append { bytes in
+    body.append(on: date) { bytes in
       unsafe bytes.append(atMost: room) { out in
         unsafe out.write("; ")
         if let summaryLine {
@@ -529,13 +530,12 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   /// The postings, amounts lined up, each with its metadata; then the blank line that ends the
   /// transaction.
   private mutating func write(_ postings: [Posting], currency: Currency, into spool: SpoolSink? = nil) {
-    let spool = spool ?? body
     var longest = 0
     for posting in postings { longest = max(longest, posting.account.characters) }
     let width = max(36, longest + 2)
     let flavor = flavor
     var used: UInt32 = 0
-    spool.append { bytes in
+    append(into: spool) { bytes in
       for posting in postings {
         let room = 128 + posting.account.name.utf8.count + width + posting.note.maximumLength
         unsafe bytes.append(atMost: room) { out in
@@ -571,6 +571,11 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
       bytes.append(contentsOf: [0x0A, 0x0A])
     }
     usedKeys |= used
+  }
+
+  /// Lets `write` append to `spool`, or else to the transaction `body` holds last.
+  private func append(into spool: SpoolSink?, _ write: (inout [UInt8]) -> Void) {
+    if let spool { spool.append(write) } else { body.appendToLast(write) }
   }
 
   /// An amount and its currency code, `-12.30 EUR` (at most 32 bytes).
@@ -724,7 +729,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     let comment = JournalSyntax.oneLine(comment)
     let flavor = flavor
     var meta = MetaLine(flavor: flavor, posting: false)
-    body.append { bytes in
+    body.append(on: date) { bytes in
       unsafe bytes.append(atMost: 256 + comment.utf8.count + 2 * title.utf8.count + 2 * value.utf8.count) { out in
         unsafe out.write("; ")
         unsafe out.write(utf8: comment)

@@ -23,6 +23,8 @@ package final class SpoolSink: OutputSink {
   private var failurePlace: String?
   /// The directory of the temporary file, named in a failure.
   private let directory: String
+  /// Bytes written to the file so far.
+  private var flushed: Int64 = 0
 
   /// A new, empty spool in `$TMPDIR` (else `/tmp`); in memory if no file can be made there.
   package convenience init() { self.init(directory: TemporaryFile.directory()) }
@@ -73,7 +75,44 @@ package final class SpoolSink: OutputSink {
       if written < 0 && errno == EINTR { continue }
       if written <= 0 { failure = written < 0 ? errno : EIO } else { offset += written }
     }
+    flushed += Int64(offset)
     buffer.removeAll(keepingCapacity: true)
+  }
+
+  /// How many bytes have been written to the spool so far: where the next write starts.
+  package var byteCount: Int64 { descriptor >= 0 ? flushed + Int64(buffer.count) : Int64(memory.count) }
+
+  /// Up to `count` bytes of what was written, from `offset` (fewer at the end, none past it); `nil`
+  /// after a failure, which ``copy(to:)`` and ``recordFailure(in:)`` pass on.
+  package func bytes(at offset: Int64, count: Int) -> [UInt8]? {
+    guard descriptor >= 0 else {
+      let start = Int(min(offset, Int64(memory.count)))
+      return Array(memory[start..<min(memory.count, start + count)])
+    }
+    if !buffer.isEmpty { flush() }
+    guard failure == nil else { return nil }
+    var piece = [UInt8](repeating: 0, count: count)
+    while true {
+      let read = unsafe piece.withUnsafeMutableBytes {
+        unsafe pread(descriptor, $0.baseAddress, $0.count, off_t(offset))
+      }
+      if read < 0 && errno == EINTR { continue }
+      if read < 0 {
+        recordFailure(errno, in: nil)
+        return nil
+      }
+      piece.removeLast(count - read)
+      return piece
+    }
+  }
+
+  /// Passes a failure of this spool (or of one it was copied from) on to `sink`; `false` when
+  /// there was none.
+  package func passFailure(to sink: inout some OutputSink) -> Bool {
+    if descriptor >= 0 && !buffer.isEmpty { flush() }
+    guard let failure else { return false }
+    sink.recordFailure(failure, in: failurePlace ?? place)
+    return true
   }
 
   /// The spool's file, as a failure names it.

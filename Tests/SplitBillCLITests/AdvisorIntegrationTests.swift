@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `report` and `suggest` against the stand-in AI server over real HTTP on 127.0.0.1.
-@Suite(.enabled(if: StandInServer.available, "needs python3 for the stand-in AI server"))
+@Suite(.enabled(if: needing(StandInServer.available), "needs python3 for the stand-in AI server"))
 struct AdvisorIntegrationTests {
   static let key = "test-key-Zq81x-never-shown"
 

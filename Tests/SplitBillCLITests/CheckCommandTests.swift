@@ -147,7 +147,7 @@ import Testing
   /// The samples and the starter validate against the schema with Python's jsonschema (CI installs it).
   @Test(
     .enabled(
-      if: pythonHas("import jsonschema, yaml"),
+      if: needing(pythonHas("import jsonschema, yaml")),
       "needs python3 with jsonschema and PyYAML (pip install jsonschema pyyaml)"))
   func samplesValidateAgainstTheSchemaInARealValidator() async throws {
     let directory = try FileManager.default.url(

@@ -86,7 +86,7 @@ final class HostileInputTests {
   }
 
   @Test(
-    .enabled(if: pythonHas("import resource"), "needs python3 to measure CPU time"),
+    .enabled(if: needing(pythonHas("import resource")), "needs python3 to measure CPU time"),
     arguments: 0..<cases.count, 0..<commands.count)
   func growsLinearlyAndSaysLittle(index: Int, command: Int) throws {
     let small = try measure(index, command: command, size: 2_000)
@@ -99,7 +99,7 @@ final class HostileInputTests {
   }
 
   /// Settling a bill of thousands of diners (more than the exact search takes: the greedy match).
-  @Test(.enabled(if: pythonHas("import resource"), "needs python3 to measure CPU time"))
+  @Test(.enabled(if: needing(pythonHas("import resource")), "needs python3 to measure CPU time"))
   func settlingManyPeopleIsAboutLinear() throws {
     func bill(_ n: Int) -> String {
       "bills:\n  - {id: a, amount: \(3 * n).00, tip: 0, paid_by: P0, diners: [\((0..<n).map { "P\($0)" }.joined(separator: ", "))]}\n"

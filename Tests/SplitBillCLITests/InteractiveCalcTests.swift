@@ -30,12 +30,8 @@ import Testing
     return text
   }
 
-  @Test func aBillSplitAsQuicklyAsInTheApp() throws {
-    guard toolExists("tmux") else {
-      if ProcessInfo.processInfo.environment["CI"] == "true" { Issue.record("CI must not skip: tmux is not installed") }
-      print("SKIPPED: tmux is not installed (apt-get install tmux)")
-      return
-    }
+  @Test(.enabled(if: needing(toolExists("tmux")), "needs tmux (apt-get install tmux)"))
+  func aBillSplitAsQuicklyAsInTheApp() throws {
     let directory = try scratchDirectory()
     let output = directory.appendingPathComponent("final.txt").path
     let binary = try builtBinary().path

@@ -233,3 +233,10 @@ func pythonHas(_ code: String) -> Bool {
 func toolExists(_ command: String) -> Bool {
   (try? runProcess("sh", ["-c", "command -v \(command)"]))?.code == 0
 }
+
+/// Whether a test that needs an external tool runs: when the tool is there, and always under CI
+/// (`CI=true`, which .ci/run sets after installing every tool), so that a missing tool fails CI
+/// instead of being skipped there. Elsewhere the test shows as skipped, with what to install.
+func needing(_ present: @autoclosure () -> Bool) -> Bool {
+  ProcessInfo.processInfo.environment["CI"] == "true" || present()
+}

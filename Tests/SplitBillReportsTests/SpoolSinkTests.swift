@@ -1,4 +1,5 @@
 import Foundation
+import SplitBillCore
 import SplitBillInput
 import Testing
 
@@ -40,5 +41,36 @@ import Testing
     var copy = StringSink()
     spool.copy(to: &copy)
     #expect(copy.text == "all of it\n")
+  }
+}
+
+/// Date order for journals: transactions spooled by date come out in date order, and in input
+/// order on one date, whether they fit in the buffers or not.
+@Suite struct DatedSpoolTests {
+  /// `ordered` transactions in date order come first (a file of bills), then `count` in any.
+  @Test(arguments: [(0, 0, 1), (0, 1, 40), (5, 3, 40), (0, 4_000, 40), (3_000, 30_000, 365), (2_000, 0, 30)])
+  func transactionsComeOutInDateOrderAndStably(ordered: Int, count: Int, days: Int) {
+    let spool = JournalBody()
+    var written: [(date: Int, number: Int)] = []
+    var state: UInt64 = 7
+    for number in 0..<(ordered + count) {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      let day = number < ordered ? number * days / max(ordered, 1) : Int(state >> 40) % days
+      let date = CalendarDate(year: 2026, month: 1, day: 1)!.adding(days: day)
+      // Now and then a transaction longer than a piece.
+      let note = number % 997 == 5 ? String(repeating: "x", count: DatedSpool.pieceSize + 10) : "n"
+      spool.append(on: date) { bytes in
+        bytes.append(contentsOf: "; comment \(number)\n\(date) * t  ; note:\(note)\n".utf8)
+      }
+      spool.appendToLast { bytes in bytes.append(contentsOf: "    a  1\n    b  -1\n\n".utf8) }
+      written.append((date.year * 10_000 + date.month * 100 + date.day, number))
+    }
+    var out: any OutputSink = StringSink()
+    spool.copy(to: &out)
+    let text = (out as? StringSink)?.text ?? ""
+    let numbers = text.split(separator: "\n").filter { $0.hasPrefix("; comment ") }.map { Int($0.dropFirst(10)) ?? -1 }
+    let expected = written.enumerated().sorted { ($0.element.date, $0.offset) < ($1.element.date, $1.offset) }
+      .map(\.element.number)
+    #expect(numbers == expected)
   }
 }

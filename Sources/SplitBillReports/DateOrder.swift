@@ -1,0 +1,195 @@
+import SplitBillCore
+import SplitBillInput
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A journal's body, spooled by date so that it comes out in date order (stable: one date's
+/// transactions keep their input order), as `hledger check ordereddates` wants, without holding
+/// it in memory or reading it twice.
+///
+/// Each transaction is appended to its date's buffer; a buffer that fills is written to an
+/// unlinked temporary file as one piece (and all of them once they hold ``bufferLimit`` bytes
+/// together, 1 MiB: memory stays flat), its place noted under its date. Copying out reads each date's pieces in date
+/// order, then what is still buffered. Inputs already in date order cost what a plain spool
+/// costs; inputs in any order cost one more read position per piece (a few thousand for a journal
+/// of 100 MB) and a few words per date. Without a temporary file everything stays in memory.
+package final class DatedSpool {
+  /// When a date's buffer is written out.
+  static let pieceSize = 1 << 16
+  /// How much all the buffers may hold before every one is written out.
+  static let bufferLimit = 1 << 20
+
+  private let descriptor: Int32
+  private let directory: String
+  private var fileEnd: Int64 = 0
+  /// Each date's slot (`YYYYMMDD` → index), and by slot: the date, its buffer, its pieces on file
+  /// in the order written.
+  private var slots: [Int: Int] = [:]
+  private var dates: [Int] = []
+  private var buffers: [[UInt8]] = []
+  private var pieces: [[(offset: Int64, count: Int)]] = []
+  private var buffered = 0
+  /// The slot appended to last.
+  private var current = -1
+  private var currentDate = Int.min
+  private var failure: Int32?
+
+  /// A date as one sortable number, `YYYYMMDD`.
+  static func key(_ date: CalendarDate) -> Int { date.year * 10_000 + date.month * 100 + date.day }
+
+  /// A new, empty spool in `$TMPDIR` (else `/tmp`).
+  package init(directory: String = TemporaryFile.directory()) {
+    self.directory = directory
+    descriptor = TemporaryFile.open(in: directory, prefix: "splitbill-journal")
+  }
+
+  deinit {
+    if descriptor >= 0 { close(descriptor) }
+  }
+
+  /// Lets `body` append one transaction dated `date` to its date's buffer.
+  package func append(on date: CalendarDate, _ body: (inout [UInt8]) -> Void) {
+    let key = Self.key(date)
+    if key != currentDate {
+      if let slot = slots[key] {
+        current = slot
+      } else {
+        current = dates.count
+        slots[key] = current
+        dates.append(key)
+        buffers.append([])
+        pieces.append([])
+      }
+      currentDate = key
+    }
+    appendToLast(body)
+    guard descriptor >= 0 else { return }
+    if buffers[current].count >= Self.pieceSize {
+      buffered -= buffers[current].count
+      pieces[current].append((fileEnd, buffers[current].count))
+      write(buffers[current])
+      // Let its room go: a date's buffer holds room only while it fills.
+      buffers[current] = []
+    }
+    if buffered > Self.bufferLimit {
+      for slot in buffers.indices where !buffers[slot].isEmpty {
+        pieces[slot].append((fileEnd, buffers[slot].count))
+        write(buffers[slot])
+        buffers[slot] = []
+      }
+      buffered = 0
+    }
+  }
+
+  /// Lets `body` append more of the transaction appended last (its postings).
+  package func appendToLast(_ body: (inout [UInt8]) -> Void) {
+    guard current >= 0 else { return }
+    // Room ahead, growing by doubling (a writer reserves what one transaction may take; an exact
+    // reservation each time would copy the buffer at every transaction).
+    let capacity = buffers[current].capacity
+    if capacity - buffers[current].count < 4_096 { buffers[current].reserveCapacity(max(2 * capacity, 8_192)) }
+    let before = buffers[current].count
+    body(&buffers[current])
+    buffered += buffers[current].count - before
+  }
+
+  /// Writes `bytes` at the file's end.
+  private func write(_ bytes: [UInt8]) {
+    var done = 0
+    while done < bytes.count && failure == nil {
+      let written = unsafe bytes[done...].withUnsafeBytes {
+        unsafe pwrite(descriptor, $0.baseAddress, $0.count, off_t(fileEnd + Int64(done)))
+      }
+      if written < 0 && errno == EINTR { continue }
+      if written <= 0 { failure = written < 0 ? errno : EIO } else { done += written }
+    }
+    fileEnd += Int64(bytes.count)
+  }
+
+  /// Copies every transaction to `sink` in date order, or records in `sink` why it cannot.
+  ///
+  /// `before` is called with each date and the sink before that date's transactions, and once
+  /// more with `Int.max` at the end (``JournalBody`` puts its own there).
+  package func copy<Sink: OutputSink>(to sink: inout Sink, before: (Int, inout Sink) -> Void = { _, _ in }) {
+    let place = "a temporary file in \(directory)"
+    if let failure { return sink.recordFailure(failure, in: place) }
+    defer { before(Int.max, &sink) }
+    for slot in dates.indices.sorted(by: { dates[$0] < dates[$1] }) {
+      before(dates[slot], &sink)
+      for (offset, count) in pieces[slot] {
+        var piece = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+          let read = unsafe piece[done...].withUnsafeMutableBytes {
+            unsafe pread(descriptor, $0.baseAddress, $0.count, off_t(offset + Int64(done)))
+          }
+          if read < 0 && errno == EINTR { continue }
+          if read <= 0 { return sink.recordFailure(read < 0 ? errno : EIO, in: place) }
+          done += read
+        }
+        sink.write(bytes: piece)
+      }
+      if !buffers[slot].isEmpty { sink.write(bytes: buffers[slot]) }
+    }
+  }
+}
+
+/// A journal's body: transactions in a plain spool while they come in date order (noting where
+/// each date starts, a few words a date), and in a ``DatedSpool`` from the first one that does
+/// not. Copying out merges the two by date, the plain spool's first on each date (it came first),
+/// so inputs in date order cost nothing more than before, and others cost the dated spool's
+/// buffering for the transactions from the first one out of order.
+package final class JournalBody {
+  private let ordered = SpoolSink()
+  /// Each date of `ordered` and where its transactions start, in order.
+  private var dateStarts: [(date: Int, offset: Int64)] = []
+  private var late: DatedSpool?
+  /// Whether the last transaction went to `late`.
+  private var lastLate = false
+
+  package init() {}
+
+  /// Lets `body` append one transaction dated `date`.
+  package func append(on date: CalendarDate, _ body: (inout [UInt8]) -> Void) {
+    let key = DatedSpool.key(date)
+    if late == nil, key >= (dateStarts.last?.date ?? Int.min) {
+      if key != dateStarts.last?.date { dateStarts.append((key, ordered.byteCount)) }
+      lastLate = false
+      return ordered.append(body)
+    }
+    if late == nil { late = DatedSpool() }
+    lastLate = true
+    late?.append(on: date, body)
+  }
+
+  /// Lets `body` append more of the transaction appended last.
+  package func appendToLast(_ body: (inout [UInt8]) -> Void) {
+    if lastLate { late?.appendToLast(body) } else { ordered.append(body) }
+  }
+
+  /// Copies every transaction to `sink` in date order, or records in `sink` why it cannot.
+  package func copy(to sink: inout some OutputSink) {
+    guard let late else { return ordered.copy(to: &sink) }
+    if ordered.passFailure(to: &sink) { return }
+    let end = ordered.byteCount
+    var next = 0
+    late.copy(to: &sink) { date, sink in
+      // Before each date of the late ones: the ordered ones up to and including that date.
+      while next < dateStarts.count, dateStarts[next].date <= date {
+        let stop = next + 1 < dateStarts.count ? dateStarts[next + 1].offset : end
+        var offset = dateStarts[next].offset
+        while offset < stop {
+          guard let bytes = ordered.bytes(at: offset, count: Int(min(1 << 16, stop - offset))), !bytes.isEmpty else {
+            _ = ordered.passFailure(to: &sink)
+            return
+          }
+          sink.write(bytes: bytes)
+          offset += Int64(bytes.count)
+        }
+        next += 1
+      }
+    }
+  }
+}
