@@ -10,15 +10,21 @@ enum AdvisorOptions {
     case offline, gemini, openai
   }
 
+  /// The options, listed in help under `section`.
+  static func specs(section: String) -> [OptionSpec] { specs.map { $0.under(section) } }
+
   static let specs: [OptionSpec] = [
-    .value("--advisor", "NAME", "Who advises 'tip: ai' bills: offline (default, no network), gemini or openai."),
+    .value(
+      "--advisor", "NAME", "Who advises 'tip: ai' bills: offline (default, no network), gemini or openai.",
+      choices: Kind.allCases.map(\.rawValue)),
     .value(
       "--ai-base-url", "URL", "The provider's base URL (Gemini's by default; http://localhost:11434/v1 for Ollama)."),
     .value(
       "--ai-model", "MODEL",
       "The model (gemini: \(GeminiProvider.defaultModel); openai: \(OpenAIProvider.defaultModel))."),
-    .value("--ai-api-version", "VERSION", "Gemini API version: v1beta (default) or v1."),
-    .value("--ai-key-file", "PATH", "Read the API key from PATH (must not be readable by group or others)."),
+    .value("--ai-api-version", "VERSION", "Gemini API version: v1beta (default) or v1.", choices: ["v1beta", "v1"]),
+    .value(
+      "--ai-key-file", "PATH", "Read the API key from PATH (must not be readable by group or others).", files: [""]),
     .value("--ai-batch-size", "N", "Bills per request (default 20)."),
     .value("--ai-rpm", "N", "Requests per rolling minute (default 5)."),
     .value("--ai-concurrency", "N", "Requests in flight at once (default 1)."),

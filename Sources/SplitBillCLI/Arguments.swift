@@ -22,15 +22,32 @@ struct OptionSpec: Sendable {
   var repeatable = false
   /// One line for `--help`.
   var help: String
+  /// The heading `--help` lists it under (`nil`: "Options").
+  var section: String?
+  /// The values it takes, when they are a fixed set (for completions and the man page).
+  var choices: [String] = []
+  /// The extensions of the files it names (`csv`, `yaml`), or `[""]` for any file; empty when
+  /// its value is no file.
+  var files: [String] = []
 
   static func flag(_ name: String, short: String? = nil, _ help: String) -> OptionSpec {
     OptionSpec(name: name, short: short, valueName: nil, help: help)
   }
 
   static func value(
-    _ name: String, short: String? = nil, _ valueName: String, repeatable: Bool = false, _ help: String
+    _ name: String, short: String? = nil, _ valueName: String, repeatable: Bool = false, _ help: String,
+    choices: [String] = [], files: [String] = []
   ) -> OptionSpec {
-    OptionSpec(name: name, short: short, valueName: valueName, repeatable: repeatable, help: help)
+    OptionSpec(
+      name: name, short: short, valueName: valueName, repeatable: repeatable, help: help, choices: choices,
+      files: files)
+  }
+
+  /// The same option listed under `section` in help.
+  func under(_ section: String) -> OptionSpec {
+    var copy = self
+    copy.section = section
+    return copy
   }
 }
 
@@ -71,6 +88,13 @@ struct ParsedArguments: Equatable, Sendable {
       if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
         name = String(argument[..<equals])
         inlineValue = String(argument[argument.index(after: equals)...])
+      } else if !argument.hasPrefix("--"), argument.count > 2,
+        specs.contains(where: { $0.short == String(argument.prefix(2)) && $0.valueName != nil })
+      {
+        // `-oFILE` and `-o=FILE`, as getopt reads them.
+        name = String(argument.prefix(2))
+        let rest = argument.dropFirst(2)
+        inlineValue = String(rest.hasPrefix("=") ? rest.dropFirst() : rest)
       }
       guard let spec = specs.first(where: { $0.name == name || $0.short == name }) else {
         let known = specs.map(\.name) + ["--help"]

@@ -20,12 +20,15 @@ enum CalcCommand {
       .value("--payer", "NAME", "Who paid (needed by --leftover payer)."),
       .value("--currency", "CODE", "ISO 4217 currency code. Default USD."),
       .value(
-        "--leftover", "POLICY", "Who absorbs leftover units: balanced (default), remainder, first, payer, to-tip."),
-      .value("--rounding", "MODE", "How a percentage tip is rounded: half-up (default), half-even, up, down."),
+        "--leftover", "POLICY", "Who absorbs leftover units: balanced (default), remainder, first, payer, to-tip.",
+        choices: LeftoverPolicy.allCases.map(\.rawValue)),
+      .value(
+        "--rounding", "MODE", "How a percentage tip is rounded: half-up (default), half-even, up, down.",
+        choices: RoundingMode.allCases.map(\.rawValue)),
       .flag("--decimal-comma", "Read amounts written as 84,50."),
       .flag("--json", "Print one JSON object instead of the table."),
       .flag("--interactive", short: "-i", "Open the calculator screen in the terminal; the options fill it in."),
-    ] + AdvisorOptions.specs,
+    ] + AdvisorOptions.specs(section: "Tip advice in interactive mode (--interactive)"),
     details: """
       The tip is exactly one of --tip or --tip-amount; giving none is an error, not a silent default.
       Each share is the floor of its exact part of the total; the leftover units go one each to the

@@ -10,7 +10,9 @@ enum CheckCommand {
     summary: "validate bill files (YAML, CSV) and list every problem with its position",
     usage: "splitbill check PATH... [--format text|github|json] [--strict] [options]",
     options: [
-      .value("--format", "FORMAT", "text (default), github (workflow commands for GitHub Actions) or json."),
+      .value(
+        "--format", "FORMAT", "text (default), github (workflow commands for GitHub Actions) or json.",
+        choices: Format.allCases.map(\.rawValue)),
       .flag("--strict", "Fail on warnings too (probable duplicate receipts)."),
     ] + InputOptions.specs,
     details: """
@@ -25,7 +27,7 @@ enum CheckCommand {
       "splitbill check expenses/ --format github --strict",
       "cat bills.csv | splitbill check - --input-format csv --format json",
     ],
-    run: run)
+    run: run, operands: InputOptions.extensions)
 
   enum Format: String, CaseIterable {
     case text, github, json
@@ -60,7 +62,9 @@ enum CheckCommand {
     switch format {
     case .text:
       let lines = SourceLines.fetch(diagnostics.compactMap(\.location), standardInput: stream.standardInput)
-      for diagnostic in diagnostics { context.stdout.write(DiagnosticFormatter.text(diagnostic, lines: lines)) }
+      for diagnostic in diagnostics {
+        context.stdout.write(DiagnosticFormatter.text(diagnostic, lines: lines, color: context.colorsStdout))
+      }
       for (code, count) in omitted { context.stdout.write(DiagnosticFormatter.omitted(count, code: code)) }
       context.stdout.write(
         "checked \(plural(stream.fileCount, "file")), \(plural(stream.billCount, "bill"))"

@@ -1,3 +1,4 @@
+import Foundation
 import SplitBillReports
 
 /// What a command may touch: its output streams and environment. Tests pass string sinks.
@@ -25,8 +26,35 @@ package struct CommandContext {
     self.stderrIsTerminal = stderrIsTerminal
   }
 
+  /// Whether diagnostics on standard output / standard error are coloured (``setColor(_:)``).
+  package var colorsStdout = false
+  package var colorsStderr = false
+
   /// Writes a line to standard error.
   mutating func message(_ text: String) { stderr.write(text + "\n") }
+
+  /// Decides colour from `--color`: `always` and `never` as said; `auto` colours a stream that is a
+  /// terminal, unless `NO_COLOR` is set (and not empty); `CLICOLOR_FORCE` (not `0`) colours even
+  /// when it is not a terminal.
+  mutating func setColor(_ choice: ColorChoice) {
+    switch choice {
+    case .always: (colorsStdout, colorsStderr) = (true, true)
+    case .never: (colorsStdout, colorsStderr) = (false, false)
+    case .auto:
+      if let force = environment["CLICOLOR_FORCE"], !force.isEmpty, force != "0" {
+        (colorsStdout, colorsStderr) = (true, true)
+      } else if let no = environment["NO_COLOR"], !no.isEmpty {
+        (colorsStdout, colorsStderr) = (false, false)
+      } else {
+        (colorsStdout, colorsStderr) = (stdoutIsTerminal, stderrIsTerminal)
+      }
+    }
+  }
+}
+
+/// `--color auto|always|never`.
+package enum ColorChoice: String, CaseIterable, Sendable {
+  case auto, always, never
 }
 
 /// A failure that ends a command with a message on stderr and a specific exit code.
@@ -44,31 +72,70 @@ struct Command: Sendable {
   var details: String = ""
   var examples: [String]
   var run: @Sendable (ParsedArguments, inout CommandContext) async throws -> ExitCode
+  /// What the positional arguments are, for completions and the man page: file extensions
+  /// (`[""]` any file, `["/"]` directories too), or words (`splitwise`, `bash`).
+  var operands: [String] = []
+  var operandWords: [String] = []
 
-  /// `splitbill NAME --help`.
+  /// The options every command takes.
+  static let globalOptions: [OptionSpec] = [
+    .value(
+      "--color", "WHEN", "Colour diagnostics: auto (on a terminal, unless NO_COLOR is set), always or never.",
+      choices: ColorChoice.allCases.map(\.rawValue)
+    ).under("Global options")
+  ]
+
+  /// This command's options and the global ones.
+  var allOptions: [OptionSpec] { options + Self.globalOptions }
+
+  /// `splitbill NAME --help`: this command's options only, by section.
   var help: String {
     var lines = ["splitbill \(name): \(summary)", "", "Usage: \(usage)", ""]
     if !details.isEmpty { lines += [details, ""] }
-    lines.append("Options:")
-    let labels = options.map { option in
-      [option.short, option.name].compactMap { $0 }.joined(separator: ", ")
-        + (option.valueName.map { " " + $0 } ?? "")
+    let all = allOptions + [Self.helpOption]
+    let labels = all.map(\.label)
+    let width = labels.map(\.count).max() ?? 0
+    var sections: [String?] = [nil]
+    for option in all where !sections.contains(option.section) { sections.append(option.section) }
+    for section in sections {
+      lines.append((section ?? "Options") + ":")
+      for (label, option) in zip(labels, all) where option.section == section {
+        lines.append("  " + TerminalText.pad(label, to: width, alignment: .left) + "  " + option.help)
+      }
+      lines.append("")
     }
-    let width = (labels.map(\.count) + ["-h, --help".count]).max() ?? 0
-    for (label, option) in zip(labels, options) {
-      lines.append("  " + TerminalText.pad(label, to: width, alignment: .left) + "  " + option.help)
-    }
-    lines.append("  " + TerminalText.pad("-h, --help", to: width, alignment: .left) + "  Show this help.")
     if !examples.isEmpty {
-      lines += ["", "Examples:"] + examples.map { "  " + $0 }
+      lines += ["Examples:"] + examples.map { "  " + $0 } + [""]
     }
-    lines += ["", exitCodeHelp]
+    lines.append("Exit codes: splitbill help exit-codes")
     return lines.joined(separator: "\n") + "\n"
   }
 }
 
-let exitCodeHelp = """
-  Exit codes: 0 success, 1 invalid bills found, 64 usage error, 66 an input cannot be read,
-  69 a required AI provider is unavailable, 70 internal error (a reconciliation failed),
-  73 an output cannot be written, 74 standard output or error cannot be written.
-  """
+extension Command {
+  static let helpOption = OptionSpec.flag("--help", short: "-h", "Show this help.").under("Global options")
+}
+
+extension OptionSpec {
+  /// `-o, --output FILE`, as help shows it.
+  var label: String {
+    [short, name].compactMap { $0 }.joined(separator: ", ") + (valueName.map { " " + $0 } ?? "")
+  }
+}
+
+/// `splitbill help exit-codes` (and the man page's EXIT STATUS).
+let exitCodes: [(code: ExitCode, meaning: String)] = [
+  (.success, "success"),
+  (.invalidBills, "invalid bills found (the valid ones were still processed), or an import with invalid rows"),
+  (.usage, "usage error: an unknown option, a bad value, no command"),
+  (.noInput, "an input cannot be read, or holds nothing (unless --allow-empty)"),
+  (.unavailable, "a required AI provider is unavailable (--require-ai)"),
+  (.internalError, "internal error: a reconciliation identity failed, which must never happen"),
+  (.cannotCreate, "an output cannot be written (or exists, without --force)"),
+  (.ioError, "standard output or standard error cannot be written: what was printed is not the whole output"),
+]
+
+let exitCodeHelp =
+  "Exit codes:\n"
+  + exitCodes.map { "  \(String($0.code.rawValue).padding(toLength: 3, withPad: " ", startingAt: 0)) \($0.meaning)" }
+  .joined(separator: "\n") + "\n"

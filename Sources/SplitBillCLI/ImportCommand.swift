@@ -16,7 +16,8 @@ enum ImportCommand {
     summary: "turn a Splitwise CSV or Spliit JSON export into a splitbill YAML file",
     usage: "splitbill import splitwise|spliit FILE [-o OUT] [--skip-invalid] [--currency CODE] [--today DATE]",
     options: [
-      .value("--output", short: "-o", "OUT", "Write the YAML to OUT (atomically) instead of standard output."),
+      .value(
+        "--output", short: "-o", "OUT", "Write the YAML to OUT (atomically) instead of standard output.", files: [""]),
       .flag("--force", "With -o: replace OUT if it exists."),
       .flag(
         "--skip-invalid",
@@ -38,7 +39,7 @@ enum ImportCommand {
       "splitbill import splitwise export.csv -o trip.yaml",
       "splitbill import spliit lisbon.json -o lisbon.yaml && splitbill report lisbon.yaml",
     ],
-    run: run)
+    run: run, operands: ["csv", "json"], operandWords: ImportSource.allCases.map(\.rawValue))
 
   static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) throws -> ExitCode {
     guard let name = arguments.positionals.first else {
@@ -146,7 +147,8 @@ enum ImportCommand {
       }
       context.stderr.write(
         DiagnosticFormatter.text(
-          severity: issue.severity.rawValue, location: location, file: path, message: issue.message, lines: source))
+          severity: issue.severity.rawValue, location: location, file: path, message: issue.message, lines: source,
+          color: context.colorsStderr))
     }
   }
 

@@ -6,13 +6,24 @@ enum InputOptions {
   static let specs: [OptionSpec] = [
     .value("--currency", "CODE", "Default currency for bills and files that name none (default USD)."),
     .value("--default-tip", "TIP", "Default tip for bills and files that give none: a percentage or 'ai'."),
-    .value("--leftover", "POLICY", "Default leftover policy: balanced, remainder, first, payer, to-tip."),
-    .value("--rounding", "MODE", "Default tip rounding: half-up, half-even, up, down."),
-    .value("--input-format", "FORMAT", "Format of standard input ('-') and of files with other names: yaml or csv."),
-    .value("--delimiter", "CHAR", "CSV delimiter: ',', ';' or 'tab' (default: detected from the header)."),
+    .value(
+      "--leftover", "POLICY", "Default leftover policy: balanced, remainder, first, payer, to-tip.",
+      choices: LeftoverPolicy.allCases.map(\.rawValue)),
+    .value(
+      "--rounding", "MODE", "Default tip rounding: half-up, half-even, up, down.",
+      choices: RoundingMode.allCases.map(\.rawValue)),
+    .value(
+      "--input-format", "FORMAT", "Format of standard input ('-') and of files with other names: yaml or csv.",
+      choices: InputFormat.allCases.map(\.rawValue)),
+    .value(
+      "--delimiter", "CHAR", "CSV delimiter: ',', ';' or 'tab' (default: detected from the header).",
+      choices: [",", ";", "tab"]),
     .flag("--decimal-comma", "Read amounts, percentages and weights written as 84,50."),
     .flag("--allow-empty", "Accept inputs that hold no bills (an empty file or directory) instead of exiting 66."),
   ]
+
+  /// The extensions of bill files, for completions (directories complete too).
+  static let extensions = ["yaml", "yml", "csv", "tsv"]
 
   /// The bill files' extensions a directory is searched for.
   static let billExtensions = "*.yaml, *.yml, *.csv, *.tsv"

@@ -14,10 +14,13 @@ enum ReportCommand {
     summary: "split every bill, reconcile, and say who owes whom (text, JSON, CSV, Markdown, HTML, journals)",
     usage: "splitbill report PATH... [--format FORMAT] [-o FILE]... [period] [options]",
     options: [
-      .value("--format", "FORMAT", "text (default), json, csv, markdown, html, hledger, ledger or beancount."),
+      .value(
+        "--format", "FORMAT", "text (default), json, csv, markdown, html, hledger, ledger or beancount.",
+        choices: ReportFormat.allCases.map(\.rawValue)),
       .value(
         "--output", short: "-o", "FILE", repeatable: true,
-        "Write to FILE (repeatable), atomically; the format comes from the extension unless --format is given."),
+        "Write to FILE (repeatable), atomically; the format comes from the extension unless --format is given.",
+        files: [""]),
       .value("--since", "DATE", "Only bills on or after DATE (YYYY-MM-DD)."),
       .value("--until", "DATE", "Only bills on or before DATE (YYYY-MM-DD)."),
       .value("--week", "WEEK", "Only bills in ISO week WEEK, such as 2026-W48."),
@@ -29,9 +32,10 @@ enum ReportCommand {
       .flag("--no-declarations", "Journals: leave out account and commodity declarations, for appending."),
       .value(
         "--record-settlements", "FILE",
-        "Also write the suggested settlements as payments (YAML) to FILE, dated the period's last day."),
+        "Also write the suggested settlements as payments (YAML) to FILE, dated the period's last day.",
+        files: ["yaml"]),
       .flag("--force", "With --record-settlements: replace FILE if it exists."),
-    ] + InputOptions.specs + AdvisorOptions.specs,
+    ] + InputOptions.specs + AdvisorOptions.specs(section: "Tip advice (bills with tip: ai)"),
     details: """
       Bills are processed in order (inputs as given, directories sorted, bills in file order): each is
       split with its leftover policy, added to per-person figures, and the balances are settled with
@@ -51,7 +55,7 @@ enum ReportCommand {
       "GEMINI_API_KEY=... splitbill report samples/trip.yaml --advisor gemini",
       "splitbill report samples/trip.yaml --advisor openai --ai-base-url http://localhost:11434/v1 --ai-model llama3.2",
     ],
-    run: run)
+    run: run, operands: InputOptions.extensions)
 
   /// Where one output goes.
   struct Output {
@@ -442,7 +446,9 @@ enum ReportCommand {
   static func printDiagnostics(_ diagnostics: [Diagnostic], stream: BillStream, context: inout CommandContext) {
     guard !diagnostics.isEmpty || !stream.omittedWarnings.isEmpty else { return }
     let lines = SourceLines.fetch(diagnostics.compactMap(\.location), standardInput: stream.standardInput)
-    for diagnostic in diagnostics { context.stderr.write(DiagnosticFormatter.text(diagnostic, lines: lines)) }
+    for diagnostic in diagnostics {
+      context.stderr.write(DiagnosticFormatter.text(diagnostic, lines: lines, color: context.colorsStderr))
+    }
     for (code, count) in stream.omittedWarnings.sorted(by: { $0.key < $1.key }) {
       context.stderr.write(DiagnosticFormatter.omitted(count, code: code))
     }

@@ -41,7 +41,7 @@ enum InitCommand {
     usage: "splitbill init [FILE] [--force]",
     options: [.flag("--force", "Overwrite FILE if it exists.")],
     examples: ["splitbill init trip.yaml", "splitbill init > bills.yaml"],
-    run: run)
+    run: run, operands: ["yaml"])
 
   static let starter = """
     # yaml-language-server: $schema=./splitbill.schema.json   (splitbill schema > splitbill.schema.json)

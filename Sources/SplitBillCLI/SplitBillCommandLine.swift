@@ -14,24 +14,35 @@ package enum SplitBillCommandLine {
   static let commands: [Command] = [
     ReportCommand.command, SuggestCommand.command,
     CalcCommand.command, CheckCommand.command, ImportCommand.command, SchemaCommand.command, InitCommand.command,
+    CompletionsCommand.command, ManCommand.command, VersionCommand.command,
+  ]
+
+  /// What `splitbill help TOPIC` explains besides the commands.
+  static let topics: [(name: String, summary: String, text: @Sendable () -> String)] = [
+    ("exit-codes", "what each exit status means", { exitCodeHelp })
   ]
 
   /// Runs `splitbill` with `arguments` (without the program name) and returns the exit code.
   package static func run(_ arguments: [String], context: inout CommandContext) async -> Int32 {
     guard let first = arguments.first else {
-      context.stderr.write(overview)
+      // No command: a short usage on stderr, as a mistake (the full help is `splitbill help`).
+      context.stderr.write(shortUsage)
       return ExitCode.usage.rawValue
     }
     switch first {
     case "-h", "--help":
       context.stdout.write(overview)
       return 0
-    case "--version":
+    case "-V", "--version":
       context.stdout.write("splitbill \(version)\n")
       return 0
     case "help":
       guard arguments.count > 1 else {
         context.stdout.write(overview)
+        return 0
+      }
+      if let topic = topics.first(where: { $0.name == arguments[1] }) {
+        context.stdout.write(topic.text())
         return 0
       }
       guard let command = commands.first(where: { $0.name == arguments[1] }) else {
@@ -51,7 +62,8 @@ package enum SplitBillCommandLine {
       return 0
     }
     do {
-      let parsed = try ParsedArguments.parse(rest, specs: command.options)
+      let parsed = try ParsedArguments.parse(rest, specs: command.allOptions)
+      try context.setColor(parsed.choice("--color", ColorChoice.self) ?? .auto)
       return try await command.run(parsed, &context).rawValue
     } catch let error as UsageError {
       return usageFailure(error, command: command, context: &context)
@@ -62,6 +74,16 @@ package enum SplitBillCommandLine {
       context.message("error: internal error: \(error)")
       return ExitCode.internalError.rawValue
     }
+  }
+
+  /// What bare `splitbill` prints.
+  static var shortUsage: String {
+    """
+    Usage: splitbill <command> [options]
+    Commands: \(commands.map(\.name).joined(separator: ", "))
+    Try 'splitbill report samples/trip.yaml', or 'splitbill help' for the full help.
+
+    """
   }
 
   static func unknownCommand(_ name: String) -> UsageError {
@@ -84,17 +106,21 @@ package enum SplitBillCommandLine {
   }
 
   static var overview: String {
-    let width = commands.map(\.name.count).max() ?? 0
+    let width = (commands.map(\.name.count) + topics.map(\.name.count)).max() ?? 0
     let list = commands.map { "  " + TerminalText.pad($0.name, to: width, alignment: .left) + "  " + $0.summary }
+    let topicList = topics.map { "  " + TerminalText.pad($0.name, to: width, alignment: .left) + "  " + $0.summary }
     return """
       splitbill: settle restaurant bills exactly, one at a time or in batches.
 
       Usage: splitbill <command> [options]
-             splitbill help <command>
-             splitbill --version
+             splitbill help <command>|<topic>
+             splitbill -V | --version
 
       Commands:
       \(list.joined(separator: "\n"))
+
+      Help topics (splitbill help TOPIC):
+      \(topicList.joined(separator: "\n"))
 
       Examples:
         splitbill report samples/trip.yaml
@@ -103,8 +129,7 @@ package enum SplitBillCommandLine {
         splitbill calc 84.50 --tip 18 --split 3
         splitbill calc --interactive
         splitbill suggest "Lovely waiter, slow kitchen"
-
-      \(exitCodeHelp)
+        splitbill import splitwise export.csv -o trip.yaml
 
       """
   }

@@ -17,9 +17,10 @@ enum SuggestCommand {
       .value("--people", "NAMES", "Split among named people: Ana,Ben=2,Chloé."),
       .value("--default-tip", "PERCENT", "Where the offline advisor starts when the notes say nothing (default 15)."),
       .value(
-        "--leftover", "POLICY", "Who absorbs leftover units: balanced (default), remainder, first, payer, to-tip."),
+        "--leftover", "POLICY", "Who absorbs leftover units: balanced (default), remainder, first, payer, to-tip.",
+        choices: LeftoverPolicy.allCases.map(\.rawValue)),
       .flag("--json", "Print the advice (and the bill, with --amount) as JSON."),
-    ] + AdvisorOptions.specs,
+    ] + AdvisorOptions.specs(section: "Advisor"),
     details: """
       The offline advisor (default) reads the notes for cues about service, food, waiting and
       atmosphere and says which it matched. --advisor gemini or openai asks a model instead, falling

@@ -13,16 +13,19 @@ package enum DiagnosticFormatter {
   ///
   /// `lines` holds source lines by file and line number (``SourceLines/fetch(_:standardInput:)``).
   /// Everything from the input is sanitized for the terminal.
-  package static func text(_ diagnostic: Diagnostic, lines: [String: [Int: String]]) -> String {
+  /// With `color`, as a compiler colours a terminal's: `error:` bold red, `warning:` bold yellow,
+  /// `note:` bold cyan, the caret green (the text from the input is never coloured).
+  package static func text(_ diagnostic: Diagnostic, lines: [String: [Int: String]], color: Bool = false) -> String {
     text(
       severity: diagnostic.severity.rawValue, location: diagnostic.location, file: nil, message: diagnostic.message,
-      lines: lines)
+      lines: lines, color: color)
   }
 
   /// The same for any message (`splitbill import`'s): `location` when it has one, else `file`
   /// alone when given.
   package static func text(
-    severity: String, location: SourceLocation?, file: String?, message: String, lines: [String: [Int: String]]
+    severity: String, location: SourceLocation?, file: String?, message: String, lines: [String: [Int: String]],
+    color: Bool = false
   ) -> String {
     var out = ""
     if let location {
@@ -31,14 +34,15 @@ package enum DiagnosticFormatter {
     } else if let file {
       out += TerminalText.sanitize(file) + ": "
     }
-    out += "\(severity): \(TerminalText.sanitize(message))\n"
+    let paint = ["error": "\u{1B}[1;31m", "warning": "\u{1B}[1;33m", "note": "\u{1B}[1;36m"][severity]
+    out += (color ? (paint ?? "") + severity + ":\u{1B}[0m" : severity + ":") + " \(TerminalText.sanitize(message))\n"
     if let location, let line = lines[location.file]?[location.line] {
       let (source, caretColumn) = excerpt(of: line, column: location.column)
       let shown = TerminalText.sanitize(source)
       out += "    " + shown + "\n"
       // Keep tabs under tabs so the caret lines up however wide the terminal draws them.
       let prefix = source.prefix(max(0, caretColumn - 1)).map { $0 == "\t" ? "\t" : " " }.joined()
-      if shown == source { out += "    " + prefix + "^\n" }
+      if shown == source { out += "    " + prefix + (color ? "\u{1B}[32m^\u{1B}[0m\n" : "^\n") }
     }
     return out
   }

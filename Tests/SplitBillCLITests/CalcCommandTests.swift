@@ -154,12 +154,12 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
     #expect(outcome.stderr.contains("--help' for more information."))
   }
 
-  @Test func helpGoesToStdoutWithExamplesAndExitCodes() async {
+  @Test func helpGoesToStdoutWithExamplesAndWhereTheExitCodesAre() async {
     for arguments in [["--help"], ["help", "calc"], ["calc", "--help"]] {
       let outcome = await runCLI(arguments)
       #expect(outcome.code == 0)
       #expect(outcome.stdout.contains("splitbill calc 84.50 --tip 18 --split 3"))
-      #expect(outcome.stdout.contains("Exit codes: 0 success, 1 invalid bills found, 64 usage error"))
+      #expect(outcome.stdout.contains("exit-codes"))
     }
     #expect(await runCLI(["--version"]).stdout == "splitbill \(SplitBillCommandLine.version)\n")
     #expect(await runCLI([]).code == 64)
