@@ -99,7 +99,12 @@ struct ParsedArguments: Equatable, Sendable {
       guard let spec = specs.first(where: { $0.name == name || $0.short == name }) else {
         let known = specs.map(\.name) + ["--help"]
         var message = "unknown option '\(name)'"
-        if let guess = Spelling.suggestion(for: name, among: known) { message += "; did you mean '\(guess)'?" }
+        if let guess = Spelling.suggestion(for: name, among: known)
+          ?? known.first(where: { name.count > 3 && $0.hasSuffix("-" + name.dropFirst(2)) })
+        {
+          // A typo, or the name of another command's option (`report --tip` is `--default-tip`).
+          message += "; did you mean '\(guess)'?"
+        }
         throw UsageError(message)
       }
       if spec.valueName == nil {

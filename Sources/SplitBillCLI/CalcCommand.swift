@@ -75,6 +75,15 @@ enum CalcCommand {
     let currency =
       try arguments.parse("--currency") { text throws(MoneyError) in try Currency(code: text) } ?? .usd
     let amount: Money
+    // `84,50`: a decimal comma is the likelier reading than a thousands separator; say so first.
+    if !decimalComma, let comma = amountText.firstIndex(of: ","), !amountText.contains("."),
+      amountText[amountText.index(after: comma)...].count <= 2,
+      amountText.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ",") })
+    {
+      throw UsageError(
+        "decimal comma? amount '\(amountText)': use --decimal-comma to read it so, or write \(amountText.replacingOccurrences(of: ",", with: "."))"
+      )
+    }
     do {
       amount = try Money(parsing: amountText, currency: currency, decimalComma: decimalComma)
     } catch {

@@ -34,6 +34,7 @@ enum CheckCommand {
   }
 
   static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) async throws -> ExitCode {
+    let arguments = context.readingStandardInput(arguments)
     guard !arguments.positionals.isEmpty else {
       throw UsageError("no PATH given: name bill files or directories, for example: splitbill check samples")
     }

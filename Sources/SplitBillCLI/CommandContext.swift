@@ -13,6 +13,8 @@ package struct CommandContext {
   package var stdoutIsTerminal: Bool
   /// Whether standard error is a terminal.
   package var stderrIsTerminal: Bool
+  /// Whether standard input is a terminal (else `report` and `check` read it when given no PATH).
+  package var stdinIsTerminal = true
 
   /// Creates a context.
   package init(
@@ -29,6 +31,15 @@ package struct CommandContext {
   /// Whether diagnostics on standard output / standard error are coloured (``setColor(_:)``).
   package var colorsStdout = false
   package var colorsStderr = false
+
+  /// `arguments` with `-` (standard input) as the one PATH when none is given and something is
+  /// piped in: `cat trip.csv | splitbill report`.
+  func readingStandardInput(_ arguments: ParsedArguments) -> ParsedArguments {
+    guard arguments.positionals.isEmpty, !stdinIsTerminal else { return arguments }
+    var arguments = arguments
+    arguments.positionals = ["-"]
+    return arguments
+  }
 
   /// Writes a line to standard error.
   mutating func message(_ text: String) { stderr.write(text + "\n") }

@@ -64,6 +64,7 @@ enum ReportCommand {
   }
 
   static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) async throws -> ExitCode {
+    let arguments = context.readingStandardInput(arguments)
     guard !arguments.positionals.isEmpty else {
       throw UsageError("no PATH given: name bill files or directories, for example: splitbill report samples/trip.yaml")
     }
@@ -90,6 +91,8 @@ enum ReportCommand {
     if let network {
       var requests: [AdviceRequest] = []
       var scan = BillStream(options: readOptions)
+      // Standard input is read once (telling CSV from YAML already read it): the scan shares it.
+      scan.reuseStandardInput(from: stream)
       scan.read(scan.sources(for: arguments.positionals)) { outcome in
         guard case .valid(let bill) = outcome, bill.terms.tip == .advisor else { return }
         // Bills before the period are split too (carried into the opening balances), so they are
@@ -145,7 +148,7 @@ enum ReportCommand {
     func readAndWrite(_ stream: inout BillStream, _ sources: [InputSource], _ context: inout CommandContext) throws
       -> ExitCode
     {
-      let color = context.stdoutIsTerminal && context.environment["NO_COLOR"].map(\.isEmpty) ?? true
+      let color = context.colorsStdout
       var pass = try readInputs(&stream, sources, color: color)
       let repeats = stream.findRepeats()
       if repeats.hasRepeatedIDs {
@@ -226,12 +229,14 @@ enum ReportCommand {
             let file = try PendingFile(path: path)
             pass.pending.append(file)
             pass.writers.append(
-              ReportCommand.makeWriter(output.format, sink: file.sink, color: false, journal: journalOptions))
+              ReportCommand.makeWriter(
+                output.format, sink: file.sink, color: false, journal: journalOptions, period: filter?.description))
           } else {
             let sink = SpoolSink()
             pass.spool = sink
             pass.writers.append(
-              ReportCommand.makeWriter(output.format, sink: sink, color: color, journal: journalOptions))
+              ReportCommand.makeWriter(
+                output.format, sink: sink, color: color, journal: journalOptions, period: filter?.description))
           }
         }
       } catch {
@@ -365,10 +370,10 @@ enum ReportCommand {
   }
 
   static func makeWriter(
-    _ format: ReportFormat, sink: some OutputSink, color: Bool, journal: JournalOptions
+    _ format: ReportFormat, sink: some OutputSink, color: Bool, journal: JournalOptions, period: String? = nil
   ) -> any ReportWriter {
     switch format {
-    case .text: return TextReportWriter(sink: sink, color: color)
+    case .text: return TextReportWriter(sink: sink, color: color, period: period)
     case .json: return JSONReportWriter(sink: sink)
     case .csv: return CSVReportWriter(sink: sink)
     case .markdown: return MarkdownReportWriter(sink: sink)
@@ -434,6 +439,10 @@ enum ReportCommand {
       return filter
     }
     let lastWeek = arguments.flag("--last-week")
+    if today != nil, !lastWeek {
+      throw UsageError(
+        "--today only moves --last-week (the one period relative to today); give --last-week, or drop it")
+    }
     let choices = [since != nil || until != nil, week != nil, lastWeek].filter { $0 }.count
     guard choices <= 1 else { throw UsageError("use one of --since/--until, --week or --last-week") }
     if let since, let until, since > until { throw UsageError("--since \(since) is after --until \(until)") }

@@ -44,6 +44,12 @@ enum SuggestCommand {
       case .advisor: throw UsageError("the advice starts from a percentage such as 15, not 'ai'")
       }
     }
+    // The bill's options describe the bill: without --amount there is none, and they would do nothing.
+    if arguments.value("--amount") == nil,
+      let idle = ["--currency", "--split", "--people", "--leftover"].first(where: { arguments.value($0) != nil })
+    {
+      throw UsageError("\(idle) needs --amount: without a bill there is nothing to split or price")
+    }
     let currency = try arguments.parse("--currency") { text throws(MoneyError) in try Currency(code: text) } ?? .usd
     let amount = try arguments.parse("--amount") { text throws(MoneyError) in
       try Money(parsing: text, currency: currency)

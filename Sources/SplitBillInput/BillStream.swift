@@ -202,7 +202,10 @@ package struct BillStream {
     }
     for path in paths {
       if path == "-" {
-        let source = InputSource(path: "-", format: options.inputFormat ?? .yaml, isTabSeparated: false)
+        // Without --input-format, standard input is CSV when its first line is a header of the
+        // format's column names, else YAML.
+        let format = options.inputFormat ?? (readStandardInput().looksLikeCSV ? .csv : .yaml)
+        let source = InputSource(path: "-", format: format, isTabSeparated: false)
         if isNew(source) { result.append(source) }
         continue
       }
@@ -270,6 +273,18 @@ package struct BillStream {
       // Aliases may reach, over the whole run, 100,000 nodes plus one per byte of input read:
       // ample for anchors a file means, and a bound that 300 documents cannot multiply.
       aliasBudget += source.path == "-" ? (standardInput?.count ?? 0) : Self.size(of: source.path)
+      let errorsBefore = fileProblems.count
+      defer {
+        // Piped CSV with a misspelt column is not CSV to the sniffer: say what it looks like.
+        if source.path == "-", options.inputFormat == nil, fileProblems.count > errorsBefore,
+          let header = standardInput?.csvLikeHeader
+        {
+          let diagnostic = Diagnostic.error(
+            .standardInputLooksLikeCSV(header: header), at: SourceLocation(file: "-", line: 1, column: 1))
+          record(diagnostic, ofBill: false)
+          fileProblems.append(diagnostic)
+        }
+      }
       var yaml = YAMLBillReader(file: source.path, reader: reader, expansionLimit: aliasBudget)
       defer { aliasBudget -= yaml.aliasNodes }
       yaml.standardInput = standardInput

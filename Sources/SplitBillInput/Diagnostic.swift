@@ -120,6 +120,8 @@ package enum Problem: Hashable, Sendable {
   case unknownTopKey(String, guess: String?)
   /// A document that is neither a mapping nor a list of bills.
   case documentShape(String)
+  /// Standard input read as YAML failed, and its first line looks like a CSV header.
+  case standardInputLooksLikeCSV(header: String)
   /// `bills` that is not a list.
   case billsShape(String)
   /// `payments` that is not a list.
@@ -277,6 +279,7 @@ package enum Problem: Hashable, Sendable {
     case .headerAfterBills: return "file.key-order"
     case .unknownTopKey: return "file.unknown-key"
     case .documentShape: return "file.shape"
+    case .standardInputLooksLikeCSV: return "stdin.csv"
     case .billsShape: return "bills.shape"
     case .paymentsShape: return "payments.shape"
     case .defaultsShape: return "defaults.shape"
@@ -376,6 +379,9 @@ package enum Problem: Hashable, Sendable {
       }
       return "unknown key '\(EchoedText.quote(key))' at the top of the file; did you mean '\(EchoedText.quote(guess))'?"
     case .documentShape(let shape): return "expected a mapping with 'bills' or a list of bills, found \(shape)"
+    case .standardInputLooksLikeCSV(let header):
+      return "standard input was read as YAML, but its first line '\(EchoedText.quote(header))' looks like a CSV "
+        + "header: give --input-format csv (and check the column names)"
     case .billsShape(let shape): return "'bills' must be a list of bills, found \(shape)"
     case .paymentsShape(let shape): return "'payments' must be a list of payments, found \(shape)"
     case .defaultsShape(let shape):
@@ -522,6 +528,7 @@ package enum Problem: Hashable, Sendable {
     ("file.key-order", "version, defaults or people after bills"),
     ("file.unknown-key", "a top-level key outside the format"),
     ("file.shape", "a document that is neither a mapping nor a list of bills"),
+    ("stdin.csv", "standard input read as YAML failed and its first line looks like a CSV header"),
     ("bills.shape", "bills that is not a list"),
     ("payments.shape", "payments that is not a list"),
     ("defaults.shape", "defaults that is not a mapping"),

@@ -54,6 +54,33 @@ package enum SourceLines {
     return result
   }
 
+  /// The last line before `line` of `file` that is not blank, and its text: where a syntax error
+  /// at the end of a file is shown (libyaml places it past the last line).
+  package static func lastNonBlankLine(in file: String, before line: Int) -> (line: Int, text: String)? {
+    guard file != "-", let reader = ByteReader(path: file) else { return nil }
+    var number = 1
+    var current: [UInt8] = []
+    var last: (Int, String)?
+    while number < line {
+      current.removeAll(keepingCapacity: true)
+      var ended = false
+      while current.count < lineLimit, let byte = reader.next() {
+        if byte == 0x0A {
+          ended = true
+          break
+        }
+        current.append(byte)
+      }
+      if current.last == 0x0D { current.removeLast() }
+      if current.contains(where: { $0 != 0x20 && $0 != 0x09 }) {
+        last = (number, String(decoding: current, as: UTF8.self))
+      }
+      if !ended { break }
+      number += 1
+    }
+    return last
+  }
+
   /// The 1-based line and column of byte `offset` in `file` (columns count Unicode scalars).
   static func position(ofByteOffset offset: Int, in file: String, standardInput: StandardInputCopy?) -> (
     line: Int, column: Int

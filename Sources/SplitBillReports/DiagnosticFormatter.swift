@@ -15,8 +15,22 @@ package enum DiagnosticFormatter {
   /// Everything from the input is sanitized for the terminal.
   /// With `color`, as a compiler colours a terminal's: `error:` bold red, `warning:` bold yellow,
   /// `note:` bold cyan, the caret green (the text from the input is never coloured).
+  ///
+  /// A YAML error libyaml places after the last line (a list or mapping never closed) is shown at
+  /// the end of the last line that is not blank, where the reader ran out.
   package static func text(_ diagnostic: Diagnostic, lines: [String: [Int: String]], color: Bool = false) -> String {
-    text(
+    if diagnostic.code.hasPrefix("yaml."), let location = diagnostic.location, location.line > 0,
+      (lines[location.file]?[location.line] ?? "").allSatisfy({ $0 == " " || $0 == "\t" }),
+      let last = SourceLines.lastNonBlankLine(in: location.file, before: location.line)
+    {
+      let end = SourceLocation(file: location.file, line: last.line, column: last.text.count + 1)
+      return text(
+        severity: diagnostic.severity.rawValue, location: end, file: nil,
+        message: diagnostic.message + " (the file ends after line \(last.line))",
+        lines: [location.file: [last.line: last.text]],
+        color: color)
+    }
+    return text(
       severity: diagnostic.severity.rawValue, location: diagnostic.location, file: nil, message: diagnostic.message,
       lines: lines, color: color)
   }

@@ -10,15 +10,28 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
   /// Bills' sources, their paths made safe once per file.
   private var shownSource = ShownSource(escape: TerminalText.sanitize)
 
-  /// Writes to `sink`; `color` adds ANSI colour (the caller decides: a TTY and no `NO_COLOR`).
-  package init(sink: Sink, color: Bool) {
+  /// The period a filtered report is of, named on its first line.
+  private var period: String?
+
+  /// Writes to `sink`; `color` adds ANSI colour (the caller decides: a TTY and no `NO_COLOR`);
+  /// `period` (a filtered report's) is named first, before the bills.
+  package init(sink: Sink, color: Bool, period: String? = nil) {
     self.sink = sink
     self.color = color
+    self.period = period
+  }
+
+  /// The first line of a filtered report, once.
+  private mutating func namePeriod() {
+    guard let period else { return }
+    self.period = nil
+    sink.write(paint("Bills of \(TerminalText.sanitize(period))", "1") + "\n\n")
   }
 
   private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
   package mutating func write(_ reported: ReportedBill) {
+    namePeriod()
     let bill = reported.bill
     let split = reported.split
     let currency = split.currency
@@ -138,6 +151,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
   }
 
   package mutating func finish(_ summary: ReportSummary) {
+    namePeriod()
     var lines: [String] = []
     if let period = summary.period { lines.append("Period: \(period)") }
     var counts = "\(plural(summary.billCount, "bill"))"
@@ -208,7 +222,9 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     if !summary.invalid.isEmpty {
       lines += ["", paint("Invalid bills", "1;31")]
       for invalid in summary.invalid {
-        let place = invalid.source.line > 0 ? invalid.source.description : invalid.source.file
+        // Where the first problem is, as stderr and `check` say it (else where the bill starts).
+        let at = invalid.diagnostics.first?.location ?? invalid.source
+        let place = at.line > 0 ? at.description : at.file
         let name = invalid.id.map { " " + $0 } ?? ""
         lines.append(
           "  " + TerminalText.sanitize(place + name) + ": "

@@ -20,6 +20,7 @@ enum SplitBill {
       stdout: out, stderr: err,
       environment: SplitBillCommandLine.processEnvironment(),
       stdoutIsTerminal: isatty(1) == 1, stderrIsTerminal: isatty(2) == 1)
+    context.stdinIsTerminal = isatty(0) == 1
     let code = await SplitBillCommandLine.run(Array(CommandLine.arguments.dropFirst()), context: &context)
     out.flush()
     if let reason = out.failureReason {

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+@testable import SplitBillCLI
+
+/// Messages that say what a seasoned user meant, and standard input read as they expect.
+@Suite struct ConventionTests {
+  @Test func anotherCommandsOptionNameIsSuggested() async {
+    let outcome = await runCLI(["report", "samples/trip.yaml", "--tip", "10"])
+    #expect(outcome.code == 64)
+    #expect(outcome.stderr.hasPrefix("error: unknown option '--tip'; did you mean '--default-tip'?"))
+  }
+
+  @Test func aDecimalCommaIsNamedFirst() async {
+    let outcome = await runCLI(["calc", "84,50", "--tip", "10"])
+    #expect(outcome.code == 64)
+    #expect(outcome.stderr.hasPrefix("error: decimal comma? amount '84,50': use --decimal-comma"))
+    #expect(await runCLI(["calc", "84,50", "--tip", "10", "--decimal-comma"]).code == 0)
+  }
+
+  @Test(arguments: [
+    (["report", "samples/trip.yaml", "--today", "2026-11-30"], "--today only moves --last-week"),
+    (["suggest", "nice", "--split", "3"], "--split needs --amount"),
+    (["suggest", "nice", "--people", "Ana,Ben"], "--people needs --amount"),
+  ])
+  func optionsThatWouldDoNothingAreErrors(arguments: [String], message: String) async {
+    let outcome = await runCLI(arguments)
+    #expect(outcome.code == 64)
+    #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+  }
+
+  @Test func aFilteredTextReportNamesItsPeriodFirst() async {
+    let outcome = await runCLI([
+      "report", packageRoot.appendingPathComponent("samples/trip.yaml").path, "--week", "2026-W47",
+    ])
+    #expect(outcome.code == 0)
+    #expect(outcome.stdout.hasPrefix("Bills of 2026-11-16..2026-11-22\n"))
+  }
+
+  @Test func theTextReportAndStderrGiveOnePosition() async throws {
+    let path = packageRoot.appendingPathComponent("samples/invalid/amounts.yaml").path
+    let outcome = await runCLI(["report", path])
+    let stderrPosition = try #require(outcome.stderr.split(separator: "\n").first?.split(separator: ": ").first)
+    #expect(outcome.stdout.contains("  \(stderrPosition) "), "\(stderrPosition)")
+  }
+
+  @Test func aSyntaxErrorAtTheEndShowsTheLastLine() async throws {
+    let file = try scratchDirectory().appendingPathComponent("open.yaml")
+    try "bills:\n  - amount: 10\n    tip: [\n\n\n".write(to: file, atomically: true, encoding: .utf8)
+    let outcome = await runCLI(["check", file.path])
+    #expect(outcome.stdout.contains("open.yaml:3:11: error: YAML syntax error"))
+    #expect(outcome.stdout.contains("(the file ends after line 3)\n        tip: [\n              ^\n"))
+  }
+
+  @Test func pipedCSVIsReadWithoutBeingNamed() throws {
+    let csv = Data("id,amount,tip,diners,paid_by\nx1,30.00,10,Ana;Ben,Ana\n".utf8)
+    let report = try runBinary(["report", "--currency", "EUR", "--format", "json"], stdin: csv)
+    #expect(report.code == 0, "\(report.stderr)")
+    #expect(report.stdout.contains("\"id\": \"x1\""))
+    let yaml = try Data(contentsOf: packageRoot.appendingPathComponent("samples/trip.yaml"))
+    #expect(try runBinary(["check"], stdin: yaml).stdout.contains("14 bills: 0 errors"))
+    // A misspelt column is not CSV to the sniffer: the YAML error says what it looks like.
+    let typo = try runBinary(["check", "-"], stdin: Data("amont,tip\n1,2\n".utf8))
+    #expect(typo.code == 1)
+    #expect(typo.stdout.contains("looks like a CSV header: give --input-format csv"))
+  }
+}
+
+/// The README's examples are what the tool prints.
+@Suite struct ReadmeExampleTests {
+  @Test func theCalcJSONSampleIsTheOutput() async throws {
+    let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let marker = "`splitbill calc 100 --tip 0 --split 3 --json` prints:\n\n```json\n"
+    let start = try #require(readme.range(of: marker))
+    let end = try #require(readme[start.upperBound...].range(of: "\n```"))
+    let sample = String(readme[start.upperBound..<end.lowerBound])
+    let outcome = await runCLI(["calc", "100", "--tip", "0", "--split", "3", "--json"])
+    #expect(outcome.stdout == sample + "\n")
+  }
+}
