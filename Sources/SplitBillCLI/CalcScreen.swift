@@ -18,6 +18,8 @@ package struct CalcScreen: Hashable, Sendable {
   package enum Key: Hashable, Sendable {
     case character(Character)
     case backspace, up, down, left, right, tab, backTab, enter, escape, interrupt
+    /// Ctrl-A: ask for advice, on any row (`?` is typed into the Names and Currency rows).
+    case advise
   }
 
   /// What a key asked for beyond changing the state.
@@ -178,6 +180,9 @@ package struct CalcScreen: Hashable, Sendable {
       if focus == .preset {
         preset = nil
       }
+    case .advise:
+      notes = ""
+      suggestion = nil
     case .character(let character):
       return type(character)
     }

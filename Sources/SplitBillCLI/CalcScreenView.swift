@@ -85,7 +85,8 @@ package enum CalcScreenView {
       lines.append("   " + TerminalText.sanitize(suggestion.reason))
       lines.append(" " + paint("y or Enter: use it · Esc: dismiss", "2"))
     }
-    lines.append(paint(" ↑/↓ move · 1 2 3 presets · +/− people · ? advice · q/Esc quit ", "2"))
+    // Keys that work on every row (on the text rows `?` and `q` are typed).
+    lines.append(paint(" ↑/↓ move · 1 2 3 presets · +/− people · Ctrl-A advice · Esc or Ctrl-C quit ", "2"))
     return lines.prefix(max(height, 1)).map { cut($0, to: width) }
   }
 

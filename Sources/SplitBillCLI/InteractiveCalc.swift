@@ -83,12 +83,14 @@ enum InteractiveCalc {
         case .quit: break loop
         case .askAdvisor:
           let notes = screen.notes ?? ""
-          var advice = OfflineAdvisor().suggest(notes: notes, base: screen.preset)
+          // From the built-in default tip (the app's 15 %), not from the preset selected: the
+          // advice is a second opinion, not a nudge of the choice already made.
+          var advice = OfflineAdvisor().suggest(notes: notes, base: nil)
           if let network {
             let amount =
               (try? Money(parsing: screen.amountText, currency: Currency(code: screen.currencyText))) ?? .zero(.usd)
             let request = AdviceRequest(
-              billID: "screen", amount: amount, diners: max(screen.people, 1), notes: notes, base: screen.preset)
+              billID: "screen", amount: amount, diners: max(screen.people, 1), notes: notes, base: nil)
             var quiet = CommandContext(stdout: StringSink(), stderr: StringSink())
             advice = await AdvisorOptions.advise([request], network: network, context: &quiet)["screen"] ?? advice
           }
@@ -215,6 +217,7 @@ struct KeyDecoder {
         }
         keys.append(.escape)
       case 0x03: keys.append(.interrupt)
+      case 0x01: keys.append(.advise)
       case 0x09: keys.append(.tab)
       case 0x0D, 0x0A: keys.append(.enter)
       case 0x7F, 0x08: keys.append(.backspace)

@@ -35,8 +35,8 @@ extension BillSplit {
         + TerminalText.pad(value, to: numberWidth, alignment: .right) + " " + code
     }
     lines.append("")
-    let ways = shares.count == 1 ? "1 person" : "\(shares.count) ways"
-    lines.append("Split \(ways) (leftover: \(leftoverPolicy.rawValue))")
+    lines.append(
+      (shares.count == 1 ? "1 person" : "Split \(shares.count) ways") + " (leftover: \(leftoverPolicy.rawValue))")
     for (share, name) in zip(shares, names) {
       var line =
         "  " + TerminalText.pad(name, to: labelWidth - 2, alignment: .left) + "  "

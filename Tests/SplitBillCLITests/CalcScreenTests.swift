@@ -112,3 +112,31 @@ import Testing
     #expect(screen.focus == .amount)
   }
 }
+
+/// Keys that work on every row: `?` and `q` are text on the Names row, Ctrl-A and Esc are not.
+@Suite struct ScreenKeysOnEveryRowTests {
+  @Test func namesTakeQuestionMarksAndQsWhileCtrlAAsksForAdvice() {
+    var screen = CalcScreen()
+    screen.focus = .names
+    for character in "Quique?" { #expect(screen.handle(.character(character)) == .none) }
+    #expect(screen.namesText == "Quique?")
+    #expect(screen.notes == nil)
+    _ = screen.handle(.advise)
+    #expect(screen.notes == "")
+    _ = screen.handle(.escape)
+    #expect(screen.notes == nil)
+    #expect(screen.handle(.escape) == .quit)
+    let footer = CalcScreenView.render(CalcScreen(), width: 90, height: 30, color: false).joined(separator: "\n")
+    #expect(footer.contains("Ctrl-A advice · Esc or Ctrl-C quit"))
+  }
+
+  @Test func ctrlAIsDecoded() {
+    var decoder = KeyDecoder()
+    #expect(decoder.keys(from: [0x01, 0x03]) == [.advise, .interrupt])
+  }
+
+  @Test func oneDinerIsOnePerson() async {
+    let outcome = await runCLI(["calc", "10", "--tip", "0"])
+    #expect(outcome.stdout.contains("\n1 person (leftover: balanced)"))
+  }
+}
