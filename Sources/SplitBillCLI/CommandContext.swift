@@ -90,10 +90,13 @@ struct Command: Sendable {
 
   /// The options every command takes.
   static let globalOptions: [OptionSpec] = [
+    .flag(
+      "--no-config", "Ignore the configuration files ($XDG_CONFIG_HOME/splitbill/config.yaml, ./splitbill.yaml)."
+    ).under("Global options"),
     .value(
       "--color", "WHEN", "Colour diagnostics: auto (on a terminal, unless NO_COLOR is set), always or never.",
       choices: ColorChoice.allCases.map(\.rawValue)
-    ).under("Global options")
+    ).under("Global options"),
   ]
 
   /// This command's options and the global ones.

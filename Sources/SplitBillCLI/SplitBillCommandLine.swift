@@ -1,4 +1,6 @@
+import Foundation
 import SplitBillCore
+import SplitBillInput
 import SplitBillReports
 import SplitBillText
 
@@ -61,11 +63,35 @@ package enum SplitBillCommandLine {
       context.stdout.write(command.help)
       return 0
     }
+    var origins: [String: SourceLocation] = [:]
     do {
-      let parsed = try ParsedArguments.parse(rest, specs: command.allOptions)
+      var parsed = try ParsedArguments.parse(rest, specs: command.allOptions)
       try context.setColor(parsed.choice("--color", ColorChoice.self) ?? .auto)
+      do {
+        let applied = try Configuration.apply(to: parsed, command: command, context: &context)
+        parsed = applied.arguments
+        origins = applied.origins
+        if parsed.flag("--verbose") {
+          let read = applied.read.map { "\($0.path) (\($0.settings) setting\($0.settings == 1 ? "" : "s"))" }
+          context.message(
+            parsed.flag("--no-config")
+              ? "config: none read (--no-config)"
+              : "config: " + (read.isEmpty ? "no file found" : "read " + read.joined(separator: ", ")))
+        }
+      } catch {
+        Configuration.report(error, &context)
+        return ExitCode.usage.rawValue
+      }
       return try await command.run(parsed, &context).rawValue
     } catch let error as UsageError {
+      // A value from a configuration file is refused there, at its line.
+      if let (option, location) = origins.first(where: { error.message.hasPrefix($0.key + ":") }) {
+        let message = String(error.message.dropFirst(option.count + 1)).trimmingCharacters(in: .whitespaces)
+        Configuration.report(
+          ConfigProblem(.error(.configValue(key: String(option.dropFirst(2)), message: message), at: location)),
+          &context)
+        return ExitCode.usage.rawValue
+      }
       return usageFailure(error, command: command, context: &context)
     } catch let failure as CommandFailure {
       context.message("error: " + failure.message)

@@ -449,7 +449,8 @@ package struct BillStream {
     let manager = FileManager.default
     guard let entries = try? manager.contentsOfDirectory(atPath: directory) else { return [] }
     var files: [String] = []
-    for entry in entries where !entry.hasPrefix(".") {
+    // `splitbill.yaml` is a directory's configuration (the command line's defaults), not bills.
+    for entry in entries where !entry.hasPrefix(".") && entry != "splitbill.yaml" {
       let path = directory.hasSuffix("/") ? directory + entry : directory + "/" + entry
       guard let attributes = try? manager.attributesOfItem(atPath: path) else { continue }
       let type = attributes[.type] as? FileAttributeType

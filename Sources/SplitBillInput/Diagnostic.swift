@@ -120,6 +120,14 @@ package enum Problem: Hashable, Sendable {
   case unknownTopKey(String, guess: String?)
   /// A document that is neither a mapping nor a list of bills.
   case documentShape(String)
+  /// A configuration file's node of the wrong shape: what was expected, what was found.
+  case configShape(String, found: String)
+  /// A configuration key that is no option of any command; `guess` is the one it looks like.
+  case configUnknownKey(String, guess: String?)
+  /// A configuration value the option refuses, in the option's words.
+  case configValue(key: String, message: String)
+  /// The API key in a configuration file readable by others.
+  case configKeyExposed(mode: String)
   /// Standard input read as YAML failed, and its first line looks like a CSV header.
   case standardInputLooksLikeCSV(header: String)
   /// `bills` that is not a list.
@@ -280,6 +288,10 @@ package enum Problem: Hashable, Sendable {
     case .unknownTopKey: return "file.unknown-key"
     case .documentShape: return "file.shape"
     case .standardInputLooksLikeCSV: return "stdin.csv"
+    case .configShape: return "config.shape"
+    case .configUnknownKey: return "config.unknown-key"
+    case .configValue: return "config.value"
+    case .configKeyExposed: return "config.key-exposed"
     case .billsShape: return "bills.shape"
     case .paymentsShape: return "payments.shape"
     case .defaultsShape: return "defaults.shape"
@@ -379,6 +391,15 @@ package enum Problem: Hashable, Sendable {
       }
       return "unknown key '\(EchoedText.quote(key))' at the top of the file; did you mean '\(EchoedText.quote(guess))'?"
     case .documentShape(let shape): return "expected a mapping with 'bills' or a list of bills, found \(shape)"
+    case .configShape(let expected, let found): return "expected \(expected), found \(EchoedText.quote(found))"
+    case .configUnknownKey(let key, let guess):
+      return "'\(EchoedText.quote(key))' is no option of splitbill"
+        + (guess.map { "; did you mean '\($0)'?" }
+          ?? ": keys are long option names without '--', such as 'currency' or 'default-tip'")
+    case .configValue(let key, let message): return "\(key): \(message)"
+    case .configKeyExposed(let mode):
+      return
+        "the API key is in a file others can read (mode \(mode)): chmod 600 it, or keep the key in ai-key-file or the environment"
     case .standardInputLooksLikeCSV(let header):
       return "standard input was read as YAML, but its first line '\(EchoedText.quote(header))' looks like a CSV "
         + "header: give --input-format csv (and check the column names)"
@@ -529,6 +550,10 @@ package enum Problem: Hashable, Sendable {
     ("file.unknown-key", "a top-level key outside the format"),
     ("file.shape", "a document that is neither a mapping nor a list of bills"),
     ("stdin.csv", "standard input read as YAML failed and its first line looks like a CSV header"),
+    ("config.shape", "a configuration file that is not a mapping of option names to single values"),
+    ("config.unknown-key", "a configuration key that is no option"),
+    ("config.value", "a configuration value its option refuses"),
+    ("config.key-exposed", "an API key in a configuration file that others can read"),
     ("bills.shape", "bills that is not a list"),
     ("payments.shape", "payments that is not a list"),
     ("defaults.shape", "defaults that is not a mapping"),
