@@ -69,6 +69,17 @@ enum ReportCommand {
       throw UsageError("no PATH given: name bill files or directories, for example: splitbill report samples/trip.yaml")
     }
     let outputs = try outputs(arguments)
+    // Options that would do nothing in this run are mistakes, not silence.
+    if arguments.flag("--force"), arguments.value("--record-settlements") == nil {
+      throw UsageError("--force goes with --record-settlements FILE (report outputs are always replaced)")
+    }
+    if !outputs.contains(where: { $0.format.isJournal }),
+      let idle = ["--with-settlements", "--no-declarations", "--books-of"].first(where: {
+        arguments.flag($0) || arguments.value($0) != nil
+      })
+    {
+      throw UsageError("\(idle) is for the journals: add --format hledger, ledger or beancount (or -o FILE.journal)")
+    }
     let filter = try dateFilter(arguments)
     let journalOptions = JournalOptions(
       withSettlements: arguments.flag("--with-settlements"), booksOf: arguments.value("--books-of"),

@@ -22,6 +22,8 @@ import Testing
     (["report", "samples/trip.yaml", "--today", "2026-11-30"], "--today only moves --last-week"),
     (["suggest", "nice", "--split", "3"], "--split needs --amount"),
     (["suggest", "nice", "--people", "Ana,Ben"], "--people needs --amount"),
+    (["report", "samples/trip.yaml", "--force"], "--force goes with --record-settlements"),
+    (["report", "samples/trip.yaml", "--books-of", "Ana"], "--books-of is for the journals"),
   ])
   func optionsThatWouldDoNothingAreErrors(arguments: [String], message: String) async {
     let outcome = await runCLI(arguments)
