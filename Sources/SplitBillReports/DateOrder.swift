@@ -30,6 +30,10 @@ package final class DatedSpool {
   private var dates: [Int] = []
   private var buffers: [[UInt8]] = []
   private var pieces: [[(offset: Int64, count: Int)]] = []
+  /// Where each write of all the buffers together starts on file (its pieces in date order), for
+  /// reading them back sequentially.
+  private var segments: [Int64] = []
+
   private var buffered = 0
   /// The slot appended to last.
   private var current = -1
@@ -74,11 +78,17 @@ package final class DatedSpool {
       buffers[current] = []
     }
     if buffered > Self.bufferLimit {
-      for slot in buffers.indices where !buffers[slot].isEmpty {
-        pieces[slot].append((fileEnd, buffers[slot].count))
-        write(buffers[slot])
+      // One write of all of them, in date order: read back, each such segment is read from its
+      // start to its end as the dates go by.
+      var segment: [UInt8] = []
+      segment.reserveCapacity(buffered)
+      segments.append(fileEnd)
+      for slot in buffers.indices.sorted(by: { dates[$0] < dates[$1] }) where !buffers[slot].isEmpty {
+        pieces[slot].append((fileEnd + Int64(segment.count), buffers[slot].count))
+        segment.append(contentsOf: buffers[slot])
         buffers[slot] = []
       }
+      write(segment)
       buffered = 0
     }
   }
@@ -108,6 +118,21 @@ package final class DatedSpool {
     fileEnd += Int64(bytes.count)
   }
 
+  /// `count` bytes of the file from `offset`; `nil` when reading fails.
+  private func read(_ count: Int, at offset: Int64) -> [UInt8]? {
+    var piece = [UInt8](repeating: 0, count: count)
+    var done = 0
+    while done < count {
+      let read = unsafe piece[done...].withUnsafeMutableBytes {
+        unsafe pread(descriptor, $0.baseAddress, $0.count, off_t(offset + Int64(done)))
+      }
+      if read < 0 && errno == EINTR { continue }
+      if read <= 0 { return nil }
+      done += read
+    }
+    return piece
+  }
+
   /// Copies every transaction to `sink` in date order, or records in `sink` why it cannot.
   ///
   /// `before` is called with each date and the sink before that date's transactions, and once
@@ -116,20 +141,34 @@ package final class DatedSpool {
     let place = "a temporary file in \(directory)"
     if let failure { return sink.recordFailure(failure, in: place) }
     defer { before(Int.max, &sink) }
+    // What was read ahead of each segment, and how much to read ahead: about 1 MiB in all.
+    var ahead: [Int: (start: Int64, bytes: [UInt8])] = [:]
+    let readAhead = max(4_096, min(1 << 16, (1 << 20) / max(segments.count, 1)))
     for slot in dates.indices.sorted(by: { dates[$0] < dates[$1] }) {
       before(dates[slot], &sink)
       for (offset, count) in pieces[slot] {
-        var piece = [UInt8](repeating: 0, count: count)
-        var done = 0
-        while done < count {
-          let read = unsafe piece[done...].withUnsafeMutableBytes {
-            unsafe pread(descriptor, $0.baseAddress, $0.count, off_t(offset + Int64(done)))
-          }
-          if read < 0 && errno == EINTR { continue }
-          if read <= 0 { return sink.recordFailure(read < 0 ? errno : EIO, in: place) }
-          done += read
+        // The segment the piece is in (none: a date's own full buffer, read alone).
+        var low = 0
+        var high = segments.count
+        while low < high {
+          let middle = (low + high) / 2
+          if segments[middle] <= offset { low = middle + 1 } else { high = middle }
         }
-        sink.write(bytes: piece)
+        let index = low - 1
+        if index >= 0, let cached = ahead[index], cached.start <= offset,
+          offset + Int64(count) <= cached.start + Int64(cached.bytes.count)
+        {
+          let from = Int(offset - cached.start)
+          sink.write(bytes: Array(cached.bytes[from..<from + count]))
+          continue
+        }
+        let end = index >= 0 ? (index + 1 < segments.count ? segments[index + 1] : fileEnd) : offset + Int64(count)
+        let length = Int(min(end - offset, Int64(max(count, index >= 0 ? readAhead : count))))
+        guard let bytes = read(length, at: offset) else {
+          return sink.recordFailure(errno == 0 ? EIO : errno, in: place)
+        }
+        sink.write(bytes: Array(bytes[0..<count]))
+        if index >= 0 { ahead[index] = (offset, bytes) }
       }
       if !buffers[slot].isEmpty { sink.write(bytes: buffers[slot]) }
     }
