@@ -2,6 +2,7 @@ import SplitBillCore
 import SplitBillInput
 import SplitBillJSON
 import SplitBillReports
+import SplitBillText
 
 /// `splitbill check`: validate bill files like a compiler, for people and for CI.
 enum CheckCommand {
@@ -100,4 +101,3 @@ enum CheckCommand {
 }
 
 /// `3 bills`, `1 bill`.
-func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

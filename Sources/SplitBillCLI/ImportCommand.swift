@@ -201,11 +201,10 @@ enum ImportCommand {
 
   /// The stderr summary: what was read, what was made of it, and whether the balances matched.
   static func summary(_ book: ImportedBook, path: String) -> String {
-    func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
-    var parts = [count(book.bills.count, "bill"), count(book.payments.count, "payment")]
+    var parts = [plural(book.bills.count, "bill"), plural(book.payments.count, "payment")]
     if !book.omitted.isEmpty { parts.append("\(book.omitted.count) left out (no effect on balances)") }
     if !book.skipped.isEmpty { parts.append("\(book.skipped.count) invalid and skipped") }
-    var text = "imported \(path): \(count(book.rowsRead, "row")) read, " + parts.joined(separator: ", ")
+    var text = "imported \(path): \(plural(book.rowsRead, "row")) read, " + parts.joined(separator: ", ")
     let checked = book.expectedBalances.keys.sorted()
     if checked.isEmpty {
       text += "; balances not checked (the export gives none)"

@@ -2,6 +2,7 @@ import SplitBillAdvisor
 import SplitBillCore
 import SplitBillInput
 import SplitBillReports
+import SplitBillText
 
 #if canImport(Glibc)
   import Glibc

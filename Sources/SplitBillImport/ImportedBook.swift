@@ -85,7 +85,7 @@ package struct ImportedBook: Sendable {
       "# Imported from the \(source.exportName) \(YAMLText.comment(sourceName)) on \(date) by `splitbill import \(source.rawValue)`."
     )
     out.append(
-      "# \(Self.count(rowsRead, "row")) read: \(Self.count(bills.count, "bill")), \(Self.count(payments.count, "payment"))"
+      "# \(plural(rowsRead, "row")) read: \(plural(bills.count, "bill")), \(plural(payments.count, "payment"))"
         + (omitted.isEmpty ? "" : ", \(omitted.count) left out (no effect on balances)")
         + (skipped.isEmpty ? "" : ", \(skipped.count) invalid and skipped") + ".")
     for issue in (omitted + skipped + remarks).sorted(by: Self.inFileOrder) {
@@ -163,5 +163,4 @@ package struct ImportedBook: Sendable {
     part < 26 ? "\(id)\(Character(Unicode.Scalar(UInt8(0x61 + part))))" : "\(id)-\(part + 1)"
   }
 
-  static func count(_ value: Int, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
 }

@@ -31,17 +31,7 @@ package enum SourceLines {
           guard reader.skipLine() else { break reading }
           number += 1
         }
-        // At most `lineLimit` bytes of a line are kept: an excerpt shows a window of it.
-        current.removeAll(keepingCapacity: true)
-        var ended = false
-        while current.count < lineLimit, let byte = reader.next() {
-          if byte == 0x0A {
-            ended = true
-            break
-          }
-          current.append(byte)
-        }
-        if current.last == 0x0D { current.removeLast() }
+        let ended = readLine(reader, into: &current)
         found[number] = String(decoding: current, as: UTF8.self)
         pending.removeFirst()
         if !ended {
@@ -54,6 +44,22 @@ package enum SourceLines {
     return result
   }
 
+  /// Reads the next line into `line` (at most ``lineLimit`` bytes of it: an excerpt shows a window
+  /// of it), without its line end; `false` when it did not end with `\n` (the end, or the limit).
+  private static func readLine(_ reader: ByteReader, into line: inout [UInt8]) -> Bool {
+    line.removeAll(keepingCapacity: true)
+    var ended = false
+    while line.count < lineLimit, let byte = reader.next() {
+      if byte == 0x0A {
+        ended = true
+        break
+      }
+      line.append(byte)
+    }
+    if line.last == 0x0D { line.removeLast() }
+    return ended
+  }
+
   /// The last line before `line` of `file` that is not blank, and its text: where a syntax error
   /// at the end of a file is shown (libyaml places it past the last line).
   package static func lastNonBlankLine(in file: String, before line: Int) -> (line: Int, text: String)? {
@@ -62,16 +68,7 @@ package enum SourceLines {
     var current: [UInt8] = []
     var last: (Int, String)?
     while number < line {
-      current.removeAll(keepingCapacity: true)
-      var ended = false
-      while current.count < lineLimit, let byte = reader.next() {
-        if byte == 0x0A {
-          ended = true
-          break
-        }
-        current.append(byte)
-      }
-      if current.last == 0x0D { current.removeLast() }
+      let ended = readLine(reader, into: &current)
       if current.contains(where: { $0 != 0x20 && $0 != 0x09 }) {
         last = (number, String(decoding: current, as: UTF8.self))
       }

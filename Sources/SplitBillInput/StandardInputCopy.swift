@@ -71,17 +71,16 @@ package final class StandardInputCopy: Sendable {
   /// split on the delimiter it uses most (`,` `;` tab), are all column names of the format (and
   /// at least two of them). Piped input has no extension to tell.
   package var looksLikeCSV: Bool {
-    guard let cells = headerCells, cells.count >= 2 else { return false }
+    guard let cells = Self.cells(of: firstLine), cells.count >= 2 else { return false }
     let names = Set(BillField.all.map(\.name) + PaymentField.all.map(\.name))
     return cells.allSatisfy(names.contains)
   }
 
   /// The first line, when it has the shape of a CSV header (two or more cells, no `key: value`).
   package var csvLikeHeader: String? {
-    guard let cells = headerCells, cells.count >= 2, firstLine.contains(where: { $0 == ":" }) == false else {
-      return nil
-    }
-    return firstLine
+    let line = firstLine
+    guard let cells = Self.cells(of: line), cells.count >= 2, !line.contains(":") else { return nil }
+    return line
   }
 
   /// The first line (at most 4 KiB of it), without a BOM or line end.
@@ -95,8 +94,7 @@ package final class StandardInputCopy: Sendable {
   }
 
   /// The first line's cells, split on the delimiter it uses most, trimmed and in lower case.
-  private var headerCells: [String]? {
-    let text = firstLine
+  private static func cells(of text: String) -> [String]? {
     guard
       let delimiter = [",", ";", "\t"].max(by: {
         text.components(separatedBy: $0).count < text.components(separatedBy: $1).count

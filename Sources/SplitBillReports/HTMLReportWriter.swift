@@ -1,6 +1,7 @@
 @_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
 import SplitBillInput
+import SplitBillText
 
 /// One self-contained HTML file: no external assets, no script, works offline. Summary, an inline
 /// SVG chart of balances per person, the settlement list, the per-bill table with absorbed leftover

@@ -1,5 +1,6 @@
 @_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
+import SplitBillText
 
 /// GitHub-flavoured Markdown, fit to append to `$GITHUB_STEP_SUMMARY`: settlements, people and
 /// totals first, then every bill in a collapsible table. Untrusted text is escaped (every ASCII

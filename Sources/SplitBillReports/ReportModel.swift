@@ -1,5 +1,6 @@
 import SplitBillCore
 import SplitBillInput
+import SplitBillText
 
 /// A bill as the report shows it: the bill, how it split, and any advice behind its tip.
 package struct ReportedBill: Sendable {

@@ -1,6 +1,7 @@
 @_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
 import SplitBillInput
+import SplitBillText
 
 /// The terminal report: each bill with its shares (absorbed leftover units marked), then people,
 /// settlements, totals and invalid bills. Untrusted text is sanitized; colour only when asked.
@@ -284,9 +285,4 @@ extension CurrencyTotals {
     if unpaidBills > 0 { notes.append("\(plural(unpaidBills, "bill")) without a payer left out of balances") }
     return notes.isEmpty ? nil : notes.joined(separator: "; ")
   }
-}
-
-/// `3 bills`, `1 bill`; irregular plurals given explicitly.
-package func plural(_ count: Int, _ noun: String, _ plural: String? = nil) -> String {
-  "\(count) \(count == 1 ? noun : plural ?? noun + "s")"
 }

@@ -10,9 +10,7 @@ package enum YAMLText {
       switch scalar {
       case "\"": out += "\\\""
       case "\\": out += "\\\\"
-      case _
-      where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-        || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.isControlOrBidiOverride:
+      case _ where unsafeInText(scalar):
         let hex = String(scalar.value, radix: 16, uppercase: true)
         out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
       default: out.unicodeScalars.append(scalar)
@@ -25,14 +23,18 @@ package enum YAMLText {
   package static func comment(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
-      if scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
-        || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.isControlOrBidiOverride
-      {
+      if unsafeInText(scalar) {
         out += "?"
       } else {
         out.unicodeScalars.append(scalar)
       }
     }
     return out
+  }
+
+  /// Control, line-break and bidi characters: escaped in a quoted scalar, replaced in a comment.
+  private static func unsafeInText(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value)
+      || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.isControlOrBidiOverride
   }
 }
