@@ -16,10 +16,17 @@ extension BillTerms {
       }
       return money
     case .percent(let percent):
-      let exact = Int128(amount.minorUnits) * Int128(percent.tenThousandths)
+      let exact = Int128(try tipBase().minorUnits) * Int128(percent.tenThousandths)
       let units = rounding.divide(exact, by: 100 * 10_000)
       return Money(minorUnits: Int64(units), currency: amount.currency)
     }
+  }
+
+  /// What a percentage tip is computed on: the amount, or on an itemized bill the base its
+  /// ``Receipt/tipOn`` names.
+  public func tipBase() throws(SplitError) -> Money {
+    guard let receipt else { return amount }
+    return try receipt.figures(currency: amount.currency, rounding: rounding).tipBase
   }
 
   /// Where the payer stands among the diners under the `payer` leftover policy, which needs one
@@ -101,9 +108,10 @@ extension BillTerms {
   /// - Complexity: O(*n* log *n*) for *n* diners.
   public func split(ledger: inout LeftoverLedger) throws(SplitError) -> BillSplit {
     try diners.validate()
+    if let receipt { return try splitItemized(receipt, ledger: &ledger) }
     let currency = amount.currency
-    var tip = try tipAmount()
-    var total = amount.minorUnits + tip.minorUnits
+    let tip = try tipAmount()
+    let total = amount.minorUnits + tip.minorUnits
     guard total <= 2 * Money.maximumMinorUnits else { throw .totalTooLarge }
 
     var people = diners.list
@@ -149,28 +157,30 @@ extension BillTerms {
             absorbed: 0))
         floorSum += Int64(quotient)
       }
-      let leftover = Int(total - floorSum)
-      var surplus: Int64 = 0
-      if let payerIndex {
-        shares[payerIndex].amount.minorUnits += Int64(leftover)
-        shares[payerIndex].absorbed = leftover
-      } else if leftover > 0 && self.leftover == .toTip {
-        for index in people.indices where unsafe remainders[index] > 0 { shares[index].amount.minorUnits += 1 }
-        surplus = shares.reduce(0) { $0 + $1.amount.minorUnits } - total
-      } else if leftover > 0 {
-        unsafe placeLeftover(leftover, on: &shares, remainders: UnsafeBufferPointer(remainders), ledger: ledger)
-      }
-      return (leftover, surplus)
+      return unsafe placeUnits(
+        Int(total - floorSum), on: &shares, remainders: UnsafeBufferPointer(remainders), payerIndex: payerIndex,
+        ledger: ledger)
     }
 
+    return try finish(
+      tip: tip, total: total, leftover: leftover, surplus: surplus, exact: exact, shares: shares, ledger: &ledger)
+  }
+
+  /// The split's last steps, for every kind of bill: the `to-tip` surplus added to tip and total,
+  /// several payers checked against the total, absorbed units recorded in `ledger`.
+  func finish(
+    tip: Money, total: Int64, leftover: Int, surplus: Int64, exact: Bool, shares: [Share],
+    ledger: inout LeftoverLedger, receipt: ReceiptSplit? = nil
+  ) throws(SplitError) -> BillSplit {
+    let currency = amount.currency
+    var tip = tip
     tip.minorUnits += surplus
-    total += surplus
-    let totalMoney = Money(minorUnits: total, currency: currency)
+    let totalMoney = Money(minorUnits: total + surplus, currency: currency)
     if !payers.isEmpty { try Self.checkPayers(payers, total: totalMoney) }
     if !diners.isAnonymous {
       for share in shares { ledger.record(share.absorbed, by: share.person, in: currency) }
     }
-    return BillSplit(
+    var split = BillSplit(
       amount: amount,
       tipPercent: effectivePercent(),
       tip: tip,
@@ -182,6 +192,29 @@ extension BillTerms {
       paidBy: payers.count > 1 ? paidBy : payer.map(PaidBy.one) ?? .nobody,
       exactShares: exact,
       shares: shares)
+    split.receipt = receipt
+    return split
+  }
+
+  /// Hands out the `leftover` units that flooring every share left: all to the payer under the
+  /// `payer` policy (`payerIndex`); under `to-tip` one to every share with a remainder, the
+  /// surplus returned; else one each by the policy's order. `remainders` are the shares' exact
+  /// parts' remainders over one common denominator.
+  func placeUnits(
+    _ leftover: Int, on shares: inout [Share], remainders: UnsafeBufferPointer<Int128>, payerIndex: Int?,
+    ledger: LeftoverLedger
+  ) -> (leftover: Int, surplus: Int64) {
+    var surplus: Int64 = 0
+    if let payerIndex {
+      shares[payerIndex].amount.minorUnits += Int64(leftover)
+      shares[payerIndex].absorbed = leftover
+    } else if leftover > 0 && self.leftover == .toTip {
+      for index in shares.indices where unsafe remainders[index] > 0 { shares[index].amount.minorUnits += 1 }
+      surplus = Int64(unsafe remainders.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }) - Int64(leftover)
+    } else if leftover > 0 {
+      unsafe placeLeftover(leftover, on: &shares, remainders: remainders, ledger: ledger)
+    }
+    return (leftover, surplus)
   }
 
   /// Gives one leftover unit each to the first `units` diners in the policy's order.
@@ -226,9 +259,9 @@ extension BillTerms {
     case .percent(let percent): return percent
     case .advisor: return nil
     case .fixed(let money):
-      guard amount.minorUnits > 0 else { return nil }
+      guard let base = try? tipBase(), base.minorUnits > 0 else { return nil }
       let derived = RoundingMode.halfUp.divide(
-        Int128(money.minorUnits) * 100 * 10_000, by: Int128(amount.minorUnits))
+        Int128(money.minorUnits) * 100 * 10_000, by: Int128(base.minorUnits))
       return Percent(tenThousandths: Int64(derived))
     }
   }

@@ -187,11 +187,19 @@ public struct BillTerms: Hashable, Sendable {
   /// How a percentage tip is rounded to the minor unit.
   public var rounding: RoundingMode
 
+  /// The receipt of an itemized bill (``amount`` is then its total before tip); `nil` otherwise.
+  public var receipt: Receipt? {
+    get { boxedReceipt?.value }
+    set { boxedReceipt = newValue.map(Boxed.init) }
+  }
+  var boxedReceipt: Boxed<Receipt>?
+
   /// Creates terms; defaults are the built-in ones (balanced, half-up).
   public init(
     amount: Money, tip: TipChoice, diners: Diners, payer: String? = nil, payers: [PayerPart] = [],
-    leftover: LeftoverPolicy = .balanced, rounding: RoundingMode = .halfUp
+    leftover: LeftoverPolicy = .balanced, rounding: RoundingMode = .halfUp, receipt: Receipt? = nil
   ) {
+    self.boxedReceipt = receipt.map(Boxed.init)
     self.amount = amount
     self.tip = tip
     self.diners = diners
@@ -276,6 +284,13 @@ public struct BillSplit: Hashable, Sendable {
   }
   /// One per diner, in listed order.
   public var shares: [Share]
+
+  /// An itemized bill's receipt, figures and each share's breakdown; `nil` for other bills.
+  public var receipt: ReceiptSplit? {
+    get { boxedReceipt?.value }
+    set { boxedReceipt = newValue.map(Boxed.init) }
+  }
+  var boxedReceipt: Boxed<ReceiptSplit>? = nil
 
   /// The bill's currency.
   public var currency: Currency { amount.currency }
@@ -362,6 +377,30 @@ public enum SplitError: Error, Hashable, Sendable, CustomStringConvertible {
   case tipCurrencyMismatch(bill: Currency, tip: Currency)
   /// The total exceeds the range computed exactly.
   case totalTooLarge
+  /// Price × quantity that is not a whole number of minor units.
+  case inexactLineTotal(item: String, price: Money, quantity: Weight)
+  /// An item shared by somebody who is not among the bill's diners.
+  case itemSharerNotDiner(item: String, person: String)
+  /// An item with an empty list of sharers.
+  case noItemSharers(item: String)
+  /// An item naming its sharers on a bill of anonymous diners.
+  case itemsNeedNamedDiners(item: String)
+  /// Items on a bill of exact shares.
+  case itemsWithShares
+  /// A bill with no items in its items list.
+  case noItems
+  /// A discount naming an item the receipt does not have.
+  case unknownDiscountItem(String)
+  /// A discount larger than what it is on.
+  case discountTooLarge(discount: Money, base: Money)
+  /// Tax included in prices that comes to more than they do.
+  case includedTaxTooLarge(tax: Money, base: Money)
+  /// An amount given with items that is not what the items come to before tip.
+  case amountDoesNotMatchItems(amount: Money, computed: Money)
+  /// A printed receipt total that is neither the computed total before tip nor with it.
+  case receiptTotalMismatch(printed: Money, beforeTip: Money, withTip: Money?)
+  /// Fractions beyond 128 bits: weights with too many different decimals on one receipt.
+  case receiptTooComplex
 
   public var description: String {
     switch self {
@@ -389,6 +428,34 @@ public enum SplitError: Error, Hashable, Sendable, CustomStringConvertible {
     case .tipCurrencyMismatch(let bill, let tip):
       return "tip amount is in \(tip.code) but the bill is in \(bill.code)"
     case .totalTooLarge: return "amount plus tip is too large to compute exactly"
+    case .inexactLineTotal(let item, let price, let quantity):
+      return "item '\(EchoedText.quote(item))': \(quantity) × \(price) is not a whole number of "
+        + "\(price.currency.code) minor units: give the line total as the price with quantity 1"
+    case .itemSharerNotDiner(let item, let person):
+      return "item '\(EchoedText.quote(item))' is for '\(EchoedText.quote(person))', who is not among the bill's diners"
+    case .noItemSharers(let item):
+      return "item '\(EchoedText.quote(item))' is for nobody: name who shares it, or leave 'for' out for everyone"
+    case .itemsNeedNamedDiners(let item):
+      return
+        "item '\(EchoedText.quote(item))' names who shares it, but the bill's diners are a head count: list them by name"
+    case .itemsWithShares: return "a bill has either items or exact shares, not both"
+    case .noItems: return "items is empty: list at least one item, or give an amount instead"
+    case .unknownDiscountItem(let name):
+      return "discount_items names '\(EchoedText.quote(name))', which is not an item of this bill"
+    case .discountTooLarge(let discount, let base):
+      return "discount \(discount) is more than the \(base) it is on"
+    case .includedTaxTooLarge(let tax, let base):
+      return "included tax \(tax) is more than the \(base) of the prices it is in"
+    case .amountDoesNotMatchItems(let amount, let computed):
+      return "amount is \(amount) but the items come to \(computed) before tip: "
+        + SplitError.difference(amount.minorUnits - computed.minorUnits, amount.currency)
+    case .receiptTotalMismatch(let printed, let beforeTip, let withTip):
+      let withTipText = withTip.map { ", \($0) with the tip" } ?? ""
+      return "receipt_total is \(printed) but the items come to \(beforeTip) before tip\(withTipText): "
+        + SplitError.difference(printed.minorUnits - beforeTip.minorUnits, printed.currency)
+        + " against the total before tip"
+    case .receiptTooComplex:
+      return "the receipt's fractions are too large to compute exactly: use weights with fewer decimals"
     }
   }
 

@@ -234,6 +234,34 @@ package enum Problem: Hashable, Sendable {
   case sharesShape(String)
   /// A split rule the bill breaks (too many diners, the payer policy, a split that failed).
   case split(SplitError)
+  /// `items` that is not a list.
+  case itemsShape(String)
+  /// An item that is not a mapping, or an item key of a shape it does not take.
+  case itemShape(key: String?, shape: String)
+  /// An item key outside the format.
+  case unknownItemKey(String, guess: String?)
+  /// An item without `name` or `price`.
+  case itemMissing(key: String)
+  /// An item price that is not an amount.
+  case itemPrice(item: String, MoneyError)
+  /// A quantity that is not a positive number.
+  case itemQuantity(item: String, SplitError)
+  /// An item for somebody who is not a diner.
+  case itemSharerNotDiner(item: String, person: String, guess: String?)
+  /// A name twice in an item's `for`.
+  case itemSharerRepeated(item: String, person: String)
+  /// An item sharer's weight that is not a positive number.
+  case itemWeight(item: String, SplitError)
+  /// A discount, service or tax that is neither a percentage nor an amount.
+  case adjustment(key: String, text: String)
+  /// A receipt key on a bill without items.
+  case adjustmentWithoutItems(key: String)
+  /// A yes/no key whose value is neither.
+  case notAFlag(key: String, text: String)
+  /// A row of an items file for a bill its bills file does not have.
+  case orphanItem(bill: String)
+  /// An items file that cannot be matched with bills.
+  case itemsFile(String)
 
   // MARK: Payments
   /// A payment that is not a mapping, described.
@@ -338,6 +366,19 @@ package enum Problem: Hashable, Sendable {
     case .sharesWithDiners: return "shares.with-diners"
     case .sharesShape: return "shares.shape"
     case .split(let error): return error.code
+    case .itemsShape, .itemShape: return "items.shape"
+    case .unknownItemKey: return "items.unknown-key"
+    case .itemMissing: return "items.missing"
+    case .itemPrice: return "items.price"
+    case .itemQuantity: return "items.quantity"
+    case .itemSharerNotDiner: return "items.not-a-diner"
+    case .itemSharerRepeated: return "items.for-repeated"
+    case .itemWeight: return "items.weight"
+    case .adjustment: return "adjustment.syntax"
+    case .adjustmentWithoutItems: return "adjustment.without-items"
+    case .notAFlag(let key, _): return "\(key).syntax"
+    case .orphanItem: return "items.orphan"
+    case .itemsFile: return "items.file"
     case .paymentShape: return "payment.shape"
     case .paymentMissing(let key): return "\(key).missing"
     case .paymentToSelf: return "payment.self"
@@ -503,6 +544,40 @@ package enum Problem: Hashable, Sendable {
       return
         "shares must be a mapping of names to their parts of the amount, such as {Ana: 12.50, Ben: 7.50}, not \(shape)"
     case .split(let error): return error.description
+    case .itemsShape(let shape):
+      return "items must be a list of items, each a mapping such as {name: Wine, price: 42.00, for: [Ana, Ben]}, not \(shape)"
+    case .itemShape(let key, let shape):
+      guard let key else { return "an item must be a mapping of name, price, quantity and for, not \(shape)" }
+      return key == "for"
+        ? "an item's for must be a name, a list of names, or name -> weight, not \(shape)"
+        : "an item's \(key) must be a single value, not \(shape)"
+    case .unknownItemKey(let key, let guess):
+      let message = "unknown item key '\(EchoedText.quote(key))': an item takes name, price, quantity, for"
+      guard let guess else { return message }
+      return message + "; did you mean '\(EchoedText.quote(guess))'?"
+    case .itemMissing(let key):
+      return key == "name"
+        ? "item has no name: expected the line as printed, such as 'name: House wine'"
+        : "item has no price: expected its unit price, such as 'price: 42.00'"
+    case .itemPrice(let item, let error): return error.message(field: "price") + " (item '\(EchoedText.quote(item))')"
+    case .itemQuantity(let item, let error):
+      return "quantity of item '\(EchoedText.quote(item))': "
+        + error.description.replacingOccurrences(of: "weight", with: "quantity")
+    case .itemSharerNotDiner(let item, let person, let guess):
+      let message =
+        "item '\(EchoedText.quote(item))' is for '\(EchoedText.quote(person))', who is not among the bill's diners"
+      guard let guess else { return message }
+      return message + "; did you mean '\(EchoedText.quote(guess))'?"
+    case .itemSharerRepeated(let item, let person):
+      return "'\(EchoedText.quote(person))' is listed twice in the for of item '\(EchoedText.quote(item))'"
+    case .itemWeight(let item, let error): return "\(error.description) (item '\(EchoedText.quote(item))')"
+    case .adjustment(let key, let text):
+      return "\(key) '\(EchoedText.quote(text))' is neither a percentage nor an amount: expected such as 10% or 5.00"
+    case .adjustmentWithoutItems(let key):
+      return "\(key) is given but the bill has no items: it applies to itemized bills (add items)"
+    case .notAFlag(let key, let text): return "\(key) '\(EchoedText.quote(text))' is not true or false"
+    case .orphanItem(let bill): return "item row for bill '\(EchoedText.quote(bill))', which its bills file does not have"
+    case .itemsFile(let message): return message
     case .paymentShape(let shape):
       return "a payment must be a mapping with keys such as from, to and amount, found \(shape)"
     case .paymentMissing(let key):
@@ -639,6 +714,30 @@ package enum Problem: Hashable, Sendable {
     ("shares.syntax", "a part that is not a number"),
     ("shares.decimals", "a part with more decimals than the currency has"),
     ("shares.negative", "a negative part"),
+    ("items.shape", "items that is not a list of mappings, or an item of a shape it does not take"),
+    ("items.unknown-key", "an item key outside name, price, quantity, for (with a did-you-mean)"),
+    ("items.missing", "an item without its name or price"),
+    ("items.price", "an item price that is not an amount (syntax, decimals, negative, ...)"),
+    ("items.quantity", "a quantity that is not a positive number"),
+    ("items.inexact-total", "price × quantity that is not a whole number of minor units"),
+    ("items.not-a-diner", "an item for somebody not among the bill's diners (with a did-you-mean)"),
+    ("items.for-empty", "an item for nobody"),
+    ("items.for-repeated", "a name listed twice in an item's for"),
+    ("items.weight", "an item's weight that is not a positive number"),
+    ("items.anonymous-diners", "an item naming who shares it on a bill of a head count"),
+    ("items.with-shares", "both items and exact shares"),
+    ("items.empty", "an empty items list"),
+    ("items.orphan", "a row of an items file whose bill is not in its bills file"),
+    ("items.file", "an items file without its bills file, or a bills file without ids"),
+    ("adjustment.syntax", "a discount, service or tax that is neither a percentage (10%) nor an amount"),
+    ("adjustment.without-items", "discount, service, tax, tip_on or receipt_total on a bill without items"),
+    ("discount_items.unknown", "discount_items naming no item of the bill"),
+    ("discount.too-large", "a discount larger than what it is on"),
+    ("tax.too-large", "included tax larger than the prices"),
+    ("tax_included.syntax", "tax_included that is not true or false"),
+    ("tip_on.unknown", "a tip base outside subtotal, pretax, total"),
+    ("amount.items-sum", "an amount given with items that is not what they come to before tip"),
+    ("receipt_total.mismatch", "a receipt_total that is neither the computed total before tip nor with it"),
     ("split.failed", "a bill that cannot be split (a total past the exact range)"),
     ("receipt.duplicate", "warning: the same date, amount, currency and payer as an earlier bill"),
     ("payment.shape", "a payment that is not a mapping"),
@@ -698,7 +797,19 @@ extension SplitError {
     case .payerPolicyWithSeveralPayers: return "leftover.several-payers"
     case .payersDoNotAddUp: return "paid_by.sum"
     case .sharesDoNotAddUp: return "shares.sum"
-    case .noDiners, .duplicateDiner, .conflictingTips, .tipNotResolved, .tipCurrencyMismatch, .totalTooLarge:
+    case .inexactLineTotal: return "items.inexact-total"
+    case .itemSharerNotDiner: return "items.not-a-diner"
+    case .noItemSharers: return "items.for-empty"
+    case .itemsNeedNamedDiners: return "items.anonymous-diners"
+    case .itemsWithShares: return "items.with-shares"
+    case .noItems: return "items.empty"
+    case .unknownDiscountItem: return "discount_items.unknown"
+    case .discountTooLarge: return "discount.too-large"
+    case .includedTaxTooLarge: return "tax.too-large"
+    case .amountDoesNotMatchItems: return "amount.items-sum"
+    case .receiptTotalMismatch: return "receipt_total.mismatch"
+    case .noDiners, .duplicateDiner, .conflictingTips, .tipNotResolved, .tipCurrencyMismatch, .totalTooLarge,
+      .receiptTooComplex:
       return "split.failed"
     }
   }
