@@ -5,7 +5,8 @@ import SplitBillCore
 package struct BillField: Sendable {
   /// What values the key takes.
   package enum Kind: String, Sendable {
-    case text, date, amount, currency, tip, tipAmount, diners, person, leftover, rounding, payers, shares
+    case text, date, amount, currency, tip, tipAmount, diners, person, leftover, rounding, payers, shares, items,
+      adjustment, names, flag, tipBase
   }
 
   /// The key as written in YAML, and the CSV column name.
@@ -57,6 +58,32 @@ package struct BillField: Sendable {
     BillField(
       name: "shares", kind: .shares, required: false, inDefaults: false,
       summary: "Exact shares: name -> part of the amount before tip (adding up to amount); instead of diners."),
+    BillField(
+      name: "items", kind: .items, required: false, inDefaults: false,
+      summary:
+        "The receipt's lines: name, price, quantity (default 1), for (names; default every diner); amount then optional."
+    ),
+    BillField(
+      name: "discount", kind: .adjustment, required: false, inDefaults: false,
+      summary: "Off the items before tax: a percentage (10%) or an amount; spread over the items by their totals."),
+    BillField(
+      name: "discount_items", kind: .names, required: false, inDefaults: false,
+      summary: "The names of the items the discount is on; default every item."),
+    BillField(
+      name: "service", kind: .adjustment, required: false, inDefaults: false,
+      summary: "A service charge on the subtotal after discount: a percentage (12.5%) or an amount."),
+    BillField(
+      name: "tax", kind: .adjustment, required: false, inDefaults: false,
+      summary: "Tax on the subtotal after discount and service: a percentage (8.875%) or an amount."),
+    BillField(
+      name: "tax_included", kind: .flag, required: false, inDefaults: false,
+      summary: "true when the prices include the tax (VAT): it is reported, not added."),
+    BillField(
+      name: "tip_on", kind: .tipBase, required: false, inDefaults: false,
+      summary: "What a percentage tip is on: subtotal, pretax (default: after discount and service) or total."),
+    BillField(
+      name: "receipt_total", kind: .amount, required: false, inDefaults: false,
+      summary: "The receipt's printed total, checked: it must equal the computed total before tip or with it."),
   ]
 
   /// The keys a bill may have.
@@ -68,9 +95,13 @@ package struct BillField: Sendable {
 /// The bill keys by their position in ``BillField/all``: lookups by number, not by string.
 package enum BillKey: Int, CaseIterable, Sendable {
   case id, date, description, amount, currency, tip, tipAmount, diners, paidBy, notes, leftover, rounding, shares
+  case items, discount, discountItems, service, tax, taxIncluded, tipOn, receiptTotal
 
   /// Whether the key takes a list or a mapping of names (``FieldValue/entries``).
-  var takesEntries: Bool { self == .diners || self == .paidBy || self == .shares }
+  var takesEntries: Bool { self == .diners || self == .paidBy || self == .shares || self == .discountItems }
+
+  /// The keys only an itemized bill takes.
+  static let receiptKeys: [BillKey] = [.discount, .discountItems, .service, .tax, .taxIncluded, .tipOn, .receiptTotal]
 
   /// The key as written (`tip_amount`).
   package var name: String { BillField.all[rawValue].name }

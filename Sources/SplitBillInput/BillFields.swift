@@ -40,6 +40,9 @@ protocol BillFields: ~Copyable {
   /// How many entries ``nextEntry(_:_:)`` gives for `key`, or about as many (room is made for them).
   func entryCount(_ key: BillKey) -> Int
 
+  /// The bill's items: a YAML bill's `items`, a CSV row's rows in its items file (by bill `id`).
+  func items(ofBill id: String) -> ItemList
+
   /// The text's UTF-8 bytes, valid until the rules return.
   func bytes(_ text: Text) -> UnsafeBufferPointer<UInt8>
   /// Where the text stood.

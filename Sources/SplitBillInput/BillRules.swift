@@ -119,6 +119,9 @@ struct BillRules {
       }
     }
     let id = givenID ?? "\(context.file)#\(fields.index)"
+    let itemList = fields.items(ofBill: id)
+    let itemsGiven: Bool
+    if case .absent = itemList { itemsGiven = false } else { itemsGiven = true }
     var date: CalendarDate?
     if let text = try Self.text(.date, fields, &policy) {
       date = unsafe dates.value(for: fields.bytes(text)) { CalendarDate(iso: fields.string(text)) }
@@ -155,7 +158,7 @@ struct BillRules {
     case .entries, .unexpected:
       _ = try Self.text(.amount, fields, &policy)
     case .absent:
-      if !fields.isMisspelt(.amount) {
+      if !itemsGiven && !fields.isMisspelt(.amount) {
         try policy.report(.error(.missingKey(.amount), at: fields.start))
       }
     }
@@ -256,6 +259,39 @@ struct BillRules {
       try Self.choice(.leftover, fields, &leftovers, fallback: context.leftover, &policy) ?? .balanced
     let rounding = try Self.choice(.rounding, fields, &roundings, fallback: context.rounding, &policy) ?? .halfUp
 
+    // An itemized bill's amount is what its receipt comes to before tip.
+    var receipt: Receipt?
+    if case .exact = diners, itemsGiven {
+      try policy.report(.error(.split(.itemsWithShares), at: fields.keyLocation(.items)))
+    } else if let currency {
+      receipt = try self.receipt(itemList, fields, currency: currency, diners: diners, rounding: rounding, &policy)
+    }
+    if let receipt, let currency, let figures = try? receipt.figures(currency: currency, rounding: rounding) {
+      if let given = amount, given != figures.beforeTip {
+        try policy.report(
+          .error(
+            .split(.amountDoesNotMatchItems(amount: given, computed: figures.beforeTip)),
+            at: fields.valueLocation(.amount)))
+      }
+      amount = figures.beforeTip
+      // The printed total is checked now when the tip is known; after the advisor, by the split.
+      let known =
+        tip.flatMap {
+          BillTerms(
+            amount: figures.beforeTip, tip: $0, diners: .anonymous(count: 1), leftover: leftover, rounding: rounding,
+            receipt: receipt
+          ).knownTotal
+        }
+      if let known {
+        do throws(SplitError) {
+          try receipt.checkReceiptTotal(
+            figures, tip: Money(minorUnits: known.minorUnits - figures.beforeTip.minorUnits, currency: currency))
+        } catch {
+          try policy.report(.error(.split(error), at: fields.valueLocation(.receiptTotal)))
+        }
+      }
+    }
+
     // The payer policy's rule is the split's own (Core).
     if leftover == .payer, let diners {
       do throws(SplitError) {
@@ -277,7 +313,8 @@ struct BillRules {
     }
     if !payers.isEmpty, let amount, let tip,
       let total = BillTerms(
-        amount: amount, tip: tip, diners: .anonymous(count: 1), leftover: leftover, rounding: rounding
+        amount: amount, tip: tip, diners: .anonymous(count: 1), leftover: leftover, rounding: rounding,
+        receipt: receipt
       )
       .knownTotal
     {
@@ -296,14 +333,15 @@ struct BillRules {
     let bill = Bill(
       id: id, source: fields.start, date: date, description: description, notes: notes,
       terms: BillTerms(
-        amount: amount, tip: tip, diners: diners, payer: payer, payers: payers, leftover: leftover, rounding: rounding),
+        amount: amount, tip: tip, diners: diners, payer: payer, payers: payers, leftover: leftover, rounding: rounding,
+        receipt: receipt),
       tipSource: tipSource, defaultTip: defaultTip)
     return (id, bill)
   }
 
   /// A single-valued field's text: `nil` when it is not given or null; other shapes are reported.
   @inline(__always)
-  private static func text<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+  static func text<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
     _ key: BillKey, _ fields: borrowing Fields, _ policy: inout Policy
   ) throws(Policy.Stop) -> Fields.Text? {
     switch fields.value(key) {
@@ -316,7 +354,7 @@ struct BillRules {
     }
   }
 
-  private func money<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+  func money<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
     _ text: Fields.Text, _ fields: borrowing Fields, currency: Currency, field: String, _ policy: inout Policy
   ) throws(Policy.Stop) -> Money? {
     if let money = unsafe Money(utf8: fields.bytes(text), currency: currency, decimalComma: options.decimalComma) {
@@ -331,7 +369,7 @@ struct BillRules {
   }
 
   /// The name as every rule compares and prints it (``PersonName/normalized(_:)``), made once per spelling.
-  private mutating func name<Fields: BillFields & ~Copyable>(_ text: Fields.Text, _ fields: borrowing Fields) -> String
+  mutating func name<Fields: BillFields & ~Copyable>(_ text: Fields.Text, _ fields: borrowing Fields) -> String
   {
     unsafe names.value(for: fields.bytes(text)) { PersonName.normalized(fields.string(text)) } ?? ""
   }
@@ -511,7 +549,7 @@ struct BillRules {
   }
 
   /// A diner's weight: one when none is given or its text is empty.
-  private mutating func weight<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+  mutating func weight<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
     _ text: Fields.Text?, of name: Fields.Text, _ fields: borrowing Fields, _ policy: inout Policy
   ) throws(Policy.Stop) -> Weight? {
     guard let text, unsafe !fields.bytes(text).isEmpty else { return .one }
@@ -565,7 +603,7 @@ struct BillRules {
     }
   }
 
-  private static func parseChoice<Choice: RawRepresentable & CaseIterable, Policy: ProblemPolicy>(
+  static func parseChoice<Choice: RawRepresentable & CaseIterable, Policy: ProblemPolicy>(
     _ text: String, _ type: Choice.Type, _ key: String, at location: @autoclosure () -> SourceLocation,
     _ policy: inout Policy
   ) throws(Policy.Stop) -> Choice? where Choice.RawValue == String {

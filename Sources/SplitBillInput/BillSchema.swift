@@ -34,11 +34,26 @@ package enum BillSchema {
       ("type", .string("object")),
       ("description", .string("One bill.")),
       ("properties", .object(BillField.all.map { ($0.name, property($0)) })),
-      ("required", .array(BillField.all.filter { $0.required && $0.name != "diners" }.map { .string($0.name) })),
+      (
+        "required",
+        .array(
+          BillField.all.filter { $0.required && $0.name != "diners" && $0.name != "amount" }.map { .string($0.name) })
+      ),
       ("additionalProperties", .bool(false)),
       (
         "allOf",
         .array([
+          // An amount, items, or both (the amount then checked against them).
+          .object([
+            (
+              "anyOf",
+              .array([
+                .object([("required", .array([.string("amount")]))]),
+                .object([("required", .array([.string("items")]))]),
+              ])
+            )
+          ]),
+          .object([("not", .object([("required", .array([.string("shares"), .string("items")]))]))]),
           .object([("not", .object([("required", .array([.string("tip"), .string("tip_amount")]))]))]),
           .object([("not", .object([("required", .array([.string("shares"), .string("diners")]))]))]),
         ])
@@ -197,6 +212,63 @@ package enum BillSchema {
         members.append(
           ("anyOf", .array([.object([("type", .array([.string("string"), .string("number")]))]), amounts])))
       }
+    case .items:
+      let item = Node.object([
+        ("type", .string("object")),
+        (
+          "properties",
+          .object([
+            ("name", .object([("type", .array([.string("string"), .string("number")]))])),
+            ("price", property(BillField(name: "price", kind: .amount, required: true, inDefaults: false, summary: "The unit price."))),
+            (
+              "quantity",
+              .object([
+                ("description", .string("How many; decimals allowed when price × quantity is exact in minor units.")),
+                (
+                  "anyOf",
+                  .array([
+                    .object([("type", .string("number")), ("exclusiveMinimum", .integer(0))]),
+                    .object([("type", .string("string")), ("pattern", .string(amountPattern))]),
+                  ])
+                ),
+              ])
+            ),
+            (
+              "for",
+              property(
+                BillField(
+                  name: "for", kind: .diners, required: false, inDefaults: false,
+                  summary: "Who shares it: a name, a list of names, or name -> weight; default every diner."))
+            ),
+          ])
+        ),
+        ("required", .array([.string("name"), .string("price")])),
+        ("additionalProperties", .bool(false)),
+      ])
+      members += [("type", .string("array")), ("minItems", .integer(1)), ("items", item)]
+    case .adjustment:
+      members.append(
+        (
+          "anyOf",
+          .array([
+            .object([("type", .string("number")), ("minimum", .integer(0))]),
+            .object([("type", .string("string")), ("pattern", .string(amountPattern))]),
+            .object([("type", .string("string")), ("pattern", .string("^\\s*\\+?[0-9]+(\\.[0-9]{1,4})?\\s*%\\s*$"))]),
+          ])
+        ))
+    case .names:
+      members.append(
+        (
+          "anyOf",
+          .array([
+            .object([("type", .string("string"))]),
+            .object([("type", .string("array")), ("items", .object([("type", .string("string"))]))]),
+          ])
+        ))
+    case .flag:
+      members.append(("type", .string("boolean")))
+    case .tipBase:
+      members += [("type", .string("string")), ("enum", .array(TipBase.allCases.map { .string($0.rawValue) }))]
     case .leftover:
       members += [("type", .string("string")), ("enum", .array(LeftoverPolicy.allCases.map { .string($0.rawValue) }))]
     case .rounding:

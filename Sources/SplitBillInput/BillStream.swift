@@ -317,10 +317,28 @@ package struct BillStream {
       // through the rules on the thread that splits them.
       var csv = CSVBillReader(
         file: source.path, input: input, delimiter: delimiter, rules: BillRules(options: options), context: context)
+      if let itemsPath = ItemTable.path(besides: source.path) {
+        guard let itemsInput = ByteReader(path: itemsPath) else {
+          return unsafe fail(.cannotRead(path: itemsPath, reason: String(cString: strerror(errno))), file: itemsPath)
+        }
+        var itemsReader = CSVBillReader(
+          file: itemsPath, input: itemsInput, delimiter: delimiter, rules: BillRules(options: options),
+          context: context)
+        let (table, problems) = itemsReader.readItems()
+        for problem in problems {
+          record(problem, ofBill: false)
+          fileProblems.append(problem)
+        }
+        csv.itemTable = table
+      }
       if parsesCSVOnOwnThread {
         Pipeline.run(handing: &csv, produce: { csv, emit in csv.read(emit) }, consume: process)
       } else {
         csv.read(process)
+      }
+      for orphan in csv.itemTable?.orphans() ?? [] {
+        record(orphan, ofBill: false)
+        fileProblems.append(orphan)
       }
     }
   }
@@ -456,7 +474,9 @@ package struct BillStream {
       let type = attributes[.type] as? FileAttributeType
       if type == .typeDirectory {
         if !manager.fileExists(atPath: path + "/.splitbill-ignore") { files += walk(path) }
-      } else if type == .typeRegular || type == .typeSymbolicLink, source(for: path, override: nil) != nil {
+      } else if type == .typeRegular || type == .typeSymbolicLink, source(for: path, override: nil) != nil,
+        !ItemTable.isItemsFile(path)
+      {
         files.append(path)
       }
     }

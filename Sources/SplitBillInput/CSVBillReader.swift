@@ -20,8 +20,10 @@ struct CSVBillReader {
   /// command line (a CSV file has no header of defaults).
   var rules: BillRules
   let context: DocumentContext
+  /// The items file beside this bills file, read whole first, when there is one.
+  var itemTable: ItemTable?
 
-  private var line = 1
+  private(set) var line = 1
   private var column = 1
 
   init(file: String, input: ByteReader, delimiter: UInt8?, rules: BillRules, context: DocumentContext) {
@@ -97,6 +99,23 @@ struct CSVBillReader {
     if names.contains("from") && names.contains("to") && !names.contains("diners") {
       return readPayments(header, names: names, emit)
     }
+    let headerStart = SourceLocation(in: sourceFile, line: header.line, column: 1)
+    if names.contains("bill") && names.contains("price") && !names.contains("amount") {
+      emit(
+        .failure(
+          .error(
+            .itemsFile(
+              "\(file) is an items file (bill,name,price,...): it is read with its bills file, the same name without '.items'"
+            ), at: headerStart)))
+      return
+    }
+    if let itemTable, !names.contains("id") {
+      emit(
+        .failure(
+          .error(
+            .itemsFile("\(itemTable.path) gives items by bill id, but this bills file has no id column"),
+            at: headerStart)))
+    }
     var keys: [BillKey] = []
     var failures: [Diagnostic] = []
     var seen: [String: SourceLocation] = [:]
@@ -105,7 +124,13 @@ struct CSVBillReader {
       // Column names are matched without regard to case; a message shows what was written.
       let written = String(decoding: header.text(of: cell), as: UTF8.self).trimmingSpaces
       let name = written.lowercased()
-      if let key = BillKey(name: name), seen[name] == nil {
+      if key(named: name) == .items {
+        failures.append(
+          .error(
+            .itemsFile(
+              "column 'items': a CSV bill's items are rows of its items file (bill,name,price,quantity,for) beside it"),
+            at: location))
+      } else if let key = BillKey(name: name), seen[name] == nil {
         keys.append(key)
       } else if seen[name] == nil {
         let guess = Spelling.suggestion(for: name, among: BillField.billKeys)
@@ -137,6 +162,8 @@ struct CSVBillReader {
     }
     emitReadError(emit)
   }
+
+  private func key(named name: String) -> BillKey? { BillKey(name: name) }
 
   /// Reads a payments file (its header is `header`, whose cells name `names`): one payment a row,
   /// handed on as its cells for the payment rules.
@@ -241,7 +268,7 @@ struct CSVBillReader {
       unsafe row.cells.withUnsafeBufferPointer { cells in
         let fields = unsafe CSVRowFields(
           bytes: bytes, cells: cells, layout: layout, file: file, line: row.line, index: index,
-          decimalComma: rules.options.decimalComma, diagnosing: diagnosing)
+          decimalComma: rules.options.decimalComma, diagnosing: diagnosing, itemTable: itemTable)
         return body(&rules, fields)
       }
     }

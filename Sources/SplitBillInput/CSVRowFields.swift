@@ -25,35 +25,39 @@ import SplitBillCore
     var inList: Bool
   }
 
-  /// Which column holds each key, from the header: four bits a key, so that the layout is one
-  /// word, copied for nothing (a header has at most one column per key, so at most 12).
+  /// Which column holds each key, from the header: five bits a key, so that the layout is two
+  /// words, copied for nothing (a header has at most one column per key, so at most 21).
   struct Layout: Sendable {
-    /// For each key, at bits `4 * rawValue`, its column; 15 when the file has none.
-    private var columns: UInt64 = ~0
-    /// For each column, at bits `4 * column`, its key's raw value.
-    private var keys: UInt64 = 0
+    private static let bits: UInt128 = 5
+    private static let none: UInt128 = 31
+    /// For each key, at bits `5 * rawValue`, its column; 31 when the file has none.
+    private var columns: UInt128 = ~0
+    /// For each column, at bits `5 * column`, its key's raw value.
+    private var keys: UInt128 = 0
     /// How many columns the header has.
     let columnCount: Int
 
     /// The layout of a header whose columns are `keys`, each a different key of the format.
     init(keys: [BillKey]) {
-      precondition(BillKey.allCases.count < 16 && keys.count < 16, "a key's column is one of 15")
+      precondition(BillKey.allCases.count < 25 && keys.count < 25, "a key's column is one of 24")
       columnCount = keys.count
       for (column, key) in keys.enumerated() {
-        columns &= ~(0xF << (4 * UInt64(key.rawValue)))
-        columns |= UInt64(column) << (4 * UInt64(key.rawValue))
-        self.keys |= UInt64(key.rawValue) << (4 * UInt64(column))
+        columns &= ~(Self.none << (Self.bits * UInt128(key.rawValue)))
+        columns |= UInt128(column) << (Self.bits * UInt128(key.rawValue))
+        self.keys |= UInt128(key.rawValue) << (Self.bits * UInt128(column))
       }
     }
 
     /// The column that holds `key`, if the file has one.
     func column(of key: BillKey) -> Int? {
-      let column = Int((columns >> (4 * UInt64(key.rawValue))) & 0xF)
-      return column == 15 ? nil : column
+      let column = (columns >> (Self.bits * UInt128(key.rawValue))) & Self.none
+      return column == Self.none ? nil : Int(column)
     }
 
     /// The key in `column`, a column of the header.
-    func key(in column: Int) -> BillKey? { BillKey(rawValue: Int((keys >> (4 * UInt64(column))) & 0xF)) }
+    func key(in column: Int) -> BillKey? {
+      BillKey(rawValue: Int((keys >> (Self.bits * UInt128(column))) & Self.none))
+    }
 
     var givesID: Bool { column(of: .id) != nil }
   }
@@ -67,11 +71,13 @@ import SplitBillCore
   /// Whether commas are decimal points (`--decimal-comma`): then only `;` separates diners.
   private let decimalComma: Bool
   /// Keys (bits by raw value) whose cell is not valid UTF-8: reported, and read as not given.
-  private var invalidUTF8: UInt16 = 0
+  private var invalidUTF8: UInt32 = 0
   /// When diagnosing: how far into the diners cell columns were counted, so that locating each
   /// of its parts in turn costs the bytes between them, not all the bytes before each (a cell of
   /// 32,000 bad weights took seconds).
   private let counted: CountedColumns?
+  /// The bills file's items file, read whole, when it has one.
+  private let itemTable: ItemTable?
 
   /// Columns counted so far in one cell: up to byte `offset`, `scalars` of them.
   final class CountedColumns {
@@ -83,8 +89,9 @@ import SplitBillCore
   /// The fields of a row whose cells are `cells` over `bytes`, one per column of `layout`.
   init(
     bytes: UnsafeBufferPointer<UInt8>, cells: UnsafeBufferPointer<CSVBillReader.Cell>, layout: Layout,
-    file: SourceFile, line: Int, index: Int, decimalComma: Bool, diagnosing: Bool = false
+    file: SourceFile, line: Int, index: Int, decimalComma: Bool, diagnosing: Bool = false, itemTable: ItemTable? = nil
   ) {
+    self.itemTable = itemTable
     self.decimalComma = decimalComma
     counted = diagnosing ? CountedColumns() : nil
     unsafe self.bytes = unsafe bytes
@@ -144,6 +151,11 @@ import SplitBillCore
     text.start += Int32(count.lowerBound)
     text.end = Int32(range.lowerBound + count.upperBound)
     return .text(text)
+  }
+
+  func items(ofBill id: String) -> ItemList {
+    guard let itemTable, let rows = itemTable.claim(id), let first = rows.first else { return .absent }
+    return .items(rows, first.start)
   }
 
   /// A CSV cell is a single value: nothing is of an unexpected shape.

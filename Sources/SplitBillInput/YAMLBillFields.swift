@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillText
 
 /// A YAML bill's fields, read from its events (``YAMLFlatBill``): a mapping of keys to scalars,
 /// but for the diners (a head count, a list of names, or a mapping of names to weights).
@@ -187,6 +188,109 @@ import SplitBillCore
   }
 
   private func describe(at position: Int) -> String { flat.describe(at: position) }
+
+  func items(ofBill id: String) -> ItemList {
+    let position = unsafe Int(slots[BillKey.items.rawValue])
+    guard position >= 0 else { return .absent }
+    let events = flat.events
+    let at = location(of: Int32(position))
+    switch events[position].kind {
+    case .sequenceStart: break
+    case .scalar, .plainScalar:
+      return flat.isNull(at: position) ? .items([], keyLocation(.items)) : .unexpected(describe(at: position), at)
+    default: return .unexpected(describe(at: position), at)
+    }
+    var items: [ItemSource] = []
+    var item = position + 1
+    while events[item].kind != .sequenceEnd {
+      defer { item = flat.end(ofNodeAt: item) }
+      var source = ItemSource(start: location(of: Int32(item)))
+      guard events[item].kind == .mappingStart else {
+        source.problems.append(.error(.itemShape(key: nil, shape: describe(at: item)), at: source.start))
+        items.append(source)
+        continue
+      }
+      var key = item + 1
+      var seen: [String: SourceLocation] = [:]
+      while events[key].kind != .mappingEnd {
+        let value = flat.end(ofNodeAt: key)
+        defer { key = flat.end(ofNodeAt: value) }
+        let keyLocation = location(of: Int32(key))
+        guard Self.isScalar(events[key].kind) else {
+          source.problems.append(.error(.keyShape(describe(at: key)), at: keyLocation))
+          continue
+        }
+        let name = String(decoding: flat.text(at: key), as: UTF8.self)
+        if let first = seen[name] {
+          source.problems.append(.error(.repeatedKey(name, place: "item", first: first), at: keyLocation))
+          continue
+        }
+        seen[name] = keyLocation
+        guard ItemSource.keys.contains(name) else {
+          let guess = Spelling.suggestion(for: name, among: ItemSource.keys)
+          source.problems.append(.error(.unknownItemKey(name, guess: guess), at: keyLocation))
+          continue
+        }
+        let valueLocation = location(of: Int32(value))
+        if name == "for" {
+          source.sharersLocation = valueLocation
+          source.sharers = sharers(at: value, &source.problems)
+          continue
+        }
+        guard Self.isScalar(events[value].kind) else {
+          source.problems.append(.error(.itemShape(key: name, shape: describe(at: value)), at: valueLocation))
+          continue
+        }
+        guard !flat.isNull(at: value) else { continue }
+        let text = LocatedText(text: String(decoding: flat.text(at: value), as: UTF8.self), location: valueLocation)
+        switch name {
+        case "name": source.name = text
+        case "price": source.price = text
+        default: source.quantity = text
+        }
+      }
+      items.append(source)
+    }
+    return .items(items, at)
+  }
+
+  /// An item's `for` at `position`: a name, a list of names, or a mapping of names to weights.
+  private func sharers(at position: Int, _ problems: inout [Diagnostic]) -> [ItemSource.Sharer]? {
+    let events = flat.events
+    func text(_ position: Int) -> LocatedText {
+      LocatedText(text: String(decoding: flat.text(at: position), as: UTF8.self), location: location(of: Int32(position)))
+    }
+    func bad(_ at: Int) -> [ItemSource.Sharer]? {
+      problems.append(.error(.itemShape(key: "for", shape: describe(at: at)), at: location(of: Int32(at))))
+      return nil
+    }
+    switch events[position].kind {
+    case .scalar, .plainScalar:
+      return flat.isNull(at: position) ? nil : [ItemSource.Sharer(name: text(position), weight: nil)]
+    case .sequenceStart:
+      var sharers: [ItemSource.Sharer] = []
+      var item = position + 1
+      while events[item].kind != .sequenceEnd {
+        guard Self.isScalar(events[item].kind) else { return bad(item) }
+        sharers.append(ItemSource.Sharer(name: text(item), weight: nil))
+        item += 1
+      }
+      return sharers
+    case .mappingStart:
+      var sharers: [ItemSource.Sharer] = []
+      var item = position + 1
+      while events[item].kind != .mappingEnd {
+        guard Self.isScalar(events[item].kind) else { return bad(item) }
+        guard Self.isScalar(events[item + 1].kind) else { return bad(item + 1) }
+        sharers.append(
+          ItemSource.Sharer(name: text(item), weight: flat.isNull(at: item + 1) ? nil : text(item + 1)))
+        item += 2
+      }
+      return sharers
+    case .sequenceEnd, .mappingEnd:
+      return nil
+    }
+  }
 
   private static func isScalar(_ kind: YAMLFlatBill.Kind) -> Bool { kind == .scalar || kind == .plainScalar }
 }
