@@ -32,6 +32,17 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     var room = 1_024 + path.utf8.count + (adviceCell?.utf8.count ?? 0)
     room += 6 * (bill.id.utf8.count + (bill.description?.utf8.count ?? 0) + (split.paidByText?.utf8.count ?? 0))
     for share in split.shares { room += 256 + 6 * share.person.utf8.count }
+    // An itemized bill: its receipt under the description, each share's breakdown under it.
+    let receiptCell = split.receipt.map { "<div class=\"receipt\">" + Self.escape(ReceiptText.summary($0)) + "</div>" }
+    let breakdowns =
+      split.receipt.map { receipt in
+        split.shares.indices.map {
+          "<div class=\"breakdown\">" + Self.escape(ReceiptText.breakdown(receipt, share: split.shares[$0], index: $0))
+            + "</div>"
+        }
+      } ?? []
+    room += receiptCell?.utf8.count ?? 0
+    for text in breakdowns { room += text.utf8.count }
     bills.append { bytes in
       unsafe bytes.append(atMost: room) { out in
         func money(_ units: Int64) { unsafe DecimalText.write(units, scale: currency.exponent, to: &out) }
@@ -43,6 +54,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
         unsafe bill.date?.writeISO(to: &out)
         unsafe out.write("</td><td>")
         if let description = bill.description { unsafe Self.writeEscaped(description, to: &out) }
+        if let receiptCell { unsafe out.write(utf8: receiptCell) }
         unsafe out.write("</td><td class=\"num\">")
         money(split.amount.minorUnits)
         unsafe out.write(0x20)
@@ -67,7 +79,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
         unsafe out.write("</td><td>")
         unsafe out.write(utf8: split.leftoverPolicy.rawValue)
         unsafe out.write("</td><td><ul>")
-        for share in split.shares {
+        for (index, share) in split.shares.enumerated() {
           unsafe out.write("<li><span class=\"person\">")
           unsafe Self.writeEscaped(share.person, to: &out)
           unsafe out.write("</span>")
@@ -85,6 +97,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
             money(Int64(share.absorbed))
             unsafe out.write("</mark>")
           }
+          if !breakdowns.isEmpty { unsafe out.write(utf8: breakdowns[index]) }
           unsafe out.write("</li>")
         }
         unsafe out.write("</ul></td></tr>\n")
@@ -240,7 +253,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
     th{background:#f4f4f4}.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
     ul{margin:0;padding-left:1rem}.transfers li{margin:.2rem 0}mark{background:#ffe082;padding:0 .2rem;border-radius:3px}
-    .source,.note,.advice,figcaption{color:#666;font-size:.85em}.bad{color:#c62828}.ok{color:#2e7d32}
+    .source,.note,.advice,.receipt,.breakdown,figcaption{color:#666;font-size:.85em}.bad{color:#c62828}.ok{color:#2e7d32}
     .facts{color:#444}svg text{font:13px system-ui,sans-serif}svg .axis{font-weight:bold}
     """
   }

@@ -21,6 +21,18 @@ extension ReportedBill {
       for part in split.payers { room += 128 + JSON.maximumEscapedLength(part.person) }
     }
     for share in split.shares { room += 256 + JSON.maximumEscapedLength(share.person) }
+    // An itemized bill's breakdowns and items are written as trees (they are few), after the
+    // fixed part.
+    let receipt = split.receipt
+    var breakdowns: [[UInt8]] = []
+    if let receipt {
+      breakdowns = split.shares.indices.map { index in
+        var sink = StringSink()
+        receipt.breakdownJSON(index).write(to: &sink, indent: 5)
+        return Array(sink.text.utf8)
+      }
+      room += breakdowns.reduce(0) { $0 + $1.count + 32 }
+    }
     unsafe out.append(atMost: room) { out in
       // Each literal below is the punctuation, indentation and key between two values, with the
       // quotes that close one string value and open the next.
@@ -107,15 +119,29 @@ extension ReportedBill {
           money(part)
           unsafe out.write(0x22)
         }
+        if !breakdowns.isEmpty {
+          unsafe out.write(",\n          \"breakdown\": ")
+          unsafe breakdowns[index].withUnsafeBufferPointer { unsafe out.write($0) }
+        }
         if index == split.shares.count - 1 {
           unsafe out.write("\n        }\n")
         } else {
           unsafe out.write("\n        },\n")
         }
       }
-      unsafe out.write(advice == nil ? "      ]\n    }" : "      ],\n      \"advice\": ")
+      unsafe out.write(advice == nil && receipt == nil ? "      ]\n    }" : "      ]")
+    }
+    if let receipt {
+      var object = StringSink()
+      object.write(",\n      \"items\": ")
+      receipt.itemsJSON.write(to: &object, indent: 3)
+      object.write(",\n      \"receipt\": ")
+      receipt.figuresJSON.write(to: &object, indent: 3)
+      out.append(contentsOf: object.text.utf8)
+      if advice == nil { out.append(contentsOf: "\n    }".utf8) }
     }
     guard let advice else { return }
+    out.append(contentsOf: ",\n      \"advice\": ".utf8)
     // Only advised bills have this: the tree is fine here.
     var object = StringSink()
     JSON.object(advice.jsonMembers).write(to: &object, indent: 3)

@@ -29,6 +29,7 @@ package struct JournalOptions: Sendable {
 private enum MetaKey: Int, CaseIterable {
   case bill, tip, subtotal, tipamount, total, leftover, leftoverTo, leftoverToTip
   case diner, weight, absorbs, payer, diners, settlement, payment
+  case items, discount, service, tax, taxIncluded
 
   var name: StaticString {
     switch self {
@@ -47,6 +48,11 @@ private enum MetaKey: Int, CaseIterable {
     case .diners: "diners"
     case .settlement: "settlement"
     case .payment: "payment"
+    case .items: "items"
+    case .discount: "discount"
+    case .service: "service"
+    case .tax: "tax"
+    case .taxIncluded: "tax-included"
     }
   }
 }
@@ -497,6 +503,24 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
         if split.leftoverToTip.minorUnits > 0 {
           unsafe meta.key(.leftoverToTip, into: &out)
           unsafe Self.amount(split.leftoverToTip.minorUnits, split.currency, to: &out)
+        }
+        // An itemized bill: what its receipt's lines came to, and each adjustment.
+        if let receipt = split.receipt {
+          let figures = receipt.figures
+          unsafe meta.key(.items, into: &out)
+          unsafe Self.amount(figures.subtotal.minorUnits, split.currency, to: &out)
+          if receipt.receipt.discount != nil {
+            unsafe meta.key(.discount, into: &out)
+            unsafe Self.amount(figures.discount.minorUnits, split.currency, to: &out)
+          }
+          if receipt.receipt.service != nil {
+            unsafe meta.key(.service, into: &out)
+            unsafe Self.amount(figures.service.minorUnits, split.currency, to: &out)
+          }
+          if receipt.receipt.tax != nil {
+            unsafe meta.key(figures.taxIncluded ? .taxIncluded : .tax, into: &out)
+            unsafe Self.amount(figures.tax.minorUnits, split.currency, to: &out)
+          }
         }
       }
     }

@@ -26,6 +26,14 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
       512 + 2 * (bill.id.utf8.count + (bill.description?.utf8.count ?? 0) + (split.paidByText?.utf8.count ?? 0))
     room += advice?.utf8.count ?? 0
     for share in split.shares { room += 128 + 2 * share.person.utf8.count }
+    // An itemized bill: its receipt under the description, each share's breakdown beside it.
+    let receiptCell = split.receipt.map { "<br>" + Self.escape(ReceiptText.summary($0)) }
+    let breakdowns =
+      split.receipt.map { receipt in
+        split.shares.indices.map { " (" + Self.escape(ReceiptText.breakdown(receipt, share: split.shares[$0], index: $0)) + ")" }
+      } ?? []
+    room += receiptCell?.utf8.count ?? 0
+    for text in breakdowns { room += text.utf8.count }
     bills.append { bytes in
       unsafe bytes.append(atMost: room) { out in
         func money(_ units: Int64) { unsafe DecimalText.write(units, scale: currency.exponent, to: &out) }
@@ -35,6 +43,7 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
         unsafe bill.date?.writeISO(to: &out)
         unsafe out.write(" | ")
         if let description = bill.description { unsafe Self.writeEscaped(description, to: &out) }
+        if let receiptCell { unsafe out.write(utf8: receiptCell) }
         unsafe out.write(" | ")
         unsafe currency.writeCode(to: &out)
         unsafe out.write(" | ")
@@ -67,6 +76,7 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
             money(Int64(share.absorbed))
             unsafe out.write("**")
           }
+          if !breakdowns.isEmpty { unsafe out.write(utf8: breakdowns[index]) }
         }
         unsafe out.write(" |\n")
       }

@@ -48,13 +48,22 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
       if advice.clamped { text += ", clamped" }
       adviceLine = text + ": " + TerminalText.sanitize(advice.reason)
     }
+    // An itemized bill: its receipt, and under each share its breakdown.
+    let receipt = split.receipt
+    let receiptLine = receipt.map { TerminalText.sanitize(ReceiptText.summary($0)) }
+    let breakdownLines =
+      receipt.map { receipt in
+        split.shares.indices.map { TerminalText.sanitize(ReceiptText.breakdown(receipt, share: split.shares[$0], index: $0)) }
+      } ?? []
+    var receiptRoom = receiptLine?.utf8.count ?? 0
+    for line in breakdownLines { receiptRoom += line.utf8.count + 8 }
     // The shares' table: name, weight (only when some weight is not 1), amount, absorbed mark.
     let weighted = split.exactShares || split.shares.contains { $0.weight != .one }
     var nameWidth = 0
     var weightWidth = 0
     var amountWidth = 0
     var room = 512 + path.utf8.count + id.utf8.count + (description?.utf8.count ?? 0) + (payer?.utf8.count ?? 0)
-    room += adviceLine?.utf8.count ?? 0
+    room += (adviceLine?.utf8.count ?? 0) + receiptRoom
     for share in split.shares {
       let name = TerminalText.sanitize(share.person)
       nameWidth = max(nameWidth, TerminalText.width(name))
@@ -119,9 +128,14 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
           unsafe out.write(utf8: adviceLine)
           unsafe out.write(0x0A)
         }
+        if let receiptLine {
+          unsafe out.write("  ")
+          unsafe out.write(utf8: receiptLine)
+          unsafe out.write(0x0A)
+        }
         // As `TextTable` lays it out: cells two spaces apart, the last (left-aligned) cell not
         // padded, the trailing spaces of an empty mark trimmed.
-        for share in split.shares {
+        for (index, share) in split.shares.enumerated() {
           let name = TerminalText.sanitize(share.person)
           unsafe out.write("    ")
           unsafe out.write(utf8: name)
@@ -145,6 +159,11 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
             unsafe out.write(color ? " absorbed\u{1B}[0m" : " absorbed")
           }
           unsafe out.write(0x0A)
+          if !breakdownLines.isEmpty {
+            unsafe out.write("      ")
+            unsafe out.write(utf8: breakdownLines[index])
+            unsafe out.write(0x0A)
+          }
         }
         unsafe out.write(0x0A)
       }
