@@ -450,7 +450,7 @@ public enum SplitError: Error, Hashable, Sendable, CustomStringConvertible {
       return "amount is \(amount) but the items come to \(computed) before tip: "
         + SplitError.difference(amount.minorUnits - computed.minorUnits, amount.currency)
     case .receiptTotalMismatch(let printed, let beforeTip, let withTip):
-      let withTipText = withTip.map { ", \($0) with the tip" } ?? ""
+      let withTipText = withTip.flatMap { $0 == beforeTip ? nil : ", \($0) with the tip" } ?? ""
       return "receipt_total is \(printed) but the items come to \(beforeTip) before tip\(withTipText): "
         + SplitError.difference(printed.minorUnits - beforeTip.minorUnits, printed.currency)
         + " against the total before tip"

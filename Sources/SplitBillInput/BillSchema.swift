@@ -235,10 +235,32 @@ package enum BillSchema {
             ),
             (
               "for",
-              property(
-                BillField(
-                  name: "for", kind: .diners, required: false, inDefaults: false,
-                  summary: "Who shares it: a name, a list of names, or name -> weight; default every diner."))
+              .object([
+                ("description", .string("Who shares it: a name, a list of names, or name -> weight; default every diner.")),
+                (
+                  "anyOf",
+                  .array([
+                    .object([("type", .string("string"))]),
+                    .object([("type", .array([.string("array")])), ("items", .object([("type", .string("string"))]))]),
+                    .object([
+                      ("type", .string("object")),
+                      (
+                        "additionalProperties",
+                        .object([
+                          (
+                            "anyOf",
+                            .array([
+                              .object([("type", .string("number")), ("exclusiveMinimum", .integer(0))]),
+                              .object([("type", .string("string")), ("pattern", .string(amountPattern))]),
+                              .object([("type", .string("null"))]),
+                            ])
+                          )
+                        ])
+                      ),
+                    ]),
+                  ])
+                ),
+              ])
             ),
           ])
         ),
@@ -266,7 +288,14 @@ package enum BillSchema {
           ])
         ))
     case .flag:
-      members.append(("type", .string("boolean")))
+      members.append(
+        (
+          "anyOf",
+          .array([
+            .object([("type", .string("boolean"))]),
+            .object([("enum", .array(["true", "false", "yes", "no"].map(Node.string)))]),
+          ])
+        ))
     case .tipBase:
       members += [("type", .string("string")), ("enum", .array(TipBase.allCases.map { .string($0.rawValue) }))]
     case .leftover:

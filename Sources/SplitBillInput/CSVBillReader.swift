@@ -140,7 +140,7 @@ struct CSVBillReader {
       }
       seen[name] = seen[name] ?? location
     }
-    if !seen.keys.contains("amount") && failures.isEmpty {
+    if !seen.keys.contains("amount") && failures.isEmpty && itemTable == nil {
       failures.append(
         .error(.noAmountColumn, at: SourceLocation(in: sourceFile, line: header.line, column: 1)))
     }

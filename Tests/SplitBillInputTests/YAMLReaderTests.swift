@@ -328,6 +328,19 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     "notes": ["\"nice\"", "~", "\"said \\\"hi\\\"\\nthen left\""],
     "leftover": ["balanced", "payer", "bogus", "~", "first", "to-tip"],
     "rounding": ["half-up", "down", "bogus", "~"],
+    "items": [
+      "[{name: Wine, price: 84.50}]", "[{name: A, price: 40, for: Ana}, {name: B, price: 44.50, for: [Ana, Ben]}]",
+      "[]", "x", "[{name: A}]", "[{price: 1, name: A, for: [Zed]}]", "[{name: A, price: 169, quantity: 0.5}]",
+      "[{name: A, price: 1.99, quantity: 0.5}]", "[x]", "[{nme: A, price: 84.50}]", "[{name: A, price: 84.50, for: {Ana: 2, Ben: x}}]",
+      "[{name: A, price: 84.50, for: []}]", "[{name: A, price: 84.50, for: [Ana, Ana]}]", "[{name: A, price: -1}]",
+    ],
+    "discount": ["10%", "5.00", "x", "101%", "~", "[1]"],
+    "discount_items": ["Wine", "[Wine, A]", "Beer", "~"],
+    "service": ["12.5%", "3", "x"],
+    "tax": ["8.875%", "1.00", "-1"],
+    "tax_included": ["true", "false", "maybe"],
+    "tip_on": ["pretax", "subtotal", "total", "bogus"],
+    "receipt_total": ["84.50", "97.18", "x", "1.00"],
   ]
 
   @Test(arguments: 0..<12)
@@ -350,6 +363,15 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
           random.next() % 2 == 0
         }
       if random.next() % 8 == 0 { keys.append(pick(["tip_amount", "leftover", "rounding", "shares"])) }
+      if random.next() % 4 == 0 {
+        keys.append("items")
+        for key in ["discount", "discount_items", "service", "tax", "tax_included", "tip_on", "receipt_total"]
+        where random.next() % 3 == 0 {
+          keys.append(key)
+        }
+      } else if random.next() % 30 == 0 {
+        keys.append(pick(["discount", "tax", "tip_on"]))
+      }
       for index in keys.indices.reversed() { keys.swapAt(index, Int(random.next() % UInt64(index + 1))) }
       var lines: [String] = []
       for key in keys {
