@@ -74,6 +74,21 @@ enum InitCommand {
         paid_by: Ben
         notes: "Quick and friendly"  # experience notes, for tip: ai
 
+      - id: itemized-receipt        # items instead of an amount: who had what
+        date: 2026-11-22
+        diners: [Ana, Ben, Chloé]
+        paid_by: Chloé
+        tip: 18%                    # on the subtotal before tax (tip_on: pretax; or subtotal, total)
+        tax: 10%                    # added on top; tax_included: true when prices hold it (VAT)
+        # discount: 10%             # or an amount; discount_items: [Wine] puts it on some items only
+        # service: 12.5%            # a service charge on the subtotal after discount
+        receipt_total: 59.95        # optional: the printed total, checked to the cent
+        items:
+          - {name: Burrata, price: 14.00, for: [Ana, Ben]}      # shared
+          - {name: Risotto, price: 19.00, for: Chloé}
+          - {name: Wine (glass), price: 6.00, quantity: 3}      # no for: everyone
+          - {name: Tiramisu, price: 3.50, for: {Ben: 1}}
+
     """
 
   static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) throws -> ExitCode {

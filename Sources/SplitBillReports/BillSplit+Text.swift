@@ -34,10 +34,14 @@ extension BillSplit {
       TerminalText.pad(label, to: labelWidth, alignment: .left) + "  "
         + TerminalText.pad(value, to: numberWidth, alignment: .right) + " " + code
     }
+    if let receipt {
+      lines.append("")
+      lines.append(TerminalText.sanitize(ReceiptText.summary(receipt)))
+    }
     lines.append("")
     lines.append(
       (shares.count == 1 ? "1 person" : "Split \(shares.count) ways") + " (leftover: \(leftoverPolicy.rawValue))")
-    for (share, name) in zip(shares, names) {
+    for (index, (share, name)) in zip(shares, names).enumerated() {
       var line =
         "  " + TerminalText.pad(name, to: labelWidth - 2, alignment: .left) + "  "
         + TerminalText.pad(share.amount.decimalString, to: numberWidth, alignment: .right) + " " + code
@@ -45,6 +49,9 @@ extension BillSplit {
         line += "  +" + Money(minorUnits: Int64(share.absorbed), currency: currency).decimalString + " absorbed"
       }
       lines.append(line)
+      if let receipt {
+        lines.append("      " + TerminalText.sanitize(ReceiptText.breakdown(receipt, share: share, index: index)))
+      }
     }
     lines.append("")
     lines.append(leftoverSentence)
