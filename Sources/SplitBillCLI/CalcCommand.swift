@@ -31,19 +31,24 @@ enum CalcCommand {
       .flag("--decimal-comma", "Read amounts written as 84,50."),
       .value(
         "--item", "NAME=PRICE[xQTY][@NAMES]", repeatable: true,
-        "An itemized bill's line (repeatable): 'Wine=42.00@Ana;Ben', 'Coffee=3.50x2'; without @, every person shares it. AMOUNT is then optional (checked when given).").under("Itemized bills"),
+        "An itemized bill's line (repeatable): 'Wine=42.00@Ana;Ben', 'Coffee=3.50x2'; without @, every person shares it. AMOUNT is then optional (checked when given)."
+      ).under("Itemized bills"),
       .value(
-        "--discount", "RATE%|AMOUNT", "Off the items before tax: 10% or 5.00.").under("Itemized bills"),
+        "--discount", "RATE%|AMOUNT", "Off the items before tax: 10% or 5.00."
+      ).under("Itemized bills"),
       .value(
-        "--discount-items", "NAMES", "The items the discount is on (Wine;Dessert); default every item.").under("Itemized bills"),
+        "--discount-items", "NAMES", "The items the discount is on (Wine;Dessert); default every item."
+      ).under("Itemized bills"),
       .value("--service", "RATE%|AMOUNT", "A service charge on the subtotal after discount.").under("Itemized bills"),
       .value("--tax", "RATE%|AMOUNT", "Tax on the subtotal after discount and service.").under("Itemized bills"),
       .flag("--tax-included", "The prices include the tax (VAT): it is reported, not added.").under("Itemized bills"),
       .value(
         "--tip-on", "BASE", "What a percentage tip is on: subtotal, pretax (default) or total.",
-        choices: TipBase.allCases.map(\.rawValue)).under("Itemized bills"),
+        choices: TipBase.allCases.map(\.rawValue)
+      ).under("Itemized bills"),
       .value(
-        "--receipt-total", "AMOUNT", "The receipt's printed total, checked before the tip or with it.").under("Itemized bills"),
+        "--receipt-total", "AMOUNT", "The receipt's printed total, checked before the tip or with it."
+      ).under("Itemized bills"),
       .flag("--json", "Print one JSON object instead of the table."),
       .flag("--interactive", short: "-i", "Open the calculator screen in the terminal; the options fill it in."),
     ] + AdvisorOptions.specs(section: "Tip advice in interactive mode (--interactive)"),
@@ -179,7 +184,8 @@ enum CalcCommand {
     }
     func money(_ text: Substring, _ what: String) throws(UsageError) -> Money {
       do {
-        return try Money(parsing: text.trimmingCharacters(in: .whitespaces), currency: currency, decimalComma: decimalComma)
+        return try Money(
+          parsing: text.trimmingCharacters(in: .whitespaces), currency: currency, decimalComma: decimalComma)
       } catch {
         throw UsageError(error.message(field: what))
       }
@@ -234,7 +240,9 @@ enum CalcCommand {
       items: items, discount: try adjustment("--discount"), discountItems: discountItems,
       service: try adjustment("--service"), tax: try adjustment("--tax"), taxIncluded: arguments.flag("--tax-included"),
       tipOn: try arguments.choice("--tip-on", TipBase.self) ?? .pretax,
-      receiptTotal: try arguments.value("--receipt-total").map { text throws(UsageError) in try money(Substring(text), "receipt total") })
+      receiptTotal: try arguments.value("--receipt-total").map { text throws(UsageError) in
+        try money(Substring(text), "receipt total")
+      })
   }
 
   /// The diners `--people` or `--split` name (one anonymous person when neither is given).

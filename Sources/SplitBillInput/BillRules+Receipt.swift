@@ -48,7 +48,9 @@ extension BillRules {
     case .entries:
       var names: [String] = []
       var cursor = 0
-      while let (text, _) = fields.nextEntry(.discountItems, &cursor) { names.append(fields.string(text).trimmingSpaces) }
+      while let (text, _) = fields.nextEntry(.discountItems, &cursor) {
+        names.append(fields.string(text).trimmingSpaces)
+      }
       discountItems = names
     case .unexpected:
       try policy.report(

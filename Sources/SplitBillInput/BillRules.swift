@@ -369,8 +369,7 @@ struct BillRules {
   }
 
   /// The name as every rule compares and prints it (``PersonName/normalized(_:)``), made once per spelling.
-  mutating func name<Fields: BillFields & ~Copyable>(_ text: Fields.Text, _ fields: borrowing Fields) -> String
-  {
+  mutating func name<Fields: BillFields & ~Copyable>(_ text: Fields.Text, _ fields: borrowing Fields) -> String {
     unsafe names.value(for: fields.bytes(text)) { PersonName.normalized(fields.string(text)) } ?? ""
   }
 

@@ -219,7 +219,11 @@ package enum BillSchema {
           "properties",
           .object([
             ("name", .object([("type", .array([.string("string"), .string("number")]))])),
-            ("price", property(BillField(name: "price", kind: .amount, required: true, inDefaults: false, summary: "The unit price."))),
+            (
+              "price",
+              property(
+                BillField(name: "price", kind: .amount, required: true, inDefaults: false, summary: "The unit price."))
+            ),
             (
               "quantity",
               .object([
@@ -236,7 +240,10 @@ package enum BillSchema {
             (
               "for",
               .object([
-                ("description", .string("Who shares it: a name, a list of names, or name -> weight; default every diner.")),
+                (
+                  "description",
+                  .string("Who shares it: a name, a list of names, or name -> weight; default every diner.")
+                ),
                 (
                   "anyOf",
                   .array([

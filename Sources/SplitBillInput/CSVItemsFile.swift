@@ -74,7 +74,14 @@ extension CSVBillReader {
     if delimiter == nil { delimiter = Self.sniffDelimiter(input.buffered) }
     var header = Row(line: 1)
     guard nextRow(into: &header), !header.cells.isEmpty else {
-      return (nil, [.error(.itemsFile("items file \(file) is empty: expected a header such as bill,name,price,quantity,for"), at: SourceLocation(in: sourceFile, line: 1, column: 1))])
+      return (
+        nil,
+        [
+          .error(
+            .itemsFile("items file \(file) is empty: expected a header such as bill,name,price,quantity,for"),
+            at: SourceLocation(in: sourceFile, line: 1, column: 1))
+        ]
+      )
     }
     if let problem = header.problem { return (nil, [problem]) }
     header.settleColumns()
@@ -97,7 +104,8 @@ extension CSVBillReader {
     for required in ["bill", "name", "price"] where columnOf[required] == nil {
       problems.append(
         .error(
-          .itemsFile("items file \(file) has no '\(required)' column: expected bill,name,price and optionally quantity,for"),
+          .itemsFile(
+            "items file \(file) has no '\(required)' column: expected bill,name,price and optionally quantity,for"),
           at: SourceLocation(in: sourceFile, line: header.line, column: 1)))
     }
     guard problems.isEmpty else { return (nil, problems) }
@@ -155,7 +163,9 @@ extension CSVBillReader {
       var cursor = 0
       while let (name, weight) = unsafe DinerList.item(in: bytes, after: &cursor, decimalComma: decimalComma) {
         let nameText = unsafe String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self)
-        let weightText = weight.map { unsafe String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.text]), as: UTF8.self) }
+        let weightText = weight.map {
+          unsafe String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.text]), as: UTF8.self)
+        }
         sharers.append(
           ItemSource.Sharer(
             name: LocatedText(text: nameText, location: cell.location),

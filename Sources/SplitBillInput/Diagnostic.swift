@@ -545,7 +545,8 @@ package enum Problem: Hashable, Sendable {
         "shares must be a mapping of names to their parts of the amount, such as {Ana: 12.50, Ben: 7.50}, not \(shape)"
     case .split(let error): return error.description
     case .itemsShape(let shape):
-      return "items must be a list of items, each a mapping such as {name: Wine, price: 42.00, for: [Ana, Ben]}, not \(shape)"
+      return
+        "items must be a list of items, each a mapping such as {name: Wine, price: 42.00, for: [Ana, Ben]}, not \(shape)"
     case .itemShape(let key, let shape):
       guard let key else { return "an item must be a mapping of name, price, quantity and for, not \(shape)" }
       return key == "for"
@@ -576,7 +577,8 @@ package enum Problem: Hashable, Sendable {
     case .adjustmentWithoutItems(let key):
       return "\(key) is given but the bill has no items: it applies to itemized bills (add items)"
     case .notAFlag(let key, let text): return "\(key) '\(EchoedText.quote(text))' is not true or false"
-    case .orphanItem(let bill): return "item row for bill '\(EchoedText.quote(bill))', which its bills file does not have"
+    case .orphanItem(let bill):
+      return "item row for bill '\(EchoedText.quote(bill))', which its bills file does not have"
     case .itemsFile(let message): return message
     case .paymentShape(let shape):
       return "a payment must be a mapping with keys such as from, to and amount, found \(shape)"

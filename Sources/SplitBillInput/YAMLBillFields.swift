@@ -258,7 +258,8 @@ import SplitBillText
   private func sharers(at position: Int, _ problems: inout [Diagnostic]) -> [ItemSource.Sharer]? {
     let events = flat.events
     func text(_ position: Int) -> LocatedText {
-      LocatedText(text: String(decoding: flat.text(at: position), as: UTF8.self), location: location(of: Int32(position)))
+      LocatedText(
+        text: String(decoding: flat.text(at: position), as: UTF8.self), location: location(of: Int32(position)))
     }
     func bad(_ at: Int) -> [ItemSource.Sharer]? {
       problems.append(.error(.itemShape(key: "for", shape: describe(at: at)), at: location(of: Int32(at))))

@@ -75,10 +75,16 @@ extension ReceiptSplit {
     .object([
       ("subtotal", .money(figures.subtotal)),
       ("discount", .money(figures.discount)),
-      ("discount_rate", .optional(receipt.discount.flatMap { if case .percent(let p) = $0 { p.decimalString } else { nil } })),
+      (
+        "discount_rate",
+        .optional(receipt.discount.flatMap { if case .percent(let p) = $0 { p.decimalString } else { nil } })
+      ),
       ("discount_items", receipt.discountItems.map { .array($0.map(JSON.string)) } ?? .null),
       ("service", .money(figures.service)),
-      ("service_rate", .optional(receipt.service.flatMap { if case .percent(let p) = $0 { p.decimalString } else { nil } })),
+      (
+        "service_rate",
+        .optional(receipt.service.flatMap { if case .percent(let p) = $0 { p.decimalString } else { nil } })
+      ),
       ("tax", .money(figures.tax)),
       ("tax_rate", .optional(receipt.tax.flatMap { if case .percent(let p) = $0 { p.decimalString } else { nil } })),
       ("tax_included", .bool(figures.taxIncluded)),

@@ -30,7 +30,9 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     let receiptCell = split.receipt.map { "<br>" + Self.escape(ReceiptText.summary($0)) }
     let breakdowns =
       split.receipt.map { receipt in
-        split.shares.indices.map { " (" + Self.escape(ReceiptText.breakdown(receipt, share: split.shares[$0], index: $0)) + ")" }
+        split.shares.indices.map {
+          " (" + Self.escape(ReceiptText.breakdown(receipt, share: split.shares[$0], index: $0)) + ")"
+        }
       } ?? []
     room += receiptCell?.utf8.count ?? 0
     for text in breakdowns { room += text.utf8.count }

@@ -30,7 +30,9 @@ package enum ReceiptText {
       text += " (incl. tax\(rate(receipt.receipt.tax)) \(figures.tax.decimalString))"
     }
     if let printed = receipt.receipt.receiptTotal {
-      text += printed == figures.beforeTip ? " (receipt total as printed)" : " (receipt total \(printed.decimalString) with tip)"
+      text +=
+        printed == figures.beforeTip
+        ? " (receipt total as printed)" : " (receipt total \(printed.decimalString) with tip)"
     }
     return text + "; tip on \(receipt.receipt.tipOn.rawValue) \(figures.tipBase.decimalString)"
   }
@@ -39,7 +41,10 @@ package enum ReceiptText {
   package static func breakdown(_ receipt: ReceiptSplit, share: Share, index: Int) -> String {
     let parts = receipt.breakdowns[index]
     var text = "items \(parts.items.decimalString)"
-    if parts.discount.minorUnits != 0 { text += " − discount \(Money(minorUnits: -parts.discount.minorUnits, currency: parts.discount.currency).decimalString)" }
+    if parts.discount.minorUnits != 0 {
+      text +=
+        " − discount \(Money(minorUnits: -parts.discount.minorUnits, currency: parts.discount.currency).decimalString)"
+    }
     if receipt.receipt.service != nil { text += " + service \(parts.service.decimalString)" }
     if receipt.receipt.tax != nil && !receipt.figures.taxIncluded { text += " + tax \(parts.tax.decimalString)" }
     if parts.tip.minorUnits != 0 { text += " + tip \(parts.tip.decimalString)" }
@@ -48,7 +53,8 @@ package enum ReceiptText {
     }
     if receipt.figures.taxIncluded && receipt.receipt.tax != nil { text += " (incl. tax \(parts.tax.decimalString))" }
     let lines = parts.portions.map { portion in
-      receipt.receipt.items[portion.item].name + (portion.denominator == 1 && portion.numerator == 1 ? "" : " \(portion.fraction)")
+      receipt.receipt.items[portion.item].name
+        + (portion.denominator == 1 && portion.numerator == 1 ? "" : " \(portion.fraction)")
     }
     return text + (lines.isEmpty ? "" : ": " + lines.joined(separator: ", "))
   }

@@ -53,7 +53,9 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     let receiptLine = receipt.map { TerminalText.sanitize(ReceiptText.summary($0)) }
     let breakdownLines =
       receipt.map { receipt in
-        split.shares.indices.map { TerminalText.sanitize(ReceiptText.breakdown(receipt, share: split.shares[$0], index: $0)) }
+        split.shares.indices.map {
+          TerminalText.sanitize(ReceiptText.breakdown(receipt, share: split.shares[$0], index: $0))
+        }
       } ?? []
     var receiptRoom = receiptLine?.utf8.count ?? 0
     for line in breakdownLines { receiptRoom += line.utf8.count + 8 }

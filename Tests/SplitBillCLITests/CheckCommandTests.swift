@@ -166,10 +166,10 @@ import Testing
       .write(to: payments, atomically: true, encoding: .utf8)
     let vat = directory.appendingPathComponent("vat.yaml")
     try """
-      bills:
-        - {amount: 11.00, tip: 0, diners: [Ana], tax: 10%, tax_included: true, tip_on: total,
-           items: [{name: Menu, price: 11.00, quantity: 1, for: {Ana: 1}}], discount: 5%, discount_items: Menu}
-      """.write(to: vat, atomically: true, encoding: .utf8)
+    bills:
+      - {amount: 11.00, tip: 0, diners: [Ana], tax: 10%, tax_included: true, tip_on: total,
+         items: [{name: Menu, price: 11.00, quantity: 1, for: {Ana: 1}}], discount: 5%, discount_items: Menu}
+    """.write(to: vat, atomically: true, encoding: .utf8)
     let badVAT = directory.appendingPathComponent("bad-vat.yaml")
     try "bills:\n  - {tip: 0, diners: 2, tax_included: sometimes, items: [{name: Menu}]}\n".write(
       to: badVAT, atomically: true, encoding: .utf8)

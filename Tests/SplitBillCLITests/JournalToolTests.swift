@@ -162,6 +162,40 @@ struct JournalToolTests {
     }
   }
 
+  /// Itemized receipts (tax added, VAT included with service, a voucher): every tool accepts the
+  /// journal, its receipt metadata and each person's dining account equals the report's share.
+  @Test(.enabled(if: needing(toolsPresent), Comment(rawValue: toolsNeeded)), arguments: flavors)
+  func itemizedReceiptsAreAcceptedWithTheirAdjustments(flavor: String) throws {
+    let path = try scratchDirectory().appendingPathComponent("receipts.\(flavor)").path
+    let outcome = try runBinary(["report", "samples/receipts", "--format", flavor, "-o", path])
+    #expect(outcome.code == 0, "\(outcome.stderr)")
+    try Self.check(flavor, path)
+    let report = try runBinary(["report", "samples/receipts", "--format", "json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+    var consumed: Balances = [:]
+    for bill in object["bills"] as? [[String: Any]] ?? [] {
+      let currency = bill["currency"] as? String ?? ""
+      for share in bill["shares"] as? [[String: Any]] ?? [] {
+        let person = share["person"] as? String ?? ""
+        consumed["Expenses:Dining:\(person)", default: [:]][currency, default: 0] +=
+          Decimal(string: share["amount"] as? String ?? "") ?? 0
+      }
+    }
+    #expect(consumed.count == 5)
+    let balances = try Self.balances(flavor, path)
+    for (account, byCurrency) in consumed { #expect(balances[account] == byCurrency, "\(flavor) \(account)") }
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    let tag = { (key: String, value: String) in
+      flavor == "hledger" ? "\(key):\(value)" : flavor == "ledger" ? "\(key): \(value)" : "\(key): \(value)"
+    }
+    for (key, value) in [
+      ("items", "318.95 USD"), ("tax", "32.69 USD"), ("service", "15.72 EUR"),
+      ("tax-included", "13.34 EUR"), ("discount", "2.80 EUR"),
+    ] {
+      #expect(text.contains(tag(key, value)), "\(flavor) lacks \(key) \(value)")
+    }
+  }
+
   @Test(.enabled(if: needing(toolsPresent), Comment(rawValue: toolsNeeded)), arguments: flavors)
   func groupJournalIsAcceptedAndAgreesWithTheReport(flavor: String) async throws {
     let figures = try Self.figures()

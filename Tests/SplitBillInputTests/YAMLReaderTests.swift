@@ -331,7 +331,8 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     "items": [
       "[{name: Wine, price: 84.50}]", "[{name: A, price: 40, for: Ana}, {name: B, price: 44.50, for: [Ana, Ben]}]",
       "[]", "x", "[{name: A}]", "[{price: 1, name: A, for: [Zed]}]", "[{name: A, price: 169, quantity: 0.5}]",
-      "[{name: A, price: 1.99, quantity: 0.5}]", "[x]", "[{nme: A, price: 84.50}]", "[{name: A, price: 84.50, for: {Ana: 2, Ben: x}}]",
+      "[{name: A, price: 1.99, quantity: 0.5}]", "[x]", "[{nme: A, price: 84.50}]",
+      "[{name: A, price: 84.50, for: {Ana: 2, Ben: x}}]",
       "[{name: A, price: 84.50, for: []}]", "[{name: A, price: 84.50, for: [Ana, Ana]}]", "[{name: A, price: -1}]",
     ],
     "discount": ["10%", "5.00", "x", "101%", "~", "[1]"],
