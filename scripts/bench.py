@@ -33,6 +33,8 @@ parser.add_argument("--output", default=".build/bench/results.md")
 parser.add_argument("--formats", default="csv,markdown,html,hledger,ledger,beancount",
                     help="report formats besides json and text timed on the CSV input (each must take at most "
                          "2 x the JSON report); 'none' for none")
+parser.add_argument("--itemized-bills", type=int, default=20000,
+                    help="bills in the itemized-receipts measurement (a third of them receipts); 0 to skip")
 parser.add_argument("--import-rows", type=int, default=10000,
                     help="rows of the generated Splitwise export `import splitwise` is timed on (issue 19: <= 1 s)")
 options = parser.parse_args()
@@ -160,6 +162,47 @@ for size in [int(s) for s in options.sizes.split(",")]:
         verdicts.append(("%d: %s report <= 2 x JSON report (CSV)" % (size, format), seconds <= 2 * csv_json,
                          "%.2f x" % (seconds / csv_json)))
     print("measured %d bills (%d in the reports)" % (size, bills), file=sys.stderr)
+
+# Itemized receipts (issue 17): a trip where a third of the bills with named diners are receipts
+# of 3 to 10 lines (tax, discount, service, tip_on), the same in YAML and in CSV with its items file;
+# the two reports must agree bill for bill, and the JSON report stays within 2 x the plain bills'
+# time per bill.
+if options.itemized_bills:
+    size = options.itemized_bills
+    yaml_path = os.path.join(options.work, "receipts-v1-%d.yaml" % size)
+    csv_path = os.path.join(options.work, "receipts-v1-%d.csv" % size)
+    items_path = os.path.join(options.work, "receipts-v1-%d.items.csv" % size)
+    if not all(os.path.exists(path) for path in (yaml_path, csv_path, items_path)):
+        subprocess.run([sys.executable, os.path.join(here, "generate_bills.py"), "--bills", str(size), "--seed", "7",
+                        "--itemized", "0.33", "--yaml", yaml_path, "--csv", csv_path, "--items-csv", items_path],
+                       check=True)
+    reports = []
+    for path in (yaml_path, csv_path):
+        report = json.loads(subprocess.run([options.binary, "report", path, "--format", "json"], check=True,
+                                           stdout=subprocess.PIPE).stdout)
+        if report.get("reconciled") is not True:
+            sys.exit("benchmark: %s does not reconcile" % path)
+        for bill in report["bills"]:
+            bill.pop("source")
+        reports.append(report)
+    if reports[0]["bills"] != reports[1]["bills"] or len(reports[0]["bills"]) != size:
+        sys.exit("benchmark: the itemized YAML and CSV reports differ")
+    receipts = sum(1 for bill in reports[0]["bills"] if "items" in bill)
+    commands = {
+        "report json (YAML, %d receipts)" % receipts: [options.binary, "report", yaml_path, "--format", "json", "-o",
+                                                       "/dev/null"],
+        "report json (CSV + items file, %d receipts)" % receipts: [options.binary, "report", csv_path, "--format",
+                                                                   "json", "-o", "/dev/null"],
+    }
+    results = medians_of(commands, options.runs)
+    for name, (seconds, rss) in results.items():
+        rows.append("| %d | %s | %.3f |  | %.1f |" % (size, name, seconds, rss))
+    smallest = min(per_size) if per_size else None
+    if smallest:
+        plain = per_size[smallest]["report json (YAML)"][0] / smallest
+        itemized = list(results.values())[0][0] / size
+        verdicts.append(("itemized YAML JSON report <= 2 x plain bills' time per bill", itemized <= 2 * plain,
+                         "%.2f x" % (itemized / plain)))
 
 # `import splitwise` (issue 19): a generated export imported within a second, its balances those of
 # the export's Total balance rows once reported.

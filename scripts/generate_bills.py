@@ -8,6 +8,12 @@ several currencies (EUR, USD, JPY, KWD, GBP), payers (now and then two, sharing 
 tips and percentages, notes with quotes, commas and newlines; and settle-up payments (one for
 about every 50 bills), in the YAML file's payments list and in a CSV payments file of their own.
 Ids are unique; dates cover 2026.
+
+With --itemized F, about that fraction of the bills with named diners are itemized receipts
+instead (3 to 10 lines, shared by random subsets with weights now and then, a quantity now and
+then; tax added or included, a discount, a service charge, tip_on), written as YAML items and, in
+CSV, as rows of --items-csv (the bills file then has the receipt columns). Without it the output
+is what it was, byte for byte.
 """
 import argparse
 import random
@@ -19,7 +25,13 @@ parser.add_argument("--seed", type=int, default=7)
 parser.add_argument("--yaml")
 parser.add_argument("--csv")
 parser.add_argument("--payments-csv")
+parser.add_argument("--itemized", type=float, default=0.0)
+parser.add_argument("--items-csv")
 options = parser.parse_args()
+if options.itemized and options.csv and not options.items_csv:
+    parser.error("--itemized with --csv needs --items-csv (the bills file's items file)")
+DISHES = ["Burrata", "Pasta", "Steak frites", "Salad", "Wine (bottle)", "Beer", "Tiramisu", "Espresso", "Soup",
+          "Kids' menu", "Bread", "Fries"]
 
 random.seed(options.seed)
 PEOPLE = ["Ana", "Ben", "Chloé", "Dmitri", "Émile", "Farah", "Gus", "Hiro", "Ines", "Jon", "Kenji", "Lea"]
@@ -107,8 +119,32 @@ for index in range(options.bills):
         "leftover": random.choice([None, None, None, "remainder", "first", "to-tip"]),
     })
     bill = bills[-1]
+    bill["receipt"] = None
+    if options.itemized and diners[0] != "count" and random.random() < options.itemized:
+        names = [d if isinstance(d, str) else d[0] for d in diners[1]]
+        lines = []
+        for _ in range(random.randint(3, 10)):
+            price = amount(exponent) if exponent != 2 else "%d.%02d" % (random.randint(2, 60), random.randint(0, 99))
+            share = random.random()
+            if share < 0.3:
+                sharers = None
+            elif share < 0.85:
+                sharers = [(n, None) for n in random.sample(names, random.randint(1, len(names)))]
+            else:
+                sharers = [(n, random.choice(["1", "2"])) for n in random.sample(names, random.randint(1, len(names)))]
+            lines.append({"name": random.choice(DISHES), "price": price,
+                          "quantity": random.choice([None, None, None, "2", "3"]), "for": sharers})
+        bill["receipt"] = {
+            "items": lines,
+            "tax": random.choice([None, "8.875%", "10%", "20%", "7%"]),
+            "tax_included": random.random() < 0.3,
+            "discount": random.choice([None, None, None, "10%", "5%"]),
+            "service": random.choice([None, None, "12.5%", "10%"]),
+            "tip_on": random.choice([None, None, "subtotal", "total"]),
+        }
+        bill["amount"] = None
     # Now and then two payers share the total (not under to-tip, whose surplus comes with the split).
-    if diners[0] != "count" and bill["leftover"] != "to-tip" and random.random() < 0.05:
+    if diners[0] != "count" and bill["leftover"] != "to-tip" and bill["receipt"] is None and random.random() < 0.05:
         whole = total(bill, exponent)
         first = random.randint(0, whole)
         bill["paid_by"] = [(people[0], text(first, exponent)), (people[1], text(whole - first, exponent))]
@@ -123,8 +159,29 @@ if options.yaml:
     with open(options.yaml, "w") as out:
         out.write("version: 1\nbills:\n")
         for bill in bills:
-            out.write("  - id: %s\n    date: %s\n    description: %s\n    amount: %s\n    currency: %s\n" % (
-                bill["id"], bill["date"], yaml_text(bill["description"]), bill["amount"], bill["currency"]))
+            out.write("  - id: %s\n    date: %s\n    description: %s\n" % (
+                bill["id"], bill["date"], yaml_text(bill["description"])))
+            if bill["amount"] is not None:
+                out.write("    amount: %s\n" % bill["amount"])
+            out.write("    currency: %s\n" % bill["currency"])
+            receipt = bill["receipt"]
+            if receipt:
+                for key in ("tax", "discount", "service", "tip_on"):
+                    if receipt[key]:
+                        out.write("    %s: %s\n" % (key, receipt[key]))
+                if receipt["tax_included"]:
+                    out.write("    tax_included: true\n")
+                out.write("    items:\n")
+                for line in receipt["items"]:
+                    out.write("      - {name: %s, price: %s" % (yaml_text(line["name"]), line["price"]))
+                    if line["quantity"]:
+                        out.write(", quantity: %s" % line["quantity"])
+                    if line["for"]:
+                        if any(w for _, w in line["for"]):
+                            out.write(", for: {%s}" % ", ".join("%s: %s" % (n, w or "1") for n, w in line["for"]))
+                        else:
+                            out.write(", for: [%s]" % ", ".join(n for n, _ in line["for"]))
+                    out.write("}\n")
             if bill["tip"] is not None:
                 out.write("    tip: %s\n" % yaml_text(bill["tip"]))
             if bill["tip_amount"] is not None:
@@ -152,7 +209,9 @@ if options.yaml:
 
 if options.csv:
     with open(options.csv, "w", newline="") as out:
-        out.write("id,date,description,amount,currency,tip,tip_amount,diners,paid_by,notes,leftover\n")
+        receipts = any(bill["receipt"] for bill in bills)
+        out.write("id,date,description,amount,currency,tip,tip_amount,diners,paid_by,notes,leftover"
+                  + (",tax,tax_included,discount,service,tip_on" if receipts else "") + "\n")
         for bill in bills:
             kind, value = bill["diners"]
             if kind == "count":
@@ -167,7 +226,20 @@ if options.csv:
             cells = [bill["id"], bill["date"], bill["description"], bill["amount"], bill["currency"],
                      bill["tip"] or "", bill["tip_amount"] or "", diners, paid_by, bill["notes"],
                      bill["leftover"] or ""]
+            cells[3] = bill["amount"] or ""
+            if receipts:
+                receipt = bill["receipt"] or {}
+                cells += [receipt.get("tax") or "", "true" if receipt.get("tax_included") else "",
+                          receipt.get("discount") or "", receipt.get("service") or "", receipt.get("tip_on") or ""]
             out.write(",".join(csv_cell(cell) for cell in cells) + "\n")
+    if options.items_csv:
+        with open(options.items_csv, "w", newline="") as out:
+            out.write("bill,name,price,quantity,for\n")
+            for bill in bills:
+                for line in (bill["receipt"] or {}).get("items", []):
+                    sharers = ";".join(n + (":" + w if w else "") for n, w in line["for"]) if line["for"] else ""
+                    out.write(",".join(csv_cell(c) for c in [bill["id"], line["name"], line["price"],
+                                                             line["quantity"] or "", sharers]) + "\n")
 
 if options.payments_csv:
     with open(options.payments_csv, "w", newline="") as out:

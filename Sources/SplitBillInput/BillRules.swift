@@ -153,8 +153,8 @@ struct BillRules {
     case .text(let text):
       if let currency { amount = try money(text, fields, currency: currency, field: "amount", &policy) }
     case .null:
-      try policy.report(
-        .error(.emptyAmount, at: fields.valueLocation(.amount)))
+      // An itemized bill's amount cell may be left empty.
+      if !itemsGiven { try policy.report(.error(.emptyAmount, at: fields.valueLocation(.amount))) }
     case .entries, .unexpected:
       _ = try Self.text(.amount, fields, &policy)
     case .absent:
