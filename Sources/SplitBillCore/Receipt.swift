@@ -16,36 +16,76 @@
 /// after discount (a tip on `subtotal` follows their subtotal before it). The split rounds once
 /// per bill: every exact part floored, the leftover units placed by the leftover policy.
 public struct Receipt: Hashable, Sendable {
+  /// The receipt's values, behind one reference: a bill holds its receipt in one word, and an
+  /// absent receipt costs the bills without one (nearly all) nothing as they are copied.
+  private struct Fields: Hashable, Sendable {
+    var items: [ReceiptItem]
+    var discount: Adjustment?
+    var discountItems: [String]?
+    var service: Adjustment?
+    var tax: Adjustment?
+    var taxIncluded: Bool
+    var tipOn: TipBase
+    var receiptTotal: Money?
+  }
+  private var box: Boxed<Fields>
+
+  private mutating func update(_ change: (inout Fields) -> Void) {
+    var fields = box.value
+    change(&fields)
+    box = Boxed(fields)
+  }
+
   /// The lines, in receipt order.
-  public var items: [ReceiptItem]
+  public var items: [ReceiptItem] {
+    get { box.value.items }
+    set { update { $0.items = newValue } }
+  }
   /// Off the subtotal (or the named items), before tax.
-  public var discount: Adjustment?
+  public var discount: Adjustment? {
+    get { box.value.discount }
+    set { update { $0.discount = newValue } }
+  }
   /// The names of the items the discount is on; `nil`: every item.
-  public var discountItems: [String]?
+  public var discountItems: [String]? {
+    get { box.value.discountItems }
+    set { update { $0.discountItems = newValue } }
+  }
   /// A service charge on the subtotal after discount.
-  public var service: Adjustment?
+  public var service: Adjustment? {
+    get { box.value.service }
+    set { update { $0.service = newValue } }
+  }
   /// Tax on the subtotal after discount plus service.
-  public var tax: Adjustment?
+  public var tax: Adjustment? {
+    get { box.value.tax }
+    set { update { $0.tax = newValue } }
+  }
   /// Whether the prices include the tax (VAT): then it is reported, not added.
-  public var taxIncluded: Bool
+  public var taxIncluded: Bool {
+    get { box.value.taxIncluded }
+    set { update { $0.taxIncluded = newValue } }
+  }
   /// What a percentage tip is computed on.
-  public var tipOn: TipBase
+  public var tipOn: TipBase {
+    get { box.value.tipOn }
+    set { update { $0.tipOn = newValue } }
+  }
   /// The receipt's printed total, checked against the computed one (before tip, or with it).
-  public var receiptTotal: Money?
+  public var receiptTotal: Money? {
+    get { box.value.receiptTotal }
+    set { update { $0.receiptTotal = newValue } }
+  }
 
   /// Creates a receipt; without adjustments it is its items' sum.
   public init(
     items: [ReceiptItem], discount: Adjustment? = nil, discountItems: [String]? = nil, service: Adjustment? = nil,
     tax: Adjustment? = nil, taxIncluded: Bool = false, tipOn: TipBase = .pretax, receiptTotal: Money? = nil
   ) {
-    self.items = items
-    self.discount = discount
-    self.discountItems = discountItems
-    self.service = service
-    self.tax = tax
-    self.taxIncluded = taxIncluded
-    self.tipOn = tipOn
-    self.receiptTotal = receiptTotal
+    box = Boxed(
+      Fields(
+        items: items, discount: discount, discountItems: discountItems, service: service, tax: tax,
+        taxIncluded: taxIncluded, tipOn: tipOn, receiptTotal: receiptTotal))
   }
 }
 

@@ -188,18 +188,18 @@ public struct BillTerms: Hashable, Sendable {
   public var rounding: RoundingMode
 
   /// The receipt of an itemized bill (``amount`` is then its total before tip); `nil` otherwise.
-  public var receipt: Receipt? {
-    get { boxedReceipt?.value }
-    set { boxedReceipt = newValue.map(Boxed.init) }
-  }
-  var boxedReceipt: Boxed<Receipt>?
+  /// (One word: a receipt keeps its values behind one reference.)
+  public var receipt: Receipt?
+
+  /// Whether the bill is itemized (has a ``receipt``).
+  @inline(__always) public var isItemized: Bool { receipt != nil }
 
   /// Creates terms; defaults are the built-in ones (balanced, half-up).
   public init(
     amount: Money, tip: TipChoice, diners: Diners, payer: String? = nil, payers: [PayerPart] = [],
     leftover: LeftoverPolicy = .balanced, rounding: RoundingMode = .halfUp, receipt: Receipt? = nil
   ) {
-    self.boxedReceipt = receipt.map(Boxed.init)
+    self.receipt = receipt
     self.amount = amount
     self.tip = tip
     self.diners = diners
@@ -291,6 +291,9 @@ public struct BillSplit: Hashable, Sendable {
     set { boxedReceipt = newValue.map(Boxed.init) }
   }
   var boxedReceipt: Boxed<ReceiptSplit>? = nil
+
+  /// Whether the bill was itemized (has a ``receipt``), without copying the receipt.
+  @inline(__always) public var isItemized: Bool { boxedReceipt != nil }
 
   /// The bill's currency.
   public var currency: Currency { amount.currency }

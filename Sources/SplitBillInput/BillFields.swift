@@ -42,6 +42,10 @@ protocol BillFields: ~Copyable {
 
   /// The bill's items: a YAML bill's `items`, a CSV row's rows in its items file (by bill `id`).
   func items(ofBill id: String) -> ItemList
+  /// Whether ``items(ofBill:)`` may give items (a quick test: nearly no bill has any).
+  var mayHaveItems: Bool { get }
+  /// Whether any of an itemized bill's own keys (``BillKey/receiptKeys``) may be given.
+  var givesReceiptKeys: Bool { get }
 
   /// The text's UTF-8 bytes, valid until the rules return.
   func bytes(_ text: Text) -> UnsafeBufferPointer<UInt8>

@@ -12,6 +12,7 @@ extension BillRules {
     let sources: [ItemSource]
     switch list {
     case .absent:
+      guard fields.givesReceiptKeys else { return nil }
       for key in BillKey.receiptKeys {
         switch fields.value(key) {
         case .absent, .null: continue

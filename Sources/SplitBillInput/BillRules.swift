@@ -119,7 +119,7 @@ struct BillRules {
       }
     }
     let id = givenID ?? "\(context.file)#\(fields.index)"
-    let itemList = fields.items(ofBill: id)
+    let itemList = fields.mayHaveItems ? fields.items(ofBill: id) : .absent
     let itemsGiven: Bool
     if case .absent = itemList { itemsGiven = false } else { itemsGiven = true }
     var date: CalendarDate?
@@ -263,7 +263,7 @@ struct BillRules {
     var receipt: Receipt?
     if case .exact = diners, itemsGiven {
       try policy.report(.error(.split(.itemsWithShares), at: fields.keyLocation(.items)))
-    } else if let currency {
+    } else if let currency, itemsGiven || fields.givesReceiptKeys {
       receipt = try self.receipt(itemList, fields, currency: currency, diners: diners, rounding: rounding, &policy)
     }
     if let receipt, let currency, let figures = try? receipt.figures(currency: currency, rounding: rounding) {

@@ -25,39 +25,53 @@ import SplitBillCore
     var inList: Bool
   }
 
-  /// Which column holds each key, from the header: five bits a key, so that the layout is two
-  /// words, copied for nothing (a header has at most one column per key, so at most 21).
+  /// Which column holds each key, from the header: five bits a key, twelve keys a word, so that
+  /// the layout is a few words, copied for nothing (a header has at most one column per key).
   struct Layout: Sendable {
-    private static let bits: UInt128 = 5
-    private static let none: UInt128 = 31
-    /// For each key, at bits `5 * rawValue`, its column; 31 when the file has none.
-    private var columns: UInt128 = ~0
-    /// For each column, at bits `5 * column`, its key's raw value.
-    private var keys: UInt128 = 0
+    /// For each key, at bits `5 * (rawValue % 12)` of word `rawValue / 12`, its column; 31 when
+    /// the file has none.
+    private var columns: (UInt64, UInt64) = (~0, ~0)
+    /// For each column, likewise, its key's raw value.
+    private var keys: (UInt64, UInt64) = (0, 0)
     /// How many columns the header has.
     let columnCount: Int
+    /// Whether the header has a column of an itemized bill's keys (discount, tax, ...).
+    let hasReceiptColumns: Bool
 
     /// The layout of a header whose columns are `keys`, each a different key of the format.
     init(keys: [BillKey]) {
-      precondition(BillKey.allCases.count < 25 && keys.count < 25, "a key's column is one of 24")
+      precondition(BillKey.allCases.count <= 24 && keys.count <= 24, "a key's column is one of 24")
       columnCount = keys.count
+      hasReceiptColumns = keys.contains { BillKey.receiptKeys.contains($0) }
       for (column, key) in keys.enumerated() {
-        columns &= ~(Self.none << (Self.bits * UInt128(key.rawValue)))
-        columns |= UInt128(column) << (Self.bits * UInt128(key.rawValue))
-        self.keys |= UInt128(key.rawValue) << (Self.bits * UInt128(column))
+        Self.set(&columns, at: key.rawValue, to: UInt64(column))
+        Self.set(&self.keys, at: column, to: UInt64(key.rawValue))
       }
     }
 
+    private static func set(_ words: inout (UInt64, UInt64), at index: Int, to value: UInt64) {
+      let shift = UInt64(5 * (index % 12))
+      if index < 12 {
+        words.0 = words.0 & ~(31 << shift) | value << shift
+      } else {
+        words.1 = words.1 & ~(31 << shift) | value << shift
+      }
+    }
+
+    @inline(__always)
+    private static func get(_ words: (UInt64, UInt64), at index: Int) -> Int {
+      Int(((index < 12 ? words.0 : words.1) >> UInt64(5 * (index % 12))) & 31)
+    }
+
     /// The column that holds `key`, if the file has one.
+    @inline(__always)
     func column(of key: BillKey) -> Int? {
-      let column = (columns >> (Self.bits * UInt128(key.rawValue))) & Self.none
-      return column == Self.none ? nil : Int(column)
+      let column = Self.get(columns, at: key.rawValue)
+      return column == 31 ? nil : column
     }
 
     /// The key in `column`, a column of the header.
-    func key(in column: Int) -> BillKey? {
-      BillKey(rawValue: Int((keys >> (Self.bits * UInt128(column))) & Self.none))
-    }
+    func key(in column: Int) -> BillKey? { BillKey(rawValue: Self.get(keys, at: column)) }
 
     var givesID: Bool { column(of: .id) != nil }
   }
@@ -152,6 +166,9 @@ import SplitBillCore
     text.end = Int32(range.lowerBound + count.upperBound)
     return .text(text)
   }
+
+  var mayHaveItems: Bool { itemTable != nil }
+  var givesReceiptKeys: Bool { layout.hasReceiptColumns }
 
   func items(ofBill id: String) -> ItemList {
     guard let itemTable, let rows = itemTable.claim(id), let first = rows.first else { return .absent }

@@ -33,9 +33,10 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     room += 6 * (bill.id.utf8.count + (bill.description?.utf8.count ?? 0) + (split.paidByText?.utf8.count ?? 0))
     for share in split.shares { room += 256 + 6 * share.person.utf8.count }
     // An itemized bill: its receipt under the description, each share's breakdown under it.
-    let receiptCell = split.receipt.map { "<div class=\"receipt\">" + Self.escape(ReceiptText.summary($0)) + "</div>" }
+    let receipt = split.isItemized ? split.receipt : nil
+    let receiptCell = receipt.map { "<div class=\"receipt\">" + Self.escape(ReceiptText.summary($0)) + "</div>" }
     let breakdowns =
-      split.receipt.map { receipt in
+      receipt.map { receipt in
         split.shares.indices.map {
           "<div class=\"breakdown\">" + Self.escape(ReceiptText.breakdown(receipt, share: split.shares[$0], index: $0))
             + "</div>"

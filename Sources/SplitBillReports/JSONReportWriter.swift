@@ -23,7 +23,7 @@ extension ReportedBill {
     for share in split.shares { room += 256 + JSON.maximumEscapedLength(share.person) }
     // An itemized bill's breakdowns and items are written as trees (they are few), after the
     // fixed part.
-    let receipt = split.receipt
+    let receipt = split.isItemized ? split.receipt : nil
     var breakdowns: [[UInt8]] = []
     if let receipt {
       breakdowns = split.shares.indices.map { index in

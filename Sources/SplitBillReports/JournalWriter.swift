@@ -505,7 +505,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
           unsafe Self.amount(split.leftoverToTip.minorUnits, split.currency, to: &out)
         }
         // An itemized bill: what its receipt's lines came to, and each adjustment.
-        if let receipt = split.receipt {
+        if split.isItemized, let receipt = split.receipt {
           let figures = receipt.figures
           unsafe meta.key(.items, into: &out)
           unsafe Self.amount(figures.subtotal.minorUnits, split.currency, to: &out)

@@ -27,9 +27,10 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     room += advice?.utf8.count ?? 0
     for share in split.shares { room += 128 + 2 * share.person.utf8.count }
     // An itemized bill: its receipt under the description, each share's breakdown beside it.
-    let receiptCell = split.receipt.map { "<br>" + Self.escape(ReceiptText.summary($0)) }
+    let receipt = split.isItemized ? split.receipt : nil
+    let receiptCell = receipt.map { "<br>" + Self.escape(ReceiptText.summary($0)) }
     let breakdowns =
-      split.receipt.map { receipt in
+      receipt.map { receipt in
         split.shares.indices.map {
           " (" + Self.escape(ReceiptText.breakdown(receipt, share: split.shares[$0], index: $0)) + ")"
         }

@@ -49,7 +49,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
       adviceLine = text + ": " + TerminalText.sanitize(advice.reason)
     }
     // An itemized bill: its receipt, and under each share its breakdown.
-    let receipt = split.receipt
+    let receipt = split.isItemized ? split.receipt : nil
     let receiptLine = receipt.map { TerminalText.sanitize(ReceiptText.summary($0)) }
     let breakdownLines =
       receipt.map { receipt in
