@@ -19,7 +19,7 @@ extension BillTerms {
   /// Splits an itemized bill (``Receipt``): every person's exact part worked out as a fraction,
   /// rounded once, the leftover units placed by ``leftover`` as for any bill.
   func splitItemized(_ receipt: Receipt, ledger: inout LeftoverLedger) throws(SplitError) -> BillSplit {
-    if case .exact = diners { throw .itemsWithShares }
+    if case .exact = receipt.diners { throw .itemsWithShares }
     guard !receipt.items.isEmpty else { throw .noItems }
     let currency = amount.currency
     let figures = try receipt.figures(currency: currency, rounding: rounding)
@@ -33,7 +33,7 @@ extension BillTerms {
     let payerIndex = try Self.payerIndex(
       leftover: leftover, payer: payer, diners: diners, severalPayers: payers.count > 1)
 
-    let parts = try Self.exactParts(of: receipt, figures: figures, tip: tip, people: people, diners: diners)
+    let parts = try Self.exactParts(of: receipt, figures: figures, tip: tip, people: people, diners: receipt.diners)
     let exact = try parts.map { (part) throws(SplitError) in try part.total(taxIncluded: receipt.taxIncluded) }
     var common: Int128 = 1
     for part in exact { common = try Fraction.lcm(common, part.denominator) }

@@ -27,14 +27,25 @@ public struct Receipt: Hashable, Sendable {
     var taxIncluded: Bool
     var tipOn: TipBase
     var receiptTotal: Money?
+    var diners: Diners = .anonymous(count: 0)
   }
-  private var box: Boxed<Fields>
+  /// Immutable: a change makes a new one. Not generic, so that copying a bill needs no
+  /// generic type's metadata.
+  private final class Storage: Sendable {
+    let value: Fields
+    init(_ value: Fields) { self.value = value }
+  }
+  private var box: Storage
 
   private mutating func update(_ change: (inout Fields) -> Void) {
     var fields = box.value
     change(&fields)
-    box = Boxed(fields)
+    box = Storage(fields)
   }
+
+  public static func == (lhs: Receipt, rhs: Receipt) -> Bool { lhs.box === rhs.box || lhs.box.value == rhs.box.value }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(box.value) }
 
   /// The lines, in receipt order.
   public var items: [ReceiptItem] {
@@ -77,12 +88,18 @@ public struct Receipt: Hashable, Sendable {
     set { update { $0.receiptTotal = newValue } }
   }
 
+  /// The people at the table: set by the bill whose receipt it is (``BillTerms/receipt``).
+  public var diners: Diners {
+    get { box.value.diners }
+    set { update { $0.diners = newValue } }
+  }
+
   /// Creates a receipt; without adjustments it is its items' sum.
   public init(
     items: [ReceiptItem], discount: Adjustment? = nil, discountItems: [String]? = nil, service: Adjustment? = nil,
     tax: Adjustment? = nil, taxIncluded: Bool = false, tipOn: TipBase = .pretax, receiptTotal: Money? = nil
   ) {
-    box = Boxed(
+    box = Storage(
       Fields(
         items: items, discount: discount, discountItems: discountItems, service: service, tax: tax,
         taxIncluded: taxIncluded, tipOn: tipOn, receiptTotal: receiptTotal))
@@ -290,14 +307,14 @@ public struct ReceiptSplit: Hashable, Sendable {
   public var breakdowns: [ShareBreakdown]
 }
 
-/// A value kept behind one reference, so that a rarely used part (a receipt) costs a bill one
-/// word while it is copied from stage to stage. Immutable: a new value is a new box.
-final class Boxed<Value: Hashable & Sendable>: Hashable, Sendable {
-  let value: Value
+/// An itemized bill's split behind one reference, so that it costs a split bill one word while
+/// it is copied from stage to stage. Immutable: a new value is a new box.
+final class ReceiptSplitBox: Hashable, Sendable {
+  let value: ReceiptSplit
 
-  init(_ value: Value) { self.value = value }
+  init(_ value: ReceiptSplit) { self.value = value }
 
-  static func == (lhs: Boxed, rhs: Boxed) -> Bool { lhs === rhs || lhs.value == rhs.value }
+  static func == (lhs: ReceiptSplitBox, rhs: ReceiptSplitBox) -> Bool { lhs === rhs || lhs.value == rhs.value }
 
   func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }

@@ -75,6 +75,10 @@ public enum Diners: Hashable, Sendable {
   /// Named people with exact shares: each diner's ``Diner/weight`` is their part of the amount
   /// before tip, in minor units; the parts add up to the amount and the tip follows them.
   case exact([Diner])
+  /// An itemized bill: its receipt, which holds the people (``Receipt/diners``, named or a head
+  /// count). Kept here rather than beside the diners, so that a bill without items, copied from
+  /// stage to stage, carries not one word more (``BillTerms/receipt`` reads and sets it).
+  case itemized(Receipt)
 
   /// The most diners one bill may have.
   public static let maximumCount = 100_000
@@ -84,6 +88,7 @@ public enum Diners: Hashable, Sendable {
     switch self {
     case .anonymous(let count): return (0..<max(count, 0)).map { Diner(name: "Diner \($0 + 1)") }
     case .named(let diners), .exact(let diners): return diners
+    case .itemized(let receipt): return receipt.diners.list
     }
   }
 
@@ -92,13 +97,17 @@ public enum Diners: Hashable, Sendable {
     switch self {
     case .anonymous(let count): return count
     case .named(let diners), .exact(let diners): return diners.count
+    case .itemized(let receipt): return receipt.diners.count
     }
   }
 
   /// Whether the diners are a bare head count rather than people.
   public var isAnonymous: Bool {
-    if case .anonymous = self { return true }
-    return false
+    switch self {
+    case .anonymous: return true
+    case .named, .exact: return false
+    case .itemized(let receipt): return receipt.diners.isAnonymous
+    }
   }
 
   /// Checks the list: at least one diner, at most ``maximumCount``, no name twice.
@@ -109,6 +118,7 @@ public enum Diners: Hashable, Sendable {
     switch self {
     case .anonymous: return
     case .named(let list), .exact(let list): diners = list
+    case .itemized(let receipt): return try receipt.diners.validate()
     }
     if diners.count <= 16 {
       // Small tables (nearly all): comparing pairs is cheaper than hashing every name.
@@ -188,24 +198,47 @@ public struct BillTerms: Hashable, Sendable {
   public var rounding: RoundingMode
 
   /// The receipt of an itemized bill (``amount`` is then its total before tip); `nil` otherwise.
-  /// (One word: a receipt keeps its values behind one reference.)
-  public var receipt: Receipt?
+  /// It is kept in ``diners`` (``Diners/itemized(_:)``), which then holds the people in it.
+  public var receipt: Receipt? {
+    get {
+      if case .itemized(let receipt) = diners { return receipt }
+      return nil
+    }
+    set {
+      let people = self.people
+      guard var receipt = newValue else {
+        diners = people
+        return
+      }
+      receipt.diners = people
+      diners = .itemized(receipt)
+    }
+  }
+
+  /// The people splitting the bill, itemized or not (of an itemized bill, its receipt's diners).
+  public var people: Diners {
+    if case .itemized(let receipt) = diners { return receipt.diners }
+    return diners
+  }
 
   /// Whether the bill is itemized (has a ``receipt``).
-  @inline(__always) public var isItemized: Bool { receipt != nil }
+  @inline(__always) public var isItemized: Bool {
+    if case .itemized = diners { return true }
+    return false
+  }
 
   /// Creates terms; defaults are the built-in ones (balanced, half-up).
   public init(
     amount: Money, tip: TipChoice, diners: Diners, payer: String? = nil, payers: [PayerPart] = [],
     leftover: LeftoverPolicy = .balanced, rounding: RoundingMode = .halfUp, receipt: Receipt? = nil
   ) {
-    self.receipt = receipt
     self.amount = amount
     self.tip = tip
     self.diners = diners
     self.paidBy = payers.isEmpty ? payer.map(PaidBy.one) ?? .nobody : .several(payers)
     self.leftover = leftover
     self.rounding = rounding
+    if let receipt { self.receipt = receipt }
   }
 }
 
@@ -288,9 +321,9 @@ public struct BillSplit: Hashable, Sendable {
   /// An itemized bill's receipt, figures and each share's breakdown; `nil` for other bills.
   public var receipt: ReceiptSplit? {
     get { boxedReceipt?.value }
-    set { boxedReceipt = newValue.map(Boxed.init) }
+    set { boxedReceipt = newValue.map(ReceiptSplitBox.init) }
   }
-  var boxedReceipt: Boxed<ReceiptSplit>? = nil
+  var boxedReceipt: ReceiptSplitBox? = nil
 
   /// Whether the bill was itemized (has a ``receipt``), without copying the receipt.
   @inline(__always) public var isItemized: Bool { boxedReceipt != nil }

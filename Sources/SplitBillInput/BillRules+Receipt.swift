@@ -2,6 +2,51 @@ import SplitBillCore
 import SplitBillText
 
 extension BillRules {
+  /// An itemized bill's receipt and its amount (what the receipt comes to before tip), the
+  /// given amount and the printed total checked against it; the given amount when there are no items.
+  @inline(never)
+  mutating func itemized<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+    _ itemList: ItemList, _ fields: borrowing Fields, amount: Money?, currency: Currency?, tip: TipChoice?,
+    diners: Diners?, leftover: LeftoverPolicy, rounding: RoundingMode, _ policy: inout Policy
+  ) throws(Policy.Stop) -> (Receipt?, Money?) {
+    var amount = amount
+    var receipt: Receipt?
+    let itemsGiven: Bool
+    if case .absent = itemList { itemsGiven = false } else { itemsGiven = true }
+    if case .exact = diners, itemsGiven {
+      try policy.report(.error(.split(.itemsWithShares), at: fields.keyLocation(.items)))
+    } else if let currency {
+      receipt = try self.receipt(itemList, fields, currency: currency, diners: diners, rounding: rounding, &policy)
+    }
+    if let receipt, let currency, let figures = try? receipt.figures(currency: currency, rounding: rounding) {
+      if let given = amount, given != figures.beforeTip {
+        try policy.report(
+          .error(
+            .split(.amountDoesNotMatchItems(amount: given, computed: figures.beforeTip)),
+            at: fields.valueLocation(.amount)))
+      }
+      amount = figures.beforeTip
+      // The printed total is checked now when the tip is known; after the advisor, by the split.
+      let known =
+        tip.flatMap {
+          BillTerms(
+            amount: figures.beforeTip, tip: $0, diners: .anonymous(count: 1), leftover: leftover, rounding: rounding,
+            receipt: receipt
+          ).knownTotal
+        }
+      if let known {
+        do throws(SplitError) {
+          try receipt.checkReceiptTotal(
+            figures, tip: Money(minorUnits: known.minorUnits - figures.beforeTip.minorUnits, currency: currency))
+        } catch {
+          try policy.report(.error(.split(error), at: fields.valueLocation(.receiptTotal)))
+        }
+      }
+    }
+
+    return (receipt, amount)
+  }
+
   /// An itemized bill's receipt, every rule of items and adjustments checked (the arithmetic's
   /// own rules are Core's, said here where they were written); `nil` when the bill has no items
   /// or a problem was reported. Receipt keys on a bill without items are reported.

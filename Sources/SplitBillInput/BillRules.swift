@@ -259,37 +259,13 @@ struct BillRules {
       try Self.choice(.leftover, fields, &leftovers, fallback: context.leftover, &policy) ?? .balanced
     let rounding = try Self.choice(.rounding, fields, &roundings, fallback: context.rounding, &policy) ?? .halfUp
 
-    // An itemized bill's amount is what its receipt comes to before tip.
+    // An itemized bill's amount is what its receipt comes to before tip (a function of its own:
+    // nearly every bill has no items, and this one stays short for them).
     var receipt: Receipt?
-    if case .exact = diners, itemsGiven {
-      try policy.report(.error(.split(.itemsWithShares), at: fields.keyLocation(.items)))
-    } else if let currency, itemsGiven || fields.givesReceiptKeys {
-      receipt = try self.receipt(itemList, fields, currency: currency, diners: diners, rounding: rounding, &policy)
-    }
-    if let receipt, let currency, let figures = try? receipt.figures(currency: currency, rounding: rounding) {
-      if let given = amount, given != figures.beforeTip {
-        try policy.report(
-          .error(
-            .split(.amountDoesNotMatchItems(amount: given, computed: figures.beforeTip)),
-            at: fields.valueLocation(.amount)))
-      }
-      amount = figures.beforeTip
-      // The printed total is checked now when the tip is known; after the advisor, by the split.
-      let known =
-        tip.flatMap {
-          BillTerms(
-            amount: figures.beforeTip, tip: $0, diners: .anonymous(count: 1), leftover: leftover, rounding: rounding,
-            receipt: receipt
-          ).knownTotal
-        }
-      if let known {
-        do throws(SplitError) {
-          try receipt.checkReceiptTotal(
-            figures, tip: Money(minorUnits: known.minorUnits - figures.beforeTip.minorUnits, currency: currency))
-        } catch {
-          try policy.report(.error(.split(error), at: fields.valueLocation(.receiptTotal)))
-        }
-      }
+    if itemsGiven || fields.givesReceiptKeys {
+      (receipt, amount) = try itemized(
+        itemList, fields, amount: amount, currency: currency, tip: tip, diners: diners, leftover: leftover,
+        rounding: rounding, &policy)
     }
 
     // The payer policy's rule is the split's own (Core).
