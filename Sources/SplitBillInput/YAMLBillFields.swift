@@ -190,7 +190,7 @@ import SplitBillText
   private func describe(at position: Int) -> String { flat.describe(at: position) }
 
   var mayHaveItems: Bool { unsafe slots[BillKey.items.rawValue] >= 0 }
-  var givesReceiptKeys: Bool { unsafe BillKey.receiptKeys.contains { unsafe slots[$0.rawValue] >= 0 } }
+  var givesReceiptKeys: Bool { BillKey.receiptKeys.contains { unsafe slots[$0.rawValue] >= 0 } }
 
   func items(ofBill id: String) -> ItemList {
     let position = unsafe Int(slots[BillKey.items.rawValue])
