@@ -17,7 +17,7 @@ struct Fraction: Hashable, Sendable {
   init(_ numerator: Int128, over denominator: Int128) throws(SplitError) {
     guard denominator != 0 else { throw .receiptTooComplex }
     let divisor = Self.gcd(numerator, denominator)
-    var (top, bottom) = (numerator / divisor, denominator / divisor)
+    var (top, bottom) = divisor == 1 ? (numerator, denominator) : (numerator / divisor, denominator / divisor)
     if bottom < 0 {
       guard top != .min, bottom != .min else { throw .receiptTooComplex }
       (top, bottom) = (-top, -bottom)
@@ -26,10 +26,27 @@ struct Fraction: Hashable, Sendable {
     self.denominator = bottom
   }
 
+  /// The greatest common divisor of `a` and `b` (1 when both are zero). Binary (Stein's): shifts
+  /// and subtractions, no 128-bit division, which is done in software; 64-bit numbers, nearly all,
+  /// take the same steps in one register.
   static func gcd(_ a: Int128, _ b: Int128) -> Int128 {
-    var (x, y) = (a.magnitude, b.magnitude)
-    while y != 0 { (x, y) = (y, x % y) }
-    return x == 0 ? 1 : Int128(truncatingIfNeeded: x)
+    let (x, y) = (a.magnitude, b.magnitude)
+    if x <= UInt64.max && y <= UInt64.max { return Int128(binaryGCD(UInt64(x), UInt64(y))) }
+    return Int128(truncatingIfNeeded: binaryGCD(x, y))
+  }
+
+  private static func binaryGCD<T: FixedWidthInteger & UnsignedInteger>(_ a: T, _ b: T) -> T {
+    var (x, y) = (a, b)
+    if x == 0 { return y == 0 ? 1 : y }
+    if y == 0 { return x }
+    let shift = (x | y).trailingZeroBitCount
+    x >>= x.trailingZeroBitCount
+    repeat {
+      y >>= y.trailingZeroBitCount
+      if x > y { swap(&x, &y) }
+      y -= x
+    } while y != 0
+    return x << shift
   }
 
   /// The smallest common multiple of two positive numbers.

@@ -202,11 +202,14 @@ extension BillRules {
       try policy.report(.error(.split(.itemsNeedNamedDiners(item: item)), at: location))
       return nil
     }
-    let names = diners?.list.map(\.name) ?? []
+    let dinerNames = diners?.list.map(\.name) ?? []
     var failed = false
     var list: [Diner] = []
     for sharer in given {
-      let name = PersonName.normalized(sharer.name.text)
+      // Made once per spelling, as the bill's own names are.
+      var written = sharer.name.text
+      let name =
+        written.withUTF8 { unsafe names.value(for: $0) { PersonName.normalized(sharer.name.text) } } ?? ""
       guard !name.isEmpty else {
         try policy.report(.error(.emptyDinerName, at: sharer.name.location))
         failed = true
@@ -217,10 +220,10 @@ extension BillRules {
         failed = true
         continue
       }
-      if diners != nil && !names.contains(name) {
+      if diners != nil && !dinerNames.contains(name) {
         try policy.report(
           .error(
-            .itemSharerNotDiner(item: item, person: name, guess: Spelling.suggestion(for: name, among: names)),
+            .itemSharerNotDiner(item: item, person: name, guess: Spelling.suggestion(for: name, among: dinerNames)),
             at: sharer.name.location))
         failed = true
         continue

@@ -51,7 +51,7 @@ struct DocumentContext: Sendable {
 /// once per distinct text, looked up by its bytes. One thread's: each reading thread has its own.
 struct BillRules {
   let options: ReadOptions
-  private var names = ByteKeyedCache<String>()
+  var names = ByteKeyedCache<String>()
   private var dates = ByteKeyedCache<CalendarDate>()
   private var currencies = ByteKeyedCache<Currency>(limit: 256)
   private var tips = ByteKeyedCache<DefaultTip>(limit: 256)

@@ -27,9 +27,9 @@ extension ReportedBill {
     var breakdowns: [[UInt8]] = []
     if let receipt {
       breakdowns = split.shares.indices.map { index in
-        var sink = StringSink()
-        receipt.breakdownJSON(index).write(to: &sink, indent: 5)
-        return Array(sink.text.utf8)
+        var writer = ReceiptJSONWriter(out: [])
+        writer.breakdown(receipt, index, level: 5)
+        return writer.out
       }
       room += breakdowns.reduce(0) { $0 + $1.count + 32 }
     }
@@ -132,12 +132,13 @@ extension ReportedBill {
       unsafe out.write(advice == nil && receipt == nil ? "      ]\n    }" : "      ]")
     }
     if let receipt {
-      var object = StringSink()
-      object.write(",\n      \"items\": ")
-      receipt.itemsJSON.write(to: &object, indent: 3)
-      object.write(",\n      \"receipt\": ")
-      receipt.figuresJSON.write(to: &object, indent: 3)
-      out.append(contentsOf: object.text.utf8)
+      var writer = ReceiptJSONWriter(out: [])
+      swap(&writer.out, &out)
+      writer.out.append(contentsOf: ",\n      \"items\": ".utf8)
+      writer.items(receipt.receipt, level: 3)
+      writer.out.append(contentsOf: ",\n      \"receipt\": ".utf8)
+      writer.figures(receipt, level: 3)
+      swap(&writer.out, &out)
       if advice == nil { out.append(contentsOf: "\n    }".utf8) }
     }
     guard let advice else { return }

@@ -42,6 +42,41 @@ import Testing
       #expect(String(decoding: fast, as: UTF8.self) == sink.text)
     }
   }
+
+  /// Itemized bills too: items, receipt and each share's breakdown, with and without advice.
+  @Test func fastWriterMatchesTheTreeForItemizedBills() throws {
+    var ledger = LeftoverLedger()
+    let eur = Currency(unchecked: "EUR", exponent: 2)
+    func money(_ units: Int64) -> Money { Money(minorUnits: units, currency: eur) }
+    let receipt = Receipt(
+      items: [
+        try ReceiptItem(
+          name: "Wine \"rouge\"", price: money(3_200), sharers: [Diner(name: "Ana"), Diner(name: "Bé\"n")]),
+        try ReceiptItem(name: "Café\u{2028}", price: money(250), quantity: Weight(tenThousandths: 30_000)),
+      ], discount: .percent(.preset10), discountItems: ["Wine \"rouge\""], service: .amount(money(300)),
+      tax: .percent(Percent(tenThousandths: 200_000)), taxIncluded: true, receiptTotal: nil)
+    for advice in [
+      nil,
+      TipAdvice(
+        percent: .preset10, reason: "ok", advisor: "offline", model: nil, fallback: false, fallbackReason: nil,
+        clamped: false),
+    ] {
+      let figures = try receipt.figures(currency: eur, rounding: .halfUp)
+      let terms = BillTerms(
+        amount: figures.beforeTip, tip: .percent(.preset15),
+        diners: .named([Diner(name: "Ana"), Diner(name: "Bé\"n")]),
+        payer: "Ana", receipt: receipt)
+      let bill = Bill(
+        id: "r1", source: SourceLocation(file: "r.yaml", line: 1, column: 3), terms: terms, tipSource: .percent)
+      let reported = ReportedBill(bill: bill, split: try terms.split(ledger: &ledger), advice: advice)
+      var sink = StringSink()
+      JSON.object(reported.jsonMembers).write(to: &sink, indent: 2)
+      var fast: [UInt8] = []
+      reported.appendJSON(to: &fast)
+      #expect(String(decoding: fast, as: UTF8.self) == sink.text)
+      #expect(sink.text.contains("\"breakdown\": {"))
+    }
+  }
 }
 
 /// The report's bill object built as a tree, the reference the fast writer is compared with.
@@ -56,8 +91,9 @@ extension ReportedBill {
       ("description", .optional(bill.description)),
     ]
     members += split.jsonMembers
-    members.insert(("tip_source", .string(bill.tipSource.rawValue)), at: members.count - 1)
-    members.insert(("paid_by", .optional(split.payer)), at: members.count - 1)
+    let shares = members.firstIndex { $0.0 == "shares" } ?? members.count
+    members.insert(("tip_source", .string(bill.tipSource.rawValue)), at: shares)
+    members.insert(("paid_by", .optional(split.payer)), at: shares + 1)
     if let advice { members.append(("advice", .object(advice.jsonMembers))) }
     return members
   }
