@@ -225,13 +225,14 @@ enum CalcCommand {
     }
     func adjustment(_ option: String) throws(UsageError) -> Adjustment? {
       guard let text = arguments.value(option)?.trimmingCharacters(in: .whitespaces) else { return nil }
-      if text.hasSuffix("%") {
-        guard let percent = try? Percent(parsing: text, decimalComma: decimalComma) else {
-          throw UsageError("\(option) '\(text)' is not a percentage from 0 to 100 such as 10%")
+      do throws(AdjustmentError) {
+        return try Adjustment(parsing: text, currency: currency, decimalComma: decimalComma)
+      } catch {
+        switch error {
+        case .percent: throw UsageError("\(option) '\(text)' is not a percentage from 0 to 100 such as 10%")
+        case .amount(let error): throw UsageError(error.message(field: option))
         }
-        return .percent(percent)
       }
-      return .amount(try money(Substring(text), option))
     }
     let discountItems = arguments.value("--discount-items").map { text in
       text.split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmingCharacters(in: .whitespaces) }

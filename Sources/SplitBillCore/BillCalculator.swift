@@ -110,9 +110,7 @@ extension BillTerms {
     try diners.validate()
     if let receipt { return try splitItemized(receipt, ledger: &ledger) }
     let currency = amount.currency
-    let tip = try tipAmount()
-    let total = amount.minorUnits + tip.minorUnits
-    guard total <= 2 * Money.maximumMinorUnits else { throw .totalTooLarge }
+    let (tip, total) = try tipAndTotal()
 
     var people = diners.list
     let payerIndex = try Self.payerIndex(
@@ -164,6 +162,15 @@ extension BillTerms {
 
     return try finish(
       tip: tip, total: total, leftover: leftover, surplus: surplus, exact: exact, shares: shares, ledger: &ledger)
+  }
+
+  /// The tip and the total before any `to-tip` surplus, for every kind of bill; the total within
+  /// the range computed exactly.
+  func tipAndTotal() throws(SplitError) -> (tip: Money, total: Int64) {
+    let tip = try tipAmount()
+    let total = amount.minorUnits + tip.minorUnits
+    guard total <= 2 * Money.maximumMinorUnits else { throw .totalTooLarge }
+    return (tip, total)
   }
 
   /// The split's last steps, for every kind of bill: the `to-tip` surplus added to tip and total,

@@ -79,11 +79,6 @@ struct Fraction: Hashable, Sendable {
     return try Fraction(top, over: bottom)
   }
 
-  /// This fraction times another.
-  func multiplied(by other: Fraction) throws(SplitError) -> Fraction {
-    try scaled(by: other.numerator, over: other.denominator)
-  }
-
   /// The largest whole number not above it.
   var floor: Int128 {
     let (quotient, remainder) = numerator.quotientAndRemainder(dividingBy: denominator)

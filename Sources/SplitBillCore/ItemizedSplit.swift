@@ -26,9 +26,7 @@ extension BillTerms {
     guard figures.beforeTip == amount else {
       throw .amountDoesNotMatchItems(amount: amount, computed: figures.beforeTip)
     }
-    let tip = try tipAmount()
-    let total = amount.minorUnits + tip.minorUnits
-    guard total <= 2 * Money.maximumMinorUnits else { throw .totalTooLarge }
+    let (tip, total) = try tipAndTotal()
     let people = diners.list
     let payerIndex = try Self.payerIndex(
       leftover: leftover, payer: payer, diners: diners, severalPayers: payers.count > 1)

@@ -111,6 +111,32 @@ public enum Adjustment: Hashable, Sendable, CustomStringConvertible {
   case percent(Percent)
   case amount(Money)
 
+  /// The one reading of an adjustment as text, for bill files and `calc`: a percentage when it
+  /// ends in `%` (`10%`, `8.875 %`, from 0 to 100), else an amount in `currency` (`5.00`).
+  ///
+  /// - Throws: ``AdjustmentError`` saying which reading failed.
+  public init(parsing text: String, currency: Currency, decimalComma: Bool = false) throws(AdjustmentError) {
+    if text.hasSuffix("%") {
+      do {
+        self = .percent(try Percent(parsing: text, decimalComma: decimalComma))
+      } catch {
+        throw .percent(error)
+      }
+      return
+    }
+    do {
+      self = .amount(try Money(parsing: text, currency: currency, decimalComma: decimalComma))
+    } catch {
+      throw .amount(error)
+    }
+  }
+
+  /// The percentage, when it is one.
+  public var rate: Percent? {
+    if case .percent(let percent) = self { return percent }
+    return nil
+  }
+
   /// `10%`, `5.00 EUR`.
   public var description: String {
     switch self {
@@ -118,6 +144,12 @@ public enum Adjustment: Hashable, Sendable, CustomStringConvertible {
     case .amount(let money): return money.description
     }
   }
+}
+
+/// Why a text is not an adjustment: its percentage (it ends in `%`) or its amount is wrong.
+public enum AdjustmentError: Error, Hashable, Sendable {
+  case percent(PercentError)
+  case amount(MoneyError)
 }
 
 /// What a percentage tip on an itemized bill is computed on.

@@ -100,8 +100,8 @@ package enum BillKey: Int, CaseIterable, Sendable {
   /// Whether the key takes a list or a mapping of names (``FieldValue/entries``).
   var takesEntries: Bool { self == .diners || self == .paidBy || self == .shares || self == .discountItems }
 
-  /// The keys only an itemized bill takes.
-  static let receiptKeys: [BillKey] = [.discount, .discountItems, .service, .tax, .taxIncluded, .tipOn, .receiptTotal]
+  /// The keys only an itemized bill takes: those after `items`, in the order of the table.
+  static let receiptKeys = allCases.filter { $0.rawValue > BillKey.items.rawValue }
 
   /// The key as written (`tip_amount`).
   package var name: String { BillField.all[rawValue].name }

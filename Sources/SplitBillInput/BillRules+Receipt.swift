@@ -249,15 +249,11 @@ extension BillRules {
   ) throws(Policy.Stop) -> Adjustment? {
     guard let text = try Self.text(key, fields, &policy) else { return nil }
     let written = fields.string(text).trimmingSpaces
-    if written.hasSuffix("%"), let percent = try? Percent(parsing: written, decimalComma: options.decimalComma) {
-      return .percent(percent)
+    do {
+      return try Adjustment(parsing: written, currency: currency, decimalComma: options.decimalComma)
+    } catch {
+      try policy.report(.error(.adjustment(key: key.name, text: written), at: fields.location(of: text)))
+      return nil
     }
-    if !written.hasSuffix("%"),
-      let money = try? Money(parsing: written, currency: currency, decimalComma: options.decimalComma)
-    {
-      return .amount(money)
-    }
-    try policy.report(.error(.adjustment(key: key.name, text: written), at: fields.location(of: text)))
-    return nil
   }
 }

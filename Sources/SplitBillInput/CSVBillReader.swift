@@ -124,7 +124,7 @@ struct CSVBillReader {
       // Column names are matched without regard to case; a message shows what was written.
       let written = String(decoding: header.text(of: cell), as: UTF8.self).trimmingSpaces
       let name = written.lowercased()
-      if key(named: name) == .items {
+      if BillKey(name: name) == .items {
         failures.append(
           .error(
             .itemsFile(
@@ -162,8 +162,6 @@ struct CSVBillReader {
     }
     emitReadError(emit)
   }
-
-  private func key(named name: String) -> BillKey? { BillKey(name: name) }
 
   /// Reads a payments file (its header is `header`, whose cells name `names`): one payment a row,
   /// handed on as its cells for the payment rules.

@@ -60,7 +60,7 @@ final class ItemTable: Sendable {
   }
 
   /// The columns an items file takes.
-  static let columns = ["bill", "name", "price", "quantity", "for"]
+  static let columns = ["bill"] + ItemSource.keys
 }
 
 extension CSVBillReader {

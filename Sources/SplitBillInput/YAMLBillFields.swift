@@ -22,6 +22,9 @@ import SplitBillText
   private let slots: UnsafeMutableBufferPointer<Int32>
   private var keyProblems: [Diagnostic] = []
   private var misspelt: Set<BillKey> = []
+  /// Whether an itemized bill's own keys (``BillKey/receiptKeys``) are given, noted as the keys
+  /// are found (asked of every bill).
+  private(set) var givesReceiptKeys = false
 
   /// The fields of `flat`, whose first event starts a mapping, `text` being `flat.text`'s bytes.
   private init(
@@ -61,6 +64,7 @@ import SplitBillText
         continue
       }
       unsafe slots[key.rawValue] = Int32(valueStart)
+      if key.rawValue > BillKey.items.rawValue { givesReceiptKeys = true }  // as receiptKeys says
     }
   }
 
@@ -190,7 +194,6 @@ import SplitBillText
   private func describe(at position: Int) -> String { flat.describe(at: position) }
 
   var mayHaveItems: Bool { unsafe slots[BillKey.items.rawValue] >= 0 }
-  var givesReceiptKeys: Bool { BillKey.receiptKeys.contains { unsafe slots[$0.rawValue] >= 0 } }
 
   func items(ofBill id: String) -> ItemList {
     let position = unsafe Int(slots[BillKey.items.rawValue])

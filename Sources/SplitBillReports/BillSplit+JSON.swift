@@ -77,16 +77,16 @@ extension ReceiptSplit {
       ("discount", .money(figures.discount)),
       (
         "discount_rate",
-        .optional(receipt.discount.flatMap { if case .percent(let p) = $0 { p.decimalString } else { nil } })
+        .optional(receipt.discount?.rate?.decimalString)
       ),
       ("discount_items", receipt.discountItems.map { .array($0.map(JSON.string)) } ?? .null),
       ("service", .money(figures.service)),
       (
         "service_rate",
-        .optional(receipt.service.flatMap { if case .percent(let p) = $0 { p.decimalString } else { nil } })
+        .optional(receipt.service?.rate?.decimalString)
       ),
       ("tax", .money(figures.tax)),
-      ("tax_rate", .optional(receipt.tax.flatMap { if case .percent(let p) = $0 { p.decimalString } else { nil } })),
+      ("tax_rate", .optional(receipt.tax?.rate?.decimalString)),
       ("tax_included", .bool(figures.taxIncluded)),
       ("before_tip", .money(figures.beforeTip)),
       ("tip_on", .string(receipt.tipOn.rawValue)),

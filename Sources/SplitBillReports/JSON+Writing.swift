@@ -50,48 +50,4 @@ extension JSON {
 
   static func padding(_ level: Int) -> String { String(repeating: "  ", count: level) }
 
-  /// Spaces for the indentation of ``append(to:indent:)``.
-  static let spaces = [UInt8](repeating: 0x20, count: 32)
-
-  /// Appends what ``write(to:indent:)`` writes, as UTF-8 bytes, without building strings (the
-  /// report writers' itemized bills: a tree per bill).
-  package func append(to out: inout [UInt8], indent: Int = 0) {
-    func pad(_ level: Int) {
-      let count = 2 * level
-      if count <= JSON.spaces.count {
-        out.append(contentsOf: JSON.spaces[..<count])
-      } else {
-        out.append(contentsOf: repeatElement(0x20, count: count))
-      }
-    }
-    switch self {
-    case .string(let text): JSON.appendQuoted(text, to: &out)
-    case .number(let text): out.append(contentsOf: text.utf8)
-    case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-    case .null: out.append(contentsOf: "null".utf8)
-    case .array(let items):
-      guard !items.isEmpty else { return out.append(contentsOf: "[]".utf8) }
-      out.append(contentsOf: "[\n".utf8)
-      for (index, item) in items.enumerated() {
-        pad(indent + 1)
-        item.append(to: &out, indent: indent + 1)
-        out.append(contentsOf: (index == items.count - 1 ? "\n" : ",\n").utf8)
-      }
-      pad(indent)
-      out.append(0x5D)
-    case .object(let members):
-      guard !members.isEmpty else { return out.append(contentsOf: "{}".utf8) }
-      out.append(contentsOf: "{\n".utf8)
-      for (index, (key, value)) in members.enumerated() {
-        pad(indent + 1)
-        JSON.appendQuoted(key, to: &out)
-        out.append(contentsOf: ": ".utf8)
-        value.append(to: &out, indent: indent + 1)
-        out.append(contentsOf: (index == members.count - 1 ? "\n" : ",\n").utf8)
-      }
-      pad(indent)
-      out.append(0x7D)
-    }
-  }
-
 }

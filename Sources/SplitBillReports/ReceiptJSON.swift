@@ -41,7 +41,7 @@ struct ReceiptJSONWriter {
   private mutating func string(_ text: String) { JSON.appendQuoted(text, to: &out) }
 
   private mutating func rate(_ adjustment: Adjustment?) {
-    if case .percent(let percent) = adjustment {
+    if let percent = adjustment?.rate {
       out.append(0x22)
       number(percent.tenThousandths)
       out.append(0x22)

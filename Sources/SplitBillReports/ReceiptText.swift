@@ -11,10 +11,7 @@ package enum ReceiptText {
     let figures = receipt.figures
     let count = receipt.receipt.items.count
     var text = "receipt: \(count) item\(count == 1 ? "" : "s") \(figures.subtotal.decimalString)"
-    func rate(_ adjustment: Adjustment?) -> String {
-      if case .percent(let percent) = adjustment { return " \(percent)" }
-      return ""
-    }
+    func rate(_ adjustment: Adjustment?) -> String { adjustment?.rate.map { " \($0)" } ?? "" }
     if figures.discount.minorUnits != 0 || receipt.receipt.discount != nil {
       text += " − discount\(rate(receipt.receipt.discount)) \(figures.discount.decimalString)"
       if let names = receipt.receipt.discountItems { text += " (on \(names.joined(separator: ", ")))" }
