@@ -36,6 +36,19 @@ enum ReportCommand {
         "Also write the suggested settlements as payments (YAML) to FILE, dated the period's last day.",
         files: ["yaml"]),
       .flag("--force", "With --record-settlements: replace FILE if it exists."),
+      .value(
+        "--settle-in", "CODE",
+        "Convert every balance into CODE at each bill's rate and settle once, in CODE (see --rates)."
+      ).under("One currency"),
+      .value(
+        "--rates", "FILE", repeatable: true,
+        "Exchange rates (YAML, CSV date,base,quote,rate, or the ECB's eurofxref CSV); after the files' own rates:.",
+        files: ["csv", "yaml", "yml"]
+      ).under("One currency"),
+      .value(
+        "--cash-rounding", "AMOUNT",
+        "Pay settlements in multiples of AMOUNT (0.05, 0.10, 1); residues are shown (else cash_rounding: in defaults)."
+      ).under("One currency"),
     ] + InputOptions.specs + AdvisorOptions.specs(section: "Tip advice (bills with tip: ai)"),
     details: """
       Bills are processed in order (inputs as given, directories sorted, bills in file order): each is
@@ -82,6 +95,7 @@ enum ReportCommand {
       throw UsageError("\(idle) is for the journals: add --format hledger, ledger or beancount (or -o FILE.journal)")
     }
     let filter = try dateFilter(arguments)
+    let settling = try SettlingOptions(arguments)
     let journalOptions = JournalOptions(
       withSettlements: arguments.flag("--with-settlements"), booksOf: arguments.value("--books-of"),
       declarations: !arguments.flag("--no-declarations"), periodStart: filter?.since)
@@ -136,7 +150,7 @@ enum ReportCommand {
     // cooperative pool's (DedicatedThread).
     let run = Run(
       arguments: arguments, outputs: outputs, filter: filter, journalOptions: journalOptions, needsDates: needsDates,
-      readOptions: readOptions, answers: answers, commandLineTip: commandLineTip)
+      readOptions: readOptions, answers: answers, commandLineTip: commandLineTip, settling: settling)
     let firstStream = stream
     return try await DedicatedThread.run(&context) { context in
       var stream = firstStream
@@ -154,6 +168,7 @@ enum ReportCommand {
     let readOptions: ReadOptions
     let answers: [String: TipAdvice]
     let commandLineTip: Percent?
+    let settling: SettlingOptions
 
     /// Reads `sources` once into every output (twice if an id repeated), reconciles, and commits
     /// the outputs.
@@ -181,23 +196,35 @@ enum ReportCommand {
         pass.abort()
         throw error
       }
-      let fileErrors = stream.fileErrors.map {
+      let fileErrors = (settling.rateProblems + stream.fileErrors).map {
         InvalidBill(id: nil, source: $0.location ?? SourceLocation(file: "-", line: 0, column: 0), diagnostics: [$0])
       }
-      ReportCommand.printDiagnostics(stream.diagnostics + pass.reportProblems, stream: stream, context: &context)
+      ReportCommand.printDiagnostics(
+        settling.rateProblems + stream.diagnostics + pass.reportProblems, stream: stream, context: &context)
 
+      var settled: SettlingOptions.Settled
       do {
         try pass.ledger.reconcile()
+        settled = try settling.settle(
+          pass.ledger, pass.conversion, cashRules: stream.cashRules, readOptions: readOptions)
+      } catch let failure as CommandFailure {
+        pass.abort()
+        throw failure
+      } catch let usage as UsageError {
+        pass.abort()
+        throw usage
       } catch {
         pass.abort()
         throw CommandFailure(
           message: "internal error: the books do not reconcile (\(error)); nothing was written", code: .internalError)
       }
-      let summary = ReportSummary(
-        people: pass.ledger.personTotals, totals: pass.ledger.currencyTotals, settlements: pass.ledger.settlements,
+      var summary = ReportSummary(
+        people: pass.ledger.personTotals, totals: pass.ledger.currencyTotals, settlements: settled.settlements,
         invalid: fileErrors + pass.invalid, payments: pass.payments, filteredOut: pass.filteredOut,
         period: filter?.description,
         stamp: arguments.flag("--stamp") ? ReportCommand.timestamp() : nil)
+      summary.conversion = settled.conversion
+      summary.cash = settled.cash
       for index in pass.writers.indices { pass.writers[index].finish(summary) }
       if let path = arguments.value("--record-settlements"), !summary.invalid.isEmpty {
         // Transfers worked out without some bills would be recorded as paid: refused, loudly.
@@ -256,7 +283,9 @@ enum ReportCommand {
         throw CommandFailure(message: "\(error)", code: .cannotCreate)
       }
       var splitter = BillSplitter(
-        filter: filter, needsDates: needsDates, answers: answers, commandLineTip: commandLineTip)
+        filter: filter, needsDates: needsDates, answers: answers, commandLineTip: commandLineTip,
+        settleIn: settling.currency, rateTables: settling.tables)
+      if let currency = settling.currency { pass.conversion = ConversionLedger(currency: currency) }
       ReadingThread.read(&stream, sources) { outcome in
         switch splitter.prepare(outcome) {
         case .invalid(let bill):
@@ -264,22 +293,27 @@ enum ReportCommand {
         case .refused(let bill):
           pass.reportProblems += bill.diagnostics
           pass.invalid.append(bill)
+        case .nothing: break
         case .filteredOut:
           pass.filteredOut += 1
         case .split(let reported):
           pass.ledger.add(reported.split)
+          if let use = reported.conversion { pass.conversion?.add(reported.split, at: use) }
           if let date = reported.bill.date { pass.lastDate = max(pass.lastDate ?? date, date) }
           for index in pass.writers.indices { pass.writers[index].write(reported) }
         case .carried(let reported):
           pass.ledger.carry(reported.split)
+          if let use = reported.conversion { pass.conversion?.add(reported.split, at: use) }
           for index in pass.writers.indices { pass.writers[index].carry(reported) }
-        case .payment(let payment):
+        case .payment(let payment, let use):
           pass.ledger.add(payment.payment)
+          if let use { pass.conversion?.add(payment.payment, at: use) }
           if let date = payment.date { pass.lastDate = max(pass.lastDate ?? date, date) }
           pass.payments.append(payment)
           for index in pass.writers.indices { pass.writers[index].write(payment) }
-        case .carriedPayment(let payment):
+        case .carriedPayment(let payment, let use):
           pass.ledger.carry(payment.payment)
+          if let use { pass.conversion?.add(payment.payment, at: use) }
           for index in pass.writers.indices { pass.writers[index].carry(payment) }
         }
       }
@@ -303,24 +337,70 @@ enum ReportCommand {
       /// Before the period: split (the leftover state goes through it), carried into the opening
       /// balances, not shown.
       case carried(ReportedBill)
-      /// A payment in the period.
-      case payment(PaymentRecord)
+      /// A payment in the period, and with `--settle-in` its conversion.
+      case payment(PaymentRecord, RateUse?)
       /// A payment before the period, carried into the opening balances.
-      case carriedPayment(PaymentRecord)
+      case carriedPayment(PaymentRecord, RateUse?)
+      /// Not a record (a file's rates, kept for its records).
+      case nothing
     }
 
     let filter: DateFilter?
     let needsDates: Bool
     let answers: [String: TipAdvice]
     let commandLineTip: Percent?
+    /// With `--settle-in`: the currency, and the `--rates` tables.
+    let settleIn: Currency?
+    let rateTables: [RateTable]
     let advisor = OfflineAdvisor()
     var leftovers = LeftoverLedger()
+    /// The rates of the file being read.
+    var fileRates = RateTable()
+
+    /// How a record in `currency` on `date` converts into the settlement currency: its own rate
+    /// first (then on through the tables if it is priced in a third currency), else the file's
+    /// rates, else the `--rates` files'; a located error when none can say.
+    func conversion(
+      _ currency: Currency, on date: CalendarDate?, own: BillRate?, id: String, kind: RecordKind,
+      at source: SourceLocation
+    ) -> Result<RateUse, InvalidBill>? {
+      guard let target = settleIn else { return nil }
+      let book = RateBook([fileRates] + rateTables)
+      func refused(_ problem: Problem) -> Result<RateUse, InvalidBill> {
+        .failure(InvalidBill(id: id, source: source, diagnostics: [.error(problem, at: source)], kind: kind))
+      }
+      var use: RateUse?
+      if let own {
+        let first = RateUse(
+          from: currency, to: own.currency, price: own.price.ratio,
+          legs: [own.exchangeRate(from: currency, on: date, bill: id)])
+        if own.currency == target {
+          use = first
+        } else {
+          guard let rest = book.rate(from: own.currency, to: target, on: date) else {
+            return refused(.missingRate(id: id, kind: kind, from: own.currency, to: target, date: date))
+          }
+          guard let joined = first.then(rest) else {
+            return refused(.rateTooPrecise(id: id, from: currency, to: target))
+          }
+          use = joined
+        }
+      } else {
+        use = book.rate(from: currency, to: target, on: date)
+      }
+      guard let use else { return refused(.missingRate(id: id, kind: kind, from: currency, to: target, date: date)) }
+      guard use.minorUnitFactor != nil else { return refused(.rateTooPrecise(id: id, from: currency, to: target)) }
+      return .success(use)
+    }
 
     @inline(__always)
     mutating func prepare(_ outcome: BillOutcome) -> Prepared {
       var bill: Bill
       switch outcome {
       case .invalid(let invalid): return .invalid(invalid)
+      case .rates(let table):
+        fileRates = table
+        return .nothing
       case .valid(let valid): bill = valid
       case .payment(let payment):
         if filter != nil || needsDates, payment.date == nil {
@@ -328,10 +408,20 @@ enum ReportCommand {
             .missingDate(id: payment.id, journal: filter == nil, kind: .payment), at: payment.source)
           return .refused(InvalidBill(id: payment.id, source: payment.source, diagnostics: [problem], kind: .payment))
         }
+        var before = false
         if let filter, let date = payment.date, !filter.contains(date) {
-          return filter.since.map { date < $0 } == true ? .carriedPayment(payment) : .filteredOut
+          guard filter.since.map({ date < $0 }) == true else { return .filteredOut }
+          before = true
         }
-        return .payment(payment)
+        var use: RateUse?
+        switch conversion(
+          payment.payment.currency, on: payment.date, own: nil, id: payment.id, kind: .payment, at: payment.source)
+        {
+        case .failure(let invalid): return .refused(invalid)
+        case .success(let found): use = found
+        case nil: break
+        }
+        return before ? .carriedPayment(payment, use) : .payment(payment, use)
       }
       if filter != nil || needsDates, bill.date == nil {
         let problem = Diagnostic.error(.missingDate(id: bill.id, journal: filter == nil), at: bill.source)
@@ -353,7 +443,12 @@ enum ReportCommand {
       }
       do throws(SplitError) {
         let split = try bill.terms.split(ledger: &leftovers)
-        let reported = ReportedBill(bill: bill, split: split, advice: advice)
+        var reported = ReportedBill(bill: bill, split: split, advice: advice)
+        switch conversion(split.currency, on: bill.date, own: bill.rate, id: bill.id, kind: .bill, at: bill.source) {
+        case .failure(let invalid): return .refused(invalid)
+        case .success(let use): reported.conversion = use
+        case nil: break
+        }
         return before ? .carried(reported) : .split(reported)
       } catch {
         let problem = Diagnostic.error(.split(error), at: bill.source)
@@ -368,6 +463,8 @@ enum ReportCommand {
     var spool: SpoolSink?
     var writers: [any ReportWriter] = []
     var ledger = ReportLedger()
+    /// With `--settle-in`: every balance change by the rate it converts at.
+    var conversion: ConversionLedger?
     var invalid: [InvalidBill] = []
     /// The period's payments, in reading order (they are few: kept for the summary).
     var payments: [PaymentRecord] = []

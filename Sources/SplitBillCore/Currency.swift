@@ -45,6 +45,8 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
 
   /// The currency used when neither the bill, the file nor the command line names one.
   public static let usd = Currency(unchecked: "USD", exponent: 2)
+  /// The euro, the ECB rates' base.
+  public static let eur = Currency(unchecked: "EUR", exponent: 2)
 
   /// A currency for a code of three ASCII letters (the table's codes) and its exponent (0 to 4).
   init(unchecked uncheckedCode: String, exponent: Int) {

@@ -25,6 +25,13 @@ public struct Settlement: Hashable, Sendable {
   /// The transfers, ordered by payer then payee.
   public var transfers: [Transfer]
 
+  /// Creates a settlement.
+  public init(currency: Currency, method: SettlementMethod, transfers: [Transfer]) {
+    self.currency = currency
+    self.method = method
+    self.transfers = transfers
+  }
+
   /// The most people with a non-zero balance for which the exact search is used.
   public static let exactLimit = 12
 

@@ -31,12 +31,15 @@ package struct Bill: Hashable, Sendable {
   /// The default tip percentage the file or command line gives, if any: the advisor's starting
   /// point when the notes say nothing.
   package var defaultTip: Percent?
+  /// The bill's own exchange rate (`rate:`), for `--settle-in`.
+  package var rate: BillRate?
 
   /// Creates a bill.
   package init(
     id: String, source: SourceLocation, date: CalendarDate? = nil, description: String? = nil,
-    notes: String? = nil, terms: BillTerms, tipSource: TipSource, defaultTip: Percent? = nil
+    notes: String? = nil, terms: BillTerms, tipSource: TipSource, defaultTip: Percent? = nil, rate: BillRate? = nil
   ) {
+    self.rate = rate
     self.defaultTip = defaultTip
     self.id = id
     self.source = source

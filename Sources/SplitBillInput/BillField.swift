@@ -6,7 +6,7 @@ package struct BillField: Sendable {
   /// What values the key takes.
   package enum Kind: String, Sendable {
     case text, date, amount, currency, tip, tipAmount, diners, person, leftover, rounding, payers, shares, items,
-      adjustment, names, flag, tipBase
+      adjustment, names, flag, tipBase, rate
   }
 
   /// The key as written in YAML, and the CSV column name.
@@ -59,6 +59,11 @@ package struct BillField: Sendable {
       name: "shares", kind: .shares, required: false, inDefaults: false,
       summary: "Exact shares: name -> part of the amount before tip (adding up to amount); instead of diners."),
     BillField(
+      name: "rate", kind: .rate, required: false, inDefaults: false,
+      summary:
+        "What one unit of the bill's currency cost, such as '0.0058 EUR' (the card statement's rate); wins over rate tables."
+    ),
+    BillField(
       name: "items", kind: .items, required: false, inDefaults: false,
       summary:
         "The receipt's lines: name, price, quantity (default 1), for (names; default every diner); amount then optional."
@@ -94,7 +99,7 @@ package struct BillField: Sendable {
 
 /// The bill keys by their position in ``BillField/all``: lookups by number, not by string.
 package enum BillKey: Int, CaseIterable, Sendable {
-  case id, date, description, amount, currency, tip, tipAmount, diners, paidBy, notes, leftover, rounding, shares
+  case id, date, description, amount, currency, tip, tipAmount, diners, paidBy, notes, leftover, rounding, shares, rate
   case items, discount, discountItems, service, tax, taxIncluded, tipOn, receiptTotal
 
   /// Whether the key takes a list or a mapping of names (``FieldValue/entries``).

@@ -148,6 +148,14 @@ struct BillRules {
       }
     }
 
+    var rate: BillRate?
+    if let text = try Self.text(.rate, fields, &policy), let currency {
+      switch BillRate.parse(fields.string(text).trimmingSpaces, billCurrency: currency) {
+      case .success(let value): rate = value
+      case .failure(let problem): try policy.report(.error(.rate(problem), at: fields.location(of: text)))
+      }
+    }
+
     var amount: Money?
     switch fields.value(.amount) {
     case .text(let text):
@@ -311,7 +319,7 @@ struct BillRules {
       terms: BillTerms(
         amount: amount, tip: tip, diners: diners, payer: payer, payers: payers, leftover: leftover, rounding: rounding,
         receipt: receipt),
-      tipSource: tipSource, defaultTip: defaultTip)
+      tipSource: tipSource, defaultTip: defaultTip, rate: rate)
     return (id, bill)
   }
 

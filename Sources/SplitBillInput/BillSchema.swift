@@ -88,7 +88,39 @@ package enum BillSchema {
     let defaults = Node.object([
       ("type", .string("object")),
       ("description", .string("Defaults for this file's bills, used when a bill gives no value of its own.")),
-      ("properties", .object(BillField.all.filter(\.inDefaults).map { ($0.name, property($0)) })),
+      (
+        "properties",
+        .object(
+          BillField.all.filter(\.inDefaults).map { ($0.name, property($0)) } + [
+            (
+              "cash_rounding",
+              .object([
+                ("description", .string("Each currency's cash increment for settlements, such as {CHF: 0.05}.")),
+                ("type", .string("object")),
+                ("propertyNames", .object([("pattern", .string("^[A-Za-z]{3}$"))])),
+                (
+                  "additionalProperties",
+                  .object([("type", .array([.string("string"), .string("number")]))])
+                ),
+              ])
+            )
+          ])
+      ),
+      ("additionalProperties", .bool(false)),
+    ])
+    let rate = Node.object([
+      ("type", .string("object")),
+      ("description", .string("On date (or every day), one base is worth rate quotes.")),
+      (
+        "properties",
+        .object([
+          ("date", .object([("type", .string("string")), ("pattern", .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))])),
+          ("base", .object([("type", .string("string")), ("pattern", .string("^[A-Za-z]{3}$"))])),
+          ("quote", .object([("type", .string("string")), ("pattern", .string("^[A-Za-z]{3}$"))])),
+          ("rate", .object([("type", .array([.string("string"), .string("number")]))])),
+        ])
+      ),
+      ("required", .array([.string("base"), .string("quote"), .string("rate")])),
       ("additionalProperties", .bool(false)),
     ])
     let file = Node.object([
@@ -103,6 +135,13 @@ package enum BillSchema {
             .object([
               ("type", .string("array")), ("items", .object([("type", .string("string"))])),
               ("description", .string("The roster: when present, every diner and payer must be in it.")),
+            ])
+          ),
+          (
+            "rates",
+            .object([
+              ("type", .string("array")), ("items", rate),
+              ("description", .string("Exchange rates for --settle-in, before bills and payments.")),
             ])
           ),
           ("bills", .object([("type", .string("array")), ("items", .object([("$ref", .string("#/$defs/bill"))]))])),
@@ -303,6 +342,11 @@ package enum BillSchema {
             .object([("enum", .array(["true", "false", "yes", "no"].map(Node.string)))]),
           ])
         ))
+    case .rate:
+      members += [
+        ("type", .string("string")),
+        ("pattern", .string("^\\s*([0-9]+(\\.[0-9]+)?\\s+[A-Za-z]{3}|[A-Za-z]{3}\\s+[0-9]+(\\.[0-9]+)?)\\s*$")),
+      ]
     case .tipBase:
       members += [("type", .string("string")), ("enum", .array(TipBase.allCases.map { .string($0.rawValue) }))]
     case .leftover:

@@ -20,6 +20,20 @@ package enum BillOutcome: Sendable {
   case payment(PaymentRecord)
   /// A bill or a payment with errors.
   case invalid(InvalidBill)
+  /// The rates of the file (or YAML document) whose records follow: its `rates:` section, empty
+  /// when it has none. Given before each file's first record.
+  case rates(RateTable)
+}
+
+/// A currency's cash rule from a file's `defaults: cash_rounding:`: settlements in it are paid in
+/// multiples of `increment`.
+package struct CashRule: Hashable, Sendable {
+  /// The currency.
+  package var currency: Currency
+  /// The smallest amount paid in cash, such as 0.05 CHF.
+  package var increment: Money
+  /// Where it was given.
+  package var location: SourceLocation
 }
 
 /// Reads every input in processing order and hands each bill on as it is read.
@@ -66,6 +80,8 @@ package struct BillStream {
   package private(set) var paymentCount = 0
   /// Bills and payments read: a record's ordinal, which repeats are found by.
   private var recordCount = 0
+  /// Every file's `defaults: cash_rounding:` rules, in reading order.
+  package private(set) var cashRules: [CashRule] = []
   /// Whether some input could not be read at all (exit 66).
   package private(set) var unreadableInput = false
   /// Nodes aliases may still reach in this run (``YAMLNodeBuilder``).
@@ -236,6 +252,7 @@ package struct BillStream {
   /// Reads one source, calling `handle` for each bill.
   package mutating func read(_ source: InputSource, _ handle: (consuming BillOutcome) -> Void) {
     fileCount += 1
+    handle(.rates(RateTable()))
     var context = rules.context(for: DocumentHeader(file: source.path)).0
     // Events, bills and outcomes are moved from the reader to `handle`, never copied: a copy of a
     // bill is a reference count changed for each of its strings and arrays.
@@ -244,6 +261,8 @@ package struct BillStream {
       case .document(let header):
         let found: [Diagnostic]
         (context, found) = self.rules.context(for: header)
+        handle(.rates(RateTable(header.rates)))
+        self.cashRules += header.cashRules
         for diagnostic in found { self.record(diagnostic, ofBill: false) }
         self.fileProblems += found
       case .failure(let diagnostic):

@@ -282,6 +282,16 @@ package enum Problem: Hashable, Sendable {
   /// date filter).
   case missingDate(id: String, journal: Bool, kind: RecordKind = .bill)
 
+  // MARK: Rates and settling in one currency
+  /// A rate, a rates section or a rates file that is wrong.
+  case rate(RateProblem)
+  /// A bill or payment in a currency with no rate into the settlement currency on its day.
+  case missingRate(id: String, kind: RecordKind, from: Currency, to: Currency, date: CalendarDate?)
+  /// Rates whose exact product does not fit 128 bits.
+  case rateTooPrecise(id: String, from: Currency, to: Currency)
+  /// A `cash_rounding` default that is not a mapping of currencies to increments.
+  case cashRounding(String)
+
   /// What is wrong with `text`, a date that did not parse: not `YYYY-MM-DD`, or not a real day.
   static func badDate(_ text: String) -> Problem {
     .invalidDate(text, isoShaped: text.utf8.count == 10 && text.split(separator: "-").count == 3)
@@ -386,6 +396,10 @@ package enum Problem: Hashable, Sendable {
     case .repeatedID: return "id.duplicate"
     case .probableDuplicateReceipt: return "receipt.duplicate"
     case .missingDate: return "date.missing"
+    case .rate(let problem): return problem.code
+    case .missingRate: return "rate.missing"
+    case .rateTooPrecise: return "rate.too-precise"
+    case .cashRounding: return "cash_rounding.invalid"
     }
   }
 
@@ -600,6 +614,15 @@ package enum Problem: Hashable, Sendable {
     case .missingDate(let id, let journal, let kind):
       return
         "\(kind.rawValue) '\(EchoedText.quote(id))' has no date, but \(journal ? "journal formats date every transaction" : "a date filter is in use")"
+    case .rate(let problem): return problem.message
+    case .missingRate(let id, let kind, let from, let to, let date):
+      let day = date.map { "on or before \($0)" } ?? "for a record without a date (only undated rates apply)"
+      return "no \(from.code)→\(to.code) rate \(day) for \(kind.rawValue) '\(EchoedText.quote(id))': "
+        + "add one to the file's rates: or to a --rates file\(kind == .bill ? ", or give the bill its own rate" : "")"
+    case .rateTooPrecise(let id, let from, let to):
+      return "the \(from.code)→\(to.code) rates for '\(EchoedText.quote(id))' have too many digits to combine "
+        + "exactly: give fewer decimals, or a direct rate"
+    case .cashRounding(let message): return message
     }
   }
 
@@ -754,6 +777,23 @@ package enum Problem: Hashable, Sendable {
     ("to.unknown-person", "a receiver of a payment not in people (with a did-you-mean)"),
     ("payment.self", "a payment from someone to themselves"),
     ("amount.not-positive", "a payment of zero"),
+    ("rates.shape", "rates that is not a list"),
+    ("rates.entry-shape", "a rate that is not a mapping"),
+    ("rates.missing-key", "a rate without base, quote or rate"),
+    ("rates.unknown-key", "a key rates do not have (with a did-you-mean)"),
+    ("rates.value", "a rate that is not an exact positive decimal"),
+    ("rates.currency", "a rate's currency that is not an ISO 4217 code"),
+    ("rates.date", "a rate's date that is not a real YYYY-MM-DD day"),
+    ("rates.same-currency", "a rate from a currency to itself"),
+    ("rates.conflict", "the same pair and day given again with another rate"),
+    ("rates.header", "a rates CSV whose header is neither the ECB's nor date,base,quote,rate"),
+    ("rates.cells", "a rates CSV row with more cells than its header"),
+    ("rates.empty", "a rates file with no rate"),
+    ("rate.syntax", "a bill's rate that is not a price and a currency (0.0058 EUR)"),
+    ("rate.same-currency", "a bill's rate priced in its own currency"),
+    ("rate.missing", "with --settle-in: no rate for a bill's or payment's currency on or before its date"),
+    ("rate.too-precise", "rates whose exact product has too many digits"),
+    ("cash_rounding.invalid", "a cash_rounding default that is not currency -> increment"),
   ]
 }
 

@@ -41,6 +41,10 @@ struct DocumentHeader: Sendable {
   var roster: HeaderValue?
   /// Problems in the header itself, found by the reader.
   var problems: [Diagnostic] = []
+  /// `rates:`, read (its problems are in ``problems``).
+  var rates: [ExchangeRate] = []
+  /// `defaults: cash_rounding:`, read.
+  var cashRules: [CashRule] = []
 
   init(file: String) { self.file = file }
 

@@ -84,6 +84,7 @@ struct YAMLBillReader {
       var headerSent = false
       var billsSeen = false
       var paymentsSeen = false
+      var ratesSeen = false
       while true {
         let (keyEvent, keyLine, keyColumn) = try builder.pull()
         if keyEvent == .mappingEnd { break }
@@ -116,7 +117,7 @@ struct YAMLBillReader {
         }
         let value = try builder.build(try builder.pull(), depth: 1)
         switch key {
-        case "version", "defaults", "people":
+        case "version", "defaults", "people", "rates":
           if billsSeen || paymentsSeen {
             emit(
               .event(
@@ -127,6 +128,12 @@ struct YAMLBillReader {
               header.problems.append(.error(.repeatedTopKey("version"), at: keyLocation))
             }
             header.version = headerValue(value, keyLocation: keyLocation)
+          } else if key == "rates" {
+            if ratesSeen { header.problems.append(.error(.repeatedTopKey("rates"), at: keyLocation)) }
+            ratesSeen = true
+            let (rates, problems) = RateReader.rates(of: value, in: sourceFile, source: file)
+            header.rates = rates
+            header.problems += problems + RateReader.conflicts(rates, file: sourceFile)
           } else if key == "people" {
             if header.roster != nil {
               header.problems.append(.error(.repeatedTopKey("people"), at: keyLocation))
@@ -138,7 +145,7 @@ struct YAMLBillReader {
         case _ where key.hasPrefix("x-"):
           continue
         default:
-          let known = ["version", "defaults", "people", "bills", "payments"]
+          let known = ["version", "defaults", "people", "rates", "bills", "payments"]
           let guess = Spelling.suggestion(for: key, among: known)
           header.problems.append(.error(.unknownTopKey(key, guess: guess), at: keyLocation))
         }
@@ -263,6 +270,10 @@ struct YAMLBillReader {
     for (keyNode, value) in pairs {
       let name = keyNode.scalar ?? keyNode.shapeDescription
       let keyLocation = location(keyNode.line, keyNode.column)
+      if name == "cash_rounding" {
+        readCashRules(value, into: &header)
+        continue
+      }
       guard let key = BillKey(name: name), BillField.defaultKeys.contains(name) else {
         header.problems.append(
           BillRules.unknownKey(name, allowed: BillField.defaultKeys, place: "defaults", at: keyLocation).0)
@@ -273,6 +284,41 @@ struct YAMLBillReader {
         continue
       }
       header.defaults.set(key, headerValue(value, keyLocation: keyLocation), keyLocation: keyLocation)
+    }
+  }
+
+  /// `cash_rounding: {CHF: 0.05, SEK: 1}`: each currency's cash increment, a positive amount in
+  /// its digits.
+  private func readCashRules(_ node: YAMLNode, into header: inout DocumentHeader) {
+    let expected = "expected currency -> increment, such as cash_rounding: {CHF: 0.05}"
+    guard case .mapping(let pairs) = node.kind else {
+      header.problems.append(
+        .error(
+          .cashRounding("cash_rounding is \(node.shapeDescription): \(expected)"), at: location(node.line, node.column))
+      )
+      return
+    }
+    for (key, value) in pairs {
+      let code = key.scalar ?? key.shapeDescription
+      guard let currency = try? Currency(code: code) else {
+        header.problems.append(
+          .error(
+            .cashRounding("cash_rounding names '\(EchoedText.quote(code))', not a currency: \(expected)"),
+            at: location(key.line, key.column)))
+        continue
+      }
+      guard let text = value.scalar, let increment = try? Money(parsing: text.trimmingSpaces, currency: currency),
+        increment.minorUnits > 0
+      else {
+        header.problems.append(
+          .error(
+            .cashRounding(
+              "cash_rounding for \(currency.code) is \(value.shapeDescription): expected a positive amount in \(currency.code)'s digits, such as \(Money(minorUnits: 5 * max(1, currency.minorUnitsPerMajor / 100), currency: currency).decimalString)"
+            ), at: location(value.line, value.column)))
+        continue
+      }
+      header.cashRules.append(
+        CashRule(currency: currency, increment: increment, location: location(key.line, key.column)))
     }
   }
 

@@ -107,6 +107,13 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     count += 1
   }
 
+  /// A plain table of escaped cells.
+  private static func table(_ headings: [String], _ rows: [[String]]) -> String {
+    let head = headings.map { "<th>\(escape($0))</th>" }.joined()
+    let body = rows.map { "<tr>" + $0.map { "<td>\(escape($0))</td>" }.joined() + "</tr>" }.joined()
+    return "<table><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table>"
+  }
+
   package mutating func finish(_ summary: ReportSummary) {
     var out = [
       "<!DOCTYPE html>", "<html lang=\"en\">", "<head>", "<meta charset=\"utf-8\">",
@@ -144,6 +151,16 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
         )
       }
       out.append("</ul>")
+      if let cash = summary.cash.first(where: { $0.increment.currency == settlement.currency }) {
+        out.append("<p>\(Self.escape(ConversionRows.cashMethod(cash)))</p>")
+        out.append(Self.table(ConversionRows.residueHeadings, ConversionRows.residues(cash)))
+      }
+    }
+    if let conversion = summary.conversion {
+      out.append("<h2>Settled in \(conversion.currency.code)</h2>")
+      out.append("<p>\(Self.escape(ConversionRows.method(conversion)))</p>")
+      out.append(Self.table(ConversionRows.rateHeadings, ConversionRows.rates(conversion)))
+      out.append(Self.table(ConversionRows.balanceHeadings(conversion), ConversionRows.balances(conversion)))
     }
 
     if !summary.people.isEmpty {

@@ -192,6 +192,63 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
     count += 1
   }
 
+  /// The `conversion` object: the currency, the rates used, each person's converted balance (with
+  /// its parts by currency) and the units each absorbed.
+  static func conversion(_ conversion: Conversion) -> JSON {
+    .object([
+      ("currency", .string(conversion.currency.code)),
+      ("rounding", .string("half-even")),
+      (
+        "rates",
+        .array(
+          conversion.rates.map { used in
+            .object([
+              ("base", .string(used.rate.base.code)),
+              ("quote", .string(used.rate.quote.code)),
+              ("rate", .string(used.rate.rate.description)),
+              ("date", .optional(used.rate.date.map { "\($0)" })),
+              ("source", .string(used.rate.source)),
+              ("records", .int(used.records)),
+            ])
+          })
+      ),
+      (
+        "balances",
+        .array(
+          conversion.balances.map { person in
+            .object([
+              ("person", .string(person.person)),
+              ("balance", .money(person.balance)),
+              ("absorbed", .int(person.absorbed)),
+              (
+                "parts",
+                .array(
+                  person.parts.map { part in
+                    .object([
+                      ("currency", .string(part.original.currency.code)),
+                      ("balance", .money(part.original)),
+                      ("converted", .money(part.converted)),
+                    ])
+                  })
+              ),
+            ])
+          })
+      ),
+      (
+        "absorbed",
+        .array(
+          conversion.balances.filter { $0.absorbed != 0 }.map { person in
+            .object([
+              ("person", .string(person.person)), ("units", .int(person.absorbed)),
+              ("amount", .money(Money(minorUnits: Int64(person.absorbed), currency: conversion.currency))),
+            ])
+          })
+      ),
+      ("converted_records", .int(conversion.converted)),
+      ("unconverted_records", .int(conversion.unconverted)),
+    ])
+  }
+
   package mutating func finish(_ summary: ReportSummary) {
     sink.write(count == 0 ? "],\n" : "\n  ],\n")
     var members: [(String, JSON)] = [
@@ -258,7 +315,11 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
       (
         "totals",
         .array(
-          zip(summary.totals, summary.settlements).map { totals, settlement in
+          summary.totals.map { totals in
+            // With --settle-in, a currency is settled only through the conversion.
+            let settlement =
+              summary.settlements.first { $0.currency == totals.currency }
+              ?? Settlement(currency: totals.currency, method: .minimal, transfers: [])
             let money = { (units: Int64) in JSON.money(Money(minorUnits: units, currency: totals.currency)) }
             return .object([
               ("currency", .string(totals.currency.code)),
@@ -276,7 +337,12 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
               ("payments", .int(totals.payments)),
               ("payments_amount", money(totals.paymentsAmount)),
               ("carried", .int(totals.carried)),
-              ("settlement_method", .string(settlement.method.rawValue)),
+              (
+                "settlement_method",
+                .string(
+                  summary.conversion.map { $0.currency == totals.currency } == false
+                    ? "converted" : settlement.method.rawValue)
+              ),
               ("transfers", .int(settlement.transfers.count)),
             ])
           })
@@ -284,6 +350,25 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
       ("filtered_out", .int(summary.filteredOut)),
       ("period", .optional(summary.period)),
     ]
+    if let conversion = summary.conversion { members.append(("conversion", Self.conversion(conversion))) }
+    if !summary.cash.isEmpty {
+      members.append(
+        (
+          "cash_rounding",
+          .array(
+            summary.cash.map { cash in
+              .object([
+                ("currency", .string(cash.increment.currency.code)),
+                ("increment", .money(cash.increment)),
+                (
+                  "residues",
+                  .array(
+                    cash.residues.map { .object([("person", .string($0.person)), ("amount", .money($0.amount))]) })
+                ),
+              ])
+            })
+        ))
+    }
     if let stamp = summary.stamp { members.append(("generated", .string(stamp))) }
     members.append(("reconciled", .bool(true)))
     for (index, (key, value)) in members.enumerated() {

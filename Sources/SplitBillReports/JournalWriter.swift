@@ -640,8 +640,45 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     unsafe out.write(0x22)
   }
 
+  /// With `--settle-in`, in the group journal: one transaction a person on the last day that
+  /// turns their balance in each other currency into the settlement currency at the report's
+  /// converted value, as a total price (`@@`), so each person's accounts then hold only the
+  /// settlement currency, and exactly the report's converted balance.
+  private mutating func writeConversion(_ conversion: Conversion, on date: CalendarDate) {
+    let target = conversion.currency
+    for person in conversion.balances {
+      let parts = person.parts.filter { $0.original.currency != target && $0.original.minorUnits != 0 }
+      guard !parts.isEmpty else { continue }
+      let account = account(.paid, person.person)
+      let width = max(36, account.characters + 2)
+      let padding = String(repeating: " ", count: max(2, width - account.columns))
+      currencies.insert(target)
+      var lines = [
+        "; \(JournalSyntax.oneLine(person.person))'s balances converted into \(target.code) at the report's rates"
+      ]
+      let title = "Conversion into \(target.code): \(person.person)"
+      lines.append(
+        "\(date) * "
+          + (flavor == .beancount ? JournalSyntax.quoted(JournalSyntax.oneLine(title)) : JournalSyntax.payee(title)))
+      var total: Int64 = 0
+      for part in parts {
+        currencies.insert(part.original.currency)
+        let price = Money(minorUnits: abs(part.converted.minorUnits), currency: target)
+        // The accounts hold minus the balance: adding the balance empties that currency.
+        lines.append("    \(account.name)\(padding)\(part.original) @@ \(price)")
+        total += part.converted.minorUnits
+      }
+      lines.append("    \(account.name)\(padding)\(Money(minorUnits: -total, currency: target))")
+      let text = lines.joined(separator: "\n") + "\n\n"
+      body.append(on: date) { bytes in bytes += Array(text.utf8) }
+    }
+  }
+
   package mutating func finish(_ summary: ReportSummary) {
     if let start = options.periodStart { writeOpening(on: start) }
+    if let conversion = summary.conversion, options.booksOf == nil, let date = lastDate {
+      writeConversion(conversion, on: date)
+    }
     if options.withSettlements, let date = lastDate {
       for settlement in summary.settlements {
         for transfer in settlement.transfers {

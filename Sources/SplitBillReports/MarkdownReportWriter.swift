@@ -115,6 +115,23 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
         }
         .joined(separator: " · "))
     }
+    for cash in summary.cash {
+      out += ["", ConversionRows.cashMethod(cash), ""]
+      let rows = ConversionRows.residues(cash)
+      if rows.isEmpty {
+        out.append("No residues: every balance was a multiple.")
+      } else {
+        out += ["| Person | Residue |", "| --- | ---: |"]
+        for row in rows { out.append(Self.row(row)) }
+      }
+    }
+    if let conversion = summary.conversion {
+      out += ["", "### Settled in \(conversion.currency.code)", "", ConversionRows.method(conversion), ""]
+      out += ["| Rate | Date | Source | Records |", "| --- | --- | --- | ---: |"]
+      for row in ConversionRows.rates(conversion) { out.append(Self.row(row)) }
+      out += ["", "| Person | Balances | In \(conversion.currency.code) | Absorbed |", "| --- | --- | ---: | ---: |"]
+      for row in ConversionRows.balances(conversion) { out.append(Self.row(row)) }
+    }
     if !summary.people.isEmpty {
       let columns = PeopleColumns(summary)
       let headings = columns.names.map { $0.prefix(1).uppercased() + $0.dropFirst() }
@@ -191,6 +208,13 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
   }
 
   /// `text` as literal Markdown inside a table cell.
+  /// A table row of escaped cells.
+  private static func row(_ cells: [String]) -> String {
+    var line = "|"
+    for cell in cells { line += " \(escape(cell)) |" }
+    return line
+  }
+
   package static func escape(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {

@@ -10,9 +10,12 @@ package struct ReportedBill: Sendable {
   package var split: BillSplit
   /// The advice its tip came from, for `tip: ai` bills.
   package var advice: TipAdvice?
+  /// With `--settle-in`: how it is converted into the settlement currency.
+  package var conversion: RateUse?
 
   /// Creates a reported bill.
-  package init(bill: Bill, split: BillSplit, advice: TipAdvice? = nil) {
+  package init(bill: Bill, split: BillSplit, advice: TipAdvice? = nil, conversion: RateUse? = nil) {
+    self.conversion = conversion
     self.bill = bill
     self.split = split
     self.advice = advice
@@ -37,6 +40,12 @@ package struct ReportSummary: Sendable {
   package var period: String?
   /// A timestamp, only with `--stamp`.
   package var stamp: String?
+  /// With `--settle-in`: the rates, the converted balances and who absorbed the rounding's units
+  /// (``settlements`` is then the one settlement in that currency).
+  package var conversion: Conversion?
+  /// Settlements paid in cash multiples (`--cash-rounding`, `cash_rounding:`): their increments
+  /// and residues, by currency (``settlements`` holds their rounded transfers).
+  package var cash: [CashSettlement] = []
 
   /// Creates a summary.
   package init(

@@ -209,6 +209,25 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
       lines += table.lines(indent: "  ")
     }
 
+    if let conversion = summary.conversion {
+      lines += ["", paint("Settled in \(conversion.currency.code)", "1")]
+      lines.append("  " + ConversionRows.method(conversion))
+      lines.append("  Rates used:")
+      var rates = TextTable(alignments: [.left, .left, .left, .right])
+      rates.rows.append(ConversionRows.rateHeadings)
+      rates.rows += ConversionRows.rates(conversion).map { $0.map(TerminalText.sanitize) }
+      if conversion.rates.isEmpty {
+        lines.append("    none: every record was in \(conversion.currency.code)")
+      } else {
+        lines += rates.lines(indent: "    ")
+      }
+      lines.append("  Converted balances:")
+      var balances = TextTable(alignments: [.left, .left, .right, .right])
+      balances.rows.append(ConversionRows.balanceHeadings(conversion))
+      balances.rows += ConversionRows.balances(conversion).map { $0.map(TerminalText.sanitize) }
+      lines += balances.lines(indent: "    ")
+    }
+
     lines += ["", paint("Settle up", "1")]
     if summary.settlements.isEmpty { lines.append("  no bills, nothing to settle") }
     for settlement in summary.settlements {
@@ -224,6 +243,14 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
         ])
       }
       lines += table.lines(indent: "    ")
+      if let cash = summary.cash.first(where: { $0.increment.currency == settlement.currency }) {
+        lines.append("    " + ConversionRows.cashMethod(cash))
+        let rows = ConversionRows.residues(cash)
+        if rows.isEmpty { lines.append("    no residues: every balance was a multiple") }
+        var residues = TextTable(alignments: [.left, .right])
+        residues.rows = [ConversionRows.residueHeadings] + rows.map { $0.map(TerminalText.sanitize) }
+        if !rows.isEmpty { lines += residues.lines(indent: "      ") }
+      }
     }
 
     lines += ["", paint("Totals", "1")]

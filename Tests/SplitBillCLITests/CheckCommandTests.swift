@@ -136,13 +136,14 @@ import Testing
     #expect(
       Set(billProperties.keys) == [
         "id", "date", "description", "amount", "currency", "tip", "tip_amount", "diners", "paid_by", "notes",
-        "leftover", "rounding", "shares", "items", "discount", "discount_items", "service", "tax", "tax_included",
+        "leftover", "rounding", "shares", "rate", "items", "discount", "discount_items", "service", "tax",
+        "tax_included",
         "tip_on", "receipt_total",
       ])
     let paymentProperties = try #require(defs["payment"]?["properties"] as? [String: Any])
     #expect(Set(paymentProperties.keys) == ["id", "date", "from", "to", "amount", "currency", "notes"])
     let defaultProperties = try #require(defs["defaults"]?["properties"] as? [String: Any])
-    #expect(Set(defaultProperties.keys) == ["currency", "tip", "leftover", "rounding"])
+    #expect(Set(defaultProperties.keys) == ["currency", "tip", "leftover", "rounding", "cash_rounding"])
   }
 
   /// The samples and the starter validate against the schema with Python's jsonschema (CI installs it).

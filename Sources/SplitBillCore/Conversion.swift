@@ -1,0 +1,357 @@
+import SplitBillBytes
+
+/// Rounds exact values that add up to zero to multiples of a step so that the rounded values
+/// still add up to zero, each within one step of its exact value.
+///
+/// Each value is first rounded to the nearest multiple (halves to the even multiple). The few
+/// steps by which those fail to add up to zero are then moved, one each, to distinct people whose
+/// rounding went the other way, so nobody ends more than a step from their exact value; who, by
+/// the leftover policy (``order(_:policy:absorbed:)``).
+enum BalancedRounding {
+  /// One value to round: its exact value `numerator / denominator` (the denominator shared by all).
+  struct Entry {
+    var person: String
+    var numerator: BigInt
+  }
+
+  /// What became of each entry: its rounded value, in steps, and the steps moved to it by the
+  /// balancing (+1, −1 or 0).
+  struct Rounded {
+    var steps: Int128
+    var moved: Int
+  }
+
+  /// Rounds every entry; `nil` when a value does not fit 126 bits of steps.
+  ///
+  /// - Parameters:
+  ///   - denominator: the exact values' common denominator, positive.
+  ///   - step: the multiple rounded to, in the same units as the exact values, positive.
+  ///   - policy: who is moved first among the eligible.
+  ///   - absorbed: leftover units each person absorbed in the run, for `balanced` ties.
+  static func round(
+    _ entries: [Entry], denominator: BigUInt, step: Int128, policy: LeftoverPolicy, absorbed: (String) -> Int
+  ) -> [Rounded]? {
+    let unit = denominator.multiplied(by: step.magnitude)
+    var rounded: [Rounded] = []
+    // What is left of each exact value after rounding, over `unit`: the order of moving.
+    var residues: [BigInt] = []
+    var sum: Int128 = 0
+    for entry in entries {
+      guard let steps = nearest(entry.numerator, unit: unit) else { return nil }
+      rounded.append(Rounded(steps: steps, moved: 0))
+      residues.append(entry.numerator - BigInt(negative: steps < 0, magnitude: unit.multiplied(by: steps.magnitude)))
+      sum += steps
+    }
+    // Σ exact = 0, so Σ residues = −sum × unit: at least |sum| residues have the sign asked for.
+    let direction = sum > 0 ? -1 : 1
+    let eligible = entries.indices.filter { residues[$0].signum == direction }
+    let chosen = order(
+      eligible.map { (entries[$0].person, direction > 0 ? residues[$0] : -residues[$0]) }, policy: policy,
+      absorbed: absorbed)
+    for position in chosen.prefix(Int(sum.magnitude)) {
+      let index = eligible[position]
+      rounded[index].steps += Int128(direction)
+      rounded[index].moved = direction
+    }
+    return rounded
+  }
+
+  /// `numerator / unit` rounded to the nearest whole number, halves to the even one; `nil` beyond
+  /// 126 bits.
+  static func nearest(_ numerator: BigInt, unit: BigUInt) -> Int128? {
+    guard let (quotient, remainder) = numerator.magnitude.quotientAndRemainder(dividingBy: unit) else { return nil }
+    var steps = Int128(quotient)
+    let twice = remainder.shiftedLeft(by: 1)
+    if twice > unit || (twice == unit && steps % 2 == 1) { steps += 1 }
+    return numerator.negative ? -steps : steps
+  }
+
+  /// The order in which candidates take a moved step: by the leftover policy. `remainder`: the
+  /// largest residue first (closest to the next step), ties by name; `first`: by name;
+  /// `balanced` (and `payer`, `to-tip`, which have no payer or tip to go to here): the largest
+  /// residue first, ties to whoever absorbed the fewest leftover units in the run, then by name.
+  static func order(
+    _ candidates: [(person: String, residue: BigInt)], policy: LeftoverPolicy, absorbed: (String) -> Int
+  ) -> [Int] {
+    candidates.indices.sorted { left, right in
+      let (a, b) = (candidates[left], candidates[right])
+      if policy != .first, a.residue != b.residue { return a.residue > b.residue }
+      if policy != .first, policy != .remainder {
+        let (absorbedA, absorbedB) = (absorbed(a.person), absorbed(b.person))
+        if absorbedA != absorbedB { return absorbedA < absorbedB }
+      }
+      return a.person < b.person
+    }
+  }
+}
+
+/// One person's balance converted into the settlement currency.
+public struct ConvertedBalance: Hashable, Sendable {
+  /// The person.
+  public var person: String
+  /// Their balance in the settlement currency, rounded (positive: others owe them).
+  public var balance: Money
+  /// Minor units the balancing took from them (+1: their balance is one unit lower than its
+  /// nearest rounding; −1: one higher; 0 mostly). They add up to the rounding's shortfall.
+  public var absorbed: Int
+  /// Their balance in each currency (by code) and its part of ``balance``: each part the exact
+  /// conversion rounded, one of them moved by the units the total's rounding differs by, so the
+  /// parts add up to ``balance`` (what a journal's priced conversion postings need).
+  public var parts: [(original: Money, converted: Money)]
+
+  public static func == (lhs: ConvertedBalance, rhs: ConvertedBalance) -> Bool {
+    lhs.person == rhs.person && lhs.balance == rhs.balance && lhs.absorbed == rhs.absorbed
+      && lhs.parts.map(\.original) == rhs.parts.map(\.original)
+      && lhs.parts.map(\.converted) == rhs.parts.map(\.converted)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(person)
+    hasher.combine(balance)
+  }
+}
+
+/// A rate and how many records used it.
+public struct UsedRate: Hashable, Sendable {
+  /// The rate.
+  public var rate: ExchangeRate
+  /// Bills and payments converted with it.
+  public var records: Int
+}
+
+/// Every balance settled in one currency: the rates, the converted balances, who absorbed the
+/// units rounding left over.
+public struct Conversion: Hashable, Sendable {
+  /// The settlement currency.
+  public var currency: Currency
+  /// The rates used, by pair then date.
+  public var rates: [UsedRate]
+  /// Each person's converted balance, by name.
+  public var balances: [ConvertedBalance]
+  /// Records whose currency was the settlement currency (not converted).
+  public var unconverted: Int
+  /// Records converted.
+  public var converted: Int
+}
+
+/// Accumulates, for `--settle-in`, each person's balance changes by the exact rate they are
+/// converted at, and converts them once at the end.
+///
+/// Changes are summed exactly per rate (whole minor units), so a run keeps one sum per person and
+/// distinct rate, not per bill; the exact converted balance is `Σ sum × rate` over the rates, kept
+/// over their common denominator with no rounding until the last step.
+public struct ConversionLedger: Sendable {
+  private struct Group: Sendable {
+    var from: Currency
+    var factor: ExactRatio
+    var sums: [Int64] = []
+    var records = 0
+  }
+
+  /// The settlement currency.
+  public let currency: Currency
+  private var groups: [Group] = []
+  private var groupNumbers: [ExactRatio: Int] = [:]
+  private var people = PersonNumbers()
+  private var rates: [ExchangeRate: Int] = [:]
+  private var overflowed = false
+
+  /// A ledger converting into `currency`.
+  public init(currency: Currency) { self.currency = currency }
+
+  private mutating func group(_ use: RateUse) -> Int? {
+    guard let factor = use.minorUnitFactor else { return nil }
+    for leg in use.legs { rates[leg, default: 0] += 1 }
+    if let known = groupNumbers[factor] {
+      groups[known].records += 1
+      return known
+    }
+    groups.append(Group(from: use.from, factor: factor, records: 1))
+    groupNumbers[factor] = groups.count - 1
+    return groups.count - 1
+  }
+
+  private mutating func add(_ units: Int64, to person: String, in group: Int) {
+    let number = people.number(of: person)
+    if groups[group].sums.count <= number {
+      groups[group].sums += Array(repeating: 0, count: number + 1 - groups[group].sums.count)
+    }
+    let (sum, overflow) = groups[group].sums[number].addingReportingOverflow(units)
+    groups[group].sums[number] = sum
+    if overflow { overflowed = true }
+  }
+
+  /// Adds a bill's balance changes (only bills with named diners and a payer change balances),
+  /// converted by `use` (from the bill's currency into ``currency``).
+  ///
+  /// - Returns: `false` when the rate is too precise to apply exactly (nothing is added).
+  @discardableResult
+  public mutating func add(_ split: BillSplit, at use: RateUse) -> Bool {
+    guard let number = group(use) else { return false }
+    guard !split.anonymousDiners, split.isPaid else { return true }
+    for share in split.shares { add(-share.amount.minorUnits, to: share.person, in: number) }
+    split.forEachPayer { payer, amount in add(amount.minorUnits, to: payer, in: number) }
+    return true
+  }
+
+  /// Adds a payment's balance changes, converted by `use`.
+  @discardableResult
+  public mutating func add(_ payment: Payment, at use: RateUse) -> Bool {
+    guard let number = group(use) else { return false }
+    add(payment.amount.minorUnits, to: payment.from, in: number)
+    add(-payment.amount.minorUnits, to: payment.to, in: number)
+    return true
+  }
+
+  /// The converted balances: exact `Σ sum × factor` per person, rounded to the currency's minor
+  /// units (half to even), the shortfall moved by `policy`; they add up to zero.
+  public func convert(policy: LeftoverPolicy, absorbed: (String) -> Int) throws(ReconciliationFailure) -> Conversion {
+    let failure = ReconciliationFailure(currency: currency.code, identity: "every converted sum fits")
+    if overflowed { throw failure }
+    var denominator = BigUInt(1)
+    let currencies = Array(Set(groups.map(\.from))).sorted()
+    // By person, then currency (as in `currencies`): the exact converted part, over `denominator`,
+    // and the original units.
+    var partNumerators = [[BigInt]](
+      repeating: [BigInt](repeating: .zero, count: currencies.count), count: people.names.count)
+    var originals = [[Int64]](repeating: [Int64](repeating: 0, count: currencies.count), count: people.names.count)
+    for group in groups {
+      let factorDenominator = group.factor.denominator.magnitude
+      let column = currencies.firstIndex(of: group.from) ?? 0
+      for person in partNumerators.indices {
+        let units = person < group.sums.count ? group.sums[person] : 0
+        for index in currencies.indices {
+          partNumerators[person][index] = partNumerators[person][index].multiplied(by: Int128(factorDenominator))
+        }
+        if units != 0 {
+          partNumerators[person][column] =
+            partNumerators[person][column]
+            + BigInt(Int128(units)).multiplied(by: group.factor.numerator).multiplied(by: denominator)
+          let (sum, overflow) = originals[person][column].addingReportingOverflow(units)
+          if overflow { throw failure }
+          originals[person][column] = sum
+        }
+      }
+      denominator = denominator.multiplied(by: factorDenominator)
+    }
+    let numerators = partNumerators.map { $0.reduce(BigInt.zero, +) }
+    let entries = zip(people.names, numerators).map { BalancedRounding.Entry(person: $0, numerator: $1) }
+    guard
+      let rounded = BalancedRounding.round(
+        entries, denominator: denominator, step: 1, policy: policy, absorbed: absorbed)
+    else { throw failure }
+    var balances: [ConvertedBalance] = []
+    for (person, (entry, result)) in zip(entries, rounded).enumerated() {
+      guard let units = Int64(exactly: result.steps) else { throw failure }
+      // Each part rounded on its own, the difference to the total on the largest part.
+      var parts: [(original: Money, converted: Money)] = []
+      for (index, from) in currencies.enumerated() where originals[person][index] != 0 {
+        let part = [BalancedRounding.Entry(person: entry.person, numerator: partNumerators[person][index])]
+        guard let steps = BalancedRounding.nearest(part[0].numerator, unit: denominator),
+          let value = Int64(exactly: steps)
+        else { throw failure }
+        parts.append(
+          (Money(minorUnits: originals[person][index], currency: from), Money(minorUnits: value, currency: currency)))
+      }
+      let difference = units - parts.reduce(0) { $0 + $1.converted.minorUnits }
+      if difference != 0 {
+        guard
+          let largest = parts.indices.max(by: {
+            abs(parts[$0].converted.minorUnits) < abs(parts[$1].converted.minorUnits)
+          })
+        else { throw failure }
+        parts[largest].converted.minorUnits += difference
+      }
+      balances.append(
+        ConvertedBalance(
+          person: entry.person, balance: Money(minorUnits: units, currency: currency), absorbed: -result.moved,
+          parts: parts))
+    }
+    if balances.reduce(0, { $0 + $1.balance.minorUnits }) != 0 {
+      throw ReconciliationFailure(currency: currency.code, identity: "Σ converted balances = 0")
+    }
+    let used = rates.map { UsedRate(rate: $0.key, records: $0.value) }.sorted { a, b in
+      (a.rate.base, a.rate.quote, a.rate.date?.daysSinceEpoch ?? .min, a.rate.source)
+        < (b.rate.base, b.rate.quote, b.rate.date?.daysSinceEpoch ?? .min, b.rate.source)
+    }
+    let unconverted = groups.first { $0.factor == .one }?.records ?? 0
+    return Conversion(
+      currency: currency, rates: used, balances: balances.sorted { $0.person < $1.person }, unconverted: unconverted,
+      converted: groups.reduce(0) { $0 + $1.records } - unconverted)
+  }
+}
+
+/// A settlement whose transfers are whole multiples of a cash increment, and what each person is
+/// left with (their residue).
+public struct CashSettlement: Hashable, Sendable {
+  /// The transfers, each a multiple of ``increment``.
+  public var settlement: Settlement
+  /// The increment, such as 0.05 CHF.
+  public var increment: Money
+  /// Each person's residue: their balance minus what the transfers settle (positive: they are
+  /// owed it and will not get it). The residues add up to zero, each smaller than the increment.
+  public var residues: [(person: String, amount: Money)]
+
+  /// Settles `balances` (adding up to zero) with transfers in multiples of `increment` (minor
+  /// units, positive): each balance is rounded to a multiple, the rounded ones still adding up to
+  /// zero (``BalancedRounding``, the policy choosing who carries the larger residues).
+  public static func settle(
+    _ balances: [String: Int64], in currency: Currency, increment: Int64, policy: LeftoverPolicy,
+    absorbed: (String) -> Int
+  ) -> CashSettlement {
+    let people = balances.sorted { $0.key < $1.key }
+    let entries = people.map { BalancedRounding.Entry(person: $0.key, numerator: BigInt(Int128($0.value))) }
+    // Balances fit 64 bits, so their multiples of an increment do too.
+    let rounded =
+      BalancedRounding.round(
+        entries, denominator: BigUInt(1), step: Int128(increment), policy: policy, absorbed: absorbed)
+      ?? []
+    var roundedBalances: [String: Int64] = [:]
+    var residues: [(String, Money)] = []
+    for (person, result) in zip(people, rounded) {
+      let units = Int64(result.steps) * increment
+      roundedBalances[person.key] = units
+      residues.append((person.key, Money(minorUnits: person.value - units, currency: currency)))
+    }
+    return CashSettlement(
+      settlement: Settlement.settle(roundedBalances, in: currency),
+      increment: Money(minorUnits: increment, currency: currency), residues: residues)
+  }
+
+  /// Checks that the residues add up to zero, each smaller than the increment, and that the
+  /// transfers leave every person with exactly their residue.
+  public func check(_ balances: [String: Int64]) throws(ReconciliationFailure) {
+    let code = increment.currency.code
+    let residueSum = residues.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+    if residueSum != 0 { throw ReconciliationFailure(currency: code, identity: "Σ cash residues = 0") }
+    if residues.contains(where: { abs($0.amount.minorUnits) >= increment.minorUnits }) {
+      throw ReconciliationFailure(currency: code, identity: "every cash residue is smaller than the increment")
+    }
+    var after = balances
+    for transfer in settlement.transfers {
+      if transfer.amount.minorUnits % increment.minorUnits != 0 {
+        throw ReconciliationFailure(currency: code, identity: "every transfer is a multiple of the cash increment")
+      }
+      after[transfer.from, default: 0] += transfer.amount.minorUnits
+      after[transfer.to, default: 0] -= transfer.amount.minorUnits
+    }
+    for (person, residue) in residues where after[person, default: 0] != residue.minorUnits {
+      throw ReconciliationFailure(currency: code, identity: "the transfers leave each person their residue")
+    }
+  }
+
+  public static func == (lhs: CashSettlement, rhs: CashSettlement) -> Bool {
+    lhs.settlement == rhs.settlement && lhs.increment == rhs.increment
+      && lhs.residues.map(\.person) == rhs.residues.map(\.person)
+      && lhs.residues.map(\.amount) == rhs.residues.map(\.amount)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(settlement)
+    hasher.combine(increment)
+    for residue in residues {
+      hasher.combine(residue.person)
+      hasher.combine(residue.amount)
+    }
+  }
+}

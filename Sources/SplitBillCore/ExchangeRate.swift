@@ -1,0 +1,297 @@
+/// A rate as written: an exact positive decimal, `mantissa / 10^scale`, never a float.
+///
+///     DecimalRate(parsing: "161.23")   // mantissa 16123, scale 2
+public struct DecimalRate: Hashable, Sendable, CustomStringConvertible {
+  /// The digits, as a whole number.
+  public let mantissa: Int64
+  /// How many of them are decimals.
+  public let scale: Int
+
+  /// The most digits a rate may have (ECB's have at most six significant ones).
+  public static let maximumDigits = 15
+
+  /// Parses plain decimal text (`161.23`, `0.0058`, `1`); `nil` for anything else: signs, exponents,
+  /// separators, zero, more than ``maximumDigits`` digits.
+  public init?(parsing text: some StringProtocol) {
+    var mantissa: Int64 = 0
+    var digits = 0
+    var scale: Int?
+    var significant = 0
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        digits += 1
+        if mantissa != 0 || byte != UInt8(ascii: "0") { significant += 1 }
+        guard significant <= Self.maximumDigits, digits <= 2 * Self.maximumDigits else { return nil }
+        mantissa = mantissa * 10 + Int64(byte - UInt8(ascii: "0"))
+        if let current = scale { scale = current + 1 }
+      case UInt8(ascii: "."):
+        guard scale == nil, digits > 0 else { return nil }
+        scale = 0
+      default: return nil
+      }
+    }
+    guard digits > 0, scale != 0, mantissa > 0, (scale ?? 0) <= 2 * Self.maximumDigits else { return nil }
+    // Trailing zeros of the decimals say nothing: 1.0870 is 1.087.
+    var (value, places) = (mantissa, scale ?? 0)
+    while places > 0, value % 10 == 0 {
+      value /= 10
+      places -= 1
+    }
+    guard places <= 18 else { return nil }
+    self.mantissa = value
+    self.scale = places
+  }
+
+  /// The rate as a ratio.
+  public var ratio: ExactRatio {
+    var power: Int128 = 1
+    for _ in 0..<scale { power *= 10 }
+    return ExactRatio(unchecked: Int128(mantissa), power)
+  }
+
+  /// The shortest decimal text: `161.23`, `0.0058`.
+  public var description: String { DecimalText.format(mantissa, scale: scale) }
+}
+
+/// An exact positive ratio of two whole numbers, reduced.
+public struct ExactRatio: Hashable, Sendable, CustomStringConvertible {
+  /// Over ``denominator``; both positive, with no common factor.
+  public let numerator: Int128
+  /// Positive.
+  public let denominator: Int128
+
+  /// One.
+  public static let one = ExactRatio(unchecked: 1, 1)
+
+  /// `numerator / denominator`, reduced; both must be positive.
+  init(unchecked numerator: Int128, _ denominator: Int128) {
+    let divisor = Fraction.gcd(numerator, denominator)
+    self.numerator = numerator / divisor
+    self.denominator = denominator / divisor
+  }
+
+  /// One over this ratio.
+  public var inverse: ExactRatio { ExactRatio(unchecked: denominator, numerator) }
+
+  /// The product, or `nil` when it does not fit 128 bits even reduced.
+  public func multiplied(by other: ExactRatio) -> ExactRatio? {
+    let first = Fraction.gcd(numerator, other.denominator)
+    let second = Fraction.gcd(other.numerator, denominator)
+    let (top, topOverflow) = (numerator / first).multipliedReportingOverflow(by: other.numerator / second)
+    let (bottom, bottomOverflow) = (denominator / second).multipliedReportingOverflow(by: other.denominator / first)
+    guard !topOverflow, !bottomOverflow else { return nil }
+    return ExactRatio(unchecked: top, bottom)
+  }
+
+  /// This ratio times 10^`power` (`power` may be negative), or `nil` on overflow.
+  public func scaled(byPowerOfTen power: Int) -> ExactRatio? {
+    var ten: Int128 = 1
+    for _ in 0..<abs(power) {
+      let (next, overflow) = ten.multipliedReportingOverflow(by: 10)
+      guard !overflow else { return nil }
+      ten = next
+    }
+    return multiplied(by: power >= 0 ? ExactRatio(unchecked: ten, 1) : ExactRatio(unchecked: 1, ten))
+  }
+
+  /// `n/d`, or `n` when the denominator is one.
+  public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
+}
+
+/// One published or agreed rate: on `date`, one `base` is worth `rate` `quote`s (the ECB's
+/// convention: base EUR, quote USD, rate 1.0876).
+public struct ExchangeRate: Hashable, Sendable {
+  /// The currency priced.
+  public var base: Currency
+  /// The currency it is priced in.
+  public var quote: Currency
+  /// How many `quote`s one `base` is worth.
+  public var rate: DecimalRate
+  /// The day it applies from; `nil`: every day (a rate agreed for the whole trip).
+  public var date: CalendarDate?
+  /// Where it was read: a file (and line), `ECB file.csv`, or a bill's id.
+  public var source: String
+
+  /// Creates a rate.
+  public init(base: Currency, quote: Currency, rate: DecimalRate, date: CalendarDate?, source: String) {
+    self.base = base
+    self.quote = quote
+    self.rate = rate
+    self.date = date
+    self.source = source
+  }
+}
+
+/// How one amount was converted: the price of one `from` in `to`, and the rates it came from.
+public struct RateUse: Hashable, Sendable {
+  /// The currency converted.
+  public var from: Currency
+  /// The currency converted into.
+  public var to: Currency
+  /// What one `from` is worth in `to` (major units), exactly.
+  public var price: ExactRatio
+  /// The rates used, in the order applied: one for a direct or inverse rate, two for a cross rate
+  /// through a third currency, one more ahead for a bill's own rate.
+  public var legs: [ExchangeRate]
+
+  /// Creates a use of rates.
+  public init(from: Currency, to: Currency, price: ExactRatio, legs: [ExchangeRate]) {
+    self.from = from
+    self.to = to
+    self.price = price
+    self.legs = legs
+  }
+
+  /// `price` in minor units: what one minor unit of `from` is worth in minor units of `to`.
+  public var minorUnitFactor: ExactRatio? { price.scaled(byPowerOfTen: to.exponent - from.exponent) }
+
+  /// This use followed by `next` (from `to` to `next.to`), or `nil` on overflow.
+  public func then(_ next: RateUse) -> RateUse? {
+    guard let price = price.multiplied(by: next.price) else { return nil }
+    return RateUse(from: from, to: next.to, price: price, legs: legs + next.legs)
+  }
+}
+
+/// The rates of one source (a file's `rates:` section, a rates file), looked up by pair and day.
+///
+/// The rate for a day is the latest on or before it, in either direction (an inverse is exact:
+/// one over the rate); without one, a cross rate through a third currency that has both (ECB files
+/// go through EUR). Undated rates apply to every day, before any dated one.
+public struct RateTable: Sendable {
+  private struct Pair: Hashable {
+    var base: Currency
+    var quote: Currency
+  }
+
+  /// By pair, oldest first (undated ones first of all).
+  private var rates: [Pair: [ExchangeRate]] = [:]
+  /// Currencies each currency has a rate with.
+  private var neighbours: [Currency: Set<Currency>] = [:]
+
+  /// An empty table.
+  public init() {}
+
+  /// A table of `rates`.
+  public init(_ rates: [ExchangeRate]) {
+    for rate in rates { add(rate) }
+  }
+
+  /// Whether the table has no rate.
+  public var isEmpty: Bool { rates.isEmpty }
+
+  /// How many rates it holds.
+  public var count: Int { rates.values.reduce(0) { $0 + $1.count } }
+
+  /// The rate already held for `rate`'s pair and day, if any.
+  public func existing(_ rate: ExchangeRate) -> ExchangeRate? {
+    rates[Pair(base: rate.base, quote: rate.quote)]?.first { $0.date == rate.date }
+  }
+
+  /// Adds a rate; one for the same pair and day replaces it.
+  public mutating func add(_ rate: ExchangeRate) {
+    let pair = Pair(base: rate.base, quote: rate.quote)
+    var list = rates[pair] ?? []
+    if let same = list.firstIndex(where: { $0.date == rate.date }) {
+      list[same] = rate
+    } else {
+      let position = list.firstIndex { Self.isBefore(rate.date, $0.date) } ?? list.count
+      list.insert(rate, at: position)
+    }
+    rates[pair] = list
+    neighbours[rate.base, default: []].insert(rate.quote)
+    neighbours[rate.quote, default: []].insert(rate.base)
+  }
+
+  private static func isBefore(_ lhs: CalendarDate?, _ rhs: CalendarDate?) -> Bool {
+    switch (lhs, rhs) {
+    case (nil, nil): return false
+    case (nil, _): return true
+    case (_, nil): return false
+    case (let left?, let right?): return left < right
+    }
+  }
+
+  /// The latest rate of `base`→`quote` on or before `date` (without a date: undated rates only).
+  private func latest(_ base: Currency, _ quote: Currency, on date: CalendarDate?) -> ExchangeRate? {
+    guard let list = rates[Pair(base: base, quote: quote)] else { return nil }
+    guard let date else { return list.last { $0.date == nil } }
+    // Oldest first: the last one not after `date`.
+    var low = 0
+    var high = list.count
+    while low < high {
+      let middle = (low + high) / 2
+      if let day = list[middle].date, day > date { high = middle } else { low = middle + 1 }
+    }
+    return low == 0 ? nil : list[low - 1]
+  }
+
+  /// A direct or inverse rate from `from` to `to` on `date`: the later of the two; a tie goes to
+  /// the direct one.
+  private func oneLeg(_ from: Currency, _ to: Currency, on date: CalendarDate?) -> RateUse? {
+    let direct = latest(from, to, on: date)
+    let inverse = latest(to, from, on: date)
+    if let direct, inverse == nil || !Self.isBefore(direct.date, inverse?.date) {
+      return RateUse(from: from, to: to, price: direct.rate.ratio, legs: [direct])
+    }
+    if let inverse {
+      return RateUse(from: from, to: to, price: inverse.rate.ratio.inverse, legs: [inverse])
+    }
+    return nil
+  }
+
+  /// What one `from` is worth in `to` on `date`: a direct or inverse rate, else a cross rate
+  /// through the third currency whose older leg is the most recent (ties by code); `nil` when the
+  /// table cannot say (or the cross rate does not fit 128 bits).
+  public func rate(from: Currency, to: Currency, on date: CalendarDate?) -> RateUse? {
+    if from == to { return RateUse(from: from, to: to, price: .one, legs: []) }
+    if let single = oneLeg(from, to, on: date) { return single }
+    var best: (use: RateUse, oldest: CalendarDate?)?
+    for via in (neighbours[from] ?? []).sorted() where via != to {
+      guard let first = oneLeg(from, via, on: date), let second = oneLeg(via, to, on: date),
+        let cross = first.then(second)
+      else { continue }
+      let oldest = Self.isBefore(first.legs[0].date, second.legs[0].date) ? first.legs[0].date : second.legs[0].date
+      if best == nil || Self.isBefore(best?.oldest, oldest) { best = (cross, oldest) }
+    }
+    return best?.use
+  }
+}
+
+/// Rate tables in the order they are asked: the first that knows a pair on a day answers.
+public struct RateBook: Sendable {
+  /// The tables, most specific first (a bill file's own rates before `--rates` files).
+  public var tables: [RateTable]
+
+  /// A book of `tables`, asked in order.
+  public init(_ tables: [RateTable]) { self.tables = tables }
+
+  /// What one `from` is worth in `to` on `date`, from the first table that can say.
+  public func rate(from: Currency, to: Currency, on date: CalendarDate?) -> RateUse? {
+    if from == to { return RateUse(from: from, to: to, price: .one, legs: []) }
+    for table in tables {
+      if let use = table.rate(from: from, to: to, on: date) { return use }
+    }
+    return nil
+  }
+}
+
+/// A bill's own `rate`: what one unit of its currency actually cost in `currency` (the card
+/// statement's rate). It wins over every table for that bill.
+public struct BillRate: Hashable, Sendable {
+  /// What one unit of the bill's currency cost.
+  public var price: DecimalRate
+  /// The currency it cost that in.
+  public var currency: Currency
+
+  /// Creates a bill's rate.
+  public init(price: DecimalRate, currency: Currency) {
+    self.price = price
+    self.currency = currency
+  }
+
+  /// The rate as one of a table's: `billCurrency` priced in ``currency``, on `date`, from the bill `id`.
+  public func exchangeRate(from billCurrency: Currency, on date: CalendarDate?, bill id: String) -> ExchangeRate {
+    ExchangeRate(base: billCurrency, quote: currency, rate: price, date: date, source: "bill \(id)")
+  }
+}
