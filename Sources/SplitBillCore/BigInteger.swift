@@ -63,28 +63,36 @@ struct BigUInt: Hashable, Sendable, Comparable {
     return BigUInt(words: result)
   }
 
-  /// The product with one word.
-  private func multiplied(byWord factor: UInt64) -> BigUInt {
-    guard factor != 0, !isZero else { return .zero }
-    var result = [UInt64](repeating: 0, count: words.count + 1)
-    var carry: UInt64 = 0
-    for (index, word) in words.enumerated() {
-      let (high, low) = word.multipliedFullWidth(by: factor)
-      let (sum, overflow) = low.addingReportingOverflow(carry)
-      result[index] = sum
-      carry = high &+ (overflow ? 1 : 0)
+  /// The product (schoolbook: the numbers multiplied here have a few words on one side).
+  static func * (lhs: BigUInt, rhs: BigUInt) -> BigUInt {
+    guard !lhs.isZero, !rhs.isZero else { return .zero }
+    var result = [UInt64](repeating: 0, count: lhs.words.count + rhs.words.count)
+    for (i, left) in lhs.words.enumerated() where left != 0 {
+      var carry: UInt64 = 0
+      for (j, right) in rhs.words.enumerated() {
+        let (high, low) = left.multipliedFullWidth(by: right)
+        let (sum1, overflow1) = result[i + j].addingReportingOverflow(low)
+        let (sum2, overflow2) = sum1.addingReportingOverflow(carry)
+        result[i + j] = sum2
+        carry = high &+ (overflow1 ? 1 : 0) &+ (overflow2 ? 1 : 0)
+      }
+      result[i + rhs.words.count] = carry
     }
-    result[words.count] = carry
     return BigUInt(words: result)
   }
 
   /// The product with a 128-bit number.
-  func multiplied(by factor: UInt128) -> BigUInt {
-    let low = multiplied(byWord: UInt64(truncatingIfNeeded: factor))
-    let highWord = UInt64(truncatingIfNeeded: factor >> 64)
-    guard highWord != 0 else { return low }
-    let high = multiplied(byWord: highWord)
-    return low + BigUInt(words: [0] + high.words)
+  func multiplied(by factor: UInt128) -> BigUInt { self * BigUInt(factor) }
+
+  /// The quotient (rounded down) and remainder by one word, not zero.
+  func quotientAndRemainder(dividingBy divisor: UInt64) -> (quotient: BigUInt, remainder: UInt64) {
+    precondition(divisor != 0, "BigUInt division by zero")
+    var quotient = [UInt64](repeating: 0, count: words.count)
+    var remainder: UInt64 = 0
+    for index in words.indices.reversed() {
+      (quotient[index], remainder) = divisor.dividingFullWidth((remainder, words[index]))
+    }
+    return (BigUInt(words: quotient), remainder)
   }
 
   /// This number times 2^`bits`.
@@ -162,12 +170,6 @@ struct BigInt: Hashable, Sendable, Comparable {
     BigInt(negative: negative != (factor < 0), magnitude: magnitude.multiplied(by: factor.magnitude))
   }
 
-  /// The product with a non-negative big number (schoolbook, a word at a time).
-  func multiplied(by factor: BigUInt) -> BigInt {
-    var product = BigUInt.zero
-    for (index, word) in factor.words.enumerated() where word != 0 {
-      product = product + magnitude.multiplied(by: UInt128(word)).shiftedLeft(by: 64 * index)
-    }
-    return BigInt(negative: negative, magnitude: product)
-  }
+  /// The product with a non-negative big number.
+  func multiplied(by factor: BigUInt) -> BigInt { BigInt(negative: negative, magnitude: magnitude * factor) }
 }

@@ -208,33 +208,48 @@ public struct ConversionLedger: Sendable {
   public func convert(policy: LeftoverPolicy, absorbed: (String) -> Int) throws(ReconciliationFailure) -> Conversion {
     let failure = ReconciliationFailure(currency: currency.code, identity: "every converted sum fits")
     if overflowed { throw failure }
-    var denominator = BigUInt(1)
     let currencies = Array(Set(groups.map(\.from))).sorted()
-    // By person, then currency (as in `currencies`): the exact converted part, over `denominator`,
-    // and the original units.
+    // Per currency: the exact converted parts of every person over one denominator, the least
+    // common multiple of its groups' (when a group's fits 64 bits; else their product); and the
+    // original units.
+    var denominators = [BigUInt](repeating: BigUInt(1), count: currencies.count)
     var partNumerators = [[BigInt]](
       repeating: [BigInt](repeating: .zero, count: currencies.count), count: people.names.count)
     var originals = [[Int64]](repeating: [Int64](repeating: 0, count: currencies.count), count: people.names.count)
     for group in groups {
-      let factorDenominator = group.factor.denominator.magnitude
       let column = currencies.firstIndex(of: group.from) ?? 0
+      let denominator = denominators[column]
+      var newTerms = BigUInt(group.factor.denominator.magnitude)  // what the old denominator is multiplied by
+      var oldTerms = denominator  // what the group's terms are multiplied by
+      if let small = UInt64(exactly: group.factor.denominator) {
+        let common = UInt64(
+          Fraction.gcd(Int128(denominator.quotientAndRemainder(dividingBy: small).remainder), Int128(small)))
+        newTerms = BigUInt(UInt128(small / common))
+        oldTerms = denominator.quotientAndRemainder(dividingBy: common).quotient
+      }
+      let numerator = BigUInt(group.factor.numerator.magnitude) * oldTerms
       for person in partNumerators.indices {
         let units = person < group.sums.count ? group.sums[person] : 0
-        for index in currencies.indices {
-          partNumerators[person][index] = partNumerators[person][index].multiplied(by: Int128(factorDenominator))
-        }
+        var part = partNumerators[person][column].multiplied(by: newTerms)
         if units != 0 {
-          partNumerators[person][column] =
-            partNumerators[person][column]
-            + BigInt(Int128(units)).multiplied(by: group.factor.numerator).multiplied(by: denominator)
+          part = part + BigInt(Int128(units)).multiplied(by: numerator)
           let (sum, overflow) = originals[person][column].addingReportingOverflow(units)
           if overflow { throw failure }
           originals[person][column] = sum
         }
+        partNumerators[person][column] = part
       }
-      denominator = denominator.multiplied(by: factorDenominator)
+      denominators[column] = denominator * newTerms
     }
-    let numerators = partNumerators.map { $0.reduce(BigInt.zero, +) }
+    // The whole balance over the product of the currencies' denominators.
+    let denominator = denominators.reduce(BigUInt(1), *)
+    let numerators = partNumerators.map { parts in
+      parts.indices.reduce(BigInt.zero) { sum, index in
+        var others = BigUInt(1)
+        for other in denominators.indices where other != index { others = others * denominators[other] }
+        return sum + parts[index].multiplied(by: others)
+      }
+    }
     let entries = zip(people.names, numerators).map { BalancedRounding.Entry(person: $0, numerator: $1) }
     guard
       let rounded = BalancedRounding.round(
@@ -246,8 +261,7 @@ public struct ConversionLedger: Sendable {
       // Each part rounded on its own, the difference to the total on the largest part.
       var parts: [(original: Money, converted: Money)] = []
       for (index, from) in currencies.enumerated() where originals[person][index] != 0 {
-        let part = [BalancedRounding.Entry(person: entry.person, numerator: partNumerators[person][index])]
-        guard let steps = BalancedRounding.nearest(part[0].numerator, unit: denominator),
+        guard let steps = BalancedRounding.nearest(partNumerators[person][index], unit: denominators[index]),
           let value = Int64(exactly: steps)
         else { throw failure }
         parts.append(

@@ -4,8 +4,11 @@
 public struct DecimalRate: Hashable, Sendable, CustomStringConvertible {
   /// The digits, as a whole number.
   public let mantissa: Int64
-  /// How many of them are decimals.
-  public let scale: Int
+  /// How many of them are decimals (one byte: a bill carries its rate from stage to stage).
+  private let decimals: UInt8
+
+  /// How many of the digits are decimals.
+  public var scale: Int { Int(decimals) }
 
   /// The most digits a rate may have (ECB's have at most six significant ones).
   public static let maximumDigits = 15
@@ -40,7 +43,7 @@ public struct DecimalRate: Hashable, Sendable, CustomStringConvertible {
     }
     guard places <= 18 else { return nil }
     self.mantissa = value
-    self.scale = places
+    self.decimals = UInt8(places)
   }
 
   /// The rate as a ratio.

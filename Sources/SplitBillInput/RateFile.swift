@@ -112,6 +112,7 @@ package enum RateReader {
     }
     var rates: [ExchangeRate] = []
     var problems: [Diagnostic] = []
+    var table = RateTable()
     for entry in entries {
       guard case .mapping(let pairs) = entry.kind else {
         problems.append(.error(.rate(.entryShape(entry.shapeDescription)), at: location(entry)))
@@ -145,11 +146,23 @@ package enum RateReader {
       if broken { continue }
       let line = "\(source):\(entry.line)"
       switch rate(cells, at: location(entry), source: line) {
-      case .success(let rate): rates.append(rate)
+      case .success(let rate):
+        if let first = table.existing(rate), first.rate != rate.rate {
+          problems.append(.error(.rate(conflict(rate, first)), at: location(entry)))
+        } else {
+          table.add(rate)
+          rates.append(rate)
+        }
       case .failure(let failure): problems.append(failure.diagnostic)
       }
     }
     return (rates, problems)
+  }
+
+  private static func conflict(_ rate: ExchangeRate, _ first: ExchangeRate) -> RateProblem {
+    .conflict(
+      pair: "\(rate.base.code)/\(rate.quote.code)", date: rate.date.map { "\($0)" } ?? "every day",
+      first: first.source)
   }
 
   private struct Failure: Error {
@@ -221,27 +234,7 @@ package enum RateReader {
     if rates.isEmpty, problems.isEmpty {
       problems.append(.error(.rate(.empty), at: SourceLocation(in: file, line: 1, column: 1)))
     }
-    return (rates, problems + conflicts(rates, file: file))
-  }
-
-  /// The same pair and day given twice with different rates, in one source.
-  static func conflicts(_ rates: [ExchangeRate], file: SourceFile) -> [Diagnostic] {
-    var table = RateTable()
-    var problems: [Diagnostic] = []
-    for rate in rates {
-      if let first = table.existing(rate), first.rate != rate.rate {
-        let line = Int(rate.source.split(separator: ":").last ?? "") ?? 1
-        problems.append(
-          .error(
-            .rate(
-              .conflict(
-                pair: "\(rate.base.code)/\(rate.quote.code)", date: rate.date.map { "\($0)" } ?? "every day",
-                first: first.source)), at: SourceLocation(in: file, line: line, column: 1)))
-      } else {
-        table.add(rate)
-      }
-    }
-    return problems
+    return (rates, problems)
   }
 
   private static func readAll(_ path: String) -> [UInt8]? {
@@ -332,6 +325,7 @@ package enum RateReader {
     let header = cells(headerLine)
     var rates: [ExchangeRate] = []
     var problems: [Diagnostic] = []
+    var table = RateTable()
     func at(_ line: Int, _ column: Int = 1) -> SourceLocation { SourceLocation(in: file, line: line, column: column) }
     // The column where cell `index` starts on `line` (for locating a bad cell).
     func column(of index: Int, in line: Substring) -> Int {
@@ -345,7 +339,8 @@ package enum RateReader {
       return column
     }
     let lowered = header.map { $0.lowercased() }
-    if header.first == "Date", header.count > 1 {
+    // The ECB's header: Date, then currency codes (no base column).
+    if lowered.first == "date", header.count > 1, !lowered.contains("base") {
       // The ECB's: base EUR, one column per currency, a trailing empty column, N/A for no rate.
       var quotes: [Currency?] = []
       for code in header.dropFirst() {
@@ -381,7 +376,13 @@ package enum RateReader {
             continue
           }
           if quote == .eur { continue }
-          rates.append(ExchangeRate(base: .eur, quote: quote, rate: value, date: date, source: "ECB \(path):\(number)"))
+          let rate = ExchangeRate(base: .eur, quote: quote, rate: value, date: date, source: "ECB \(path):\(number)")
+          if let first = table.existing(rate), first.rate != rate.rate {
+            problems.append(.error(.rate(conflict(rate, first)), at: at(number)))
+          } else {
+            table.add(rate)
+            rates.append(rate)
+          }
         }
       }
       return (rates, problems)
@@ -406,7 +407,13 @@ package enum RateReader {
       ]
       if let dateColumn { given["date"] = (row[dateColumn], at(number, column(of: dateColumn, in: line))) }
       switch rate(given, at: at(number), source: "\(path):\(number)") {
-      case .success(let rate): rates.append(rate)
+      case .success(let rate):
+        if let first = table.existing(rate), first.rate != rate.rate {
+          problems.append(.error(.rate(conflict(rate, first)), at: at(number)))
+        } else {
+          table.add(rate)
+          rates.append(rate)
+        }
       case .failure(let failure): problems.append(failure.diagnostic)
       }
     }

@@ -133,7 +133,7 @@ struct YAMLBillReader {
             ratesSeen = true
             let (rates, problems) = RateReader.rates(of: value, in: sourceFile, source: file)
             header.rates = rates
-            header.problems += problems + RateReader.conflicts(rates, file: sourceFile)
+            header.problems += problems
           } else if key == "people" {
             if header.roster != nil {
               header.problems.append(.error(.repeatedTopKey("people"), at: keyLocation))
