@@ -179,7 +179,6 @@ enum ImportCommand {
         }
       case .payment(let payment): ledger.add(payment.payment)
       case .invalid(let bill): refused.append(bill.id ?? "a bill")
-      case .rates: break
       }
     }
     refused += stream.diagnostics.filter { $0.severity == .error }.map(\.message)

@@ -285,7 +285,6 @@ enum ReportCommand {
       var splitter = BillSplitter(
         filter: filter, needsDates: needsDates, answers: answers, commandLineTip: commandLineTip,
         settleIn: settling.currency, rateTables: settling.tables)
-      if let currency = settling.currency { pass.conversion = ConversionLedger(currency: currency) }
       ReadingThread.read(&stream, sources) { outcome in
         switch splitter.prepare(outcome) {
         case .invalid(let bill):
@@ -293,30 +292,26 @@ enum ReportCommand {
         case .refused(let bill):
           pass.reportProblems += bill.diagnostics
           pass.invalid.append(bill)
-        case .nothing: break
         case .filteredOut:
           pass.filteredOut += 1
         case .split(let reported):
           pass.ledger.add(reported.split)
-          if let use = reported.conversion { pass.conversion?.add(reported.split, at: use) }
           if let date = reported.bill.date { pass.lastDate = max(pass.lastDate ?? date, date) }
           for index in pass.writers.indices { pass.writers[index].write(reported) }
         case .carried(let reported):
           pass.ledger.carry(reported.split)
-          if let use = reported.conversion { pass.conversion?.add(reported.split, at: use) }
           for index in pass.writers.indices { pass.writers[index].carry(reported) }
-        case .payment(let payment, let use):
+        case .payment(let payment):
           pass.ledger.add(payment.payment)
-          if let use { pass.conversion?.add(payment.payment, at: use) }
           if let date = payment.date { pass.lastDate = max(pass.lastDate ?? date, date) }
           pass.payments.append(payment)
           for index in pass.writers.indices { pass.writers[index].write(payment) }
-        case .carriedPayment(let payment, let use):
+        case .carriedPayment(let payment):
           pass.ledger.carry(payment.payment)
-          if let use { pass.conversion?.add(payment.payment, at: use) }
           for index in pass.writers.indices { pass.writers[index].carry(payment) }
         }
       }
+      pass.conversion = splitter.conversion
       return pass
     }
   }
@@ -337,12 +332,10 @@ enum ReportCommand {
       /// Before the period: split (the leftover state goes through it), carried into the opening
       /// balances, not shown.
       case carried(ReportedBill)
-      /// A payment in the period, and with `--settle-in` its conversion.
-      case payment(PaymentRecord, RateUse?)
+      /// A payment in the period.
+      case payment(PaymentRecord)
       /// A payment before the period, carried into the opening balances.
-      case carriedPayment(PaymentRecord, RateUse?)
-      /// Not a record (a file's rates, kept for its records).
-      case nothing
+      case carriedPayment(PaymentRecord)
     }
 
     let filter: DateFilter?
@@ -354,18 +347,33 @@ enum ReportCommand {
     let rateTables: [RateTable]
     let advisor = OfflineAdvisor()
     var leftovers = LeftoverLedger()
-    /// The rates of the file being read.
-    var fileRates = RateTable()
+    /// With `--settle-in`: every balance change booked at the rate it converts at.
+    var conversion: ConversionLedger?
+
+    init(
+      filter: DateFilter?, needsDates: Bool, answers: [String: TipAdvice], commandLineTip: Percent?,
+      settleIn: Currency?, rateTables: [RateTable]
+    ) {
+      self.filter = filter
+      self.needsDates = needsDates
+      self.answers = answers
+      self.commandLineTip = commandLineTip
+      self.settleIn = settleIn
+      self.rateTables = rateTables
+      conversion = settleIn.map(ConversionLedger.init(currency:))
+    }
 
     /// How a record in `currency` on `date` converts into the settlement currency: its own rate
-    /// first (then on through the tables if it is priced in a third currency), else the file's
-    /// rates, else the `--rates` files'; a located error when none can say.
-    func conversion(
-      _ currency: Currency, on date: CalendarDate?, own: BillRate?, id: String, kind: RecordKind,
+    /// first (then on through the tables if it is priced in a third currency), else its file's
+    /// rates, else the `--rates` files'; a located error when none can say; `nil` without
+    /// `--settle-in`.
+    func rateUse(
+      _ currency: Currency, on date: CalendarDate?, rates: RecordRates?, id: String, kind: RecordKind,
       at source: SourceLocation
     ) -> Result<RateUse, InvalidBill>? {
       guard let target = settleIn else { return nil }
-      let book = RateBook([fileRates] + rateTables)
+      let own = rates?.own
+      let book = RateBook(rates.map { [$0.file] + rateTables } ?? rateTables)
       func refused(_ problem: Problem) -> Result<RateUse, InvalidBill> {
         .failure(InvalidBill(id: id, source: source, diagnostics: [.error(problem, at: source)], kind: kind))
       }
@@ -393,14 +401,63 @@ enum ReportCommand {
       return .success(use)
     }
 
+    /// Records without a rate of their own, by currency, day and file: the conversion group their
+    /// rate has (a run meets a few hundred rates, and looks each up once).
+    private var groups: [GroupKey: Int] = [:]
+
+    private struct GroupKey: Hashable {
+      var currency: Currency
+      var date: CalendarDate?
+      var file: ObjectIdentifier?
+    }
+
+    /// The conversion group a record in `currency` on `date` is booked in, or the record made
+    /// invalid when it has no rate. (Out of line: it runs only with `--settle-in`, in a loop every
+    /// bill goes through.)
+    @inline(never)
+    mutating func group(
+      _ currency: Currency, on date: CalendarDate?, rates: RecordRates?, id: String, kind: RecordKind,
+      at source: SourceLocation
+    ) -> Result<Int, InvalidBill> {
+      let key = GroupKey(currency: currency, date: date, file: rates.map(ObjectIdentifier.init))
+      let cacheable = rates?.own == nil
+      if cacheable, let known = groups[key] { return .success(known) }
+      switch rateUse(currency, on: date, rates: rates, id: id, kind: kind, at: source) {
+      case .failure(let invalid)?: return .failure(invalid)
+      case .success(let use)?:
+        guard let number = conversion?.group(for: use) else {
+          let problem = Problem.rateTooPrecise(id: id, from: currency, to: use.to)
+          return .failure(InvalidBill(id: id, source: source, diagnostics: [.error(problem, at: source)], kind: kind))
+        }
+        if cacheable { groups[key] = number }
+        return .success(number)
+      case nil: return .success(0)
+      }
+    }
+
+    /// Books a split bill in conversion group `number`.
+    @inline(never)
+    mutating func book(_ split: BillSplit, group number: Int) { conversion?.add(split, group: number) }
+
+    /// Books a payment in the conversion ledger, or makes it invalid when it has no rate.
+    @inline(never)
+    mutating func book(_ record: PaymentRecord) -> InvalidBill? {
+      switch group(
+        record.payment.currency, on: record.date, rates: record.rates, id: record.id, kind: .payment,
+        at: record.source)
+      {
+      case .success(let number):
+        conversion?.add(record.payment, group: number)
+        return nil
+      case .failure(let invalid): return invalid
+      }
+    }
+
     @inline(__always)
     mutating func prepare(_ outcome: BillOutcome) -> Prepared {
       var bill: Bill
       switch outcome {
       case .invalid(let invalid): return .invalid(invalid)
-      case .rates(let table):
-        fileRates = table
-        return .nothing
       case .valid(let valid): bill = valid
       case .payment(let payment):
         if filter != nil || needsDates, payment.date == nil {
@@ -413,15 +470,8 @@ enum ReportCommand {
           guard filter.since.map({ date < $0 }) == true else { return .filteredOut }
           before = true
         }
-        var use: RateUse?
-        switch conversion(
-          payment.payment.currency, on: payment.date, own: nil, id: payment.id, kind: .payment, at: payment.source)
-        {
-        case .failure(let invalid): return .refused(invalid)
-        case .success(let found): use = found
-        case nil: break
-        }
-        return before ? .carriedPayment(payment, use) : .payment(payment, use)
+        if conversion != nil, let invalid = book(payment) { return .refused(invalid) }
+        return before ? .carriedPayment(payment) : .payment(payment)
       }
       if filter != nil || needsDates, bill.date == nil {
         let problem = Diagnostic.error(.missingDate(id: bill.id, journal: filter == nil), at: bill.source)
@@ -441,14 +491,21 @@ enum ReportCommand {
         bill.terms.tip = .percent(suggestion.percent)
         advice = suggestion
       }
+      // With --settle-in, a bill with no rate is refused before it is split (it then leaves the
+      // leftover state as it was) or booked.
+      var group: Int?
+      if conversion != nil {
+        switch self.group(
+          bill.terms.amount.currency, on: bill.date, rates: bill.rates, id: bill.id, kind: .bill, at: bill.source)
+        {
+        case .success(let number): group = number
+        case .failure(let invalid): return .refused(invalid)
+        }
+      }
       do throws(SplitError) {
         let split = try bill.terms.split(ledger: &leftovers)
-        var reported = ReportedBill(bill: bill, split: split, advice: advice)
-        switch conversion(split.currency, on: bill.date, own: bill.rate, id: bill.id, kind: .bill, at: bill.source) {
-        case .failure(let invalid): return .refused(invalid)
-        case .success(let use): reported.conversion = use
-        case nil: break
-        }
+        if let group { book(split, group: group) }
+        let reported = ReportedBill(bill: bill, split: split, advice: advice)
         return before ? .carried(reported) : .split(reported)
       } catch {
         let problem = Diagnostic.error(.split(error), at: bill.source)
@@ -463,7 +520,7 @@ enum ReportCommand {
     var spool: SpoolSink?
     var writers: [any ReportWriter] = []
     var ledger = ReportLedger()
-    /// With `--settle-in`: every balance change by the rate it converts at.
+    /// With `--settle-in`: every balance change booked at the rate it converts at.
     var conversion: ConversionLedger?
     var invalid: [InvalidBill] = []
     /// The period's payments, in reading order (they are few: kept for the summary).

@@ -2,21 +2,27 @@
 
 /// A calendar date (proleptic Gregorian), parsed from and printed as ISO `YYYY-MM-DD`.
 public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConvertible {
-  /// Year, 1…9999.
-  public let year: Int
+  // Six bytes rather than three words: a date is in every bill, and bills are moved from stage
+  // to stage.
+  private let storedYear: Int32
+  private let storedMonth: UInt8
+  private let storedDay: UInt8
+
+  /// Year, 1…9999 (as parsed; dates worked out by ``adding(days:)`` may leave that range).
+  public var year: Int { Int(storedYear) }
   /// Month, 1…12.
-  public let month: Int
+  public var month: Int { Int(storedMonth) }
   /// Day of the month.
-  public let day: Int
+  public var day: Int { Int(storedDay) }
 
   /// A date, or `nil` when it does not exist (`2026-02-30`).
   public init?(year: Int, month: Int, day: Int) {
     guard (1...9999).contains(year), (1...12).contains(month),
       (1...CalendarDate.daysIn(month: month, year: year)).contains(day)
     else { return nil }
-    self.year = year
-    self.month = month
-    self.day = day
+    storedYear = Int32(year)
+    storedMonth = UInt8(month)
+    storedDay = UInt8(day)
   }
 
   /// Parses exactly `YYYY-MM-DD`; anything else (or a date that does not exist) is `nil`.
@@ -84,9 +90,9 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
     let mp = (5 * dayOfYear + 2) / 153
     let day = dayOfYear - (153 * mp + 2) / 5 + 1
     let month = mp < 10 ? mp + 3 : mp - 9
-    self.year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-    self.month = month
-    self.day = day
+    storedYear = Int32(clamping: yearOfEra + era * 400 + (month <= 2 ? 1 : 0))
+    storedMonth = UInt8(month)
+    storedDay = UInt8(day)
   }
 
   /// The date `count` days later (earlier when negative).
@@ -168,6 +174,6 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
   }
 
   public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
-    (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    (lhs.storedYear, lhs.storedMonth, lhs.storedDay) < (rhs.storedYear, rhs.storedMonth, rhs.storedDay)
   }
 }

@@ -142,6 +142,7 @@ public struct Conversion: Hashable, Sendable {
 /// over their common denominator with no rounding until the last step.
 public struct ConversionLedger: Sendable {
   private struct Group: Sendable {
+    var use: RateUse
     var from: Currency
     var factor: ExactRatio
     var sums: [Int64] = []
@@ -151,23 +152,21 @@ public struct ConversionLedger: Sendable {
   /// The settlement currency.
   public let currency: Currency
   private var groups: [Group] = []
-  private var groupNumbers: [ExactRatio: Int] = [:]
+  private var groupNumbers: [RateUse: Int] = [:]
   private var people = PersonNumbers()
-  private var rates: [ExchangeRate: Int] = [:]
   private var overflowed = false
 
   /// A ledger converting into `currency`.
   public init(currency: Currency) { self.currency = currency }
 
-  private mutating func group(_ use: RateUse) -> Int? {
+  /// The number of the sums kept for records converted by `use`, made on first use; `nil` when the
+  /// rate is too precise to apply exactly. A caller that meets the same rate for many records
+  /// asks once and adds with ``add(_:group:)``.
+  public mutating func group(for use: RateUse) -> Int? {
+    if let known = groupNumbers[use] { return known }
     guard let factor = use.minorUnitFactor else { return nil }
-    for leg in use.legs { rates[leg, default: 0] += 1 }
-    if let known = groupNumbers[factor] {
-      groups[known].records += 1
-      return known
-    }
-    groups.append(Group(from: use.from, factor: factor, records: 1))
-    groupNumbers[factor] = groups.count - 1
+    groups.append(Group(use: use, from: use.from, factor: factor))
+    groupNumbers[use] = groups.count - 1
     return groups.count - 1
   }
 
@@ -187,19 +186,31 @@ public struct ConversionLedger: Sendable {
   /// - Returns: `false` when the rate is too precise to apply exactly (nothing is added).
   @discardableResult
   public mutating func add(_ split: BillSplit, at use: RateUse) -> Bool {
-    guard let number = group(use) else { return false }
-    guard !split.anonymousDiners, split.isPaid else { return true }
+    guard let number = group(for: use) else { return false }
+    add(split, group: number)
+    return true
+  }
+
+  /// Adds a bill's balance changes to the sums of `group` (``group(for:)``).
+  public mutating func add(_ split: BillSplit, group number: Int) {
+    groups[number].records += 1
+    guard !split.anonymousDiners, split.isPaid else { return }
     for share in split.shares { add(-share.amount.minorUnits, to: share.person, in: number) }
     split.forEachPayer { payer, amount in add(amount.minorUnits, to: payer, in: number) }
-    return true
+  }
+
+  /// Adds a payment's balance changes to the sums of `group` (``group(for:)``).
+  public mutating func add(_ payment: Payment, group number: Int) {
+    groups[number].records += 1
+    add(payment.amount.minorUnits, to: payment.from, in: number)
+    add(-payment.amount.minorUnits, to: payment.to, in: number)
   }
 
   /// Adds a payment's balance changes, converted by `use`.
   @discardableResult
   public mutating func add(_ payment: Payment, at use: RateUse) -> Bool {
-    guard let number = group(use) else { return false }
-    add(payment.amount.minorUnits, to: payment.from, in: number)
-    add(-payment.amount.minorUnits, to: payment.to, in: number)
+    guard let number = group(for: use) else { return false }
+    add(payment, group: number)
     return true
   }
 
@@ -284,11 +295,15 @@ public struct ConversionLedger: Sendable {
     if balances.reduce(0, { $0 + $1.balance.minorUnits }) != 0 {
       throw ReconciliationFailure(currency: currency.code, identity: "Σ converted balances = 0")
     }
+    var rates: [ExchangeRate: Int] = [:]
+    for group in groups where group.records > 0 {
+      for leg in group.use.legs { rates[leg, default: 0] += group.records }
+    }
     let used = rates.map { UsedRate(rate: $0.key, records: $0.value) }.sorted { a, b in
       (a.rate.base, a.rate.quote, a.rate.date?.daysSinceEpoch ?? .min, a.rate.source)
         < (b.rate.base, b.rate.quote, b.rate.date?.daysSinceEpoch ?? .min, b.rate.source)
     }
-    let unconverted = groups.first { $0.factor == .one }?.records ?? 0
+    let unconverted = groups.filter { $0.use.legs.isEmpty }.reduce(0) { $0 + $1.records }
     return Conversion(
       currency: currency, rates: used, balances: balances.sorted { $0.person < $1.person }, unconverted: unconverted,
       converted: groups.reduce(0) { $0 + $1.records } - unconverted)

@@ -175,9 +175,23 @@ public struct RateTable: Sendable {
   /// An empty table.
   public init() {}
 
-  /// A table of `rates`.
+  /// A table of `rates`; of two for the same pair and day, the later in the list.
   public init(_ rates: [ExchangeRate]) {
-    for rate in rates { add(rate) }
+    var byPair: [Pair: [ExchangeRate]] = [:]
+    for rate in rates { byPair[Pair(base: rate.base, quote: rate.quote), default: []].append(rate) }
+    for (pair, list) in byPair {
+      // Sorted once (stable: the later of two on one day stays later), then one a day.
+      let sorted = list.enumerated().sorted { a, b in
+        Self.isBefore(a.element.date, b.element.date) || (a.element.date == b.element.date && a.offset < b.offset)
+      }
+      var kept: [ExchangeRate] = []
+      for (_, rate) in sorted {
+        if let last = kept.last, last.date == rate.date { kept[kept.count - 1] = rate } else { kept.append(rate) }
+      }
+      self.rates[pair] = kept
+      neighbours[pair.base, default: []].insert(pair.quote)
+      neighbours[pair.quote, default: []].insert(pair.base)
+    }
   }
 
   /// Whether the table has no rate.

@@ -31,15 +31,21 @@ package struct Bill: Hashable, Sendable {
   /// The default tip percentage the file or command line gives, if any: the advisor's starting
   /// point when the notes say nothing.
   package var defaultTip: Percent?
-  /// The bill's own exchange rate (`rate:`), for `--settle-in`.
-  package var rate: BillRate?
+  /// The rates `--settle-in` may convert it with: its own `rate:` and its file's `rates:`; `nil`
+  /// when it has neither (nearly every bill: one reference, as a bill is moved from stage to stage
+  /// and every word more is copied each time).
+  package var rates: RecordRates?
+
+  /// The bill's own exchange rate (`rate:`).
+  package var rate: BillRate? { rates?.own }
 
   /// Creates a bill.
   package init(
     id: String, source: SourceLocation, date: CalendarDate? = nil, description: String? = nil,
-    notes: String? = nil, terms: BillTerms, tipSource: TipSource, defaultTip: Percent? = nil, rate: BillRate? = nil
+    notes: String? = nil, terms: BillTerms, tipSource: TipSource, defaultTip: Percent? = nil,
+    rates: RecordRates? = nil
   ) {
-    self.rate = rate
+    self.rates = rates
     self.defaultTip = defaultTip
     self.id = id
     self.source = source
@@ -49,4 +55,22 @@ package struct Bill: Hashable, Sendable {
     self.terms = terms
     self.tipSource = tipSource
   }
+}
+
+/// The rates a bill or payment may be converted with: its own (a bill's `rate:`) and its file's
+/// (`rates:`, shared by the file's records).
+package final class RecordRates: Hashable, Sendable {
+  /// A bill's own rate, which wins.
+  package let own: BillRate?
+  /// The `rates:` of the file (YAML document) it is in.
+  package let file: RateTable
+
+  package init(own: BillRate?, file: RateTable) {
+    self.own = own
+    self.file = file
+  }
+
+  package static func == (lhs: RecordRates, rhs: RecordRates) -> Bool { lhs === rhs || lhs.own == rhs.own }
+
+  package func hash(into hasher: inout Hasher) { hasher.combine(own) }
 }

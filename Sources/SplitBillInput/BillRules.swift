@@ -17,6 +17,8 @@ struct DocumentContext: Sendable {
   var tip: Resolved<DefaultTip>
   var leftover: Resolved<LeftoverPolicy>
   var rounding: Resolved<RoundingMode>
+  /// The document's `rates:`, when it has some: what its records carry (``Bill/rates``).
+  var rates: RecordRates?
   /// The `people:` roster, NFC names, when given.
   var roster: [String]? = nil {
     didSet { rosterNames = roster.map(Set.init) }
@@ -319,7 +321,8 @@ struct BillRules {
       terms: BillTerms(
         amount: amount, tip: tip, diners: diners, payer: payer, payers: payers, leftover: leftover, rounding: rounding,
         receipt: receipt),
-      tipSource: tipSource, defaultTip: defaultTip, rate: rate)
+      tipSource: tipSource, defaultTip: defaultTip,
+      rates: rate.map { RecordRates(own: $0, file: context.rates?.file ?? RateTable()) } ?? context.rates)
     return (id, bill)
   }
 
@@ -640,6 +643,7 @@ struct BillRules {
         Self.parseChoice(text, LeftoverPolicy.self, "leftover", at: location, &policy).map(Resolved.value)
         ?? .invalid(location)
     }
+    if !header.rates.isEmpty { context.rates = RecordRates(own: nil, file: RateTable(header.rates)) }
     if let (text, location) = text(.rounding) {
       context.rounding =
         Self.parseChoice(text, RoundingMode.self, "rounding", at: location, &policy).map(Resolved.value)

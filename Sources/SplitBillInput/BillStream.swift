@@ -20,9 +20,6 @@ package enum BillOutcome: Sendable {
   case payment(PaymentRecord)
   /// A bill or a payment with errors.
   case invalid(InvalidBill)
-  /// The rates of the file (or YAML document) whose records follow: its `rates:` section, empty
-  /// when it has none. Given before each file's first record.
-  case rates(RateTable)
 }
 
 /// A currency's cash rule from a file's `defaults: cash_rounding:`: settlements in it are paid in
@@ -252,7 +249,6 @@ package struct BillStream {
   /// Reads one source, calling `handle` for each bill.
   package mutating func read(_ source: InputSource, _ handle: (consuming BillOutcome) -> Void) {
     fileCount += 1
-    handle(.rates(RateTable()))
     var context = rules.context(for: DocumentHeader(file: source.path)).0
     // Events, bills and outcomes are moved from the reader to `handle`, never copied: a copy of a
     // bill is a reference count changed for each of its strings and arrays.
@@ -261,7 +257,6 @@ package struct BillStream {
       case .document(let header):
         let found: [Diagnostic]
         (context, found) = self.rules.context(for: header)
-        handle(.rates(RateTable(header.rates)))
         self.cashRules += header.cashRules
         for diagnostic in found { self.record(diagnostic, ofBill: false) }
         self.fileProblems += found

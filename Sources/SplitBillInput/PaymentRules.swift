@@ -13,9 +13,15 @@ package struct PaymentRecord: Hashable, Sendable {
   package var notes: String?
   /// Who paid whom how much.
   package var payment: Payment
+  /// Its file's `rates:`, if it has any (for `--settle-in`).
+  package var rates: RecordRates?
 
   /// Creates a payment record.
-  package init(id: String, source: SourceLocation, date: CalendarDate?, notes: String?, payment: Payment) {
+  package init(
+    id: String, source: SourceLocation, date: CalendarDate?, notes: String?, payment: Payment,
+    rates: RecordRates? = nil
+  ) {
+    self.rates = rates
     self.id = id
     self.source = source
     self.date = date
@@ -197,7 +203,8 @@ enum PaymentRules {
     }
     return .success(
       PaymentRecord(
-        id: id, source: raw.start, date: date, notes: notes, payment: Payment(from: from, to: to, amount: amount)))
+        id: id, source: raw.start, date: date, notes: notes, payment: Payment(from: from, to: to, amount: amount),
+        rates: context.rates))
   }
 
   private static func isNull(_ entry: RawRecord.Entry?) -> Bool {

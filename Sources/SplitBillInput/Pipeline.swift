@@ -8,13 +8,14 @@ package enum Pipeline {
   /// Runs `produce` on another thread and `consume` here for everything it emits; returns when both
   /// are done.
   package static func run<Element: Sendable>(
-    batchSize: Int = 256, capacity: Int = 4, produce: @escaping @Sendable (_ emit: (Element) -> Void) -> Void,
-    consume: (Element) -> Void
+    batchSize: Int = 256, capacity: Int = 4,
+    produce: @escaping @Sendable (_ emit: (consuming Element) -> Void) -> Void, consume: (Element) -> Void
   ) {
     let handoff = Handoff<Element>(capacity: capacity, batchSize: batchSize)
     let thread = Thread {
       var batch = Batch<Element>(capacity: batchSize)
-      produce { element in
+      // Moved into the batch, never copied: a copy of a bill is a retain for each of its strings.
+      produce { (element: consuming Element) in
         batch.append(element)
         if batch.isFull { batch = handoff.push(batch) }
       }

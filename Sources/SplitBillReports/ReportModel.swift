@@ -10,12 +10,9 @@ package struct ReportedBill: Sendable {
   package var split: BillSplit
   /// The advice its tip came from, for `tip: ai` bills.
   package var advice: TipAdvice?
-  /// With `--settle-in`: how it is converted into the settlement currency.
-  package var conversion: RateUse?
 
   /// Creates a reported bill.
-  package init(bill: Bill, split: BillSplit, advice: TipAdvice? = nil, conversion: RateUse? = nil) {
-    self.conversion = conversion
+  package init(bill: Bill, split: BillSplit, advice: TipAdvice? = nil) {
     self.bill = bill
     self.split = split
     self.advice = advice

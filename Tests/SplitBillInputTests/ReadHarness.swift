@@ -9,8 +9,6 @@ struct ReadResult {
   var bills: [Bill] = []
   var payments: [PaymentRecord] = []
   var invalid: [InvalidBill] = []
-  /// The files' rates: sections that held rates.
-  var rateTables: [RateTable] = []
   var diagnostics: [Diagnostic] = []
   var unreadable = false
   /// A directory left out of messages that name another place (they show the temporary one).
@@ -57,7 +55,6 @@ func readPaths(_ paths: [String], options: ReadOptions = ReadOptions()) -> ReadR
       case .valid(let bill): result.bills.append(bill)
       case .payment(let payment): result.payments.append(payment)
       case .invalid(let bill): result.invalid.append(bill)
-      case .rates(let table): if !table.isEmpty { result.rateTables.append(table) }
       }
     }
     return result
