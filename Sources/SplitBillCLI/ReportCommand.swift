@@ -58,6 +58,9 @@ enum ReportCommand {
       later records are left out, and the closing balances are settled. Invalid bills are listed with their diagnostics (on stderr too); the valid
       ones are still reported and the exit code is 1. If any reconciliation identity failed, nothing is
       written and the exit code is 70.
+      With --settle-in CODE, every bill and payment is converted at its rate (its own rate:, its
+      file's rates:, then the --rates files; the latest on or before its date) and the converted
+      balances are settled once; a record with no rate is invalid, at its line.
       Extensions: .txt .json .csv .md .html .hledger .journal .ledger .beancount.
       """,
     examples: [
@@ -66,6 +69,8 @@ enum ReportCommand {
       "splitbill report expenses/ --format markdown >> \"$GITHUB_STEP_SUMMARY\"",
       "splitbill report expenses/ --last-week -o weekly.html -o weekly.journal",
       "splitbill report samples/trip.yaml --format beancount --books-of Ana --with-settlements",
+      "splitbill report samples/trip.yaml --settle-in EUR",
+      "splitbill report trip.yaml --settle-in EUR --rates eurofxref-hist.csv --cash-rounding 0.05",
       "GEMINI_API_KEY=... splitbill report samples/trip.yaml --advisor gemini",
       "splitbill report samples/trip.yaml --advisor openai --ai-base-url http://localhost:11434/v1 --ai-model llama3.2",
     ],

@@ -300,8 +300,8 @@ public struct ConversionLedger: Sendable {
       for leg in group.use.legs { rates[leg, default: 0] += group.records }
     }
     let used = rates.map { UsedRate(rate: $0.key, records: $0.value) }.sorted { a, b in
-      (a.rate.base, a.rate.quote, a.rate.date?.daysSinceEpoch ?? .min, a.rate.source)
-        < (b.rate.base, b.rate.quote, b.rate.date?.daysSinceEpoch ?? .min, b.rate.source)
+      (a.rate.base, a.rate.quote, a.rate.date?.daysSinceEpoch ?? .min, a.rate.source, a.rate.line ?? 0)
+        < (b.rate.base, b.rate.quote, b.rate.date?.daysSinceEpoch ?? .min, b.rate.source, b.rate.line ?? 0)
     }
     let unconverted = groups.filter { $0.use.legs.isEmpty }.reduce(0) { $0 + $1.records }
     return Conversion(

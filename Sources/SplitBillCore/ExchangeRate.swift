@@ -113,17 +113,26 @@ public struct ExchangeRate: Hashable, Sendable {
   public var rate: DecimalRate
   /// The day it applies from; `nil`: every day (a rate agreed for the whole trip).
   public var date: CalendarDate?
-  /// Where it was read: a file (and line), `ECB file.csv`, or a bill's id.
+  /// Where it was read: a file, `ECB file.csv`, or `bill <id>` (one string shared by a file's
+  /// rates: an ECB history holds a quarter of a million).
   public var source: String
+  /// The line of ``source`` it is on, for a file.
+  public var line: Int?
 
   /// Creates a rate.
-  public init(base: Currency, quote: Currency, rate: DecimalRate, date: CalendarDate?, source: String) {
+  public init(
+    base: Currency, quote: Currency, rate: DecimalRate, date: CalendarDate?, source: String, line: Int? = nil
+  ) {
     self.base = base
     self.quote = quote
     self.rate = rate
     self.date = date
     self.source = source
+    self.line = line
   }
+
+  /// ``source`` with the line: `samples/trip.yaml:17`, `ECB eurofxref-hist.csv:3`, `bill tyo-02`.
+  public var origin: String { line.map { "\(source):\($0)" } ?? source }
 }
 
 /// How one amount was converted: the price of one `from` in `to`, and the rates it came from.

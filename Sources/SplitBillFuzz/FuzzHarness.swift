@@ -9,7 +9,10 @@ import SplitBillInput
 /// - every bill that validates splits, and its shares add up to its total to the unit;
 /// - every payment that validates is of a positive amount between two different people, and a
 ///   ledger of everything read reconciles;
-/// - every diagnostic's position is inside the input.
+/// - every diagnostic's position is inside the input;
+/// - read as a rates file (`--rates`), the same: no crash, positions inside the input, and every
+///   rate read is found again on its day (directly or inverted), with a positive price, and a
+///   payment converted at it adds up to zero.
 enum FuzzHarness {
   /// Where the inputs are written to be read (one directory per process).
   static let directory: String = {
@@ -64,6 +67,28 @@ enum FuzzHarness {
         precondition(
           location.line <= lines && location.column >= 1, "\(diagnostic) outside an input of \(lines) lines")
       }
+      checkRates(path, lines: lines)
+    }
+  }
+
+  static func checkRates(_ path: String, lines: Int) {
+    let (rates, problems) = RateReader.read(path: path)
+    for diagnostic in problems {
+      guard let location = diagnostic.location, location.line > 0 else { continue }
+      precondition(
+        location.line <= lines && location.column >= 1, "\(diagnostic) outside an input of \(lines) lines")
+    }
+    let table = RateTable(rates)
+    for rate in rates.prefix(50) {
+      guard let use = table.rate(from: rate.base, to: rate.quote, on: rate.date) else {
+        preconditionFailure("\(rate) not found on its own day")
+      }
+      precondition(use.price.numerator > 0 && use.price.denominator > 0, "\(use)")
+      var ledger = ConversionLedger(currency: rate.quote)
+      let amount = Money(minorUnits: 1_234_567, currency: rate.base)
+      guard ledger.add(Payment(from: "A", to: "B", amount: amount), at: use) else { continue }
+      guard let conversion = try? ledger.convert(policy: .balanced, absorbed: { _ in 0 }) else { continue }
+      precondition(conversion.balances.reduce(0) { $0 + $1.balance.minorUnits } == 0, "\(conversion)")
     }
   }
 }

@@ -144,8 +144,7 @@ package enum RateReader {
         cells[name] = (text, location(value))
       }
       if broken { continue }
-      let line = "\(source):\(entry.line)"
-      switch rate(cells, at: location(entry), source: line) {
+      switch rate(cells, at: location(entry), source: source, line: entry.line) {
       case .success(let rate):
         if let first = table.existing(rate), first.rate != rate.rate {
           problems.append(.error(.rate(conflict(rate, first)), at: location(entry)))
@@ -162,7 +161,7 @@ package enum RateReader {
   private static func conflict(_ rate: ExchangeRate, _ first: ExchangeRate) -> RateProblem {
     .conflict(
       pair: "\(rate.base.code)/\(rate.quote.code)", date: rate.date.map { "\($0)" } ?? "every day",
-      first: first.source)
+      first: first.origin)
   }
 
   private struct Failure: Error {
@@ -171,7 +170,7 @@ package enum RateReader {
 
   /// One rate from its cells (by key), or the first thing wrong with them.
   private static func rate(
-    _ cells: [String: (String, SourceLocation)], at start: SourceLocation, source: String
+    _ cells: [String: (String, SourceLocation)], at start: SourceLocation, source: String, line: Int
   ) -> Result<ExchangeRate, Failure> {
     guard let (baseText, baseLocation) = cells["base"], let (quoteText, quoteLocation) = cells["quote"],
       let (rateText, rateLocation) = cells["rate"]
@@ -198,7 +197,7 @@ package enum RateReader {
       }
       date = parsed
     }
-    return .success(ExchangeRate(base: base, quote: quote, rate: value, date: date, source: source))
+    return .success(ExchangeRate(base: base, quote: quote, rate: value, date: date, source: source, line: line))
   }
 
   /// `2026-11-20`, or the ECB daily file's `20 November 2026`.
@@ -342,6 +341,7 @@ package enum RateReader {
     // The ECB's header: Date, then currency codes (no base column).
     if lowered.first == "date", header.count > 1, !lowered.contains("base") {
       // The ECB's: base EUR, one column per currency, a trailing empty column, N/A for no rate.
+      let ecb = "ECB \(path)"
       var quotes: [Currency?] = []
       for code in header.dropFirst() {
         if code.isEmpty {
@@ -376,7 +376,7 @@ package enum RateReader {
             continue
           }
           if quote == .eur { continue }
-          let rate = ExchangeRate(base: .eur, quote: quote, rate: value, date: date, source: "ECB \(path):\(number)")
+          let rate = ExchangeRate(base: .eur, quote: quote, rate: value, date: date, source: ecb, line: number)
           if let first = table.existing(rate), first.rate != rate.rate {
             problems.append(.error(.rate(conflict(rate, first)), at: at(number)))
           } else {
@@ -406,7 +406,7 @@ package enum RateReader {
         "rate": (row[rateColumn], at(number, column(of: rateColumn, in: line))),
       ]
       if let dateColumn { given["date"] = (row[dateColumn], at(number, column(of: dateColumn, in: line))) }
-      switch rate(given, at: at(number), source: "\(path):\(number)") {
+      switch rate(given, at: at(number), source: path, line: number) {
       case .success(let rate):
         if let first = table.existing(rate), first.rate != rate.rate {
           problems.append(.error(.rate(conflict(rate, first)), at: at(number)))

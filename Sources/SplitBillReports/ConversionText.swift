@@ -13,7 +13,7 @@ enum ConversionRows {
   /// many bills and payments used it.
   static func rates(_ conversion: Conversion) -> [[String]] {
     conversion.rates.map { used in
-      [pair(used.rate), used.rate.date.map { "\($0)" } ?? "every day", used.rate.source, String(used.records)]
+      [pair(used.rate), used.rate.date.map { "\($0)" } ?? "every day", used.rate.origin, String(used.records)]
     }
   }
 
@@ -48,9 +48,9 @@ enum ConversionRows {
   /// The columns of a cash settlement's residues.
   static let residueHeadings = ["person", "residue"]
 
-  /// One row a person with a residue.
+  /// One row a person: their residue (zero when their balance was a multiple).
   static func residues(_ cash: CashSettlement) -> [[String]] {
-    cash.residues.filter { $0.amount.minorUnits != 0 }.map { [$0.person, $0.amount.description] }
+    cash.residues.map { [$0.person, $0.amount.description] }
   }
 
   /// A sentence on a cash settlement.

@@ -207,7 +207,7 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
               ("quote", .string(used.rate.quote.code)),
               ("rate", .string(used.rate.rate.description)),
               ("date", .optional(used.rate.date.map { "\($0)" })),
-              ("source", .string(used.rate.source)),
+              ("source", .string(used.rate.origin)),
               ("records", .int(used.records)),
             ])
           })

@@ -246,7 +246,6 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
       if let cash = summary.cash.first(where: { $0.increment.currency == settlement.currency }) {
         lines.append("    " + ConversionRows.cashMethod(cash))
         let rows = ConversionRows.residues(cash)
-        if rows.isEmpty { lines.append("    no residues: every balance was a multiple") }
         var residues = TextTable(alignments: [.left, .right])
         residues.rows = [ConversionRows.residueHeadings] + rows.map { $0.map(TerminalText.sanitize) }
         if !rows.isEmpty { lines += residues.lines(indent: "      ") }

@@ -126,6 +126,22 @@ struct SettleInTests {
     #expect(rates.contains { $0["source"] as? String == "bill tyo-02" })
   }
 
+  /// The one settlement, recorded as payments and read back with `--settle-in`, leaves nothing to
+  /// settle: every converted balance is zero.
+  @Test func recordedSettlementsSettleTheConvertedBalances() throws {
+    let record = try scratchDirectory().appendingPathComponent("settled.yaml").path
+    let first = try runBinary([
+      "report", "samples/trip.yaml", "--settle-in", "EUR", "--record-settlements", record, "--format", "json", "-o",
+      "/dev/null",
+    ])
+    #expect(first.code == 0, "\(first.stderr)")
+    let (code, object, stderr) = try Self.json(["samples/trip.yaml", record, "--settle-in", "EUR"])
+    #expect(code == 0, "\(stderr)")
+    #expect(Self.transfers(object).isEmpty)
+    let balances = try #require((object["conversion"] as? [String: Any])?["balances"] as? [[String: Any]])
+    #expect(balances.count == 4 && balances.allSatisfy { $0["balance"] as? String == "0.00" }, "\(balances)")
+  }
+
   @Test func cashRoundingFromTheCommandLineAndTheDefaults() throws {
     let path = try Self.write(
       """
