@@ -225,7 +225,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
       var balances = TextTable(alignments: [.left, .left, .right, .right])
       balances.rows.append(ConversionRows.balanceHeadings(conversion))
       balances.rows += ConversionRows.balances(conversion).map { $0.map(TerminalText.sanitize) }
-      lines += balances.lines(indent: "    ")
+      lines += balances.lines(indent: "    ", trimmed: true)
     }
 
     lines += ["", paint("Settle up", "1")]

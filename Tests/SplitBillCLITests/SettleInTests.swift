@@ -1,4 +1,5 @@
 import Foundation
+import SplitBillBytes
 import Testing
 
 /// `report --settle-in`: balances in several currencies converted at each record's rate and
@@ -162,6 +163,79 @@ struct SettleInTests {
     // Whole francs: Ana's 6.66 rounds to 7, one too many: the largest residue gives it back.
     #expect(Self.transfers(whole.object).sorted() == ["Ben -> Ana 3.00 CHF", "Chloé -> Ana 3.00 CHF"])
     #expect(try runBinary(["report", "samples/trip.yaml", "--cash-rounding", "0.05"]).code == 64, "finer than a yen")
+  }
+
+  /// Random trips in four currencies with daily rates: the converted balances add up to zero and
+  /// each is within one cent of the exact value that Python's `fractions` works out from the
+  /// report's own shares and payers, with the rule re-implemented there (the latest rate on or
+  /// before the bill's day, one euro = rate units); the transfers bring them to zero.
+  @Test(arguments: 0..<4)
+  func randomTripsAgreeWithExactFractions(seed: UInt64) throws {
+    var random = SplitMix64(seed: 77 + seed)
+    func pick(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(random.next() % UInt64(range.count)) }
+    let people = ["Ana", "Ben", "Chloé", "Dmitri", "Eve"]
+    let codes = ["EUR", "JPY", "USD", "KWD"]
+    var rates = "rates:\n"
+    var table: [String] = []
+    for day in 1...20 where pick(0...4) != 0 {
+      for code in codes.dropFirst() {
+        let rate =
+          code == "JPY"
+          ? "\(pick(150...170)).\(pick(10...99))"
+          : code == "USD" ? "1.\(pick(1000...1999))" : "0.\(pick(300...349))\(pick(1...9))"
+        rates += "  - {date: 2026-11-\(String(format: "%02d", day)), base: EUR, quote: \(code), rate: \(rate)}\n"
+        table.append("2026-11-\(String(format: "%02d", day)) \(code) \(rate)")
+      }
+    }
+    var bills = "bills:\n"
+    for number in 0..<40 {
+      let code = codes[pick(0...3)]
+      let digits = ["EUR": 2, "JPY": 0, "USD": 2, "KWD": 3][code] ?? 2
+      let amount = digits == 0 ? "\(pick(100...90000))" : "\(pick(1...900)).\(String(repeating: "7", count: digits))"
+      let diners = people.filter { _ in pick(0...2) != 0 }
+      guard diners.count >= 1 else { continue }
+      bills +=
+        "  - {id: b\(number), date: 2026-11-\(String(format: "%02d", pick(21...28))), currency: \(code), amount: \(amount), tip: \(pick(0...20)), diners: [\(diners.joined(separator: ", "))], paid_by: \(people[pick(0...4)])}\n"
+    }
+    let path = try Self.write("people: [\(people.joined(separator: ", "))]\n" + rates + bills, "random-\(seed).yaml")
+    let outcome = try runBinary(["report", path, "--settle-in", "EUR", "--format", "json"])
+    #expect(outcome.code == 0, "\(outcome.stderr)")
+    let report = try scratchDirectory().appendingPathComponent("random-\(seed).json")
+    try outcome.stdout.write(to: report, atomically: true, encoding: .utf8)
+    let script = """
+      import json, sys
+      from fractions import Fraction
+      report = json.load(open(sys.argv[1]))
+      rates = {}
+      for line in sys.argv[2:]:
+          day, code, rate = line.split()
+          rates.setdefault(code, []).append((day, Fraction(rate)))
+      exact = {}
+      for bill in report["bills"]:
+          code = bill["currency"]
+          if code == "EUR":
+              factor = Fraction(1)
+          else:
+              day, rate = max((r for r in rates[code] if r[0] <= bill["date"]), key=lambda r: r[0])
+              factor = 1 / rate
+          for share in bill["shares"]:
+              exact[share["person"]] = exact.get(share["person"], 0) - Fraction(share["amount"]) * factor
+          exact[bill["paid_by"]] = exact.get(bill["paid_by"], 0) + Fraction(bill["total"]) * factor
+      conversion = report["conversion"]
+      reported = {b["person"]: Fraction(b["balance"]) for b in conversion["balances"]}
+      assert sum(reported.values()) == 0, reported
+      for person, value in exact.items():
+          assert abs(reported.get(person, 0) - value) < Fraction(1, 100), (person, reported.get(person), float(value))
+      after = dict(reported)
+      for transfer in report["settlements"]:
+          assert transfer["currency"] == "EUR"
+          after[transfer["from"]] += Fraction(transfer["amount"])
+          after[transfer["to"]] -= Fraction(transfer["amount"])
+      assert all(v == 0 for v in after.values()), after
+      print("ok", len(report["bills"]), len(exact))
+      """
+    let check = try runProcess("python3", ["-c", script, report.path] + table)
+    #expect(check.code == 0 && check.stdout.hasPrefix("ok"), "\(check.stdout)\(check.stderr)")
   }
 
   /// hledger, Ledger and Beancount accept the converted journal, and each person's accounts then
