@@ -35,6 +35,10 @@ parser.add_argument("--formats", default="csv,markdown,html,hledger,ledger,beanc
                          "2 x the JSON report); 'none' for none")
 parser.add_argument("--itemized-bills", type=int, default=20000,
                     help="bills in the itemized-receipts measurement (a third of them receipts); 0 to skip")
+parser.add_argument("--settle-in", action=argparse.BooleanOptionalAction, default=True,
+                    help="time `report --settle-in EUR` on the smallest size's CSV with a year of daily rates "
+                         "(scripts/generate_rates.py), checked: converted balances add up to zero and the "
+                         "transfers settle them")
 parser.add_argument("--import-rows", type=int, default=10000,
                     help="rows of the generated Splitwise export `import splitwise` is timed on (issue 19: <= 1 s)")
 options = parser.parse_args()
@@ -207,6 +211,39 @@ if options.itemized_bills:
         plain = per_size[smallest]["report json (YAML)"][0] / smallest
         rows.append("|  | (a bill of that trip costs %.2f x a plain bill of the %d-bill trip) |  |  |  |" % (
             itemized / size / plain, smallest))
+
+# One settlement currency (issue 18): the smallest size's CSV trip (five currencies over 2026) with
+# a year of ECB-shaped daily rates, a distinct rate each business day (the worst case for the exact
+# conversion). Checked: the converted balances add up to zero and the transfers, all in EUR, bring
+# them to zero. Target: within 1.6 x the plain JSON report of the same input.
+if options.settle_in and per_size:
+    size = min(per_size)
+    _, csv_path, payments_path = files(size)
+    rates_path = os.path.join(options.work, "rates-2026.csv")
+    if not os.path.exists(rates_path):
+        with open(rates_path, "w") as handle:
+            subprocess.run([sys.executable, os.path.join(here, "generate_rates.py"), "--from", "2025-12-01",
+                            "--to", "2026-12-31", "--seed", "7"], check=True, stdout=handle)
+    settle = [options.binary, "report", csv_path, payments_path, "--settle-in", "EUR", "--rates", rates_path,
+              "--format", "json"]
+    report = json.loads(subprocess.run(settle, check=True, stdout=subprocess.PIPE).stdout)
+    conversion = report.get("conversion") or sys.exit("benchmark: --settle-in gave no conversion")
+    cents = {b["person"]: round(float(b["balance"]) * 100) for b in conversion["balances"]}
+    if sum(cents.values()) != 0:
+        sys.exit("benchmark: the converted balances do not add up to zero")
+    for transfer in report["settlements"]:
+        if transfer["currency"] != "EUR":
+            sys.exit("benchmark: a transfer not in EUR")
+        cents[transfer["from"]] += round(float(transfer["amount"]) * 100)
+        cents[transfer["to"]] -= round(float(transfer["amount"]) * 100)
+    if any(cents.values()):
+        sys.exit("benchmark: the transfers do not settle the converted balances")
+    name = "report json --settle-in EUR (CSV, %d rates)" % len(conversion["rates"])
+    seconds, rss = medians_of({name: settle[:-2] + ["--format", "json", "-o", "/dev/null"]}, options.runs)[name]
+    plain = per_size[size]["report json (CSV)"][0]
+    rows.append("| %d | %s | %.3f | %.2f x plain | %.1f |" % (size, name, seconds, seconds / plain, rss))
+    verdicts.append(("%d: --settle-in JSON report <= 1.6 x plain JSON report (CSV)" % size, seconds <= 1.6 * plain,
+                     "%.2f x" % (seconds / plain)))
 
 # `import splitwise` (issue 19): a generated export imported within a second, its balances those of
 # the export's Total balance rows once reported.
