@@ -286,9 +286,8 @@ package enum RateReader {
       return Self.rates(of: root, in: file, source: path)
     } catch {
       guard case .syntax(let syntax) = error else { return ([], []) }
-      var (line, column) = (1, 1)
-      if case .mark(let markLine, let markColumn) = syntax.position { (line, column) = (markLine, markColumn) }
-      return ([], [.error(syntax.problem, at: SourceLocation(in: file, line: max(line, 1), column: max(column, 1)))])
+      let (line, column) = syntax.position(in: path, standardInput: nil)
+      return ([], [.error(syntax.problem, at: SourceLocation(in: file, line: line, column: column))])
     }
   }
 

@@ -49,21 +49,8 @@ struct YAMLBillReader {
       }
     } catch {
       if case .syntax(let syntax) = error {
-        var (line, column) = (1, 1)
-        switch syntax.position {
-        case .mark(let markLine, let markColumn):
-          (line, column) = (markLine, markColumn)
-          // At the end of a last line with no line break, libyaml's mark is the start of the line
-          // after it, which the file does not have (found by scripts/fuzz.sh): the end instead.
-          if column == 1 {
-            let end = SourceLines.position(ofByteOffset: .max, in: file, standardInput: standardInput)
-            if line > end.line { (line, column) = end }
-          }
-        case .byteOffset(let offset):
-          (line, column) = SourceLines.position(ofByteOffset: offset, in: file, standardInput: standardInput)
-        case .unknown: break
-        }
-        emit(.event(.failure(.error(syntax.problem, at: location(max(line, 1), max(column, 1))))))
+        let (line, column) = syntax.position(in: file, standardInput: standardInput)
+        emit(.event(.failure(.error(syntax.problem, at: location(line, column)))))
       }
     }
   }

@@ -33,6 +33,27 @@ struct YAMLSyntaxError: Error {
   var position: Position
 }
 
+extension YAMLSyntaxError {
+  /// Where the error is in `file` (1-based line and column, always inside it).
+  func position(in file: String, standardInput: StandardInputCopy?) -> (line: Int, column: Int) {
+    var (line, column) = (1, 1)
+    switch position {
+    case .mark(let markLine, let markColumn):
+      (line, column) = (markLine, markColumn)
+      // At the end of a last line with no line break, libyaml's mark is the start of the line
+      // after it, which the file does not have (found by scripts/fuzz.sh): the end instead.
+      if column == 1 {
+        let end = SourceLines.position(ofByteOffset: .max, in: file, standardInput: standardInput)
+        if line > end.line { (line, column) = end }
+      }
+    case .byteOffset(let offset):
+      (line, column) = SourceLines.position(ofByteOffset: offset, in: file, standardInput: standardInput)
+    case .unknown: break
+    }
+    return (max(line, 1), max(column, 1))
+  }
+}
+
 /// Pulls events one at a time from libyaml (never a document tree), with 1-based positions.
 ///
 /// Owns the `yaml_parser_t` (at a fixed address, so each event costs no exclusivity check); reads
