@@ -328,7 +328,8 @@ enum ReportCommand {
     enum Prepared {
       /// Invalid as read.
       case invalid(InvalidBill)
-      /// Valid as read but not reportable here (no date under a filter or in a journal, a split that failed).
+      /// Valid as read but not reportable here (no date under a filter or in a journal, a split that
+      /// failed, no rate with `--settle-in`).
       case refused(InvalidBill)
       /// After the period (left out and counted).
       case filteredOut
@@ -436,7 +437,7 @@ enum ReportCommand {
         }
         if cacheable { groups[key] = number }
         return .success(number)
-      case nil: return .success(0)
+      case nil: return .success(0)  // without --settle-in, which never asks
       }
     }
 
