@@ -76,7 +76,7 @@ enum ImportCommand {
       } ?? ReportCommand.localToday()
     if arguments.flag("--force"), arguments.value("--output") == nil { throw UsageError("--force goes with -o OUT") }
 
-    let bytes = try readInput(path)
+    let bytes = try InputFile.bytes(path)
     let skipInvalid = arguments.flag("--skip-invalid")
     let result: ImportResult
     do {
@@ -119,20 +119,6 @@ enum ImportCommand {
     }
     if !arguments.flag("--quiet") { context.message(TerminalText.sanitize(summary(book, path: path))) }
     return .success
-  }
-
-  /// The export's bytes, from FILE or standard input.
-  static func readInput(_ path: String) throws(CommandFailure) -> [UInt8] {
-    if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
-    var isDirectory: ObjCBool = false
-    guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw CommandFailure(message: "cannot read '\(path)': no such file or directory", code: .noInput)
-    }
-    guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-      let reason = isDirectory.boolValue ? "it is a directory: name the export file" : "permission denied"
-      throw CommandFailure(message: "cannot read '\(path)': \(reason)", code: .noInput)
-    }
-    return [UInt8](data)
   }
 
   /// Prints issues like a compiler's diagnostics, with the export's line and a caret.

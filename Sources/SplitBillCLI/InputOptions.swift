@@ -1,3 +1,4 @@
+import Foundation
 import SplitBillCore
 import SplitBillInput
 
@@ -88,5 +89,22 @@ enum InputOptions {
     return ReadOptions(
       defaults: defaults, delimiter: delimiter, decimalComma: decimalComma,
       inputFormat: try arguments.choice("--input-format", InputFormat.self))
+  }
+}
+
+/// A file read whole: an export to import, a rates file.
+enum InputFile {
+  /// The bytes of `path`, or of standard input for `-`; a file that cannot be read is exit 66.
+  static func bytes(_ path: String) throws(CommandFailure) -> [UInt8] {
+    if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+    var isDirectory: ObjCBool = false
+    guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw CommandFailure(message: "cannot read '\(path)': no such file or directory", code: .noInput)
+    }
+    guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
+      let reason = isDirectory.boolValue ? "it is a directory: name the file" : "permission denied"
+      throw CommandFailure(message: "cannot read '\(path)': \(reason)", code: .noInput)
+    }
+    return [UInt8](data)
   }
 }

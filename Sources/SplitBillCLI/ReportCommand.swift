@@ -369,42 +369,25 @@ enum ReportCommand {
       conversion = settleIn.map(ConversionLedger.init(currency:))
     }
 
-    /// How a record in `currency` on `date` converts into the settlement currency: its own rate
-    /// first (then on through the tables if it is priced in a third currency), else its file's
-    /// rates, else the `--rates` files'; a located error when none can say; `nil` without
-    /// `--settle-in`.
+    /// How a record in `currency` on `date` converts into the settlement currency (its own rate,
+    /// else its file's rates, else the `--rates` files': ``RateBook/conversion(of:into:on:own:record:)``);
+    /// a located error when none can say; `nil` without `--settle-in`.
     func rateUse(
       _ currency: Currency, on date: CalendarDate?, rates: RecordRates?, id: String, kind: RecordKind,
       at source: SourceLocation
     ) -> Result<RateUse, InvalidBill>? {
       guard let target = settleIn else { return nil }
-      let own = rates?.own
       let book = RateBook(rates.map { [$0.file] + rateTables } ?? rateTables)
-      func refused(_ problem: Problem) -> Result<RateUse, InvalidBill> {
-        .failure(InvalidBill(id: id, source: source, diagnostics: [.error(problem, at: source)], kind: kind))
-      }
-      var use: RateUse?
-      if let own {
-        let first = RateUse(
-          from: currency, to: own.currency, price: own.price.ratio,
-          legs: [own.exchangeRate(from: currency, on: date, bill: id)])
-        if own.currency == target {
-          use = first
-        } else {
-          guard let rest = book.rate(from: own.currency, to: target, on: date) else {
-            return refused(.missingRate(id: id, kind: kind, from: own.currency, to: target, date: date))
+      switch book.conversion(of: currency, into: target, on: date, own: rates?.own, record: id) {
+      case .success(let use): return .success(use)
+      case .failure(let failure):
+        let problem: Problem =
+          switch failure {
+          case .missing(let from, let to): .missingRate(id: id, kind: kind, from: from, to: to, date: date)
+          case .tooPrecise: .rateTooPrecise(id: id, from: currency, to: target)
           }
-          guard let joined = first.then(rest) else {
-            return refused(.rateTooPrecise(id: id, from: currency, to: target))
-          }
-          use = joined
-        }
-      } else {
-        use = book.rate(from: currency, to: target, on: date)
+        return .failure(InvalidBill(id: id, source: source, diagnostics: [.error(problem, at: source)], kind: kind))
       }
-      guard let use else { return refused(.missingRate(id: id, kind: kind, from: currency, to: target, date: date)) }
-      guard use.minorUnitFactor != nil else { return refused(.rateTooPrecise(id: id, from: currency, to: target)) }
-      return .success(use)
     }
 
     /// Records without a rate of their own, by currency, day and file: the conversion group their

@@ -27,10 +27,13 @@ struct SettlingOptions {
     var tables: [RateTable] = []
     var problems: [Diagnostic] = []
     for path in paths {
-      let (rates, found) = RateReader.read(path: path)
-      if let unreadable = found.first(where: { $0.code == "file.unreadable" }) {
-        throw CommandFailure(message: "--rates: \(unreadable.message)", code: .noInput)
+      let bytes: [UInt8]
+      do {
+        bytes = try InputFile.bytes(path)
+      } catch {
+        throw CommandFailure(message: "--rates: \(error.message)", code: .noInput)
       }
+      let (rates, found) = RateReader.read(bytes, path: path)
       tables.append(RateTable(rates))
       problems += found
     }
@@ -94,8 +97,7 @@ struct SettlingOptions {
     var cash: [CashSettlement] = []
     for settlement in ledger.settlements {
       let currency = settlement.currency
-      let balances = Dictionary(
-        uniqueKeysWithValues: ledger.personTotals.filter { $0.currency == currency }.map { ($0.person, $0.closing) })
+      let balances = ledger.closingBalances(in: currency)
       let (rounded, residues) = try settled(balances, in: currency)
       settlements.append(rounded)
       if let residues { cash.append(residues) }

@@ -97,17 +97,14 @@ public struct ConvertedBalance: Hashable, Sendable {
   /// Their balance in each currency (by code) and its part of ``balance``: each part the exact
   /// conversion rounded, one of them moved by the units the total's rounding differs by, so the
   /// parts add up to ``balance`` (what a journal's priced conversion postings need).
-  public var parts: [(original: Money, converted: Money)]
+  public var parts: [Part]
 
-  public static func == (lhs: ConvertedBalance, rhs: ConvertedBalance) -> Bool {
-    lhs.person == rhs.person && lhs.balance == rhs.balance && lhs.absorbed == rhs.absorbed
-      && lhs.parts.map(\.original) == rhs.parts.map(\.original)
-      && lhs.parts.map(\.converted) == rhs.parts.map(\.converted)
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(person)
-    hasher.combine(balance)
+  /// A balance in one currency and what it converts to.
+  public struct Part: Hashable, Sendable {
+    /// The balance in its own currency.
+    public var original: Money
+    /// Its part of the converted balance.
+    public var converted: Money
   }
 }
 
@@ -143,7 +140,7 @@ public struct Conversion: Hashable, Sendable {
 public struct ConversionLedger: Sendable {
   private struct Group: Sendable {
     var use: RateUse
-    var from: Currency
+    /// `use`'s factor in minor units, worked out once.
     var factor: ExactRatio
     var sums: [Int64] = []
     var records = 0
@@ -165,7 +162,7 @@ public struct ConversionLedger: Sendable {
   public mutating func group(for use: RateUse) -> Int? {
     if let known = groupNumbers[use] { return known }
     guard let factor = use.minorUnitFactor else { return nil }
-    groups.append(Group(use: use, from: use.from, factor: factor))
+    groups.append(Group(use: use, factor: factor))
     groupNumbers[use] = groups.count - 1
     return groups.count - 1
   }
@@ -219,7 +216,7 @@ public struct ConversionLedger: Sendable {
   public func convert(policy: LeftoverPolicy, absorbed: (String) -> Int) throws(ReconciliationFailure) -> Conversion {
     let failure = ReconciliationFailure(currency: currency.code, identity: "every converted sum fits")
     if overflowed { throw failure }
-    let currencies = Array(Set(groups.map(\.from))).sorted()
+    let currencies = Array(Set(groups.map(\.use.from))).sorted()
     // Per currency: the exact converted parts of every person over one denominator, the least
     // common multiple of its groups' (when a group's fits 64 bits; else their product); and the
     // original units.
@@ -228,7 +225,7 @@ public struct ConversionLedger: Sendable {
       repeating: [BigInt](repeating: .zero, count: currencies.count), count: people.names.count)
     var originals = [[Int64]](repeating: [Int64](repeating: 0, count: currencies.count), count: people.names.count)
     for group in groups {
-      let column = currencies.firstIndex(of: group.from) ?? 0
+      let column = currencies.firstIndex(of: group.use.from) ?? 0
       let denominator = denominators[column]
       var newTerms = BigUInt(group.factor.denominator.magnitude)  // what the old denominator is multiplied by
       var oldTerms = denominator  // what the group's terms are multiplied by
@@ -270,13 +267,15 @@ public struct ConversionLedger: Sendable {
     for (person, (entry, result)) in zip(entries, rounded).enumerated() {
       guard let units = Int64(exactly: result.steps) else { throw failure }
       // Each part rounded on its own, the difference to the total on the largest part.
-      var parts: [(original: Money, converted: Money)] = []
+      var parts: [ConvertedBalance.Part] = []
       for (index, from) in currencies.enumerated() where originals[person][index] != 0 {
         guard let steps = BalancedRounding.nearest(partNumerators[person][index], unit: denominators[index]),
           let value = Int64(exactly: steps)
         else { throw failure }
         parts.append(
-          (Money(minorUnits: originals[person][index], currency: from), Money(minorUnits: value, currency: currency)))
+          ConvertedBalance.Part(
+            original: Money(minorUnits: originals[person][index], currency: from),
+            converted: Money(minorUnits: value, currency: currency)))
       }
       let difference = units - parts.reduce(0) { $0 + $1.converted.minorUnits }
       if difference != 0 {
@@ -319,7 +318,15 @@ public struct CashSettlement: Hashable, Sendable {
   public var increment: Money
   /// Each person's residue: their balance minus what the transfers settle (positive: they are
   /// owed it and will not get it). The residues add up to zero, each smaller than the increment.
-  public var residues: [(person: String, amount: Money)]
+  public var residues: [Residue]
+
+  /// What one person is left with.
+  public struct Residue: Hashable, Sendable {
+    /// The person.
+    public var person: String
+    /// Their balance minus what the transfers settle.
+    public var amount: Money
+  }
 
   /// Settles `balances` (adding up to zero) with transfers in multiples of `increment` (minor
   /// units, positive): each balance is rounded to a multiple, the rounded ones still adding up to
@@ -336,11 +343,11 @@ public struct CashSettlement: Hashable, Sendable {
         entries, denominator: BigUInt(1), step: Int128(increment), policy: policy, absorbed: absorbed)
       ?? []
     var roundedBalances: [String: Int64] = [:]
-    var residues: [(String, Money)] = []
+    var residues: [Residue] = []
     for (person, result) in zip(people, rounded) {
       let units = Int64(result.steps) * increment
       roundedBalances[person.key] = units
-      residues.append((person.key, Money(minorUnits: person.value - units, currency: currency)))
+      residues.append(Residue(person: person.key, amount: Money(minorUnits: person.value - units, currency: currency)))
     }
     return CashSettlement(
       settlement: Settlement.settle(roundedBalances, in: currency),
@@ -356,31 +363,12 @@ public struct CashSettlement: Hashable, Sendable {
     if residues.contains(where: { abs($0.amount.minorUnits) >= increment.minorUnits }) {
       throw ReconciliationFailure(currency: code, identity: "every cash residue is smaller than the increment")
     }
-    var after = balances
-    for transfer in settlement.transfers {
-      if transfer.amount.minorUnits % increment.minorUnits != 0 {
-        throw ReconciliationFailure(currency: code, identity: "every transfer is a multiple of the cash increment")
-      }
-      after[transfer.from, default: 0] += transfer.amount.minorUnits
-      after[transfer.to, default: 0] -= transfer.amount.minorUnits
+    if settlement.transfers.contains(where: { $0.amount.minorUnits % increment.minorUnits != 0 }) {
+      throw ReconciliationFailure(currency: code, identity: "every transfer is a multiple of the cash increment")
     }
-    for (person, residue) in residues where after[person, default: 0] != residue.minorUnits {
+    let after = settlement.applied(to: balances)
+    for residue in residues where after[residue.person, default: 0] != residue.amount.minorUnits {
       throw ReconciliationFailure(currency: code, identity: "the transfers leave each person their residue")
-    }
-  }
-
-  public static func == (lhs: CashSettlement, rhs: CashSettlement) -> Bool {
-    lhs.settlement == rhs.settlement && lhs.increment == rhs.increment
-      && lhs.residues.map(\.person) == rhs.residues.map(\.person)
-      && lhs.residues.map(\.amount) == rhs.residues.map(\.amount)
-  }
-
-  public func hash(into hasher: inout Hasher) {
-    hasher.combine(settlement)
-    hasher.combine(increment)
-    for residue in residues {
-      hasher.combine(residue.person)
-      hasher.combine(residue.amount)
     }
   }
 }

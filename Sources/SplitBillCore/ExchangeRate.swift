@@ -13,37 +13,25 @@ public struct DecimalRate: Hashable, Sendable, CustomStringConvertible {
   /// The most digits a rate may have (ECB's have at most six significant ones).
   public static let maximumDigits = 15
 
-  /// Parses plain decimal text (`161.23`, `0.0058`, `1`); `nil` for anything else: signs, exponents,
-  /// separators, zero, more than ``maximumDigits`` digits.
+  /// Parses plain decimal text (`161.23`, `0.0058`, `1`) with ``DecimalText``, at as many
+  /// decimals as written; `nil` for anything else: signs, exponents, separators, zero, more than
+  /// ``maximumDigits`` significant digits.
   public init?(parsing text: some StringProtocol) {
-    var mantissa: Int64 = 0
-    var digits = 0
-    var scale: Int?
-    var significant = 0
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"):
-        digits += 1
-        if mantissa != 0 || byte != UInt8(ascii: "0") { significant += 1 }
-        guard significant <= Self.maximumDigits, digits <= 2 * Self.maximumDigits else { return nil }
-        mantissa = mantissa * 10 + Int64(byte - UInt8(ascii: "0"))
-        if let current = scale { scale = current + 1 }
-      case UInt8(ascii: "."):
-        guard scale == nil, digits > 0 else { return nil }
-        scale = 0
-      default: return nil
-      }
-    }
-    guard digits > 0, scale != 0, mantissa > 0, (scale ?? 0) <= 2 * Self.maximumDigits else { return nil }
-    // Trailing zeros of the decimals say nothing: 1.0870 is 1.087.
-    var (value, places) = (mantissa, scale ?? 0)
-    while places > 0, value % 10 == 0 {
-      value /= 10
-      places -= 1
-    }
-    guard places <= 18 else { return nil }
-    self.mantissa = value
-    self.decimals = UInt8(places)
+    let isBlank = { (character: Character) in character == " " || character == "\t" }
+    let trimmed = String(text.drop(while: isBlank).reversed().drop(while: isBlank).reversed())
+    guard !trimmed.hasPrefix("+") else { return nil }
+    // The decimals written, trailing zeros aside (1.0870 is 1.087).
+    let fraction = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first
+    let decimals = fraction.map { $0.reversed().drop { $0 == "0" }.count } ?? 0
+    // At most `maximumDigits` digits in all (the integer part gets what the decimals leave), so
+    // the value always fits 64 bits.
+    guard decimals <= 18,
+      let value = try? DecimalText.parse(
+        trimmed, scale: decimals, maxIntegerDigits: max(0, Self.maximumDigits - decimals)),
+      value > 0, value < 1_000_000_000_000_000
+    else { return nil }
+    mantissa = value
+    self.decimals = UInt8(decimals)
   }
 
   /// The rate as a ratio.
@@ -203,32 +191,6 @@ public struct RateTable: Sendable {
     }
   }
 
-  /// Whether the table has no rate.
-  public var isEmpty: Bool { rates.isEmpty }
-
-  /// How many rates it holds.
-  public var count: Int { rates.values.reduce(0) { $0 + $1.count } }
-
-  /// The rate already held for `rate`'s pair and day, if any.
-  public func existing(_ rate: ExchangeRate) -> ExchangeRate? {
-    rates[Pair(base: rate.base, quote: rate.quote)]?.first { $0.date == rate.date }
-  }
-
-  /// Adds a rate; one for the same pair and day replaces it.
-  public mutating func add(_ rate: ExchangeRate) {
-    let pair = Pair(base: rate.base, quote: rate.quote)
-    var list = rates[pair] ?? []
-    if let same = list.firstIndex(where: { $0.date == rate.date }) {
-      list[same] = rate
-    } else {
-      let position = list.firstIndex { Self.isBefore(rate.date, $0.date) } ?? list.count
-      list.insert(rate, at: position)
-    }
-    rates[pair] = list
-    neighbours[rate.base, default: []].insert(rate.quote)
-    neighbours[rate.quote, default: []].insert(rate.base)
-  }
-
   private static func isBefore(_ lhs: CalendarDate?, _ rhs: CalendarDate?) -> Bool {
     switch (lhs, rhs) {
     case (nil, nil): return false
@@ -299,6 +261,39 @@ public struct RateBook: Sendable {
       if let use = table.rate(from: from, to: to, on: date) { return use }
     }
     return nil
+  }
+}
+
+/// Why a record cannot be converted.
+public enum RateLookupFailure: Error, Hashable, Sendable {
+  /// No rate from `from` to `to` on or before the record's day.
+  case missing(from: Currency, to: Currency)
+  /// The rates' exact product does not fit 128 bits.
+  case tooPrecise
+}
+
+extension RateBook {
+  /// How a record in `currency` on `date` converts into `target`: by its own rate (a bill's card
+  /// rate) when it has one, which wins, going on through the tables when it is priced in a third
+  /// currency; else by the tables' rate. `id` names the record as the own rate's source.
+  public func conversion(
+    of currency: Currency, into target: Currency, on date: CalendarDate?, own: BillRate?, record id: String
+  ) -> Result<RateUse, RateLookupFailure> {
+    guard let own else {
+      guard let use = rate(from: currency, to: target, on: date) else {
+        return .failure(.missing(from: currency, to: target))
+      }
+      return .success(use)
+    }
+    let first = RateUse(
+      from: currency, to: own.currency, price: own.price.ratio,
+      legs: [own.exchangeRate(from: currency, on: date, bill: id)])
+    if own.currency == target { return .success(first) }
+    guard let rest = rate(from: own.currency, to: target, on: date) else {
+      return .failure(.missing(from: own.currency, to: target))
+    }
+    guard let joined = first.then(rest) else { return .failure(.tooPrecise) }
+    return .success(joined)
   }
 }
 

@@ -229,6 +229,11 @@ public struct ReportLedger: Sendable {
     sortedBooks.flatMap { book in book.people.sorted { $0.person < $1.person } }
   }
 
+  /// Each person's closing balance in `currency` (empty for a currency the run did not meet).
+  public func closingBalances(in currency: Currency) -> [String: Int64] {
+    books.first { $0.totals.currency == currency }?.closingBalances ?? [:]
+  }
+
   /// The transfers that settle every currency's closing balances, by currency code.
   public var settlements: [Settlement] {
     sortedBooks.map { book in Settlement.settle(book.closingBalances, in: book.totals.currency) }
@@ -258,11 +263,8 @@ public struct ReportLedger: Sendable {
       try require(people.reduce(0) { $0 + $1.opening } == 0, "Σ opening balances = 0")
       try require(people.reduce(0) { $0 + $1.closing } == 0, "Σ closing balances = 0")
       try require(people.reduce(0) { $0 + $1.absorbed } == book.namedAbsorbed, "Σ absorbed = leftover units")
-      var after = book.closingBalances
-      for transfer in Settlement.settle(after, in: totals.currency).transfers {
-        after[transfer.from, default: 0] += transfer.amount.minorUnits
-        after[transfer.to, default: 0] -= transfer.amount.minorUnits
-      }
+      let balances = book.closingBalances
+      let after = Settlement.settle(balances, in: totals.currency).applied(to: balances)
       try require(after.values.allSatisfy { $0 == 0 }, "the settlement brings every balance to zero")
     }
   }

@@ -32,6 +32,16 @@ public struct Settlement: Hashable, Sendable {
     self.transfers = transfers
   }
 
+  /// `balances` after the transfers: each payer's balance up, each payee's down, by the amount.
+  public func applied(to balances: [String: Int64]) -> [String: Int64] {
+    var after = balances
+    for transfer in transfers {
+      after[transfer.from, default: 0] += transfer.amount.minorUnits
+      after[transfer.to, default: 0] -= transfer.amount.minorUnits
+    }
+    return after
+  }
+
   /// The most people with a non-zero balance for which the exact search is used.
   public static let exactLimit = 12
 

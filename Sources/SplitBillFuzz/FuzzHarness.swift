@@ -67,12 +67,12 @@ enum FuzzHarness {
         precondition(
           location.line <= lines && location.column >= 1, "\(diagnostic) outside an input of \(lines) lines")
       }
-      checkRates(path, lines: lines)
+      checkRates(bytes, path: path, lines: lines)
     }
   }
 
-  static func checkRates(_ path: String, lines: Int) {
-    let (rates, problems) = RateReader.read(path: path)
+  static func checkRates(_ bytes: [UInt8], path: String, lines: Int) {
+    let (rates, problems) = RateReader.read(bytes, path: path)
     for diagnostic in problems {
       guard let location = diagnostic.location, location.line > 0 else { continue }
       precondition(

@@ -61,7 +61,14 @@ package enum SplitwiseImport {
       throw ImportIssue(
         .error, "file.utf8", "the file is not UTF-8 text: export it again from Splitwise", line: 1, column: 1)
     }
-    let table = try CSVTable(bytes)
+    let table: CSVTable
+    do {
+      table = try CSVTable(bytes)
+    } catch {
+      throw ImportIssue(
+        .error, "csv.unterminated-quote", "a quote opened here is never closed: the rest of the file is in this cell",
+        line: error.line, column: error.column)
+    }
     guard let headerIndex = table.rows.firstIndex(where: { !$0.isBlank }) else {
       throw ImportIssue(
         .error, "splitwise.empty", "the file is empty: expected a Splitwise export's header", line: 1, column: 1)

@@ -31,16 +31,9 @@ package struct ConfigFile: Sendable {
       }
       return ConfigProblem(.error(error.problem, at: location))
     }
-    var root: YAMLNode?
+    let root: YAMLNode?
     do throws(InputFailure) {
-      while let (event, line, column) = try pull(&builder) {
-        switch event {
-        case .streamStart, .documentStart, .documentEnd, .streamEnd: continue
-        default:
-          guard root == nil else { throw InputFailure.at(line, column, .contentAfterDocument) }
-          root = try builder.build(event, line: line, column: column)
-        }
-      }
+      root = try builder.documentRoot()
     } catch {
       throw located(error)
     }
@@ -79,14 +72,6 @@ package struct ConfigFile: Sendable {
     return ConfigFile(path: path, settings: settings)
   }
 
-  private static func pull(_ builder: inout YAMLNodeBuilder) throws(InputFailure) -> (YAMLEvent, Int, Int)? {
-    do {
-      guard let next = try builder.reader?.next() else { return nil }
-      return (next.0, next.line, next.column)
-    } catch {
-      throw .syntax(error)
-    }
-  }
 }
 
 /// Why a configuration file is refused: one located diagnostic.

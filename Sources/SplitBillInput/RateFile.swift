@@ -1,10 +1,6 @@
 import SplitBillCore
 import SplitBillText
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// What is wrong with a rate: in a `rates:` section, a rates file or a bill's `rate`.
 package enum RateProblem: Error, Hashable, Sendable {
   /// `rates:` that is not a list, described.
@@ -102,6 +98,42 @@ package enum RateReader {
   /// The keys of one rate.
   static let keys = ["date", "base", "quote", "rate"]
 
+  /// Rates as one source reads them: the same pair and day twice with different rates is a
+  /// located error (the second is dropped); the same rate twice is one.
+  private struct Collected {
+    var rates: [ExchangeRate] = []
+    var problems: [Diagnostic] = []
+    private var seen: [Day: ExchangeRate] = [:]
+
+    private struct Day: Hashable {
+      var base: Currency
+      var quote: Currency
+      var date: CalendarDate?
+    }
+
+    mutating func add(_ rate: ExchangeRate, at location: SourceLocation) {
+      let day = Day(base: rate.base, quote: rate.quote, date: rate.date)
+      if let first = seen[day] {
+        guard first.rate != rate.rate else { return }
+        let pair = "\(rate.base.code)/\(rate.quote.code)"
+        problems.append(
+          .error(
+            .rate(.conflict(pair: pair, date: rate.date.map { "\($0)" } ?? "every day", first: first.origin)),
+            at: location))
+        return
+      }
+      seen[day] = rate
+      rates.append(rate)
+    }
+
+    mutating func add(_ result: Result<ExchangeRate, Failure>, at location: SourceLocation) {
+      switch result {
+      case .success(let rate): add(rate, at: location)
+      case .failure(let failure): problems.append(failure.diagnostic)
+      }
+    }
+  }
+
   /// The rates of a `rates:` node (a list of mappings), with what is wrong with them; `source` is
   /// the file path shown with each rate.
   static func rates(of node: YAMLNode, in file: SourceFile, source: String) -> ([ExchangeRate], [Diagnostic]) {
@@ -110,61 +142,45 @@ package enum RateReader {
     guard case .sequence(let entries) = node.kind else {
       return ([], [.error(.rate(.sectionShape(node.shapeDescription)), at: location(node))])
     }
-    var rates: [ExchangeRate] = []
-    var problems: [Diagnostic] = []
-    var table = RateTable()
+    var collected = Collected()
     for entry in entries {
       guard case .mapping(let pairs) = entry.kind else {
-        problems.append(.error(.rate(.entryShape(entry.shapeDescription)), at: location(entry)))
+        collected.problems.append(.error(.rate(.entryShape(entry.shapeDescription)), at: location(entry)))
         continue
       }
       var cells: [String: (String, SourceLocation)] = [:]
       var broken = false
       for (key, value) in pairs {
         let name = key.scalar ?? key.shapeDescription
-        guard keys.contains(name) else {
-          problems.append(
-            .error(.rate(.unknownKey(name, guess: Spelling.suggestion(for: name, among: keys))), at: location(key)))
-          broken = true
-          continue
-        }
-        if let first = cells[name] {
-          problems.append(.error(.repeatedKey(name, place: "a rate", first: first.1), at: location(key)))
-          broken = true
-          continue
-        }
-        guard let text = value.scalar, !value.isNull else {
-          problems.append(
+        let problem: Problem?
+        if !keys.contains(name) {
+          problem = .rate(.unknownKey(name, guess: Spelling.suggestion(for: name, among: keys)))
+        } else if let first = cells[name] {
+          problem = .repeatedKey(name, place: "a rate", first: first.1)
+        } else if let text = value.scalar, !value.isNull {
+          cells[name] = (text, location(value))
+          problem = nil
+        } else {
+          collected.problems.append(
             .error(
               .notSingleValue(key: name, shape: value.isNull ? "nothing" : value.shapeDescription), at: location(value))
           )
           broken = true
           continue
         }
-        cells[name] = (text, location(value))
-      }
-      if broken { continue }
-      switch rate(cells, at: location(entry), source: source, line: entry.line) {
-      case .success(let rate):
-        if let first = table.existing(rate), first.rate != rate.rate {
-          problems.append(.error(.rate(conflict(rate, first)), at: location(entry)))
-        } else {
-          table.add(rate)
-          rates.append(rate)
+        if let problem {
+          collected.problems.append(.error(problem, at: location(key)))
+          broken = true
         }
-      case .failure(let failure): problems.append(failure.diagnostic)
+      }
+      if !broken {
+        collected.add(rate(cells, at: location(entry), source: source, line: entry.line), at: location(entry))
       }
     }
-    return (rates, problems)
+    return (collected.rates, collected.problems)
   }
 
-  private static func conflict(_ rate: ExchangeRate, _ first: ExchangeRate) -> RateProblem {
-    .conflict(
-      pair: "\(rate.base.code)/\(rate.quote.code)", date: rate.date.map { "\($0)" } ?? "every day",
-      first: first.origin)
-  }
-
-  private struct Failure: Error {
+  struct Failure: Error {
     var diagnostic: Diagnostic
   }
 
@@ -172,29 +188,25 @@ package enum RateReader {
   private static func rate(
     _ cells: [String: (String, SourceLocation)], at start: SourceLocation, source: String, line: Int
   ) -> Result<ExchangeRate, Failure> {
+    func failure(_ problem: RateProblem, at location: SourceLocation) -> Result<ExchangeRate, Failure> {
+      .failure(Failure(diagnostic: .error(.rate(problem), at: location)))
+    }
     guard let (baseText, baseLocation) = cells["base"], let (quoteText, quoteLocation) = cells["quote"],
       let (rateText, rateLocation) = cells["rate"]
-    else {
-      let key = ["base", "quote", "rate"].first { cells[$0] == nil } ?? "rate"
-      return .failure(Failure(diagnostic: .error(.rate(.missingKey(key)), at: start)))
-    }
+    else { return failure(.missingKey(["base", "quote", "rate"].first { cells[$0] == nil } ?? "rate"), at: start) }
     guard let base = try? Currency(code: baseText.trimmingSpaces) else {
-      return .failure(Failure(diagnostic: .error(.rate(.currency(baseText)), at: baseLocation)))
+      return failure(.currency(baseText), at: baseLocation)
     }
     guard let quote = try? Currency(code: quoteText.trimmingSpaces) else {
-      return .failure(Failure(diagnostic: .error(.rate(.currency(quoteText)), at: quoteLocation)))
+      return failure(.currency(quoteText), at: quoteLocation)
     }
-    if base == quote {
-      return .failure(Failure(diagnostic: .error(.rate(.sameCurrency(base.code)), at: quoteLocation)))
-    }
+    if base == quote { return failure(.sameCurrency(base.code), at: quoteLocation) }
     guard let value = DecimalRate(parsing: rateText.trimmingSpaces) else {
-      return .failure(Failure(diagnostic: .error(.rate(.value(rateText)), at: rateLocation)))
+      return failure(.value(rateText), at: rateLocation)
     }
     var date: CalendarDate?
     if let (dateText, dateLocation) = cells["date"], !dateText.trimmingSpaces.isEmpty {
-      guard let parsed = parseDate(dateText) else {
-        return .failure(Failure(diagnostic: .error(.rate(.date(dateText)), at: dateLocation)))
-      }
+      guard let parsed = parseDate(dateText) else { return failure(.date(dateText), at: dateLocation) }
       date = parsed
     }
     return .success(ExchangeRate(base: base, quote: quote, rate: value, date: date, source: source, line: line))
@@ -215,15 +227,13 @@ package enum RateReader {
     return CalendarDate(year: year, month: month + 1, day: day)
   }
 
-  /// The rates of a file given with `--rates`, and what is wrong with it. YAML (`.yaml`, `.yml`:
-  /// a list of rates, or a mapping with a `rates:` list) or CSV (anything else): the ECB's
-  /// reference rates, recognised by their header `Date,USD,JPY,…`, or `date,base,quote,rate`.
-  package static func read(path: String) -> (rates: [ExchangeRate], problems: [Diagnostic]) {
+  /// The rates of a file given with `--rates` (its `bytes`, read from `path`), and what is wrong
+  /// with it. YAML (`.yaml`, `.yml`: a list of rates, or a mapping with a `rates:` list) or CSV
+  /// (anything else): the ECB's reference rates, recognised by their header `Date,USD,JPY,…`, or
+  /// `date,base,quote,rate`.
+  package static func read(_ bytes: [UInt8], path: String) -> (rates: [ExchangeRate], problems: [Diagnostic]) {
     let lowered = path.lowercased()
     let file = SourceFile(path)
-    guard let bytes = readAll(path) else {
-      return ([], [.error(.cannotRead(path: path, reason: unsafe String(cString: strerror(errno))), at: nil)])
-    }
     var (rates, problems): ([ExchangeRate], [Diagnostic])
     if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") {
       (rates, problems) = yaml(bytes, file: file, path: path)
@@ -236,193 +246,111 @@ package enum RateReader {
     return (rates, problems)
   }
 
-  private static func readAll(_ path: String) -> [UInt8]? {
-    guard let reader = ByteReader(path: path) else { return nil }
-    var bytes: [UInt8] = []
-    var (line, column) = (1, 1)
-    reader.consume(upTo: (0, 0, 0, 0), into: &bytes, line: &line, column: &column)
-    // A NUL byte stops the copy: the rest is read past it.
-    while reader.next() != nil {
-      bytes.append(0)
-      reader.consume(upTo: (0, 0, 0, 0), into: &bytes, line: &line, column: &column)
-    }
-    return reader.readError == nil ? bytes : nil
-  }
-
   private static func yaml(_ bytes: [UInt8], file: SourceFile, path: String) -> ([ExchangeRate], [Diagnostic]) {
-    let reader = YAMLEventReader(bytes: bytes)
-    var builder = YAMLNodeBuilder(reader: reader, file: path)
-    func next() throws(InputFailure) -> (YAMLEvent, line: Int, column: Int)? {
-      do { return try reader.next() } catch { throw .syntax(error) }
-    }
+    var builder = YAMLNodeBuilder(reader: YAMLEventReader(bytes: bytes), file: path)
+    let root: YAMLNode
     do throws(InputFailure) {
-      var root: YAMLNode?
-      while let (event, line, column) = try next() {
-        if event == .documentStart || event == .streamStart || event == .documentEnd || event == .streamEnd {
-          continue
-        }
-        root = try builder.build(event, line: line, column: column)
-        break
-      }
-      guard let root else { return ([], []) }
-      if case .mapping(let pairs) = root.kind {
-        var rates: [ExchangeRate] = []
-        var problems: [Diagnostic] = []
-        for (key, value) in pairs {
-          let name = key.scalar ?? ""
-          if name == "rates" {
-            let (found, wrong) = Self.rates(of: value, in: file, source: path)
-            rates += found
-            problems += wrong
-          } else if !name.hasPrefix("x-"), !["version"].contains(name) {
-            problems.append(
-              .error(
-                .unknownTopKey(name, guess: Spelling.suggestion(for: name, among: ["rates"])),
-                at: SourceLocation(in: file, line: key.line, column: key.column)))
-          }
-        }
-        return (rates, problems)
-      }
-      return Self.rates(of: root, in: file, source: path)
+      guard let found = try builder.documentRoot() else { return ([], []) }
+      root = found
     } catch {
       guard case .syntax(let syntax) = error else { return ([], []) }
       let (line, column) = syntax.position(in: path, standardInput: nil)
       return ([], [.error(syntax.problem, at: SourceLocation(in: file, line: line, column: column))])
     }
-  }
-
-  /// Splits one CSV line into trimmed cells (quotes allowed; rates files have none to speak of).
-  private static func cells(_ line: Substring) -> [String] {
-    var cells: [String] = []
-    var current = ""
-    var quoted = false
-    var iterator = line.makeIterator()
-    while let character = iterator.next() {
-      if character == "\"" {
-        quoted.toggle()
-      } else if character == ",", !quoted {
-        cells.append(current.trimmingSpaces)
-        current = ""
-      } else {
-        current.append(character)
-      }
-    }
-    cells.append(current.trimmingSpaces)
-    return cells
-  }
-
-  private static func csv(_ bytes: [UInt8], file: SourceFile, path: String) -> ([ExchangeRate], [Diagnostic]) {
-    var text = String(decoding: bytes, as: UTF8.self)
-    if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
-      $0.hasSuffix("\r") ? $0.dropLast() : $0
-    }
-    guard let headerLine = lines.first(where: { !$0.isBlank }),
-      let headerIndex = lines.firstIndex(of: headerLine)
-    else { return ([], []) }
-    let header = cells(headerLine)
+    guard case .mapping(let pairs) = root.kind else { return rates(of: root, in: file, source: path) }
     var rates: [ExchangeRate] = []
     var problems: [Diagnostic] = []
-    var table = RateTable()
-    func at(_ line: Int, _ column: Int = 1) -> SourceLocation { SourceLocation(in: file, line: line, column: column) }
-    // The column where cell `index` starts on `line` (for locating a bad cell).
-    func column(of index: Int, in line: Substring) -> Int {
-      var column = 1
-      var commas = 0
-      for character in line {
-        if commas == index { break }
-        if character == "," { commas += 1 }
-        column += 1
-      }
-      return column
-    }
-    let lowered = header.map { $0.lowercased() }
-    // The ECB's header: Date, then currency codes (no base column).
-    if lowered.first == "date", header.count > 1, !lowered.contains("base") {
-      // The ECB's: base EUR, one column per currency, a trailing empty column, N/A for no rate.
-      let ecb = "ECB \(path)"
-      var quotes: [Currency?] = []
-      for code in header.dropFirst() {
-        if code.isEmpty {
-          quotes.append(nil)
-          continue
-        }
-        guard let currency = try? Currency(code: code) else {
-          problems.append(
-            .error(.rate(.currency(code)), at: at(headerIndex + 1, column(of: quotes.count + 1, in: headerLine))))
-          quotes.append(nil)
-          continue
-        }
-        quotes.append(currency)
-      }
-      for (offset, line) in lines.enumerated() where offset > headerIndex && !line.isBlank {
-        let row = cells(line)
-        let number = offset + 1
-        guard let date = parseDate(row[0]) else {
-          problems.append(.error(.rate(.date(row[0])), at: at(number)))
-          continue
-        }
-        for (index, cell) in row.dropFirst().enumerated() where !cell.isEmpty && cell != "N/A" {
-          guard index < quotes.count, let quote = quotes[index] else {
-            if index >= quotes.count {
-              problems.append(.error(.rate(.cellCount(found: row.count, expected: header.count)), at: at(number)))
-              break
-            }
-            continue
-          }
-          guard let value = DecimalRate(parsing: cell) else {
-            problems.append(.error(.rate(.value(cell)), at: at(number, column(of: index + 1, in: line))))
-            continue
-          }
-          if quote == .eur { continue }
-          let rate = ExchangeRate(base: .eur, quote: quote, rate: value, date: date, source: ecb, line: number)
-          if let first = table.existing(rate), first.rate != rate.rate {
-            problems.append(.error(.rate(conflict(rate, first)), at: at(number)))
-          } else {
-            table.add(rate)
-            rates.append(rate)
-          }
-        }
-      }
-      return (rates, problems)
-    }
-    guard let baseColumn = lowered.firstIndex(of: "base"), let quoteColumn = lowered.firstIndex(of: "quote"),
-      let rateColumn = lowered.firstIndex(of: "rate")
-    else {
-      return ([], [.error(.rate(.header(String(headerLine))), at: at(headerIndex + 1))])
-    }
-    let dateColumn = lowered.firstIndex(of: "date")
-    for (offset, line) in lines.enumerated() where offset > headerIndex && !line.isBlank {
-      let row = cells(line)
-      let number = offset + 1
-      guard row.count == header.count else {
-        problems.append(.error(.rate(.cellCount(found: row.count, expected: header.count)), at: at(number)))
-        continue
-      }
-      var given: [String: (String, SourceLocation)] = [
-        "base": (row[baseColumn], at(number, column(of: baseColumn, in: line))),
-        "quote": (row[quoteColumn], at(number, column(of: quoteColumn, in: line))),
-        "rate": (row[rateColumn], at(number, column(of: rateColumn, in: line))),
-      ]
-      if let dateColumn { given["date"] = (row[dateColumn], at(number, column(of: dateColumn, in: line))) }
-      switch rate(given, at: at(number), source: path, line: number) {
-      case .success(let rate):
-        if let first = table.existing(rate), first.rate != rate.rate {
-          problems.append(.error(.rate(conflict(rate, first)), at: at(number)))
-        } else {
-          table.add(rate)
-          rates.append(rate)
-        }
-      case .failure(let failure): problems.append(failure.diagnostic)
+    for (key, value) in pairs {
+      let name = key.scalar ?? ""
+      if name == "rates" {
+        let (found, wrong) = Self.rates(of: value, in: file, source: path)
+        rates += found
+        problems += wrong
+      } else if !name.hasPrefix("x-"), name != "version" {
+        problems.append(
+          .error(
+            .unknownTopKey(name, guess: Spelling.suggestion(for: name, among: ["rates"])),
+            at: SourceLocation(in: file, line: key.line, column: key.column)))
       }
     }
     return (rates, problems)
   }
-}
 
-extension Substring {
-  /// Whether the line has nothing but spaces and tabs.
-  fileprivate var isBlank: Bool { allSatisfy { $0 == " " || $0 == "\t" } }
+  private static func csv(_ bytes: [UInt8], file: SourceFile, path: String) -> ([ExchangeRate], [Diagnostic]) {
+    func at(_ line: Int, _ column: Int = 1) -> SourceLocation { SourceLocation(in: file, line: line, column: column) }
+    let table: CSVTable
+    do {
+      table = try CSVTable(bytes)
+    } catch {
+      return ([], [.error(.unterminatedQuote, at: at(error.line, error.column))])
+    }
+    guard let headerIndex = table.rows.firstIndex(where: { !$0.isBlank }) else { return ([], []) }
+    let headerRow = table.rows[headerIndex]
+    let header = headerRow.cells.map { $0.text.trimmingSpaces.lowercased() }
+    let rows = table.rows[(headerIndex + 1)...].filter { !$0.isBlank }
+    // Where a cell's text starts: past the spaces the ECB's daily file puts after each comma.
+    func at(_ cell: CSVTable.Cell) -> SourceLocation {
+      at(cell.line, cell.column + cell.text.prefix { $0 == " " || $0 == "\t" }.count)
+    }
+    var collected = Collected()
+    // The ECB's header: Date, then currency codes (no base column); base EUR, a trailing empty
+    // column, N/A where no rate was published.
+    if header.first == "date", header.count > 1, !header.contains("base") {
+      let ecb = "ECB \(path)"
+      var quotes: [Currency?] = []
+      for cell in headerRow.cells.dropFirst() {
+        let code = cell.text.trimmingSpaces
+        let currency = code.isEmpty ? nil : try? Currency(code: code)
+        if !code.isEmpty, currency == nil { collected.problems.append(.error(.rate(.currency(code)), at: at(cell))) }
+        quotes.append(currency)
+      }
+      for row in rows {
+        guard let date = parseDate(row.cell(0).text) else {
+          collected.problems.append(.error(.rate(.date(row.cell(0).text.trimmingSpaces)), at: at(row.line)))
+          continue
+        }
+        if row.cells.count > header.count {
+          collected.problems.append(
+            .error(.rate(.cellCount(found: row.cells.count, expected: header.count)), at: at(row.line)))
+        }
+        for (quote, cell) in zip(quotes, row.cells.dropFirst()) {
+          let text = cell.text.trimmingSpaces
+          guard let quote, !text.isEmpty, text != "N/A" else { continue }
+          guard let value = DecimalRate(parsing: text) else {
+            collected.problems.append(.error(.rate(.value(text)), at: at(cell)))
+            continue
+          }
+          if quote == .eur { continue }
+          collected.add(
+            ExchangeRate(base: .eur, quote: quote, rate: value, date: date, source: ecb, line: row.line),
+            at: at(row.line))
+        }
+      }
+      return (collected.rates, collected.problems)
+    }
+    guard let baseColumn = header.firstIndex(of: "base"), let quoteColumn = header.firstIndex(of: "quote"),
+      let rateColumn = header.firstIndex(of: "rate")
+    else {
+      let text = headerRow.cells.map(\.text).joined(separator: ",")
+      return ([], [.error(.rate(.header(text)), at: at(headerRow.line))])
+    }
+    let dateColumn = header.firstIndex(of: "date")
+    for row in rows {
+      guard row.cells.count == header.count else {
+        collected.problems.append(
+          .error(.rate(.cellCount(found: row.cells.count, expected: header.count)), at: at(row.line)))
+        continue
+      }
+      var given: [String: (String, SourceLocation)] = [:]
+      for (key, column) in [("base", baseColumn), ("quote", quoteColumn), ("rate", rateColumn), ("date", dateColumn)] {
+        guard let column else { continue }
+        let cell = row.cells[column]
+        given[key] = (cell.text.trimmingSpaces, at(cell))
+      }
+      collected.add(rate(given, at: at(row.line), source: path, line: row.line), at: at(row.line))
+    }
+    return (collected.rates, collected.problems)
+  }
 }
 
 extension BillRate {

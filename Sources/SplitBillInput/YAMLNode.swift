@@ -164,6 +164,27 @@ struct YAMLNodeBuilder {
     return try build(first, line: line, column: column, depth: depth)
   }
 
+  /// A stream of one document: its root node, or `nil` for an empty stream; a second document is
+  /// ``Problem/contentAfterDocument``.
+  mutating func documentRoot() throws(InputFailure) -> YAMLNode? {
+    var root: YAMLNode?
+    while true {
+      let pulled: (YAMLEvent, line: Int, column: Int)?
+      do {
+        pulled = try reader?.next()
+      } catch {
+        throw .syntax(error)
+      }
+      guard let (event, line, column) = pulled else { return root }
+      switch event {
+      case .streamStart, .documentStart, .documentEnd, .streamEnd: continue
+      default:
+        guard root == nil else { throw InputFailure.at(line, column, .contentAfterDocument) }
+        root = try build(event, line: line, column: column)
+      }
+    }
+  }
+
   /// The next event; the end of the stream inside a node is an error.
   mutating func pull() throws(InputFailure) -> (YAMLEvent, Int, Int) {
     if replayed < replay.count {

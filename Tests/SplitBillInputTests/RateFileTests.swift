@@ -15,9 +15,13 @@ struct RateFileTests {
     return path
   }
 
+  static func read(_ path: String) -> (rates: [ExchangeRate], problems: [Diagnostic]) {
+    RateReader.read([UInt8](FileManager.default.contents(atPath: path) ?? Data()), path: path)
+  }
+
   @Test func theDailyECBFileWithSpacesAndSpelledOutDates() throws {
     let path = try Self.file("Date, USD, JPY, BGN, \n28 November 2026, 1.0498, 161.87, N/A, \n", "eurofxref.csv")
-    let (rates, problems) = RateReader.read(path: path)
+    let (rates, problems) = Self.read(path)
     #expect(problems.isEmpty, "\(problems)")
     #expect(
       rates.map { "\($0.base.code)/\($0.quote.code) \($0.rate) \($0.date.map { "\($0)" } ?? "")" } == [
@@ -28,7 +32,7 @@ struct RateFileTests {
 
   @Test func columnsInAnyOrderAndUndatedRates() throws {
     let path = try Self.file("rate,quote,base,date\n160,JPY,EUR,\n0.0062,EUR,JPY,2026-11-20\n", "agreed.csv")
-    let (rates, problems) = RateReader.read(path: path)
+    let (rates, problems) = Self.read(path)
     #expect(problems.isEmpty, "\(problems)")
     #expect(rates.map(\.date) == [nil, CalendarDate(iso: "2026-11-20")])
     let table = RateTable(rates)
@@ -44,20 +48,20 @@ struct RateFileTests {
   /// located at the end instead (found by the fuzzer).
   @Test func aYAMLErrorAtTheEndIsInsideTheFile() throws {
     let path = try Self.file("rates:\n  - {base: EUR, quote: JPY, rate: 160}\nquote", "r.yaml")
-    let (_, problems) = RateReader.read(path: path)
+    let (_, problems) = Self.read(path)
     let location = try #require(problems.first?.location)
     #expect(location.line <= 3 && location.column >= 1, "\(location)")
   }
 
   @Test func problemsAreLocated() throws {
     let path = try Self.file("date,base,quote,rate\n2026-11-31,EUR,JPY,160\n2026-11-20,EUR,EUR,1\nx,y\n", "bad.csv")
-    let messages = RateReader.read(path: path).problems.map {
+    let messages = Self.read(path).problems.map {
       "\($0.location.map { "\($0.line):\($0.column)" } ?? "") \($0.code)"
     }
     #expect(messages == ["2:1 rates.date", "3:16 rates.same-currency", "4:1 rates.cells"])
     let header = try Self.file("when,what\n", "header.csv")
-    #expect(RateReader.read(path: header).problems.map(\.code) == ["rates.header"])
+    #expect(Self.read(header).problems.map(\.code) == ["rates.header"])
     let empty = try Self.file("", "empty.csv")
-    #expect(RateReader.read(path: empty).problems.map(\.code) == ["rates.empty"])
+    #expect(Self.read(empty).problems.map(\.code) == ["rates.empty"])
   }
 }

@@ -1,36 +1,43 @@
 /// A whole CSV file as rows of cells, each cell with the line and column it starts at: what an
 /// exported spreadsheet is read as. RFC 4180 quoting (delimiters, doubled quotes and line breaks
 /// inside quotes), a UTF-8 BOM, CRLF or LF line ends. Exports are read whole (a 10,000-row
-/// Splitwise export is about a megabyte); bill files keep their own streaming reader.
-struct CSVTable {
+/// Splitwise export is about a megabyte; a rates file is smaller still); bill files keep their own
+/// streaming reader.
+package struct CSVTable {
+  /// A quote opened at `line`, `column` and never closed: the rest of the file would be one cell.
+  package struct UnclosedQuote: Error, Hashable, Sendable {
+    package var line: Int
+    package var column: Int
+  }
+
   /// One cell: its text (quotes undone) and where it starts (1-based line, column in characters).
-  struct Cell {
-    var text: String
-    var line: Int
-    var column: Int
+  package struct Cell {
+    package var text: String
+    package var line: Int
+    package var column: Int
   }
 
   /// One row's cells and the line it starts on.
-  struct Row {
-    var cells: [Cell]
-    var line: Int
+  package struct Row {
+    package var cells: [Cell]
+    package var line: Int
 
     /// Whether every cell is empty (a blank line, or a row of empty cells).
-    var isBlank: Bool { cells.allSatisfy { $0.text.isEmpty } }
+    package var isBlank: Bool { cells.allSatisfy { $0.text.isEmpty } }
 
     /// The cell in `column` (0-based), or an empty one just past the row's end.
-    func cell(_ column: Int) -> Cell {
+    package func cell(_ column: Int) -> Cell {
       if column < cells.count { return cells[column] }
       let last = cells.last
       return Cell(text: "", line: last?.line ?? line, column: (last?.column ?? 0) + (last?.text.count ?? 0) + 1)
     }
   }
 
-  var rows: [Row] = []
+  package var rows: [Row] = []
 
   /// Reads `bytes`; the delimiter is the one of `,` `;` tab that the first line uses most.
   /// Throws at a quote never closed, with where it opened.
-  init(_ bytes: [UInt8]) throws(ImportIssue) {
+  package init(_ bytes: [UInt8]) throws(UnclosedQuote) {
     var bytes = bytes[...]
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
     let delimiter = Self.delimiter(of: bytes)
@@ -75,12 +82,7 @@ struct CSVTable {
             column += 1
           }
         }
-        guard closed else {
-          throw ImportIssue(
-            .error, "csv.unterminated-quote",
-            "a quote opened here is never closed: the rest of the file is in this cell",
-            line: startLine, column: startColumn)
-        }
+        guard closed else { throw UnclosedQuote(line: startLine, column: startColumn) }
       }
       // The rest of the cell, up to a delimiter or a line end (text after a closing quote is kept).
       while index < bytes.endIndex, bytes[index] != delimiter, bytes[index] != 0x0A, bytes[index] != 0x0D {
