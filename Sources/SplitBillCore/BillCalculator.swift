@@ -231,11 +231,13 @@ extension BillTerms {
     unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: shares.count) { buffer in
       var order = unsafe buffer
       for index in order.indices { unsafe order.initializeElement(at: index, to: index) }
-      switch leftover {
+      // The policy as a local: the sorts' closures would otherwise capture the whole bill.
+      let policy = leftover
+      switch policy {
       case .first:
         break
       case .remainder:
-        unsafe order.sort { unsafe remainders[$0] != remainders[$1] ? remainders[$0] > remainders[$1] : $0 < $1 }
+        unsafe order.sort { unsafe policy.takesUnitBefore((remainders[$0], 0, $0), (remainders[$1], 0, $1)) }
       case .balanced, .payer, .toTip:
         let anonymous = diners.isAnonymous
         unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: shares.count) { sofar in
@@ -244,9 +246,8 @@ extension BillTerms {
               at: index, to: anonymous ? 0 : ledger.absorbed(by: shares[index].person, in: amount.currency))
           }
           unsafe order.sort { left, right in
-            if unsafe remainders[left] != remainders[right] { return unsafe remainders[left] > remainders[right] }
-            if unsafe sofar[left] != sofar[right] { return unsafe sofar[left] < sofar[right] }
-            return left < right
+            unsafe policy.takesUnitBefore(
+              (remainders[left], sofar[left], left), (remainders[right], sofar[right], right))
           }
         }
       }

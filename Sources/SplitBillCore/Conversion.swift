@@ -66,22 +66,14 @@ enum BalancedRounding {
     return numerator.negative ? -steps : steps
   }
 
-  /// The order in which candidates take a moved step: by the leftover policy. `remainder`: the
-  /// largest residue first (closest to the next step), ties by name; `first`: by name;
-  /// `balanced` (and `payer`, `to-tip`, which have no payer or tip to go to here): the largest
-  /// residue first, ties to whoever absorbed the fewest leftover units in the run, then by name.
+  /// The order in which candidates take a moved step: the leftover policy's
+  /// (``LeftoverPolicy/takesUnitBefore(_:_:)``), the residue as the remainder and the name as the
+  /// position (`payer` and `to-tip`, with no payer or tip to go to here, go as `balanced`).
   static func order(
     _ candidates: [(person: String, residue: BigInt)], policy: LeftoverPolicy, absorbed: (String) -> Int
   ) -> [Int] {
-    candidates.indices.sorted { left, right in
-      let (a, b) = (candidates[left], candidates[right])
-      if policy != .first, a.residue != b.residue { return a.residue > b.residue }
-      if policy != .first, policy != .remainder {
-        let (absorbedA, absorbedB) = (absorbed(a.person), absorbed(b.person))
-        if absorbedA != absorbedB { return absorbedA < absorbedB }
-      }
-      return a.person < b.person
-    }
+    let keys = candidates.map { (remainder: $0.residue, absorbed: absorbed($0.person), position: $0.person) }
+    return candidates.indices.sorted { policy.takesUnitBefore(keys[$0], keys[$1]) }
   }
 }
 

@@ -18,6 +18,23 @@ public enum LeftoverPolicy: String, CaseIterable, Sendable, Codable {
   case toTip = "to-tip"
 }
 
+extension LeftoverPolicy {
+  /// Whether a candidate takes a leftover unit before another: the one order for a bill's shares
+  /// (``BillTerms/split(ledger:)``) and for balances rounded to a total (converted balances, cash
+  /// increments). `remainder`: the larger remainder first, ties by position; `balanced` (and
+  /// `payer` and `to-tip` where units go by order): the larger remainder first, then whoever
+  /// absorbed fewer units so far, then position; `first`: by position.
+  @inline(__always)
+  func takesUnitBefore<Remainder: Comparable, Position: Comparable>(
+    _ a: (remainder: Remainder, absorbed: Int, position: Position),
+    _ b: (remainder: Remainder, absorbed: Int, position: Position)
+  ) -> Bool {
+    if self != .first, a.remainder != b.remainder { return a.remainder > b.remainder }
+    if self != .first, self != .remainder, a.absorbed != b.absorbed { return a.absorbed < b.absorbed }
+    return a.position < b.position
+  }
+}
+
 /// One person at the table and their relative share.
 public struct Diner: Hashable, Sendable {
   /// The person's name, or `Diner 1`… for anonymous diners.
