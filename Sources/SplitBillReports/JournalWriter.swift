@@ -95,6 +95,9 @@ private enum PostingNote {
   case share(name: [UInt8], weight: Int64, absorbed: Int)
   case diners(Int)
   case payer(name: [UInt8])
+  /// The posting is `original`, at the total price of its amount (`-14915 JPY @@ 92.45 EUR`):
+  /// a balance converted into the transaction's currency.
+  case priced(original: Money)
 
   /// The most bytes the note writes.
   var maximumLength: Int {
@@ -103,6 +106,7 @@ private enum PostingNote {
     case .share(let name, _, _): 3 * 48 + name.count
     case .diners: 48
     case .payer(let name): 48 + name.count
+    case .priced: 64
     }
   }
 }
@@ -402,10 +406,10 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     firstDate = min(firstDate ?? date, date)
     lastDate = max(lastDate ?? date, date)
     transfer(
-      postings, amount: payment.amount, on: date, pending: false,
+      postings, currency: payment.currency, on: date, pending: false,
       title: "Payment: \(payment.from) pays \(payment.to)",
       comment: "paid: \(payment.from) pays \(payment.to) \(payment.amount)" + (record.notes.map { " (\($0))" } ?? ""),
-      key: .payment, value: record.id)
+      meta: (.payment, record.id))
   }
 
   /// Carries a payment from before the period.
@@ -568,11 +572,18 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
           unsafe out.write(spaces: width - posting.account.columns)
           unsafe out.write("  ")
           // The amount right-aligned in 16 bytes (ASCII: a column per byte).
-          unsafe out.write(spaces: 12 - DecimalText.length(posting.units, scale: currency.exponent))
-          unsafe Self.amount(posting.units, currency, to: &out)
+          if case .priced(let original) = posting.note {
+            unsafe out.write(spaces: 12 - DecimalText.length(original.minorUnits, scale: original.currency.exponent))
+            unsafe Self.amount(original.minorUnits, original.currency, to: &out)
+            unsafe out.write(" @@ ")
+            unsafe Self.amount(abs(posting.units), currency, to: &out)
+          } else {
+            unsafe out.write(spaces: 12 - DecimalText.length(posting.units, scale: currency.exponent))
+            unsafe Self.amount(posting.units, currency, to: &out)
+          }
           var meta = MetaLine(flavor: flavor, posting: true)
           switch posting.note {
-          case .none: break
+          case .none, .priced: break
           case .share(let name, let weight, let absorbed):
             unsafe meta.key(.diner, into: &out)
             unsafe out.write(bytes: name)
@@ -650,27 +661,16 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
       let parts = person.parts.filter { $0.original.currency != target && $0.original.minorUnits != 0 }
       guard !parts.isEmpty else { continue }
       let account = account(.paid, person.person)
-      let width = max(36, account.characters + 2)
-      let padding = String(repeating: " ", count: max(2, width - account.columns))
-      currencies.insert(target)
-      var lines = [
-        "; \(JournalSyntax.oneLine(person.person))'s balances converted into \(target.code) at the report's rates"
-      ]
-      let title = "Conversion into \(target.code): \(person.person)"
-      lines.append(
-        "\(date) * "
-          + (flavor == .beancount ? JournalSyntax.quoted(JournalSyntax.oneLine(title)) : JournalSyntax.payee(title)))
-      var total: Int64 = 0
-      for part in parts {
-        currencies.insert(part.original.currency)
-        let price = Money(minorUnits: abs(part.converted.minorUnits), currency: target)
-        // The accounts hold minus the balance: adding the balance empties that currency.
-        lines.append("    \(account.name)\(padding)\(part.original) @@ \(price)")
-        total += part.converted.minorUnits
+      for part in parts { currencies.insert(part.original.currency) }
+      // The accounts hold minus the balance: adding the balance empties that currency.
+      var postings = parts.map {
+        Posting(account: account, units: $0.converted.minorUnits, note: .priced(original: $0.original))
       }
-      lines.append("    \(account.name)\(padding)\(Money(minorUnits: -total, currency: target))")
-      let text = lines.joined(separator: "\n") + "\n\n"
-      body.append(on: date) { bytes in bytes += Array(text.utf8) }
+      postings.append(
+        Posting(account: account, units: -parts.reduce(0) { $0 + $1.converted.minorUnits }, note: .none))
+      transfer(
+        postings, currency: target, on: date, pending: false, title: "Conversion into \(target.code): \(person.person)",
+        comment: "\(person.person)'s balances converted into \(target.code) at the report's rates", meta: nil)
     }
   }
 
@@ -745,10 +745,10 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     let postings = postings(from: transfer.from, to: transfer.to, units: transfer.amount.minorUnits)
     guard !postings.isEmpty else { return }
     self.transfer(
-      postings, amount: transfer.amount, on: date, pending: true,
+      postings, currency: transfer.amount.currency, on: date, pending: true,
       title: "Settlement: \(transfer.from) pays \(transfer.to)",
-      comment: "suggested, not yet paid: \(transfer.from) pays \(transfer.to) \(transfer.amount)", key: .settlement,
-      value: "\(transfer.from) -> \(transfer.to)")
+      comment: "suggested, not yet paid: \(transfer.from) pays \(transfer.to) \(transfer.amount)",
+      meta: (.settlement, "\(transfer.from) -> \(transfer.to)"))
   }
 
   /// What was carried from before the period, one transaction a currency on its first day: the
@@ -780,13 +780,14 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     }
   }
 
-  /// A payment made (cleared) or suggested (pending, `!`): a comment, its first line and one
-  /// metadata value, then `postings`.
+  /// A payment made (cleared) or suggested (pending, `!`), or a conversion: a comment, its first
+  /// line and one metadata value, if any, then `postings` in `currency`.
   private mutating func transfer(
-    _ postings: [Posting], amount: Money, on date: CalendarDate, pending: Bool, title: String, comment: String,
-    key: MetaKey, value: String
+    _ postings: [Posting], currency: Currency, on date: CalendarDate, pending: Bool, title: String, comment: String,
+    meta item: (key: MetaKey, value: String)?
   ) {
-    currencies.insert(amount.currency)
+    currencies.insert(currency)
+    let value = item?.value ?? ""
     let comment = JournalSyntax.oneLine(comment)
     let flavor = flavor
     var meta = MetaLine(flavor: flavor, posting: false)
@@ -796,12 +797,14 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
         unsafe out.write(utf8: comment)
         unsafe out.write(0x0A)
         unsafe Self.head(flavor, date: date, pending: pending, title: title, link: nil, to: &out)
-        unsafe meta.key(key, into: &out)
-        unsafe Self.text(flavor, value, to: &out)
+        if let item {
+          unsafe meta.key(item.key, into: &out)
+          unsafe Self.text(flavor, value, to: &out)
+        }
       }
     }
     usedKeys |= meta.used
-    write(postings, currency: amount.currency)
+    write(postings, currency: currency)
   }
 }
 
