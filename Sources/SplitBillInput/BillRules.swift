@@ -19,6 +19,8 @@ struct DocumentContext: Sendable {
   var rounding: Resolved<RoundingMode>
   /// The document's `rates:`, when it has some: what its records carry (``Bill/rates``).
   var rates: RecordRates?
+  /// Its `defaults: cash_rounding:` rules.
+  var cashRules: [CashRule] = []
   /// The `people:` roster, NFC names, when given.
   var roster: [String]? = nil {
     didSet { rosterNames = roster.map(Set.init) }
@@ -644,6 +646,24 @@ struct BillRules {
         ?? .invalid(location)
     }
     if !header.rates.isEmpty { context.rates = RecordRates(own: nil, file: RateTable(header.rates)) }
+    switch header.cashRounding {
+    case .unexpected(let shape, let location)?: policy.report(.error(.cashRoundingShape(shape), at: location))
+    case .entries(let entries)?:
+      for (code, location, value) in entries {
+        guard let currency = try? Currency(code: code) else {
+          policy.report(.error(.cashRoundingCurrency(code), at: location))
+          continue
+        }
+        guard case .text(let text) = value.shape,
+          let increment = try? Money(parsing: text.trimmingSpaces, currency: currency), increment.minorUnits > 0
+        else {
+          policy.report(.error(.cashRoundingIncrement(currency, shape: value.shape.description), at: value.location))
+          continue
+        }
+        context.cashRules.append(CashRule(currency: currency, increment: increment, location: location))
+      }
+    case nil: break
+    }
     if let (text, location) = text(.rounding) {
       context.rounding =
         Self.parseChoice(text, RoundingMode.self, "rounding", at: location, &policy).map(Resolved.value)

@@ -257,7 +257,7 @@ package struct BillStream {
       case .document(let header):
         let found: [Diagnostic]
         (context, found) = self.rules.context(for: header)
-        self.cashRules += header.cashRules
+        self.cashRules += context.cashRules
         for diagnostic in found { self.record(diagnostic, ofBill: false) }
         self.fileProblems += found
       case .failure(let diagnostic):

@@ -289,8 +289,12 @@ package enum Problem: Hashable, Sendable {
   case missingRate(id: String, kind: RecordKind, from: Currency, to: Currency, date: CalendarDate?)
   /// Rates whose exact product does not fit 128 bits.
   case rateTooPrecise(id: String, from: Currency, to: Currency)
-  /// A `cash_rounding` default that is not a mapping of currencies to increments.
-  case cashRounding(String)
+  /// A `cash_rounding` default that is not a mapping of currencies to increments: its shape.
+  case cashRoundingShape(String)
+  /// A `cash_rounding` key that is no currency.
+  case cashRoundingCurrency(String)
+  /// A `cash_rounding` increment that is not a positive amount in its currency's digits: its shape.
+  case cashRoundingIncrement(Currency, shape: String)
 
   /// What is wrong with `text`, a date that did not parse: not `YYYY-MM-DD`, or not a real day.
   static func badDate(_ text: String) -> Problem {
@@ -399,7 +403,7 @@ package enum Problem: Hashable, Sendable {
     case .rate(let problem): return problem.code
     case .missingRate: return "rate.missing"
     case .rateTooPrecise: return "rate.too-precise"
-    case .cashRounding: return "cash_rounding.invalid"
+    case .cashRoundingShape, .cashRoundingCurrency, .cashRoundingIncrement: return "cash_rounding.invalid"
     }
   }
 
@@ -622,9 +626,18 @@ package enum Problem: Hashable, Sendable {
     case .rateTooPrecise(let id, let from, let to):
       return "the \(from.code)→\(to.code) rates for '\(EchoedText.quote(id))' have too many digits to combine "
         + "exactly: give fewer decimals, or a direct rate"
-    case .cashRounding(let message): return message
+    case .cashRoundingShape(let shape):
+      return "cash_rounding is \(shape): \(Self.cashRoundingExpected)"
+    case .cashRoundingCurrency(let code):
+      return "cash_rounding names '\(EchoedText.quote(code))', not a currency: \(Self.cashRoundingExpected)"
+    case .cashRoundingIncrement(let currency, let shape):
+      let example = Money(minorUnits: 5 * max(1, currency.minorUnitsPerMajor / 100), currency: currency)
+      return "cash_rounding for \(currency.code) is \(shape): expected a positive amount in \(currency.code)'s digits, "
+        + "such as \(example.decimalString)"
     }
   }
+
+  private static let cashRoundingExpected = "expected currency -> increment, such as cash_rounding: {CHF: 0.05}"
 
   /// Every code, with what it means: the table docs/format.md shows (a test compares them).
   /// Codes with a field in them are listed for each field that can have them.

@@ -1,6 +1,13 @@
 import SplitBillCore
 
 /// A value of a file's header (`version`, a default, `people`), located.
+/// `defaults: cash_rounding:` as written: its entries, currency and increment each located, or the
+/// shape found instead of a mapping.
+enum CashRoundingValue: Sendable {
+  case entries([(code: String, location: SourceLocation, increment: HeaderValue)])
+  case unexpected(String, SourceLocation)
+}
+
 struct HeaderValue: Sendable {
   enum Shape: Sendable, CustomStringConvertible {
     /// Null in YAML.
@@ -43,8 +50,8 @@ struct DocumentHeader: Sendable {
   var problems: [Diagnostic] = []
   /// `rates:`, read (its problems are in ``problems``).
   var rates: [ExchangeRate] = []
-  /// `defaults: cash_rounding:`, read.
-  var cashRules: [CashRule] = []
+  /// `defaults: cash_rounding:` as written (the rules read it: ``BillRules/context(for:)``).
+  var cashRounding: CashRoundingValue?
 
   init(file: String) { self.file = file }
 

@@ -258,12 +258,14 @@ struct YAMLBillReader {
       let name = keyNode.scalar ?? keyNode.shapeDescription
       let keyLocation = location(keyNode.line, keyNode.column)
       if name == "cash_rounding" {
-        readCashRules(value, into: &header)
+        header.cashRounding = cashRounding(value)
         continue
       }
       guard let key = BillKey(name: name), BillField.defaultKeys.contains(name) else {
         header.problems.append(
-          BillRules.unknownKey(name, allowed: BillField.defaultKeys, place: "defaults", at: keyLocation).0)
+          BillRules.unknownKey(
+            name, allowed: BillField.defaultKeys + ["cash_rounding"], place: "defaults", at: keyLocation
+          ).0)
         continue
       }
       if let first = header.defaults.keyLocation(key) {
@@ -274,39 +276,16 @@ struct YAMLBillReader {
     }
   }
 
-  /// `cash_rounding: {CHF: 0.05, SEK: 1}`: each currency's cash increment, a positive amount in
-  /// its digits.
-  private func readCashRules(_ node: YAMLNode, into header: inout DocumentHeader) {
-    let expected = "expected currency -> increment, such as cash_rounding: {CHF: 0.05}"
+  /// `cash_rounding: {CHF: 0.05, SEK: 1}` as written, for the rules.
+  private func cashRounding(_ node: YAMLNode) -> CashRoundingValue {
     guard case .mapping(let pairs) = node.kind else {
-      header.problems.append(
-        .error(
-          .cashRounding("cash_rounding is \(node.shapeDescription): \(expected)"), at: location(node.line, node.column))
-      )
-      return
+      return .unexpected(node.shapeDescription, location(node.line, node.column))
     }
-    for (key, value) in pairs {
-      let code = key.scalar ?? key.shapeDescription
-      guard let currency = try? Currency(code: code) else {
-        header.problems.append(
-          .error(
-            .cashRounding("cash_rounding names '\(EchoedText.quote(code))', not a currency: \(expected)"),
-            at: location(key.line, key.column)))
-        continue
-      }
-      guard let text = value.scalar, let increment = try? Money(parsing: text.trimmingSpaces, currency: currency),
-        increment.minorUnits > 0
-      else {
-        header.problems.append(
-          .error(
-            .cashRounding(
-              "cash_rounding for \(currency.code) is \(value.shapeDescription): expected a positive amount in \(currency.code)'s digits, such as \(Money(minorUnits: 5 * max(1, currency.minorUnitsPerMajor / 100), currency: currency).decimalString)"
-            ), at: location(value.line, value.column)))
-        continue
-      }
-      header.cashRules.append(
-        CashRule(currency: currency, increment: increment, location: location(key.line, key.column)))
-    }
+    return .entries(
+      pairs.map { key, value in
+        let keyLocation = location(key.line, key.column)
+        return (key.scalar ?? key.shapeDescription, keyLocation, headerValue(value, keyLocation: keyLocation))
+      })
   }
 
   /// A header value as the rules take it.
