@@ -95,8 +95,8 @@ struct SettlingOptions {
     }
     var settlements: [Settlement] = []
     var cash: [CashSettlement] = []
-    for settlement in ledger.settlements {
-      let currency = settlement.currency
+    // Each currency settled once here (ReportLedger.settlements would settle them all first).
+    for currency in ledger.currencyTotals.map(\.currency) {
       let balances = ledger.closingBalances(in: currency)
       let (rounded, residues) = try settled(balances, in: currency)
       settlements.append(rounded)

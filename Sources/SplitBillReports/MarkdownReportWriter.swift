@@ -121,15 +121,15 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
       if rows.isEmpty {
         out.append("No residues: every balance was a multiple.")
       } else {
-        out += ["| Person | Residue |", "| --- | ---: |"]
+        out += Self.head(ConversionRows.residueHeadings, right: [1])
         for row in rows { out.append(Self.row(row)) }
       }
     }
     if let conversion = summary.conversion {
       out += ["", "### Settled in \(conversion.currency.code)", "", ConversionRows.method(conversion), ""]
-      out += ["| Rate | Date | Source | Records |", "| --- | --- | --- | ---: |"]
+      out += Self.head(ConversionRows.rateHeadings, right: [3])
       for row in ConversionRows.rates(conversion) { out.append(Self.row(row)) }
-      out += ["", "| Person | Balances | In \(conversion.currency.code) | Absorbed |", "| --- | --- | ---: | ---: |"]
+      out += [""] + Self.head(ConversionRows.balanceHeadings(conversion), right: [2, 3])
       for row in ConversionRows.balances(conversion) { out.append(Self.row(row)) }
     }
     if !summary.people.isEmpty {
@@ -208,6 +208,15 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
   }
 
   /// `text` as literal Markdown inside a table cell.
+  /// A table's heading row (each heading capitalised) and its alignment row, the columns in
+  /// `right` right-aligned.
+  private static func head(_ headings: [String], right: Set<Int>) -> [String] {
+    [
+      row(headings.map { $0.prefix(1).uppercased() + $0.dropFirst() }),
+      "| " + headings.indices.map { right.contains($0) ? "---:" : "---" }.joined(separator: " | ") + " |",
+    ]
+  }
+
   /// A table row of escaped cells.
   private static func row(_ cells: [String]) -> String {
     var line = "|"
