@@ -14,7 +14,8 @@ enum ImportCommand {
   static let command = Command(
     name: "import",
     summary: "turn a Splitwise CSV or Spliit JSON export into a splitbill YAML file",
-    usage: "splitbill import splitwise|spliit FILE [-o OUT] [--skip-invalid] [--currency CODE] [--today DATE]",
+    usage:
+      "splitbill import splitwise|spliit FILE [-o OUT] [--skip-invalid] [--currency CODE] [--spliit-rule RULE] [--today DATE]",
     options: [
       .value(
         "--output", short: "-o", "OUT", "Write the YAML to OUT (atomically) instead of standard output.", files: [""]),
@@ -23,6 +24,11 @@ enum ImportCommand {
         "--skip-invalid",
         "Leave out rows that cannot be imported (listed on stderr and in the file) instead of failing."),
       .value("--currency", "CODE", "Spliit: the group's currency when the export has no currencyCode (older groups)."),
+      .value(
+        "--spliit-rule", "RULE",
+        "Spliit: how the app rounded shares when it showed the balances: auto (default: largest-remainder for "
+          + "an export with expense ids, rounded-balances without), largest-remainder (since 2026-08), "
+          + "rounded-balances (2024-02 to 2026-08), floor-last (2024-01 to 2024-02)."),
       .value("--today", "DATE", "The import date the file's header names (default: today), for reproducible files."),
       .flag("--quiet", "Print nothing on stderr but errors."),
     ],
@@ -67,6 +73,18 @@ enum ImportCommand {
     if currency != nil, source != .spliit {
       throw UsageError("--currency is for Spliit exports (Splitwise gives a currency on every row)")
     }
+    let rules = ["auto"] + SpliitRule.allCases.map(\.rawValue)
+    let rule = try arguments.parse("--spliit-rule") { text -> SpliitRule? in
+      guard rules.contains(text) else {
+        var message = "unknown Spliit rule '\(text)': expected \(rules.joined(separator: ", "))"
+        if let guess = Spelling.suggestion(for: text, among: rules) { message += "; did you mean '\(guess)'?" }
+        throw UsageError(message)
+      }
+      return SpliitRule(rawValue: text)
+    }
+    if arguments.value("--spliit-rule") != nil, source != .spliit {
+      throw UsageError("--spliit-rule is for Spliit exports (Splitwise's cells are already rounded)")
+    }
     let today =
       try arguments.parse("--today") { text in
         guard let date = CalendarDate(iso: text) else {
@@ -82,12 +100,14 @@ enum ImportCommand {
     do {
       switch source {
       case .splitwise: result = try SplitwiseImport.read(bytes, skipInvalid: skipInvalid)
-      case .spliit: result = try SpliitImport.read(bytes, currency: currency, skipInvalid: skipInvalid)
+      case .spliit:
+        result = try SpliitImport.read(bytes, currency: currency, rule: rule ?? nil, skipInvalid: skipInvalid)
       }
     } catch {
       report([error], path: path, bytes: bytes, &context)
       context.message("error: nothing imported from \(TerminalText.sanitize(path))")
-      return .invalidBills
+      // An empty export holds nothing to import (66); one that cannot be read as an export is invalid (1).
+      return error.code == "splitwise.empty" ? .noInput : .invalidBills
     }
     let book = result.book
     let shown = (result.errors + (arguments.flag("--quiet") ? [] : book.remarks + book.omitted))
@@ -187,7 +207,7 @@ enum ImportCommand {
 
   /// The stderr summary: what was read, what was made of it, and whether the balances matched.
   static func summary(_ book: ImportedBook, path: String) -> String {
-    var parts = [plural(book.bills.count, "bill"), plural(book.payments.count, "payment")]
+    var parts = [book.billsSummary, plural(book.payments.count, "payment")]
     if !book.omitted.isEmpty { parts.append("\(book.omitted.count) left out (no effect on balances)") }
     if !book.skipped.isEmpty { parts.append("\(book.skipped.count) invalid and skipped") }
     var text = "imported \(path): \(plural(book.rowsRead, "row")) read, " + parts.joined(separator: ", ")

@@ -34,6 +34,36 @@ package struct ImportedBill: Hashable, Sendable {
   package var notes: String?
   /// A remark written above the bill (how the source split it), not part of the bill.
   package var comment: String?
+  /// The source's negative cost when the bill is a refund (written as the balances it moves).
+  package var refund: Money? = nil
+}
+
+extension ImportedBill {
+  /// A bill that moves `effects` (each person's net effect, adding up to zero) and nothing more:
+  /// whoever gains paid their effect, whoever loses owes it. How a refund (a negative cost, which
+  /// splitbill bills never have) is written, exactly.
+  static func moving(
+    _ effects: [ImportedPart], refund: Money, id: String, date: CalendarDate?, description: String?, notes: String?,
+    comment: String?
+  ) -> ImportedBill {
+    let gains = effects.filter { $0.minorUnits > 0 }
+    let losses = effects.filter { $0.minorUnits < 0 }.map {
+      ImportedPart(person: $0.person, minorUnits: -$0.minorUnits)
+    }
+    let total = gains.reduce(0) { $0 + $1.minorUnits }
+    return ImportedBill(
+      id: id, date: date, description: description, amount: Money(minorUnits: total, currency: refund.currency),
+      payers: gains, shares: losses, notes: notes, comment: comment, refund: refund)
+  }
+
+  /// Adds `units` to `person`'s part in `parts` (appended when not there yet).
+  static func add(_ units: Int64, to person: String, in parts: inout [ImportedPart]) {
+    if let index = parts.firstIndex(where: { $0.person == person }) {
+      parts[index].minorUnits += units
+    } else {
+      parts.append(ImportedPart(person: person, minorUnits: units))
+    }
+  }
 }
 
 /// A settle-up payment of the source.
@@ -68,8 +98,16 @@ package struct ImportedBook: Sendable {
   package var expectedBalances: [Currency: [String: Int64]] = [:]
   /// Where the expected balances come from ("the export's Total balance row").
   package var expectedFrom = ""
+  /// Lines for the file's header comment (which rule rebuilt the shares).
+  package var headerNotes: [String] = []
 
   package init(source: ImportSource) { self.source = source }
+
+  /// "4 bills" or "4 bills (1 refund)".
+  package var billsSummary: String {
+    let refunds = bills.count { $0.refund != nil }
+    return plural(bills.count, "bill") + (refunds == 0 ? "" : " (\(plural(refunds, "refund")))")
+  }
 
   /// The currencies the records use, sorted.
   package var currencies: [Currency] {
@@ -85,9 +123,10 @@ package struct ImportedBook: Sendable {
       "# Imported from the \(source.exportName) \(YAMLText.comment(sourceName)) on \(date) by `splitbill import \(source.rawValue)`."
     )
     out.append(
-      "# \(plural(rowsRead, "row")) read: \(plural(bills.count, "bill")), \(plural(payments.count, "payment"))"
+      "# \(plural(rowsRead, "row")) read: \(billsSummary), \(plural(payments.count, "payment"))"
         + (omitted.isEmpty ? "" : ", \(omitted.count) left out (no effect on balances)")
         + (skipped.isEmpty ? "" : ", \(skipped.count) invalid and skipped") + ".")
+    for note in headerNotes { out.append("# \(YAMLText.comment(note))") }
     for issue in (omitted + skipped + remarks).sorted(by: Self.inFileOrder) {
       let place = issue.line.map { "line \($0): " } ?? ""
       out.append(

@@ -4,19 +4,22 @@ import SplitBillJSON
 
 /// Reads Spliit's JSON export (`/groups/<id>/expenses/export/json`) into an ``ImportedBook``.
 ///
-/// Amounts are integer minor units of the group's `currencyCode`. Each expense's shares are worked
-/// out as Spliit works them: every participant of `paidFor` but the last gets
-/// `⌊amount × shares / Σ shares⌋` (shares are 1 each for `EVENLY`, weights for `BY_SHARES`,
-/// basis points for `BY_PERCENTAGE`, minor units for `BY_AMOUNT`), the last gets what is left.
-/// They are written as exact shares, so the imported balances are Spliit's to the unit; a comment
-/// above each bill says how Spliit split it. `isReimbursement` expenses are payments from the
-/// payer to each participant. Expenses splitbill cannot take as they are (a negative amount, the
-/// `ITEMIZED` mode, an unknown field shape) are errors naming the expense, skipped only with
-/// `--skip-invalid`: never dropped silently.
+/// Amounts are integer minor units of the group's `currencyCode`. Each expense's parts are worked
+/// out by the ``SpliitRule`` of the export's era (or the one asked for) and written as exact
+/// shares, so the imported balances are the ones Spliit showed; a comment above each bill says
+/// how Spliit split it. `isReimbursement` expenses are payments from the payer to each participant.
+/// A negative amount (income, a refund) is written as the balances it moves. Expenses splitbill
+/// cannot take (the `ITEMIZED` mode, an unknown participant) are errors naming the expense,
+/// skipped only with `--skip-invalid`: never dropped silently.
+///
+/// The balances the import is checked against are worked out apart from the bills, the way
+/// Spliit's balance page adds them up (paid minus paid for, per participant, rounded as the era
+/// rounded them).
 package enum SpliitImport {
-  /// Reads the export's bytes; `currency` stands in for a missing `currencyCode` (older groups).
+  /// Reads the export's bytes; `currency` stands in for a missing `currencyCode` (older groups),
+  /// `rule` for the export's era's rule.
   package static func read(
-    _ bytes: [UInt8], currency fallback: Currency? = nil, skipInvalid: Bool = false
+    _ bytes: [UInt8], currency fallback: Currency? = nil, rule chosen: SpliitRule? = nil, skipInvalid: Bool = false
   ) throws(ImportIssue) -> ImportResult {
     guard let root = JSON.parse(bytes) else {
       let offset = JSON.errorOffset(bytes) ?? 0
@@ -43,10 +46,18 @@ package enum SpliitImport {
           + "'\(EchoedText.quote(root["currency"]?.string ?? ""))'): give its ISO code with --currency, such as --currency EUR"
       )
     }
-    var reader = Reader(currency: currency, skipInvalid: skipInvalid)
+    let expenses = root["expenses"]?.items ?? []
+    let hasIDs = expenses.contains { Reader.identifier($0["id"]).map { !$0.isEmpty } ?? false }
+    let rule = chosen ?? SpliitRule.era(hasExpenseIDs: hasIDs)
+    var reader = Reader(currency: currency, rule: rule, skipInvalid: skipInvalid)
+    reader.book.headerNotes.append(
+      "Spliit rule: \(rule.summary); "
+        + (chosen != nil
+          ? "chosen with --spliit-rule"
+          : hasIDs ? "the export has expense ids" : "the export has no expense ids (made before 2026-08-13)"))
     try reader.readParticipants(root["participants"]?.items ?? [])
-    for (index, expense) in (root["expenses"]?.items ?? []).enumerated() { reader.read(expense, index: index) }
-    reader.book.expectedBalances = reader.book.balances.filter { !$0.value.isEmpty }
+    for (index, expense) in expenses.enumerated() { reader.read(expense, index: index) }
+    try reader.finish()
     return ImportResult(book: reader.book, errors: reader.errors)
   }
 
@@ -79,21 +90,45 @@ package enum SpliitImport {
     var message: String
   }
 
+  /// An expense as read and checked, before its parts are worked out by the rule.
+  struct Expense {
+    /// Spliit's id, or `spliit-N` (its place in the export) when the export has none.
+    var id: String
+    /// Spliit's own id, which seeds today's rule's rotation; `nil` when the export has none.
+    var seed: String?
+    var title: String
+    var date: CalendarDate?
+    var amount: Int64
+    /// `paidFor`, one entry per participant (listed twice: weights added), in the export's order.
+    var paidFor: [SpliitRule.Entry]
+    /// One payer (weight 1), or several with their weights (a fork's `paidBy` list).
+    var payers: [SpliitRule.Entry]
+    var isReimbursement: Bool
+    var notes: [String]
+    /// How Spliit split it, written above the bill.
+    var comment: String
+  }
+
   struct Reader {
     let currency: Currency
+    let rule: SpliitRule
     let skipInvalid: Bool
     var book = ImportedBook(source: .spliit)
     var errors: [ImportIssue] = []
+    /// Participants' names by id, and their ids in the export's order.
     var names: [String: String] = [:]
+    var participants: [String] = []
+    var expenses: [Expense] = []
 
-    init(currency: Currency, skipInvalid: Bool) {
+    init(currency: Currency, rule: SpliitRule, skipInvalid: Bool) {
       self.currency = currency
+      self.rule = rule
       self.skipInvalid = skipInvalid
-      book.expectedFrom = "Spliit's own rule (each share rounded down, the rest to the last participant)"
+      book.expectedFrom = "what Spliit showed, by the \(rule.rawValue) rule"
     }
 
-    mutating func readParticipants(_ participants: [JSON]) throws(ImportIssue) {
-      for (index, participant) in participants.enumerated() {
+    mutating func readParticipants(_ list: [JSON]) throws(ImportIssue) {
+      for (index, participant) in list.enumerated() {
         guard let id = Self.identifier(participant["id"]), let raw = participant["name"]?.string else {
           throw ImportIssue(.error, "spliit.participant", "participants[\(index)] has no id or no name")
         }
@@ -108,6 +143,7 @@ package enum SpliitImport {
             "two participants are named '\(EchoedText.quote(name))': rename one in Spliit so their balances stay apart")
         }
         names[id] = name
+        participants.append(id)
         book.people.append(name)
       }
     }
@@ -123,10 +159,11 @@ package enum SpliitImport {
     mutating func read(_ expense: JSON, index: Int) {
       book.rowsRead += 1
       let title = expense["title"]?.string ?? ""
-      let id = Self.identifier(expense["id"]) ?? "spliit-\(index + 1)"
+      let own = Self.identifier(expense["id"]).flatMap { $0.isEmpty ? nil : $0 }
+      let id = own ?? "spliit-\(index + 1)"
       let label = "expenses[\(index)] '\(EchoedText.quote(title))' (id \(EchoedText.quote(id)))"
       do {
-        try read(expense, id: id, title: title, label: label)
+        if let read = try read(expense, id: id, seed: own, title: title, label: label) { expenses.append(read) }
       } catch {
         let issue = ImportIssue(.error, error.code, "\(label): \(error.message)")
         errors.append(issue)
@@ -134,23 +171,17 @@ package enum SpliitImport {
       }
     }
 
-    mutating func read(_ expense: JSON, id: String, title: String, label: String) throws(Refusal) {
+    /// The expense checked, or `nil` when it has no effect (a zero amount, noted).
+    mutating func read(
+      _ expense: JSON, id: String, seed: String?, title: String, label: String
+    ) throws(Refusal) -> Expense? {
       guard let amountText = expense["amount"]?.numberText, let amount = Int64(amountText) else {
         throw Refusal(code: "spliit.amount", message: "amount is not a whole number of minor units")
       }
-      guard amount >= 0 else {
-        throw Refusal(
-          code: "spliit.negative",
-          message: "amount \(Money(minorUnits: amount, currency: currency)) is negative (a refund): splitbill "
-            + "bills are never negative; enter it as a payment or skip it with --skip-invalid")
+      guard amount != 0 else {
+        book.omitted.append(ImportIssue(.note, "spliit.no-effect", "\(label): amount 0, no effect on balances"))
+        return nil
       }
-      let date = Self.date(expense["expenseDate"]) ?? Self.date(expense["createdAt"])
-      guard amount > 0 else {
-        book.omitted.append(
-          ImportIssue(.note, "spliit.no-effect", "\(label): amount 0, no effect on balances"))
-        return
-      }
-      let total = Money(minorUnits: amount, currency: currency)
       let modeText = expense["splitMode"]?.string ?? "EVENLY"
       guard let mode = SplitMode(rawValue: modeText) else {
         throw Refusal(
@@ -158,59 +189,66 @@ package enum SpliitImport {
           message: "split mode '\(EchoedText.quote(modeText))' is not one splitbill imports "
             + "(EVENLY, BY_SHARES, BY_PERCENTAGE, BY_AMOUNT): enter it by hand, or skip it with --skip-invalid")
       }
-      let owed = try parts(expense["paidFor"], mode: mode, amount: amount, what: "paidFor")
-      let paid: [ImportedPart]
-      switch expense["paidBy"] {
-      case .array?:
+      let paidFor = try entries(expense["paidFor"], mode: mode, what: "paidFor")
+      let weights = paidFor.reduce(Int128(0)) { $0 + Int128($1.weight) }
+      // Spliit splits in proportion to the shares whatever they add up to; so does the import.
+      if mode == .byAmount, weights != Int128(amount) {
+        book.remarks.append(
+          ImportIssue(
+            .warning, "spliit.amounts-sum",
+            "\(label): the amounts of paidFor add up to \(Money(minorUnits: Int64(weights), currency: currency)), "
+              + "not the expense's \(Money(minorUnits: amount, currency: currency)); split in proportion to them, "
+              + "as Spliit does"))
+      } else if mode == .byPercentage, weights != 10_000 * Self.weightScale {
+        book.remarks.append(
+          ImportIssue(
+            .warning, "spliit.amounts-sum",
+            "\(label): the percentages of paidFor add up to "
+              + "\(DecimalText.trimmed(Int64(weights / Self.weightScale), scale: 2))%, not 100%; split in "
+              + "proportion to them, as Spliit does"))
+      }
+      let payers: [SpliitRule.Entry]
+      if case .array? = expense["paidBy"] {
         let payerMode = SplitMode(rawValue: expense["paidBySplitMode"]?.string ?? "BY_AMOUNT") ?? .byAmount
-        paid = try parts(expense["paidBy"], mode: payerMode, amount: amount, what: "paidBy")
-      default:
-        guard let payerID = Self.identifier(expense["paidById"]) ?? Self.identifier(expense["paidBy"]?["id"]) else {
+        payers = try entries(expense["paidBy"], mode: payerMode, what: "paidBy")
+      } else {
+        guard let payer = Self.identifier(expense["paidById"]) ?? Self.identifier(expense["paidBy"]?["id"]) else {
           throw Refusal(code: "spliit.paid-by", message: "no paidById: who paid is not known")
         }
-        guard let payer = names[payerID] else {
+        guard names[payer] != nil else {
           throw Refusal(
-            code: "spliit.participant-unknown", message: "paidById '\(EchoedText.quote(payerID))' is no participant")
+            code: "spliit.participant-unknown", message: "paidById '\(EchoedText.quote(payer))' is no participant")
         }
-        paid = [ImportedPart(person: payer, minorUnits: amount)]
+        payers = [SpliitRule.Entry(participant: payer, weight: 1)]
+      }
+      let isReimbursement = expense["isReimbursement"] == .bool(true)
+      if isReimbursement, payers.count != 1 {
+        throw Refusal(code: "spliit.paid-by", message: "a reimbursement with several payers cannot be a payment")
       }
       var notes: [String] = []
-      let isPayment = expense["isReimbursement"] == .bool(true)
-      if !isPayment, let category = Self.category(expense["category"]) { notes.append("Spliit category: \(category)") }
+      if !isReimbursement, let category = Self.category(expense["category"]) {
+        notes.append("Spliit category: \(category)")
+      }
       if let original = originalAmount(expense) { notes.append(original) }
       if let text = expense["notes"]?.string, !text.isEmpty { notes.append(text) }
-      if isPayment {
-        guard paid.count == 1 else {
-          throw Refusal(code: "spliit.paid-by", message: "a reimbursement with several payers cannot be a payment")
-        }
-        let receivers = owed.filter { $0.person != paid[0].person && $0.minorUnits > 0 }
-        for (number, part) in receivers.enumerated() {
-          book.payments.append(
-            ImportedPayment(
-              id: receivers.count == 1 ? id : ImportedBook.id(id, part: number), date: date, from: paid[0].person,
-              to: part.person,
-              amount: Money(minorUnits: part.minorUnits, currency: currency),
-              notes: ([title].filter { !$0.isEmpty } + notes).joined(separator: "; ").nilIfEmpty))
-        }
-        return
-      }
-      book.bills.append(
-        ImportedBill(
-          id: id, date: date, description: title.isEmpty ? nil : title, amount: total,
-          payers: paid.filter { $0.minorUnits > 0 }, shares: owed.filter { $0.minorUnits > 0 },
-          notes: notes.joined(separator: "; ").nilIfEmpty, comment: Self.comment(mode, expense["paidFor"]?.items ?? []))
-      )
+      let date = Self.date(expense["expenseDate"]) ?? Self.date(expense["createdAt"])
+      return Expense(
+        id: id, seed: seed, title: title, date: date, amount: amount, paidFor: paidFor, payers: payers,
+        isReimbursement: isReimbursement, notes: notes, comment: Self.comment(mode, expense["paidFor"]?.items ?? []))
     }
 
-    /// Each listed participant's part of `amount` by Spliit's rule (see the type).
-    func parts(_ list: JSON?, mode: SplitMode, amount: Int64, what: String) throws(Refusal) -> [ImportedPart] {
-      guard case .array(let entries)? = list, !entries.isEmpty else {
+    /// `shares` of BY_SHARES and BY_PERCENTAGE are read with four decimals (a ratio is all that
+    /// counts); BY_AMOUNT's are whole minor units.
+    static let weightScale: Int128 = 10_000
+
+    /// The participants of `paidFor` (or `paidBy`) with their weights, each once.
+    func entries(_ list: JSON?, mode: SplitMode, what: String) throws(Refusal) -> [SpliitRule.Entry] {
+      guard case .array(let items)? = list, !items.isEmpty else {
         throw Refusal(code: "spliit.\(what == "paidFor" ? "paid-for" : "paid-by")", message: "\(what) lists nobody")
       }
-      var people: [String] = []
-      var weights: [Int64] = []
-      for entry in entries {
-        guard let participant = Self.identifier(entry["participantId"]) ?? Self.identifier(entry["participant"]?["id"])
+      var result: [SpliitRule.Entry] = []
+      for item in items {
+        guard let participant = Self.identifier(item["participantId"]) ?? Self.identifier(item["participant"]?["id"])
         else {
           throw Refusal(code: "spliit.participant-unknown", message: "an entry of \(what) names no participantId")
         }
@@ -221,9 +259,8 @@ package enum SpliitImport {
         }
         var weight: Int64 = 1
         if mode != .evenly {
-          let text = entry["shares"]?.numberText ?? ""
-          let scale = mode == .byAmount ? 0 : 4
-          guard let value = try? DecimalText.parse(text, scale: scale), value >= 0 else {
+          let text = item["shares"]?.numberText ?? ""
+          guard let value = try? DecimalText.parse(text, scale: mode == .byAmount ? 0 : 4), value >= 0 else {
             throw Refusal(
               code: "spliit.shares",
               message: "\(what) shares '\(EchoedText.quote(text))' of \(EchoedText.quote(name)) is not "
@@ -231,36 +268,204 @@ package enum SpliitImport {
           }
           weight = value
         }
-        people.append(name)
-        weights.append(weight)
-      }
-      var sum: Int64 = 0
-      for weight in weights {
-        let (next, overflow) = sum.addingReportingOverflow(weight)
-        guard !overflow else { throw Refusal(code: "spliit.shares", message: "\(what) shares are too large") }
-        sum = next
-      }
-      guard sum > 0 else { throw Refusal(code: "spliit.shares", message: "\(what) shares add up to zero") }
-      if mode == .byAmount, sum != amount {
-        throw Refusal(
-          code: "spliit.amounts-sum",
-          message: "\(what) amounts add up to \(Money(minorUnits: sum, currency: currency)), "
-            + "not the expense's \(Money(minorUnits: amount, currency: currency))")
-      }
-      var remaining = amount
-      var result: [ImportedPart] = []
-      for index in people.indices {
-        let part: Int64
-        if index == people.count - 1 {
-          part = remaining
+        if let index = result.firstIndex(where: { $0.participant == participant }) {
+          let (sum, overflow) = result[index].weight.addingReportingOverflow(weight)
+          guard !overflow else { throw Refusal(code: "spliit.shares", message: "\(what) shares are too large") }
+          result[index].weight = sum
         } else {
-          let product = amount.multipliedFullWidth(by: weights[index])
-          part = sum.dividingFullWidth(product).quotient
+          result.append(SpliitRule.Entry(participant: participant, weight: weight))
         }
-        remaining -= part
-        result.append(ImportedPart(person: people[index], minorUnits: part))
       }
-      return Self.merged(result)
+      let total = result.reduce(Int128(0)) { $0 + Int128($1.weight) }
+      guard total > 0 else { throw Refusal(code: "spliit.shares", message: "\(what) shares add up to zero") }
+      guard total <= Int128(Int64.max) else {
+        throw Refusal(code: "spliit.shares", message: "\(what) shares are too large")
+      }
+      return result
+    }
+
+    /// What each payer paid: the whole amount, or several payers' parts by the rule.
+    func paid(_ expense: Expense) -> [Int64] {
+      expense.payers.count == 1
+        ? [expense.amount] : rule.parts(of: expense.amount, among: expense.payers, seed: expense.seed)
+    }
+
+    /// Works out every expense's parts, writes the bills and payments, and the balances Spliit showed.
+    mutating func finish() throws(ImportIssue) {
+      let shown = try shownBalances()
+      var expected = shown.balances
+      var targets = shown.paidFor
+      let residue = expected.values.reduce(0, +)
+      if residue != 0, let unrounded = shown.unrounded {
+        settleResidue(residue, unrounded: unrounded, balances: &expected, paidFor: &targets)
+      }
+      let parts: [[Int64]]
+      if rule == .roundedBalances {
+        guard let whole = wholeParts(paidFor: targets) else {
+          throw ImportIssue(
+            .error, "spliit.rounding",
+            "no whole-cent shares give every participant the balance Spliit showed (its balances are rounded "
+              + "once, at the end): import with --spliit-rule largest-remainder")
+        }
+        parts = whole
+      } else {
+        parts = expenses.map { rule.parts(of: $0.amount, among: $0.paidFor, seed: $0.seed) }
+      }
+      for (expense, shares) in zip(expenses, parts) { record(expense, shares: shares) }
+      if !expenses.isEmpty {
+        book.expectedBalances[currency] = Dictionary(
+          uniqueKeysWithValues: participants.map { (names[$0] ?? $0, expected[$0] ?? 0) })
+      }
+    }
+
+    /// What Spliit's balance page showed, by participant id, worked out from the expenses as
+    /// Spliit adds them up (apart from the bills): paid minus paid for, rounded by the era's rule.
+    /// For the 2024–2026 rule also the unrounded paid-for sums.
+    func shownBalances() throws(ImportIssue) -> (
+      balances: [String: Int64], paidFor: [String: Int64], unrounded: [String: FractionSum]?
+    ) {
+      var paid: [String: Int64] = [:]
+      var paidFor: [String: Int64] = [:]
+      var unrounded: [String: FractionSum] = [:]
+      for expense in expenses {
+        for (payer, part) in zip(expense.payers, self.paid(expense)) { paid[payer.participant, default: 0] += part }
+        if rule == .roundedBalances {
+          let total = expense.paidFor.reduce(Int128(0)) { $0 + Int128($1.weight) }
+          for entry in expense.paidFor {
+            guard
+              unrounded[entry.participant, default: FractionSum()].add(
+                Int128(expense.amount) * Int128(entry.weight), over: total)
+            else {
+              throw ImportIssue(
+                .error, "spliit.rounding",
+                "the expenses' share ratios are too many to add up exactly as Spliit's balances were: import with "
+                  + "--spliit-rule largest-remainder")
+            }
+          }
+        } else {
+          let parts = rule.parts(of: expense.amount, among: expense.paidFor, seed: expense.seed)
+          for (entry, part) in zip(expense.paidFor, parts) { paidFor[entry.participant, default: 0] += part }
+        }
+      }
+      if rule == .roundedBalances {
+        for (participant, sum) in unrounded { paidFor[participant] = sum.roundedHalfUp }
+      }
+      var balances: [String: Int64] = [:]
+      for participant in Set(paid.keys).union(paidFor.keys) {
+        balances[participant] = (paid[participant] ?? 0) - (paidFor[participant] ?? 0)
+      }
+      return (balances, paidFor, rule == .roundedBalances ? unrounded : nil)
+    }
+
+    /// Spliit 2024–2026 rounded each balance on its own, so the balances it showed can add up to a
+    /// few units more or less than zero, which no set of bills gives. The units are taken from (or
+    /// given to) the participants whose unrounded sums lay nearest the half, each with a warning.
+    mutating func settleResidue(
+      _ residue: Int64, unrounded: [String: FractionSum], balances: inout [String: Int64],
+      paidFor: inout [String: Int64]
+    ) {
+      // residue > 0: too little was rounded up, so round up those just below the half; residue < 0:
+      // round down those just above it. Nearest the half first, by cross-multiplying |2a − b| / 2b.
+      let sums = participants.compactMap { id in unrounded[id].map { (id: id, sum: $0.aboveFloor) } }
+      let candidates = sums.sorted { first, second in
+        let ((a, b), (c, d)) = (first.sum, second.sum)
+        return (2 * a - b).magnitude * UInt128(d) < (2 * c - d).magnitude * UInt128(b)
+      }
+      var left = residue.magnitude
+      for (participant, (above, unit)) in candidates where left > 0 {
+        let roundedUp = 2 * above >= unit
+        guard above != 0, roundedUp == (residue < 0) else { continue }
+        let shown = balances[participant] ?? 0
+        let change: Int64 = residue < 0 ? -1 : 1
+        paidFor[participant, default: 0] += change
+        balances[participant] = shown - change
+        left -= 1
+        book.remarks.append(
+          ImportIssue(
+            .warning, "spliit.rounding-residue",
+            "Spliit rounded each balance on its own, so the balances it showed add up to "
+              + "\(Money(minorUnits: residue, currency: currency)), not zero: "
+              + "\(EchoedText.quote(names[participant] ?? participant))'s is imported as "
+              + "\(Money(minorUnits: shown - change, currency: currency)), not the "
+              + "\(Money(minorUnits: shown, currency: currency)) Spliit showed"))
+      }
+    }
+
+    /// Whole-unit parts under the 2024–2026 rule: each expense's parts add up to its amount and
+    /// each participant's to their paid-for total as Spliit rounded it. Each expense starts by
+    /// largest remainder; then single units move between two participants of one expense, each
+    /// time where it leaves both parts nearest their exact values, until every total is met.
+    /// `nil` when no such move is left (never seen: it needs participants who share no expense).
+    func wholeParts(paidFor targets: [String: Int64]) -> [[Int64]]? {
+      var parts = expenses.map { SpliitRule.largestRemainder.parts(of: $0.amount, among: $0.paidFor, seed: nil) }
+      var gap = targets
+      for (expense, shares) in zip(expenses, parts) {
+        for (entry, part) in zip(expense.paidFor, shares) { gap[entry.participant, default: 0] -= part }
+      }
+      let order = participants + gap.keys.filter { names[$0] == nil }.sorted()
+      while let receiver = order.first(where: { (gap[$0] ?? 0) > 0 }) {
+        var best: (expense: Int, giver: Int, taker: Int, score: Int128, unit: Int128)?
+        for (number, expense) in expenses.enumerated() {
+          guard let taker = expense.paidFor.firstIndex(where: { $0.participant == receiver }) else { continue }
+          let total = expense.paidFor.reduce(Int128(0)) { $0 + Int128($1.weight) }
+          let amount = Int128(expense.amount)
+          for (giver, entry) in expense.paidFor.enumerated() where giver != taker && (gap[entry.participant] ?? 0) < 0 {
+            // Parts keep the amount's sign: a giver keeps zero or more of a cost, a taker zero or less of an income.
+            guard expense.amount > 0 ? parts[number][giver] >= 1 : parts[number][taker] <= -1 else { continue }
+            // How far the giver lies above its exact part plus how far the taker lies below, in 1/total units.
+            let score =
+              (Int128(parts[number][giver]) * total - amount * Int128(entry.weight))
+              - (Int128(parts[number][taker]) * total - amount * Int128(expense.paidFor[taker].weight))
+            if best.map({ score * $0.unit > $0.score * total }) ?? true {
+              best = (number, giver, taker, score, total)
+            }
+          }
+        }
+        guard let move = best else { return nil }
+        parts[move.expense][move.giver] -= 1
+        parts[move.expense][move.taker] += 1
+        gap[expenses[move.expense].paidFor[move.giver].participant, default: 0] += 1
+        gap[receiver, default: 0] -= 1
+      }
+      return parts
+    }
+
+    /// The expense as a bill, payments (a reimbursement) or a refund, with `shares` its parts.
+    mutating func record(_ expense: Expense, shares: [Int64]) {
+      let names = self.names
+      let name = { (entry: SpliitRule.Entry) in names[entry.participant] ?? entry.participant }
+      let owed = zip(expense.paidFor, shares).map { ImportedPart(person: name($0), minorUnits: $1) }
+      let paid = zip(expense.payers, self.paid(expense)).map { ImportedPart(person: name($0), minorUnits: $1) }
+      let notes = expense.notes.joined(separator: "; ").nilIfEmpty
+      if expense.isReimbursement, expense.amount > 0 {
+        let receivers = owed.filter { $0.person != paid[0].person && $0.minorUnits > 0 }
+        for (number, part) in receivers.enumerated() {
+          book.payments.append(
+            ImportedPayment(
+              id: receivers.count == 1 ? expense.id : ImportedBook.id(expense.id, part: number), date: expense.date,
+              from: paid[0].person, to: part.person, amount: Money(minorUnits: part.minorUnits, currency: currency),
+              notes: ([expense.title].filter { !$0.isEmpty } + expense.notes).joined(separator: "; ").nilIfEmpty))
+        }
+        return
+      }
+      let total = Money(minorUnits: expense.amount, currency: currency)
+      if expense.amount < 0 {
+        var effects: [ImportedPart] = []
+        for part in paid { ImportedBill.add(part.minorUnits, to: part.person, in: &effects) }
+        for part in owed { ImportedBill.add(-part.minorUnits, to: part.person, in: &effects) }
+        book.bills.append(
+          ImportedBill.moving(
+            effects, refund: total, id: expense.id, date: expense.date,
+            description: expense.title.isEmpty ? nil : expense.title,
+            notes: (expense.notes + ["Spliit refund of \(total)"]).joined(separator: "; "),
+            comment: "\(expense.comment); a refund of \(total), written as the balances it moves"))
+        return
+      }
+      book.bills.append(
+        ImportedBill(
+          id: expense.id, date: expense.date, description: expense.title.isEmpty ? nil : expense.title, amount: total,
+          payers: paid.filter { $0.minorUnits > 0 }, shares: Self.merged(owed.filter { $0.minorUnits > 0 }),
+          notes: notes, comment: expense.comment))
     }
 
     /// Parts of one person listed twice made one.

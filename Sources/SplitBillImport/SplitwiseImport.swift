@@ -32,26 +32,26 @@ package enum SplitwiseImport {
   static let languages: [Language] = [
     Language(
       name: "English", columns: [["date"], ["description"], ["category"], ["cost"], ["currency"]],
-      payment: ["payment"], totalBalance: ["total balance"]),
+      payment: ["payment"], totalBalance: ["total balance", "current balance"]),
     Language(
       name: "German", columns: [["datum"], ["beschreibung"], ["kategorie"], ["kosten"], ["währung"]],
-      payment: ["zahlung"], totalBalance: ["gesamtsaldo", "gesamtbilanz", "saldo insgesamt"]),
+      payment: ["zahlung"], totalBalance: ["gesamtsaldo", "gesamtbilanz", "saldo insgesamt", "aktueller saldo"]),
     Language(
       name: "French", columns: [["date"], ["description"], ["catégorie"], ["coût", "montant"], ["devise"]],
-      payment: ["paiement", "remboursement"], totalBalance: ["solde total", "bilan total"]),
+      payment: ["paiement", "remboursement"], totalBalance: ["solde total", "bilan total", "solde actuel"]),
     Language(
       name: "Spanish",
       columns: [["fecha"], ["descripción"], ["categoría"], ["costo", "coste"], ["moneda", "divisa"]],
-      payment: ["pago"], totalBalance: ["saldo total", "balance total"]),
+      payment: ["pago"], totalBalance: ["saldo total", "balance total", "saldo actual"]),
     Language(
       name: "Italian", columns: [["data"], ["descrizione"], ["categoria"], ["costo"], ["valuta"]],
-      payment: ["pagamento"], totalBalance: ["saldo totale", "bilancio totale"]),
+      payment: ["pagamento"], totalBalance: ["saldo totale", "bilancio totale", "saldo attuale"]),
     Language(
       name: "Portuguese", columns: [["data"], ["descrição"], ["categoria"], ["custo"], ["moeda"]],
-      payment: ["pagamento"], totalBalance: ["saldo total", "balanço total"]),
+      payment: ["pagamento"], totalBalance: ["saldo total", "balanço total", "saldo atual"]),
     Language(
       name: "Dutch", columns: [["datum"], ["omschrijving"], ["categorie"], ["kosten"], ["valuta"]],
-      payment: ["betaling"], totalBalance: ["totaal saldo", "totale balans"]),
+      payment: ["betaling"], totalBalance: ["totaal saldo", "totale balans", "huidig saldo"]),
   ]
 
   /// Reads the export's bytes. Throws when the file cannot be read as an export at all (not
@@ -69,15 +69,40 @@ package enum SplitwiseImport {
         .error, "csv.unterminated-quote", "a quote opened here is never closed: the rest of the file is in this cell",
         line: error.line, column: error.column)
     }
-    guard let headerIndex = table.rows.firstIndex(where: { !$0.isBlank }) else {
+    let filled = table.rows.indices.filter { !table.rows[$0].isBlank }
+    guard let first = filled.first else {
       throw ImportIssue(
         .error, "splitwise.empty", "the file is empty: expected a Splitwise export's header", line: 1, column: 1)
+    }
+    // A friend-page export starts with a note line (`Note: does not include group expenses`)
+    // and a blank line before the header: up to three such lines are read as notes.
+    var headerIndex = first
+    var preamble: [CSVTable.Row] = []
+    for index in filled.prefix(4) {
+      let row = table.rows[index]
+      if (try? Self.language(of: row)) != nil {
+        headerIndex = index
+        break
+      }
+      guard Self.isNoteLine(row) else { break }
+      preamble.append(row)
     }
     let header = table.rows[headerIndex]
     let language = try Self.language(of: header)
     let members = try Self.members(of: header)
     var reader = Reader(language: language, members: members, skipInvalid: skipInvalid)
-    for row in table.rows[(headerIndex + 1)...] where !row.isBlank { reader.read(row) }
+    for row in preamble where headerIndex != first {
+      let text = row.cells.map(\.text).filter { !$0.trimmedOfSpaces.isEmpty }.joined(separator: ",")
+      reader.book.remarks.append(
+        ImportIssue(
+          .note, "splitwise.note",
+          "the export begins with '\(EchoedText.quote(text))' (a friend-page export holds only the expenses "
+            + "between the two of you, not the group's)", line: row.line, column: 1))
+    }
+    for row in table.rows[(headerIndex + 1)...]
+    where !row.isBlank && !row.cells.allSatisfy({ $0.text.trimmedOfSpaces.isEmpty }) {
+      reader.read(row)
+    }
     reader.finish()
     return ImportResult(book: reader.book, errors: reader.errors)
   }
@@ -102,6 +127,14 @@ package enum SplitwiseImport {
       "this is not a Splitwise export's header ('\(EchoedText.quote(shown))'): expected Date,Description,Category,"
         + "Cost,Currency and then one column per member (or the same in German, French, Spanish, Italian, "
         + "Portuguese or Dutch)", line: header.line, column: 1)
+  }
+
+  /// Whether a row before the header is a note (`Note: does not include group expenses`): text in
+  /// its first cell or cells, no amounts, never a header or an expense row.
+  static func isNoteLine(_ row: CSVTable.Row) -> Bool {
+    let texts = row.cells.map(\.text.trimmedOfSpaces).filter { !$0.isEmpty }
+    guard let first = texts.first else { return false }
+    return folded(first).hasPrefix("note") || (texts.count <= 2 && CalendarDate(iso: first.prefix(10)) == nil)
   }
 
   static func members(of header: CSVTable.Row) throws(ImportIssue) -> [String] {
@@ -192,7 +225,11 @@ package enum SplitwiseImport {
       rowCells = nil
       let dateCell = row.cell(0)
       let description = row.cell(1).text.trimmedOfSpaces
-      let isTotal = dateCell.text.trimmedOfSpaces.isEmpty && isTotalBalance(description)
+      let costCell = row.cell(3)
+      // The summary row: `Total balance` (or `Current balance`, or their translations) with no
+      // cost. Real exports put the export's date in its Date cell and single spaces in Category
+      // and Cost; older ones leave the date empty.
+      let isTotal = isTotalBalance(description) && costCell.text.trimmedOfSpaces.isEmpty
       if !isTotal { book.rowsRead += 1 }
       let width = 5 + members.count
       if row.cells.count > width, row.cells[width...].contains(where: { !$0.text.isEmpty }) {
@@ -230,10 +267,19 @@ package enum SplitwiseImport {
       }
       rowCells = (cells, currency)
       guard let date = date(dateCell) else { return }
-      let costCell = row.cell(3)
-      guard let cost = amount(costCell, currency, negative: false, field: "cost") else { return }
-      let sum = cells.reduce(0, +)
       let money = { (units: Int64) in Money(minorUnits: units, currency: currency).description }
+      if costCell.text.trimmedOfSpaces.isEmpty, cells.allSatisfy({ $0 == 0 }) {
+        // A placeholder row (seen as the last row of real exports): no cost, every cell zero.
+        book.omitted.append(
+          ImportIssue(
+            .note, "splitwise.no-effect",
+            "\(date.map(\.description) ?? "undated") '\(EchoedText.quote(description))': a placeholder row with no "
+              + "cost and every member's cell \(Money(minorUnits: 0, currency: currency).decimalString) (no effect on balances)",
+            line: row.line, column: 1))
+        return
+      }
+      guard let cost = amount(costCell, currency, negative: true, field: "cost") else { return }
+      let sum = cells.reduce(0, +)
       if sum != 0 {
         guard abs(sum) == 1, let payer = cells.indices.max(by: { cells[$0] < cells[$1] }), cells[payer] > 0 else {
           return fail(
@@ -267,7 +313,7 @@ package enum SplitwiseImport {
             line: row.line, column: 1))
         return
       }
-      guard cost > 0 else {
+      guard cost != 0 else {
         return fail(
           ImportIssue(
             .error, "splitwise.zero-cost",
@@ -278,7 +324,7 @@ package enum SplitwiseImport {
       let id = nextID(date)
       let category = row.cell(2).text.trimmedOfSpaces
       if isPayment(category) {
-        guard credited == cost else {
+        guard credited == abs(cost) else {
           return fail(
             ImportIssue(
               .error, "splitwise.payment-cost",
@@ -286,6 +332,23 @@ package enum SplitwiseImport {
               line: costCell.line, column: costCell.column), cells: cells, currency: currency)
         }
         addPayments(cells, id: id, date: date, currency: currency, notes: description.isEmpty ? nil : description)
+        return
+      }
+      if cost < 0 {
+        // A refund: the cells' signs are an expense's reversed. What it moves is written as a
+        // bill: the members it credits paid their cells, the members it debits owe theirs.
+        let debited = -cells.filter { $0 < 0 }.reduce(0, +)
+        guard debited <= -cost else {
+          return fail(
+            ImportIssue(
+              .error, "splitwise.cost",
+              "a refund of \(money(cost)) whose cells debit \(money(debited)): nobody can owe back more than was refunded",
+              line: costCell.line, column: costCell.column), cells: cells, currency: currency)
+        }
+        book.bills.append(
+          Self.refund(
+            cells: cells, cost: Money(minorUnits: cost, currency: currency), members: members, id: id, date: date,
+            description: description.isEmpty ? nil : description, category: category))
         return
       }
       guard credited <= cost else {
@@ -326,6 +389,22 @@ package enum SplitwiseImport {
       return ImportedBill(
         id: id, date: date, description: description, amount: cost, payers: paid, shares: shares, notes: notes,
         comment: nil)
+    }
+
+    /// The bill a refund row (negative cost) moves: whoever the row credits paid their cell, whoever
+    /// it debits (those who got the money back) owes theirs; every member gets exactly their cell.
+    static func refund(
+      cells: [Int64], cost: Money, members: [String], id: String, date: CalendarDate?, description: String?,
+      category: String
+    ) -> ImportedBill {
+      let effects = cells.indices.map { ImportedPart(person: members[$0], minorUnits: cells[$0]) }
+      let receivers = effects.filter { $0.minorUnits < 0 }.map(\.person).joined(separator: ", ")
+      return ImportedBill.moving(
+        effects, refund: cost, id: id, date: date, description: description,
+        notes: ((category.isEmpty ? [] : ["Splitwise category: \(category)"]) + ["Splitwise refund of \(cost)"])
+          .joined(separator: "; "),
+        comment: "Splitwise refund of \(cost): \(receivers) got back money that was others' too; written as the "
+          + "balances it moves")
     }
 
     /// Payments from the positive cells to the negative ones, matched in column order.
@@ -452,11 +531,19 @@ package enum SplitwiseImport {
         }
       }
       let checked = Set(totals.map(\.currency))
-      for currency in book.currencies where !checked.contains(currency) {
+      let unchecked = book.currencies.filter { !checked.contains($0) }
+      if totals.isEmpty, !unchecked.isEmpty {
         book.remarks.append(
           ImportIssue(
             .warning, "splitwise.no-total",
-            "no Total balance row for \(currency.code): its balances are not checked against the export's own"))
+            "the export has no Total balance row: nothing checks the imported balances against Splitwise's own"))
+      } else if !unchecked.isEmpty {
+        let codes = unchecked.map(\.code).joined(separator: ", ")
+        book.remarks.append(
+          ImportIssue(
+            .warning, "splitwise.no-total",
+            "no Total balance row for \(codes): \(unchecked.count == 1 ? "its" : "their") balances are not checked "
+              + "against the export's own"))
       }
     }
   }

@@ -247,10 +247,103 @@ let underThreadSanitizer = ProcessInfo.processInfo.environment["SPLITBILL_SANITI
     let date = CalendarDate(year: 2026, month: 12, day: 1)!
     let first = try splitwise(text).book.yaml(sourceName: "x.csv", date: date)
     #expect(first == (try splitwise(text).book.yaml(sourceName: "x.csv", date: date)))
-    // Two currencies: each record names its own, and no Total balance row is a warning.
+    // Two currencies: each record names its own, and no Total balance row is one warning.
     #expect(first.contains("defaults: {tip: 0}"))
     #expect(first.contains("    currency: USD"))
-    #expect(try splitwise(text).book.remarks.map(\.code) == ["splitwise.no-total", "splitwise.no-total"])
+    #expect(try splitwise(text).book.remarks.map(\.code) == ["splitwise.no-total"])
     #expect(first.contains("id: \"sw-2026-10-01-2\""))
+  }
+
+  /// Every shape real exports have, in one file as an export of each era writes it.
+  @Test(arguments: SplitwiseEra.allCases)
+  func everyEraOfExportImportsAndMatchesItsTotalRow(era: SplitwiseEra) throws {
+    var random = SplitMix64(seed: 0x5EED + UInt64(SplitwiseEra.allCases.firstIndex(of: era) ?? 0))
+    let export = try SplitwiseExport.random(
+      members: ["Ana", "Ben ", "Chloé", "Dmitri"], rows: 40, era: era, using: &random)
+    let result = try splitwise(export.text)
+    #expect(result.errors.isEmpty, "\(era): \(result.errors.map(\.message))")
+    for (currency, expected) in export.totals {
+      #expect(result.book.expectedBalances[currency] == expected, "\(era) \(currency)")
+      #expect(result.book.balances[currency]?.filter { $0.value != 0 } == expected.filter { $0.value != 0 })
+    }
+    #expect(result.book.people == ["Ana", "Ben", "Chloé", "Dmitri"])
+    #expect(result.book.bills.count { $0.refund != nil } == export.refunds)
+    #expect(result.book.omitted.count == export.placeholders + export.selfPaid)
+  }
+
+  /// The row real exports end with: the export's date in its Date cell, single spaces for
+  /// Category and Cost; and `Current balance` in 2012–2013 exports.
+  @Test func aDatedTotalRowIsTheChecksum() throws {
+    let rows = header + "2026-01-10,Dinner,Dining out,30.00,BRL,20.00,-10.00,-10.00\n\n"
+    let dated = try splitwise(rows + "2026-01-19,Total balance, , ,BRL,20.00,-10.00,-10.00\n\n")
+    #expect(dated.errors.isEmpty)
+    #expect(dated.book.rowsRead == 1)
+    #expect(dated.book.expectedBalances[try Currency(code: "BRL")] == ["Alice": 2000, "Bob": -1000, "Charlie": -1000])
+    let old = try splitwise(
+      "date,Description,Category,cost,Currency,Alice,Bob,Charlie\n2013-03-02,Netflix,TV,8.39,USD,5.6,-2.8,-2.79\n"
+        + "2013-03-02,Current balance, , ,USD,5.6,-2.8,-2.8\n")
+    #expect(old.errors.map(\.code) == ["splitwise.total-balance"])
+    #expect(old.errors.first?.message.contains("Charlie's balance from the rows is -2.79 USD") == true)
+    // A German export's dated Gesamtsaldo row.
+    let german = try splitwise(
+      "Datum,Beschreibung,Kategorie,Kosten,Währung,Alice,Bob\n2026-01-10,Essen,Essen gehen,30.00,EUR,15.00,-15.00\n"
+        + "2026-01-19,Gesamtsaldo, , ,EUR,15.00,-15.00\n")
+    #expect(german.errors.isEmpty)
+    #expect(german.book.expectedBalances.count == 1)
+    // An expense that happens to be called "Total balance" has a cost, and is an expense.
+    let named = try splitwise(rows + "2026-01-11,Total balance,General,10.00,BRL,5.00,-5.00,0.00\n")
+    #expect(named.book.bills.count == 2)
+  }
+
+  @Test func aFriendPageExportStartsWithANote() throws {
+    let text =
+      "Note: does not include group expenses\n\nDate,Description,Category,Cost,Currency,Alice,Bob\n"
+      + "2019-05-01,Taxi,Taxi,20.00,USD,10.00,-10.00\n2024-02-01,Cafe,Dining out,9.00,EUR,-4.50,4.50\n\n"
+      + "2026-01-19,Total balance, , ,USD,10.00,-10.00\n2026-01-19,Total balance, , ,EUR,-4.50,4.50\n"
+    let result = try splitwise(text)
+    #expect(result.errors.isEmpty)
+    #expect(result.book.remarks.map(\.code) == ["splitwise.note"])
+    #expect(result.book.remarks[0].line == 1)
+    #expect(result.book.expectedBalances.count == 2)
+    #expect(result.book.bills.map(\.amount.description) == ["20.00 USD", "9.00 EUR"])
+  }
+
+  @Test func placeholderAndSeparatorRowsMoveNothing() throws {
+    let text =
+      header + ",,,,,,,\n2026-06-22,Taxi,General,30.00,MKD,20.00,-10.00,-10.00\n,,,,,,,\n"
+      + "2026-07-04,Expense 21,\" \",\" \",MKD,0.00,0.00,0.00\n"
+    let result = try splitwise(text)
+    #expect(result.errors.isEmpty)
+    #expect(result.book.omitted.map(\.line) == [5])
+    #expect(result.book.omitted[0].message.contains("a placeholder row with no cost"))
+    #expect(
+      result.book.remarks.map(\.message) == [
+        "the export has no Total balance row: nothing checks the imported balances against Splitwise's own"
+      ])
+  }
+
+  /// A refund: the cost negative, the cells an expense's reversed. Imported exactly, as the
+  /// balances it moves, and said to be a refund.
+  @Test func aRefundIsImportedExactly() throws {
+    let text =
+      header + "2026-10-01,Hotel,Hotel,90.00,EUR,60.00,-30.00,-30.00\n"
+      + "2026-10-02,Hotel deposit back,Hotel,-30.00,EUR,-20.00,10.00,10.00\n,Total balance,,,EUR,40.00,-20.00,-20.00\n"
+    let result = try splitwise(text)
+    #expect(result.errors.isEmpty)
+    let refund = result.book.bills[1]
+    #expect(refund.refund?.description == "-30.00 EUR")
+    #expect(refund.amount.description == "20.00 EUR")
+    #expect(
+      refund.payers == [
+        ImportedPart(person: "Bob", minorUnits: 1000), ImportedPart(person: "Charlie", minorUnits: 1000),
+      ])
+    #expect(refund.shares == [ImportedPart(person: "Alice", minorUnits: 2000)])
+    #expect(refund.notes == "Splitwise category: Hotel; Splitwise refund of -30.00 EUR")
+    let yaml = result.book.yaml(sourceName: "x.csv", date: CalendarDate(year: 2026, month: 12, day: 1)!)
+    #expect(yaml.contains("# 2 rows read: 2 bills (1 refund), 0 payments."))
+    #expect(yaml.contains("  # Splitwise refund of -30.00 EUR: Alice got back money that was others' too"))
+    // A refund whose cells take back more than was refunded is refused, located at its cost.
+    let bad = try splitwise(header + "2026-10-02,Back,Hotel,-10.00,EUR,-20.00,10.00,10.00\n")
+    #expect(bad.errors.map(\.code) == ["splitwise.cost"])
   }
 }
