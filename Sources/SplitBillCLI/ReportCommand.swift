@@ -46,6 +46,10 @@ enum ReportCommand {
         files: ["csv", "yaml", "yml"]
       ).under("One currency"),
       .value(
+        "--max-rate-age", "DAYS",
+        "Warn when a record converts at a rate more than DAYS older than its day (default 7), once a currency."
+      ).under("One currency"),
+      .value(
         "--cash-rounding", "AMOUNT",
         "Pay settlements in multiples of AMOUNT (0.05, 0.10, 1); residues are shown (else cash_rounding: in defaults)."
       ).under("One currency"),
@@ -289,7 +293,7 @@ enum ReportCommand {
       }
       var splitter = BillSplitter(
         filter: filter, needsDates: needsDates, answers: answers, commandLineTip: commandLineTip,
-        settleIn: settling.currency, rateTables: settling.tables)
+        settleIn: settling.currency, rateTables: settling.tables, maxRateAge: settling.maxRateAge)
       ReadingThread.read(&stream, sources) { outcome in
         switch splitter.prepare(outcome) {
         case .invalid(let bill):
@@ -317,6 +321,7 @@ enum ReportCommand {
         }
       }
       pass.conversion = splitter.conversion
+      pass.reportProblems += splitter.staleRateWarnings
       return pass
     }
   }
@@ -356,10 +361,27 @@ enum ReportCommand {
     /// With `--settle-in`: every balance change booked at the rate it converts at.
     var conversion: ConversionLedger?
 
+    /// Days a rate may be older than the record it converts before a warning.
+    let maxRateAge: Int
+    /// By currency: the record converted at the oldest rate past ``maxRateAge``, and on how many
+    /// record days (a day's records look their rate up once) one was.
+    private var stale: [Currency: (problem: StaleRate, days: Int)] = [:]
+
+    private struct StaleRate {
+      var days: Int
+      var id: String
+      var kind: RecordKind
+      var recordDate: CalendarDate
+      var rateDate: CalendarDate
+      var origin: String
+      var source: SourceLocation
+    }
+
     init(
       filter: DateFilter?, needsDates: Bool, answers: [String: TipAdvice], commandLineTip: Percent?,
-      settleIn: Currency?, rateTables: [RateTable]
+      settleIn: Currency?, rateTables: [RateTable], maxRateAge: Int = 7
     ) {
+      self.maxRateAge = maxRateAge
       self.filter = filter
       self.needsDates = needsDates
       self.answers = answers
@@ -414,6 +436,7 @@ enum ReportCommand {
       switch rateUse(currency, on: date, rates: rates, id: id, kind: kind, at: source) {
       case .failure(let invalid)?: return .failure(invalid)
       case .success(let use)?:
+        if let date { noteAge(of: use, for: currency, on: date, id: id, kind: kind, at: source) }
         guard let number = conversion?.group(for: use) else {
           let problem = Problem.rateTooPrecise(id: id, from: currency, to: use.to)
           return .failure(InvalidBill(id: id, source: source, diagnostics: [.error(problem, at: source)], kind: kind))
@@ -421,6 +444,35 @@ enum ReportCommand {
         if cacheable { groups[key] = number }
         return .success(number)
       case nil: return .success(0)  // without --settle-in, which never asks
+      }
+    }
+
+    /// Notes a conversion at a rate more than ``maxRateAge`` days older than the record's `date`
+    /// (its oldest leg: a cross rate is as old as its older rate).
+    private mutating func noteAge(
+      of use: RateUse, for currency: Currency, on date: CalendarDate, id: String, kind: RecordKind,
+      at source: SourceLocation
+    ) {
+      guard let oldest = use.legs.compactMap({ leg in leg.date.map { (leg, $0) } }).min(by: { $0.1 < $1.1 }) else {
+        return
+      }
+      let days = date.daysSinceEpoch - oldest.1.daysSinceEpoch
+      guard days > maxRateAge else { return }
+      let found = StaleRate(
+        days: days, id: id, kind: kind, recordDate: date, rateDate: oldest.1, origin: oldest.0.origin, source: source)
+      let known = stale[currency]
+      stale[currency] = (known.map { $0.problem.days >= days ? $0.problem : found } ?? found, (known?.days ?? 0) + 1)
+    }
+
+    /// One warning a currency converted at a rate past ``maxRateAge``, by code.
+    var staleRateWarnings: [Diagnostic] {
+      stale.sorted { $0.key < $1.key }.map { currency, entry in
+        let found = entry.problem
+        return .warning(
+          .staleRate(
+            currency: currency, days: found.days, limit: maxRateAge, id: found.id, kind: found.kind,
+            recordDate: found.recordDate, rateDate: found.rateDate, origin: found.origin, recordDays: entry.days),
+          at: found.source)
       }
     }
 

@@ -11,6 +11,8 @@ struct SettlingOptions {
   let rateProblems: [Diagnostic]
   /// `--cash-rounding`, as given (checked against each currency it rounds).
   let cashRounding: String?
+  /// `--max-rate-age`: a record converted at a rate more days older than its own day is warned of.
+  let maxRateAge: Int
 
   init(_ arguments: ParsedArguments) throws {
     currency = try arguments.parse("--settle-in") { text in
@@ -33,12 +35,22 @@ struct SettlingOptions {
       } catch {
         throw CommandFailure(message: "--rates: \(error.message)", code: .noInput)
       }
-      let (rates, found) = RateReader.read(bytes, path: path)
-      tables.append(RateTable(rates))
+      let (table, found) = RateReader.table(bytes, path: path)
+      tables.append(table)
       problems += found
     }
     self.tables = tables
     self.rateProblems = problems
+    maxRateAge =
+      try arguments.parse("--max-rate-age") { text in
+        guard let days = Int(text), days >= 0 else {
+          throw UsageError("'\(text)' is not a number of days: expected a whole number such as 7")
+        }
+        return days
+      } ?? 7
+    if arguments.value("--max-rate-age") != nil, currency == nil {
+      throw UsageError("--max-rate-age is for --settle-in CODE: give the currency to settle in")
+    }
     cashRounding = arguments.value("--cash-rounding")
     if let text = cashRounding {
       guard DecimalRate(parsing: text) != nil else {

@@ -86,9 +86,12 @@ public struct ConvertedBalance: Hashable, Sendable {
   /// Minor units the balancing took from them (+1: their balance is one unit lower than its
   /// nearest rounding; −1: one higher; 0 mostly). They add up to the rounding's shortfall.
   public var absorbed: Int
-  /// Their balance in each currency (by code) and its part of ``balance``: each part the exact
-  /// conversion rounded, one of them moved by the units the total's rounding differs by, so the
-  /// parts add up to ``balance`` (what a journal's priced conversion postings need).
+  /// Their balance in each currency they touched (by code, at zero too) and its part of
+  /// ``balance``. Each part is its exact conversion rounded to the nearest unit (half to even);
+  /// the units by which those miss ``balance`` go one each to the parts whose rounding went
+  /// furthest the other way (ties: the first code), so the parts add up to ``balance`` exactly.
+  /// A part whose balance is zero is an exchange difference: what the person's records in that
+  /// currency come to at the different rates of their days.
   public var parts: [Part]
 
   /// A balance in one currency and what it converts to.
@@ -135,6 +138,8 @@ public struct ConversionLedger: Sendable {
     /// `use`'s factor in minor units, worked out once.
     var factor: ExactRatio
     var sums: [Int64] = []
+    /// Whether each person had a balance change in the group (their sum may still be zero).
+    var touched: [Bool] = []
     var records = 0
   }
 
@@ -163,7 +168,9 @@ public struct ConversionLedger: Sendable {
     let number = people.number(of: person)
     if groups[group].sums.count <= number {
       groups[group].sums += Array(repeating: 0, count: number + 1 - groups[group].sums.count)
+      groups[group].touched += Array(repeating: false, count: number + 1 - groups[group].touched.count)
     }
+    groups[group].touched[number] = true
     let (sum, overflow) = groups[group].sums[number].addingReportingOverflow(units)
     groups[group].sums[number] = sum
     if overflow { overflowed = true }
@@ -216,6 +223,7 @@ public struct ConversionLedger: Sendable {
     var partNumerators = [[BigInt]](
       repeating: [BigInt](repeating: .zero, count: currencies.count), count: people.names.count)
     var originals = [[Int64]](repeating: [Int64](repeating: 0, count: currencies.count), count: people.names.count)
+    var touched = [[Bool]](repeating: [Bool](repeating: false, count: currencies.count), count: people.names.count)
     for group in groups {
       let column = currencies.firstIndex(of: group.use.from) ?? 0
       let denominator = denominators[column]
@@ -230,6 +238,7 @@ public struct ConversionLedger: Sendable {
       let numerator = BigUInt(group.factor.numerator.magnitude) * oldTerms
       for person in partNumerators.indices {
         let units = person < group.sums.count ? group.sums[person] : 0
+        if person < group.touched.count, group.touched[person] { touched[person][column] = true }
         var part = partNumerators[person][column].multiplied(by: newTerms)
         if units != 0 {
           part = part + BigInt(Int128(units)).multiplied(by: numerator)
@@ -258,9 +267,11 @@ public struct ConversionLedger: Sendable {
     var balances: [ConvertedBalance] = []
     for (person, (entry, result)) in zip(entries, rounded).enumerated() {
       guard let units = Int64(exactly: result.steps) else { throw failure }
-      // Each part rounded on its own, the difference to the total on the largest part.
+      // Each part rounded to the nearest unit; the units they miss the balance by moved one at a
+      // time to the part whose rounding went furthest the other way.
       var parts: [ConvertedBalance.Part] = []
-      for (index, from) in currencies.enumerated() where originals[person][index] != 0 {
+      var residues: [(column: Int, residue: BigInt)] = []
+      for (index, from) in currencies.enumerated() where touched[person][index] {
         guard let steps = BalancedRounding.nearest(partNumerators[person][index], unit: denominators[index]),
           let value = Int64(exactly: steps)
         else { throw failure }
@@ -268,15 +279,30 @@ public struct ConversionLedger: Sendable {
           ConvertedBalance.Part(
             original: Money(minorUnits: originals[person][index], currency: from),
             converted: Money(minorUnits: value, currency: currency)))
+        let rounded = BigInt(negative: steps < 0, magnitude: denominators[index].multiplied(by: steps.magnitude))
+        residues.append((index, partNumerators[person][index] - rounded))
       }
-      let difference = units - parts.reduce(0) { $0 + $1.converted.minorUnits }
-      if difference != 0 {
+      var difference = units - parts.reduce(0) { $0 + $1.converted.minorUnits }
+      while difference != 0 {
+        let direction: Int128 = difference > 0 ? 1 : -1
+        // The part whose exact value lies furthest beyond its rounding in `direction`:
+        // residue / denominator compared across currencies by cross-multiplying.
+        let further = { (a: Int, b: Int) -> Bool in
+          let left = residues[a].residue.multiplied(by: denominators[residues[b].column]).multiplied(by: direction)
+          let right = residues[b].residue.multiplied(by: denominators[residues[a].column]).multiplied(by: direction)
+          return right < left
+        }
         guard
-          let largest = parts.indices.max(by: {
-            abs(parts[$0].converted.minorUnits) < abs(parts[$1].converted.minorUnits)
-          })
+          let chosen = parts.indices.reduce(
+            nil as Int?,
+            { best, index in
+              best.map { further(index, $0) ? index : $0 } ?? index
+            })
         else { throw failure }
-        parts[largest].converted.minorUnits += difference
+        parts[chosen].converted.minorUnits += Int64(direction)
+        let unit = BigInt(negative: direction < 0, magnitude: denominators[residues[chosen].column])
+        residues[chosen].residue = residues[chosen].residue - unit
+        difference -= Int64(direction)
       }
       balances.append(
         ConvertedBalance(

@@ -35,7 +35,10 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
 
   /// Looks a code up in the ISO 4217 table; lower-case input is accepted.
   ///
-  /// - Throws: ``MoneyError/unknownCurrency(_:)`` when the code is not a current ISO 4217 currency.
+  /// Withdrawn currencies the ECB's history still quotes (ISO 4217 list three: HRK, CYP, TRL, …) are
+  /// known too, with their last minor unit, so that old rates and receipts read.
+  ///
+  /// - Throws: ``MoneyError/unknownCurrency(_:)`` when the code is no ISO 4217 currency the table knows.
   public init(code: String) throws(MoneyError) {
     // Codes are nearly always written in capitals already.
     let upper = code.utf8.allSatisfy { (0x41...0x5A).contains($0) } ? code : code.uppercased()
@@ -70,7 +73,10 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
 
   public static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.letters < rhs.letters }
 
-  /// Every current ISO 4217 code (funds codes included, precious metals and testing codes excluded):
-  /// the generated table in ISO4217.swift.
+  /// Every ISO 4217 code known (funds codes and the withdrawn codes of ``withdrawn`` included,
+  /// precious metals and testing codes excluded): the generated table in ISO4217.swift.
   public static var allCodes: [String] { exponents.keys.sorted() }
+
+  /// Whether ISO 4217 has withdrawn the currency (list three), and when (`2023-01` for HRK).
+  public var withdrawn: String? { Currency.withdrawnCodes[code] }
 }

@@ -153,6 +153,17 @@ public struct RateUse: Hashable, Sendable {
   }
 }
 
+/// Rates of one base that a table reads only when a pair is asked for: a long history (the ECB's,
+/// a quarter of a million rates in 41 columns) of which a run needs a column or two.
+public protocol RateColumns: Sendable {
+  /// The base of every rate (EUR for the ECB's).
+  var base: Currency { get }
+  /// The currencies it has a column for.
+  var quotes: Set<Currency> { get }
+  /// The `base`→`quote` rates, oldest first, one a day; read on the first call.
+  func rates(to quote: Currency) -> [ExchangeRate]
+}
+
 /// The rates of one source (a file's `rates:` section, a rates file), looked up by pair and day.
 ///
 /// The rate for a day is the latest on or before it, in either direction (an inverse is exact:
@@ -168,9 +179,16 @@ public struct RateTable: Sendable {
   private var rates: [Pair: [ExchangeRate]] = [:]
   /// Currencies each currency has a rate with.
   private var neighbours: [Currency: Set<Currency>] = [:]
+  /// Rates read column by column when first asked for, besides ``rates``.
+  private var columns: (any RateColumns)?
 
   /// An empty table.
   public init() {}
+
+  /// A table of `columns`, each read when a pair first needs it.
+  public init(columns: any RateColumns) {
+    self.columns = columns
+  }
 
   /// A table of `rates`; of two for the same pair and day, the later in the list.
   public init(_ rates: [ExchangeRate]) {
@@ -202,7 +220,7 @@ public struct RateTable: Sendable {
 
   /// The latest rate of `base`→`quote` on or before `date` (without a date: undated rates only).
   private func latest(_ base: Currency, _ quote: Currency, on date: CalendarDate?) -> ExchangeRate? {
-    guard let list = rates[Pair(base: base, quote: quote)] else { return nil }
+    guard let list = rates[Pair(base: base, quote: quote)] ?? column(base, quote) else { return nil }
     guard let date else { return list.last { $0.date == nil } }
     // Oldest first: the last one not after `date`.
     var low = 0
@@ -212,6 +230,22 @@ public struct RateTable: Sendable {
       if let day = list[middle].date, day > date { high = middle } else { low = middle + 1 }
     }
     return low == 0 ? nil : list[low - 1]
+  }
+
+  /// The column of ``columns`` for `base`→`quote`, read now if it was not.
+  private func column(_ base: Currency, _ quote: Currency) -> [ExchangeRate]? {
+    guard let columns, columns.base == base, columns.quotes.contains(quote) else { return nil }
+    return columns.rates(to: quote)
+  }
+
+  /// The currencies `currency` has a rate with, the columns' included.
+  private func neighbours(of currency: Currency) -> Set<Currency> {
+    var found = neighbours[currency] ?? []
+    if let columns {
+      if currency == columns.base { found.formUnion(columns.quotes) }
+      if columns.quotes.contains(currency) { found.insert(columns.base) }
+    }
+    return found
   }
 
   /// A direct or inverse rate from `from` to `to` on `date`: the later of the two; a tie goes to
@@ -235,7 +269,7 @@ public struct RateTable: Sendable {
     if from == to { return RateUse(from: from, to: to, price: .one, legs: []) }
     if let single = oneLeg(from, to, on: date) { return single }
     var best: (use: RateUse, oldest: CalendarDate?)?
-    for via in (neighbours[from] ?? []).sorted() where via != to {
+    for via in neighbours(of: from).sorted() where via != to {
       guard let first = oneLeg(from, via, on: date), let second = oneLeg(via, to, on: date),
         let cross = first.then(second)
       else { continue }

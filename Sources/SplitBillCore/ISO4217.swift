@@ -5,24 +5,28 @@
 // (XAD, Arab Accounting Dinar, minor unit 2, effective 2025-05-12); also reflects 177 (ZWG
 // replaces ZWL) and 178 (CUC withdrawn). Transcribed 2026-12-01. Left out: precious metals
 // (XAU, XAG, XPD, XPT), XBA-XBD, XDR, XSU, XUA, the testing code XTS and XXX (no minor unit).
+// Also ISO 4217 list three (historic denominations): the withdrawn currencies the ECB's published
+// eurofxref-hist.csv still has columns for, with their last minor unit and the month they were
+// withdrawn (third column). Known so that old rates and old receipts read; never a current code.
 
 extension Currency {
-  /// Every current ISO 4217 code and the decimal digits of its minor unit (167 codes).
+  /// Every ISO 4217 code known, current (list one) or withdrawn (list three, `withdrawnCodes`),
+  /// and the decimal digits of its minor unit (177 codes).
   static let exponents: [String: Int] = {
     var table: [String: Int] = [:]
     let codes: [(Int, String)] = [
-      (0, "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF"),
+      (0, "BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF TRL UGX UYI VND VUV XAF XOF XPF"),
       (
         2,
         """
         AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BMD BND BOB BOV BRL BSD \
-        BTN BWP BYN BZD CAD CDF CHE CHF CHW CNY COP COU CRC CUP CVE CZK DKK DOP DZD EGP \
-        ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GTQ GYD HKD HNL HTG HUF IDR ILS INR IRR \
-        JMD KES KGS KHR KPW KYD KZT LAK LBP LKR LRD LSL MAD MDL MGA MKD MMK MNT MOP MRU \
-        MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR NZD PAB PEN PGK PHP PKR PLN QAR \
-        RON RSD RUB SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SVC SYP SZL THB TJS \
-        TMT TOP TRY TTD TWD TZS UAH USD USN UYU UZS VED VES WST XAD XCD XCG YER ZAR ZMW \
-        ZWG
+        BTN BWP BYN BZD CAD CDF CHE CHF CHW CNY COP COU CRC CUP CVE CYP CZK DKK DOP DZD \
+        EEK EGP ERN ETB EUR FJD FKP GBP GEL GHS GIP GMD GTQ GYD HKD HNL HRK HTG HUF IDR \
+        ILS INR IRR JMD KES KGS KHR KPW KYD KZT LAK LBP LKR LRD LSL LTL LVL MAD MDL MGA \
+        MKD MMK MNT MOP MRU MTL MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK NPR NZD PAB \
+        PEN PGK PHP PKR PLN QAR ROL RON RSD RUB SAR SBD SCR SDG SEK SGD SHP SIT SKK SLE \
+        SOS SRD SSP STN SVC SYP SZL THB TJS TMT TOP TRY TTD TWD TZS UAH USD USN UYU UZS \
+        VED VES WST XAD XCD XCG YER ZAR ZMW ZWG
         """
       ),
       (3, "BHD IQD JOD KWD LYD OMR TND"),
@@ -33,4 +37,18 @@ extension Currency {
     }
     return table
   }()
+
+  /// The withdrawn codes of the table (ISO 4217 list three) and the month each was withdrawn.
+  static let withdrawnCodes: [String: String] = [
+    "CYP": "2008-01",
+    "EEK": "2011-01",
+    "HRK": "2023-01",
+    "LTL": "2015-01",
+    "LVL": "2014-01",
+    "MTL": "2008-01",
+    "ROL": "2005-07",
+    "SIT": "2007-01",
+    "SKK": "2009-01",
+    "TRL": "2005-12",
+  ]
 }

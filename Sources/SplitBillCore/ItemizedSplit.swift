@@ -53,8 +53,7 @@ extension BillTerms {
       unsafe placeUnits(
         Int(total - floorSum), on: &shares, remainders: remainders, payerIndex: payerIndex, ledger: ledger)
     }
-    try receipt.checkReceiptTotal(
-      figures, tip: Money(minorUnits: tip.minorUnits + surplus, currency: currency))
+    try receipt.checkReceiptTotal(figures, tip: tip, roundUp: Int64(surplus))
     var breakdowns: [ShareBreakdown] = []
     breakdowns.reserveCapacity(shares.count)
     for (index, share) in shares.enumerated() {

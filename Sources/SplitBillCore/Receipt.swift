@@ -286,14 +286,18 @@ extension Receipt {
     return positions.sorted()
   }
 
-  /// Checks the printed total: it must equal the computed total before tip, or with `tip`.
+  /// Checks the printed total. It matches the computed total before tip, the total with `tip`, or,
+  /// when the `to-tip` policy rounded shares up by `roundUp` minor units, the total with the tip and
+  /// that round-up: a receipt prints one of the first two, the slip of what the group paid the last.
   ///
-  /// - Throws: ``SplitError/receiptTotalMismatch(printed:beforeTip:withTip:)``.
-  public func checkReceiptTotal(_ figures: ReceiptFigures, tip: Money?) throws(SplitError) {
+  /// - Throws: ``SplitError/receiptTotalMismatch(printed:beforeTip:withTip:roundedUp:)``.
+  public func checkReceiptTotal(_ figures: ReceiptFigures, tip: Money?, roundUp: Int64 = 0) throws(SplitError) {
     guard let printed = receiptTotal else { return }
-    let withTip = tip.map { Money(minorUnits: figures.beforeTip.minorUnits + $0.minorUnits, currency: $0.currency) }
-    guard printed != figures.beforeTip, printed != withTip else { return }
-    throw .receiptTotalMismatch(printed: printed, beforeTip: figures.beforeTip, withTip: withTip)
+    let currency = figures.beforeTip.currency
+    let withTip = tip.map { Money(minorUnits: figures.beforeTip.minorUnits + $0.minorUnits, currency: currency) }
+    let roundedUp = roundUp == 0 ? nil : withTip.map { Money(minorUnits: $0.minorUnits + roundUp, currency: currency) }
+    guard printed != figures.beforeTip, printed != withTip, printed != roundedUp else { return }
+    throw .receiptTotalMismatch(printed: printed, beforeTip: figures.beforeTip, withTip: withTip, roundedUp: roundedUp)
   }
 }
 

@@ -450,8 +450,9 @@ public enum SplitError: Error, Hashable, Sendable, CustomStringConvertible {
   case includedTaxTooLarge(tax: Money, base: Money)
   /// An amount given with items that is not what the items come to before tip.
   case amountDoesNotMatchItems(amount: Money, computed: Money)
-  /// A printed receipt total that is neither the computed total before tip nor with it.
-  case receiptTotalMismatch(printed: Money, beforeTip: Money, withTip: Money?)
+  /// A printed receipt total that is neither the computed total before tip, nor with the tip, nor
+  /// with the tip and the `to-tip` round-up.
+  case receiptTotalMismatch(printed: Money, beforeTip: Money, withTip: Money?, roundedUp: Money? = nil)
   /// Fractions beyond 128 bits: weights with too many different decimals on one receipt.
   case receiptTooComplex
 
@@ -502,11 +503,20 @@ public enum SplitError: Error, Hashable, Sendable, CustomStringConvertible {
     case .amountDoesNotMatchItems(let amount, let computed):
       return "amount is \(amount) but the items come to \(computed) before tip: "
         + SplitError.difference(amount.minorUnits - computed.minorUnits, amount.currency)
-    case .receiptTotalMismatch(let printed, let beforeTip, let withTip):
-      let withTipText = withTip.flatMap { $0 == beforeTip ? nil : ", \($0) with the tip" } ?? ""
-      return "receipt_total is \(printed) but the items come to \(beforeTip) before tip\(withTipText): "
-        + SplitError.difference(printed.minorUnits - beforeTip.minorUnits, printed.currency)
-        + " against the total before tip"
+    case .receiptTotalMismatch(let printed, let beforeTip, let withTip, let roundedUp):
+      // Every figure it could have been, the difference told against the nearest.
+      var figures = [(beforeTip, "before tip")]
+      if let withTip, withTip != beforeTip { figures.append((withTip, "with the tip")) }
+      if let roundedUp { figures.append((roundedUp, "with the tip and the to-tip round-up")) }
+      let nearest =
+        figures.min {
+          (printed.minorUnits - $0.0.minorUnits).magnitude < (printed.minorUnits - $1.0.minorUnits).magnitude
+        }
+        ?? figures[0]
+      let units = printed.minorUnits - nearest.0.minorUnits
+      return "receipt_total is \(printed) but the items come to "
+        + figures.map { "\($0.0) \($0.1)" }.joined(separator: ", ") + ": "
+        + SplitError.difference(units, printed.currency) + (units < 0 ? " of" : "") + " the total \(nearest.1)"
     case .receiptTooComplex:
       return "the receipt's fractions are too large to compute exactly: use weights with fewer decimals"
     }

@@ -289,6 +289,12 @@ package enum Problem: Hashable, Sendable {
   case missingRate(id: String, kind: RecordKind, from: Currency, to: Currency, date: CalendarDate?)
   /// Rates whose exact product does not fit 128 bits.
   case rateTooPrecise(id: String, from: Currency, to: Currency)
+  /// Records in `currency` converted at a rate older than `limit` days on their day (a bill after
+  /// a rates file's last day): the oldest, `days` old, `id` of `recordDate` at the rate of
+  /// `rateDate` from `origin`.
+  case staleRate(
+    currency: Currency, days: Int, limit: Int, id: String, kind: RecordKind, recordDate: CalendarDate,
+    rateDate: CalendarDate, origin: String, recordDays: Int)
   /// A `cash_rounding` default that is not a mapping of currencies to increments: its shape.
   case cashRoundingShape(String)
   /// A `cash_rounding` key that is no currency.
@@ -403,6 +409,7 @@ package enum Problem: Hashable, Sendable {
     case .rate(let problem): return problem.code
     case .missingRate: return "rate.missing"
     case .rateTooPrecise: return "rate.too-precise"
+    case .staleRate: return "rate.stale"
     case .cashRoundingShape, .cashRoundingCurrency, .cashRoundingIncrement: return "cash_rounding.invalid"
     }
   }
@@ -626,6 +633,12 @@ package enum Problem: Hashable, Sendable {
     case .rateTooPrecise(let id, let from, let to):
       return "the \(from.code)→\(to.code) rates for '\(EchoedText.quote(id))' have too many digits to combine "
         + "exactly: give fewer decimals, or a direct rate"
+    case .staleRate(
+      let currency, let days, let limit, let id, let kind, let recordDate, let rateDate, let origin, let recordDays):
+      let others = recordDays > 1 ? " (records of \(recordDays) days did; this is the oldest rate)" : ""
+      return "\(currency.code) converted at a rate \(days) days old: \(kind.rawValue) '\(EchoedText.quote(id))' of "
+        + "\(recordDate) took the rate of \(rateDate) (\(EchoedText.quote(origin))), the latest on or before its day"
+        + "\(others); rates older than \(limit) days are flagged (--max-rate-age): is a rates file out of date?"
     case .cashRoundingShape(let shape):
       return "cash_rounding is \(shape): \(Self.cashRoundingExpected)"
     case .cashRoundingCurrency(let code):

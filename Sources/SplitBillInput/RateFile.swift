@@ -1,3 +1,4 @@
+import Foundation
 import SplitBillCore
 import SplitBillText
 
@@ -246,6 +247,37 @@ package enum RateReader {
     return (rates, problems)
   }
 
+  /// A `--rates` file as a table, and what is wrong with it: as ``read(_:path:)``, except that an
+  /// ECB file's columns are made only when a conversion first asks for them (see ``ECBRates``).
+  package static func table(_ bytes: [UInt8], path: String) -> (table: RateTable, problems: [Diagnostic]) {
+    let lowered = path.lowercased()
+    if !lowered.hasSuffix(".yaml"), !lowered.hasSuffix(".yml"), ECBRates.isHeader(firstLineCells(bytes)) {
+      let (ecb, problems) = ECBRates.read(bytes, path: path)
+      guard let ecb else {
+        let empty = Diagnostic.error(.rate(.empty), at: SourceLocation(in: SourceFile(path), line: 1, column: 1))
+        return (RateTable(), problems.isEmpty ? [empty] : problems)
+      }
+      return (RateTable(columns: ecb), problems)
+    }
+    let (rates, problems) = read(bytes, path: path)
+    return (RateTable(rates), problems)
+  }
+
+  /// The cells of the first line that is not blank, trimmed and lower case (no quotes read).
+  private static func firstLineCells(_ bytes: [UInt8]) -> [String] {
+    var start = 0
+    while start < bytes.count {
+      let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+      let text = String(decoding: bytes[start..<end], as: UTF8.self)
+      start = end + 1
+      let cells = text.split(separator: ",", omittingEmptySubsequences: false).map {
+        $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+      }
+      if cells.contains(where: { !$0.isEmpty }) { return cells }
+    }
+    return []
+  }
+
   private static func yaml(_ bytes: [UInt8], file: SourceFile, path: String) -> ([ExchangeRate], [Diagnostic]) {
     var builder = YAMLNodeBuilder(reader: YAMLEventReader(bytes: bytes), file: path)
     let root: YAMLNode
@@ -293,40 +325,10 @@ package enum RateReader {
       at(cell.line, cell.column + cell.text.prefix { $0 == " " || $0 == "\t" }.count)
     }
     var collected = Collected()
-    // The ECB's header: Date, then currency codes (no base column); base EUR, a trailing empty
-    // column, N/A where no rate was published.
-    if header.first == "date", header.count > 1, !header.contains("base") {
-      let ecb = "ECB \(path)"
-      var quotes: [Currency?] = []
-      for cell in headerRow.cells.dropFirst() {
-        let code = cell.text.trimmingSpaces
-        let currency = code.isEmpty ? nil : try? Currency(code: code)
-        if !code.isEmpty, currency == nil { collected.problems.append(.error(.rate(.currency(code)), at: at(cell))) }
-        quotes.append(currency)
-      }
-      for row in rows {
-        guard let date = parseDate(row.cell(0).text) else {
-          collected.problems.append(.error(.rate(.date(row.cell(0).text.trimmingSpaces)), at: at(row.line)))
-          continue
-        }
-        if row.cells.count > header.count {
-          collected.problems.append(
-            .error(.rate(.cellCount(found: row.cells.count, expected: header.count)), at: at(row.line)))
-        }
-        for (quote, cell) in zip(quotes, row.cells.dropFirst()) {
-          let text = cell.text.trimmingSpaces
-          guard let quote, !text.isEmpty, text != "N/A" else { continue }
-          guard let value = DecimalRate(parsing: text) else {
-            collected.problems.append(.error(.rate(.value(text)), at: at(cell)))
-            continue
-          }
-          if quote == .eur { continue }
-          collected.add(
-            ExchangeRate(base: .eur, quote: quote, rate: value, date: date, source: ecb, line: row.line),
-            at: at(row.line))
-        }
-      }
-      return (collected.rates, collected.problems)
+    // The ECB's header: Date, then currency codes (no base column).
+    if ECBRates.isHeader(header) {
+      let (ecb, problems) = ECBRates.read(bytes, path: path)
+      return (ecb?.allRates() ?? [], problems)
     }
     guard let baseColumn = header.firstIndex(of: "base"), let quoteColumn = header.firstIndex(of: "quote"),
       let rateColumn = header.firstIndex(of: "rate")

@@ -27,8 +27,10 @@ enum ConversionRows {
   static func balances(_ conversion: Conversion) -> [[String]] {
     conversion.balances.map { person in
       let parts = person.parts.map { part in
-        part.original.currency == conversion.currency
-          ? part.original.description : "\(part.original) → \(part.converted.decimalString)"
+        if part.original.currency == conversion.currency { return part.original.description }
+        // A zero balance that converts to something: the records' days had different rates.
+        let note = part.original.minorUnits == 0 && part.converted.minorUnits != 0 ? " (exchange difference)" : ""
+        return "\(part.original) → \(part.converted.decimalString)\(note)"
       }
       return [
         person.person, parts.isEmpty ? "0" : parts.joined(separator: ", "), person.balance.decimalString,
@@ -42,7 +44,8 @@ enum ConversionRows {
   static func method(_ conversion: Conversion) -> String {
     "Every balance in \(conversion.currency.code): each bill and payment converted exactly at its rate, "
       + "each person's sum rounded once (half to even); the units the rounded balances missed zero by "
-      + "went by the leftover policy (absorbed)."
+      + "went by the leftover policy (absorbed). A currency whose balance is zero can still convert to "
+      + "something: its records' days had different rates (an exchange difference)."
   }
 
   /// The columns of a cash settlement's residues.

@@ -654,20 +654,30 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   /// With `--settle-in`, in the group journal: one transaction a person on the last day that
   /// turns their balance in each other currency into the settlement currency at the report's
   /// converted value, as a total price (`@@`), so each person's accounts then hold only the
-  /// settlement currency, and exactly the report's converted balance.
+  /// settlement currency, and exactly the report's converted balance. An exchange difference (a
+  /// currency whose balance is zero but whose records convert to something) has no amount to
+  /// price: it goes to `Equity:ExchangeDifferences`.
   private mutating func writeConversion(_ conversion: Conversion, on date: CalendarDate) {
     let target = conversion.currency
     for person in conversion.balances {
       let parts = person.parts.filter { $0.original.currency != target && $0.original.minorUnits != 0 }
-      guard !parts.isEmpty else { continue }
+      let differences = person.parts.filter {
+        $0.original.currency != target && $0.original.minorUnits == 0 && $0.converted.minorUnits != 0
+      }
+      guard !parts.isEmpty || !differences.isEmpty else { continue }
       let account = account(.paid, person.person)
       for part in parts { currencies.insert(part.original.currency) }
       // The accounts hold minus the balance: adding the balance empties that currency.
       var postings = parts.map {
         Posting(account: account, units: $0.converted.minorUnits, note: .priced(original: $0.original))
       }
+      let exchange = self.account("Equity:ExchangeDifferences")
+      for difference in differences {
+        postings.append(Posting(account: exchange, units: difference.converted.minorUnits, note: .none))
+      }
       postings.append(
-        Posting(account: account, units: -parts.reduce(0) { $0 + $1.converted.minorUnits }, note: .none))
+        Posting(
+          account: account, units: -(parts + differences).reduce(0) { $0 + $1.converted.minorUnits }, note: .none))
       transfer(
         postings, currency: target, on: date, pending: false, title: "Conversion into \(target.code): \(person.person)",
         comment: "\(person.person)'s balances converted into \(target.code) at the report's rates", meta: nil)

@@ -24,7 +24,19 @@ import Testing
     #expect(try Currency(code: code).exponent == exponent)
   }
 
-  @Test(arguments: ["ZWL", "CUC", "HRK", "SLL", "VEF", "XAU", "XTS", "XXX"])
+  /// The withdrawn currencies the ECB's published history still has columns for.
+  @Test(arguments: [
+    ("CYP", 2), ("EEK", 2), ("HRK", 2), ("LTL", 2), ("LVL", 2), ("MTL", 2), ("ROL", 2), ("SIT", 2), ("SKK", 2),
+    ("TRL", 0),
+  ])
+  func withdrawnCurrenciesOfTheECBHistoryAreKnown(code: String, exponent: Int) throws {
+    let currency = try Currency(code: code)
+    #expect(currency.exponent == exponent)
+    #expect(currency.withdrawn != nil)
+    #expect(try Currency(code: "EUR").withdrawn == nil)
+  }
+
+  @Test(arguments: ["ZWL", "CUC", "SLL", "VEF", "XAU", "XTS", "XXX"])
   func withdrawnAndNonCurrencyCodesAreRefused(code: String) {
     #expect(throws: MoneyError.unknownCurrency(code)) { try Currency(code: code) }
   }

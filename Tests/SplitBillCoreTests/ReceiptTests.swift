@@ -156,8 +156,36 @@ import Testing
     }
     #expect(
       SplitError.receiptTotalMismatch(printed: Self.money(2100), beforeTip: Self.money(2000), withTip: nil).description
-        == "receipt_total is 21.00 USD but the items come to 20.00 USD before tip: 1.00 USD over against the total before tip"
+        == "receipt_total is 21.00 USD but the items come to 20.00 USD before tip: 1.00 USD over the total before tip"
     )
+    // The mismatch is told against the nearer figure: 89.40 printed, 89.45 with the tip.
+    #expect(
+      SplitError.receiptTotalMismatch(printed: Self.money(8940), beforeTip: Self.money(7778), withTip: Self.money(8945))
+        .description
+        == "receipt_total is 89.40 USD but the items come to 77.78 USD before tip, 89.45 USD with the tip: "
+        + "0.05 USD short of the total with the tip")
+  }
+
+  /// Under `to-tip` the shares are rounded up into the tip: the receipt still prints the total with
+  /// the tip as chosen, and a slip of what was paid prints it with the round-up. Both match.
+  @Test func aRoundUpTipMatchesTheTotalAsPrinted() throws {
+    let diners = Self.people("Ana", "Ben", "Chloé")
+    var receipt = Receipt(
+      items: [
+        try ReceiptItem(name: "Pasta", price: Self.money(2500)), try ReceiptItem(name: "Wine", price: Self.money(5200)),
+      ])
+    for printed: Int64 in [7700, 8855, 8856] {
+      receipt.receiptTotal = Self.money(printed)
+      let split = try Self.split(receipt, diners: diners, tip: .percent(.preset15), leftover: .toTip)
+      #expect(split.total.minorUnits == 8856, "the round-up cent is in the total")
+    }
+    receipt.receiptTotal = Self.money(8860)
+    #expect(
+      throws: SplitError.receiptTotalMismatch(
+        printed: Self.money(8860), beforeTip: Self.money(7700), withTip: Self.money(8855), roundedUp: Self.money(8856))
+    ) {
+      _ = try Self.split(receipt, diners: diners, tip: .percent(.preset15), leftover: .toTip)
+    }
   }
 
   @Test func rulesOfItems() throws {

@@ -55,7 +55,7 @@ import Testing
     (
       "- {tip: 0, diners: [Ana], items: [{name: A, price: 5}], receipt_total: 6}\n",
       [
-        "1:72: error: receipt_total is 6.00 USD but the items come to 5.00 USD before tip: 1.00 USD over against the total before tip"
+        "1:72: error: receipt_total is 6.00 USD but the items come to 5.00 USD before tip: 1.00 USD over the total before tip"
       ]
     ),
     (

@@ -65,3 +65,84 @@ struct RateFileTests {
     #expect(Self.read(empty).problems.map(\.code) == ["rates.empty"])
   }
 }
+
+/// The ECB's history as published has columns for currencies that no longer exist (ISO 4217
+/// list three: CYP, EEK, LTL, LVL, MTL, ROL, SIT, SKK, HRK, TRL), `N/A` after the euro replaced
+/// them, newest day first, and a trailing empty column.
+struct ECBHistoryTests {
+  static let header =
+    "Date,USD,JPY,BGN,CYP,CZK,DKK,EEK,GBP,HUF,LTL,LVL,MTL,PLN,ROL,RON,SEK,SIT,SKK,CHF,ISK,NOK,HRK,RUB,TRL,TRY,"
+
+  static func row(_ date: String, usd: String, jpy: String, withdrawn: String) -> String {
+    // USD, JPY, then BGN … TRY: the withdrawn ones `withdrawn`, the others a rate.
+    let codes = header.split(separator: ",").dropFirst(3)
+    let gone: Set<Substring> = ["CYP", "EEK", "LTL", "LVL", "MTL", "ROL", "SIT", "SKK", "HRK", "TRL"]
+    return "\(date),\(usd),\(jpy)," + codes.map { gone.contains($0) ? withdrawn : "1.5" }.joined(separator: ",") + ","
+  }
+
+  static let text =
+    [
+      header, row("2025-05-09", usd: "1.1252", jpy: "163.81", withdrawn: "N/A"),
+      row("2025-05-08", usd: "1.1297", jpy: "163.73", withdrawn: "N/A"),
+      row("2004-01-02", usd: "1.2630", jpy: "135.37", withdrawn: "0.5"),
+    ].joined(separator: "\n") + "\n"
+
+  @Test func withdrawnCurrenciesAreReadNeverErrors() throws {
+    let path = try RateFileTests.file(Self.text, "eurofxref-hist.csv")
+    let bytes = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+    let (table, problems) = RateReader.table(bytes, path: path)
+    #expect(problems.isEmpty, "\(problems.map(\.message))")
+    let usd = try Currency(code: "USD")
+    let croatia = try Currency(code: "HRK")
+    let turkey = try Currency(code: "TRL")
+    #expect(
+      table.rate(from: .eur, to: usd, on: CalendarDate(iso: "2025-05-10"))?.legs.first?.rate.description == "1.1252")
+    #expect(
+      table.rate(from: .eur, to: croatia, on: CalendarDate(iso: "2004-01-03"))?.legs.first?.rate.description == "0.5")
+    // After its last published day the latest rate on or before applies (and the run warns of its age).
+    #expect(
+      table.rate(from: .eur, to: croatia, on: CalendarDate(iso: "2025-05-09"))?.legs.first?.date
+        == CalendarDate(iso: "2004-01-02"))
+    #expect(turkey.exponent == 0)
+    // A cross rate through the euro, from a column read only now.
+    let cross = table.rate(from: usd, to: try Currency(code: "JPY"), on: CalendarDate(iso: "2025-05-08"))
+    #expect(cross?.legs.map { $0.origin } == ["ECB \(path):3", "ECB \(path):3"])
+  }
+
+  /// The lazy table answers every lookup as a table of every rate read at once does.
+  @Test func columnsReadOnDemandAnswerAsTheWholeFile() throws {
+    let path = try RateFileTests.file(Self.text, "hist.csv")
+    let bytes = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+    let lazy = RateReader.table(bytes, path: path).table
+    let whole = RateTable(RateReader.read(bytes, path: path).rates)
+    #expect(RateReader.read(bytes, path: path).rates.count == 3 * 15 + 10)
+    let codes = ["USD", "JPY", "CHF", "HRK", "TRL", "EUR"].compactMap { try? Currency(code: $0) }
+    for day in ["2003-12-31", "2004-01-02", "2010-06-01", "2025-05-08", "2025-05-09", "2030-01-01"] {
+      for from in codes {
+        for to in codes {
+          #expect(
+            lazy.rate(from: from, to: to, on: CalendarDate(iso: day))
+              == whole.rate(from: from, to: to, on: CalendarDate(iso: day)),
+            "\(from) → \(to) on \(day)")
+        }
+      }
+    }
+  }
+
+  @Test func problemsAreLocatedAndTheRestIsRead() throws {
+    let text =
+      Self.header + "\n" + Self.row("2025-05-09", usd: "1.1x", jpy: "163.81", withdrawn: "N/A") + "\n"
+      + Self.row("2025-13-08", usd: "1.1", jpy: "163.73", withdrawn: "N/A") + "\n"
+      + Self.row("2025-05-07", usd: "1.12", jpy: "160", withdrawn: "N/A") + "\n"
+      + Self.row("2025-05-07", usd: "1.13", jpy: "160", withdrawn: "N/A") + "\n"
+    let path = try RateFileTests.file(text, "bad.csv")
+    let bytes = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+    let (table, problems) = RateReader.table(bytes, path: path)
+    #expect(problems.map(\.code) == ["rates.value", "rates.date", "rates.conflict"])
+    #expect(problems.map { $0.location?.line } == [2, 3, 5])
+    #expect(problems[0].location?.column == 12)
+    #expect(problems[2].message.contains("EUR/USD"))
+    #expect(
+      table.rate(from: .eur, to: .usd, on: CalendarDate(iso: "2025-05-07"))?.legs.first?.rate.description == "1.12")
+  }
+}

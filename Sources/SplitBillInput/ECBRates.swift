@@ -1,0 +1,247 @@
+import SplitBillCore
+
+/// The ECB's reference rates as published: the history `eurofxref-hist.csv` and the daily
+/// `eurofxref.csv`. A header `Date,USD,JPY,…` (the daily file puts a space after each comma and
+/// writes `13 April 2026`; both end each line with an empty column), one row a business day,
+/// newest first, base EUR, `N/A` where no rate was published (the withdrawn currencies' columns
+/// after the euro replaced them).
+///
+/// The history is 1.9 MB, a quarter of a million rates in 41 columns, of which a run needs one or
+/// two. So the file is checked whole when it is read (every date, every cell a rate or `N/A`,
+/// days given twice), which allocates nothing per cell, and a column's rates are made the first
+/// time a conversion asks for them.
+package final class ECBRates: RateColumns {
+  package let base = Currency.eur
+  package let quotes: Set<Currency>
+  /// Each known quote's cell number in a row (the date is cell 0).
+  private let cellOfQuote: [Currency: Int]
+  private let bytes: [UInt8]
+  /// The days, oldest first, each once.
+  private let days: [Day]
+  /// `ECB path`, every rate's source.
+  private let source: String
+  /// The columns made so far.
+  private let made = Locked<[Currency: [ExchangeRate]]>([:])
+
+  private struct Day: Sendable {
+    var date: CalendarDate
+    var line: Int
+    /// The row's bytes, its line break left out.
+    var start: Int
+    var end: Int
+  }
+
+  private init(
+    bytes: [UInt8], days: [Day], cellOfQuote: [Currency: Int], source: String
+  ) {
+    self.bytes = bytes
+    self.days = days
+    self.cellOfQuote = cellOfQuote
+    self.quotes = Set(cellOfQuote.keys)
+    self.source = source
+  }
+
+  /// Whether `header` (a CSV's first row, its cells trimmed and lower case) is the ECB's: a date
+  /// column first, currency columns after it, no `base` column.
+  static func isHeader(_ header: [String]) -> Bool {
+    header.first == "date" && header.count > 1 && !header.contains("base")
+  }
+
+  /// The rates of the file's `bytes` (read from `path`), and what is wrong with it, each located:
+  /// a date that is not one, a cell that is neither a rate nor `N/A`, a currency code nobody has,
+  /// a row past the header's width, a day given twice with other rates. `nil` when the file holds
+  /// no rate at all.
+  static func read(_ bytes: [UInt8], path: String) -> (ECBRates?, [Diagnostic]) {
+    let file = SourceFile(path)
+    var problems: [Diagnostic] = []
+    func at(_ line: Int, _ column: Int) -> SourceLocation { SourceLocation(in: file, line: line, column: column) }
+    var lines = Lines(bytes)
+    guard let header = lines.next(skippingBlank: true) else { return (nil, []) }
+    var cellOfQuote: [Currency: Int] = [:]
+    var codes: [String?] = [nil]
+    let headerCells = Self.cells(bytes, header.start, header.end)
+    for (number, cell) in headerCells.enumerated().dropFirst() {
+      let code = String(decoding: bytes[cell], as: UTF8.self)
+      guard !code.isEmpty else {
+        codes.append(nil)
+        continue
+      }
+      guard let currency = try? Currency(code: code) else {
+        problems.append(.error(.rate(.currency(code)), at: at(header.number, cell.lowerBound - header.start + 1)))
+        codes.append(nil)
+        continue
+      }
+      codes.append(currency == .eur ? nil : code)
+      if currency != .eur { cellOfQuote[currency] = number }
+    }
+    var days: [Day] = []
+    var dayOfDate: [CalendarDate: Int] = [:]
+    var rateCount = 0
+    while let line = lines.next(skippingBlank: true) {
+      let cells = Self.cells(bytes, line.start, line.end)
+      let dateText = String(decoding: bytes[cells[0]], as: UTF8.self)
+      guard let date = RateReader.parseDate(dateText) else {
+        problems.append(.error(.rate(.date(dateText)), at: at(line.number, 1)))
+        continue
+      }
+      if cells.count > headerCells.count, cells[headerCells.count...].contains(where: { !$0.isEmpty }) {
+        problems.append(
+          .error(.rate(.cellCount(found: cells.count, expected: headerCells.count)), at: at(line.number, 1)))
+      }
+      var broken = false
+      for (number, cell) in cells.enumerated().dropFirst() where number < codes.count && codes[number] != nil {
+        if cell.isEmpty || Self.isNotAvailable(bytes, cell) { continue }
+        if Self.isPositiveDecimal(bytes, cell) {
+          rateCount += 1
+          continue
+        }
+        let text = String(decoding: bytes[cell], as: UTF8.self)
+        if DecimalRate(parsing: text) != nil {
+          rateCount += 1
+          continue
+        }
+        problems.append(.error(.rate(.value(text)), at: at(line.number, cell.lowerBound - line.start + 1)))
+        broken = true
+      }
+      let day = Day(date: date, line: line.number, start: line.start, end: line.end)
+      if let first = dayOfDate[date] {
+        // The same day twice: the same rates are one; others are a located error, the first kept.
+        let firstCells = Self.cells(bytes, days[first].start, days[first].end)
+        if let differing = codes.indices.dropFirst().first(where: { number in
+          codes[number] != nil
+            && Self.text(bytes, number < firstCells.count ? firstCells[number] : 0..<0)
+              != Self.text(bytes, number < cells.count ? cells[number] : 0..<0)
+        }) {
+          problems.append(
+            .error(
+              .rate(
+                .conflict(
+                  pair: "EUR/\(codes[differing] ?? "")", date: "\(date)", first: "ECB \(path):\(days[first].line)")),
+              at: at(line.number, 1)))
+        }
+        continue
+      }
+      if broken { continue }
+      dayOfDate[date] = days.count
+      days.append(day)
+    }
+    guard rateCount > 0 else { return (nil, problems) }
+    days.sort { $0.date < $1.date }
+    return (ECBRates(bytes: bytes, days: days, cellOfQuote: cellOfQuote, source: "ECB \(path)"), problems)
+  }
+
+  package func rates(to quote: Currency) -> [ExchangeRate] {
+    made.withLock { made in
+      if let column = made[quote] { return column }
+      let column = self.column(quote)
+      made[quote] = column
+      return column
+    }
+  }
+
+  /// Every rate of the file, column by column (for tests and small files).
+  package func allRates() -> [ExchangeRate] {
+    cellOfQuote.sorted { $0.value < $1.value }.flatMap { rates(to: $0.key) }
+  }
+
+  /// The rates of `quote`'s column, oldest first.
+  private func column(_ quote: Currency) -> [ExchangeRate] {
+    guard let number = cellOfQuote[quote] else { return [] }
+    var column: [ExchangeRate] = []
+    column.reserveCapacity(days.count)
+    for day in days {
+      guard let cell = Self.cell(number, of: bytes, day.start, day.end), !cell.isEmpty,
+        !Self.isNotAvailable(bytes, cell),
+        let rate = DecimalRate(parsing: String(decoding: bytes[cell], as: UTF8.self))
+      else { continue }
+      column.append(
+        ExchangeRate(base: .eur, quote: quote, rate: rate, date: day.date, source: source, line: day.line))
+    }
+    return column
+  }
+
+  // MARK: Bytes
+
+  /// The lines of a file, numbered from 1, without their line breaks (`\n`, `\r\n`).
+  private struct Lines {
+    let bytes: [UInt8]
+    var position = 0
+    var number = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    mutating func next(skippingBlank: Bool) -> (number: Int, start: Int, end: Int)? {
+      while position < bytes.count {
+        let start = position
+        var end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+        position = end + 1
+        number += 1
+        if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+        if skippingBlank, bytes[start..<end].allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x2C }) { continue }
+        return (number, start, end)
+      }
+      return nil
+    }
+  }
+
+  /// The cells of a row, each without the spaces around it.
+  private static func cells(_ bytes: [UInt8], _ start: Int, _ end: Int) -> [Range<Int>] {
+    var cells: [Range<Int>] = []
+    var cellStart = start
+    for index in start...end where index == end || bytes[index] == 0x2C {
+      cells.append(trimmed(bytes, cellStart..<index))
+      cellStart = index + 1
+    }
+    return cells
+  }
+
+  /// Cell `number` of a row (0: the date), trimmed; `nil` past the row's end.
+  private static func cell(_ number: Int, of bytes: [UInt8], _ start: Int, _ end: Int) -> Range<Int>? {
+    var cellStart = start
+    var seen = 0
+    var index = start
+    while index <= end {
+      if index == end || bytes[index] == 0x2C {
+        if seen == number { return trimmed(bytes, cellStart..<index) }
+        seen += 1
+        cellStart = index + 1
+      }
+      index += 1
+    }
+    return nil
+  }
+
+  private static func trimmed(_ bytes: [UInt8], _ range: Range<Int>) -> Range<Int> {
+    var (low, high) = (range.lowerBound, range.upperBound)
+    while low < high, bytes[low] == 0x20 || bytes[low] == 0x09 { low += 1 }
+    while high > low, bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09 { high -= 1 }
+    return low..<high
+  }
+
+  private static func text(_ bytes: [UInt8], _ range: Range<Int>) -> ArraySlice<UInt8> { bytes[range] }
+
+  private static func isNotAvailable(_ bytes: [UInt8], _ cell: Range<Int>) -> Bool {
+    bytes[cell].elementsEqual("N/A".utf8)
+  }
+
+  /// Digits with at most one point between two of them, not all zero, and no more than
+  /// ``DecimalRate/maximumDigits`` digits: what the ECB writes, and a subset of what ``DecimalRate``
+  /// reads. Anything else is given to ``DecimalRate`` to judge.
+  private static func isPositiveDecimal(_ bytes: [UInt8], _ cell: Range<Int>) -> Bool {
+    guard let first = bytes[cell].first, let last = bytes[cell].last, first != 0x2E, last != 0x2E else { return false }
+    var digits = 0
+    var points = 0
+    var nonZero = false
+    for byte in bytes[cell] {
+      switch byte {
+      case 0x30: digits += 1
+      case 0x31...0x39:
+        digits += 1
+        nonZero = true
+      case 0x2E: points += 1
+      default: return false
+      }
+    }
+    return digits > 0 && digits <= DecimalRate.maximumDigits && points <= 1 && nonZero
+  }
+}
