@@ -39,6 +39,11 @@ parser.add_argument("--settle-in", action=argparse.BooleanOptionalAction, defaul
                     help="time `report --settle-in EUR` on the smallest size's CSV with a year of daily rates "
                          "(scripts/generate_rates.py), checked: converted balances add up to zero and the "
                          "transfers settle them")
+parser.add_argument("--ecb-history", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                                          "shared", "realdata", "ecb", "h0tbird_eurofxref-hist.csv"),
+                    help="the ECB's eurofxref-hist.csv as published, read whole by a small --settle-in run "
+                         "(issue 28: <= 0.1 s, <= 30 MB); when absent, a generated one of its shape "
+                         "(scripts/generate_rates.py --history)")
 parser.add_argument("--import-rows", type=int, default=10000,
                     help="rows of the generated Splitwise export `import splitwise` is timed on (issue 19: <= 1 s)")
 options = parser.parse_args()
@@ -244,6 +249,32 @@ if options.settle_in and per_size:
     rows.append("| %d | %s | %.3f | %.2f x plain | %.1f |" % (size, name, seconds, seconds / plain, rss))
     verdicts.append(("%d: --settle-in JSON report <= 1.6 x plain JSON report (CSV)" % size, seconds <= 1.6 * plain,
                      "%.2f x" % (seconds / plain)))
+
+# The ECB's published history (issue 28): 1.9 MB, 41 columns, withdrawn currencies among them, read
+# by a run that converts a few bills in three of its currencies. Checked: exit 0 (no error for a
+# withdrawn currency) and the bills converted. Targets: <= 0.1 s and <= 30 MB peak RSS.
+history = options.ecb_history
+if not os.path.exists(history):
+    history = os.path.join(options.work, "eurofxref-hist-generated.csv")
+    if not os.path.exists(history):
+        with open(history, "w") as handle:
+            subprocess.run([sys.executable, os.path.join(here, "generate_rates.py"), "--history", "--from",
+                            "1999-01-04", "--to", "2025-05-09", "--seed", "7"], check=True, stdout=handle)
+small_trip = os.path.join(options.work, "ecb-trip.yaml")
+with open(small_trip, "w") as handle:
+    handle.write("people: [Ana, Ben]\nbills:\n"
+                 "  - {id: a, date: 2021-03-06, amount: 300, currency: HRK, diners: [Ana, Ben], paid_by: Ana, tip: 0}\n"
+                 "  - {id: b, date: 2024-05-02, amount: 3000, currency: JPY, diners: [Ana, Ben], paid_by: Ben, tip: 0}\n"
+                 "  - {id: c, date: 2025-05-06, amount: 30.00, currency: USD, diners: [Ana, Ben], paid_by: Ana, tip: 0}\n")
+ecb_run = [options.binary, "report", small_trip, "--settle-in", "EUR", "--rates", history, "--format", "json"]
+ecb_report = json.loads(subprocess.run(ecb_run, check=True, stdout=subprocess.PIPE).stdout)
+if (ecb_report.get("conversion") or {}).get("converted_records") != 3:
+    sys.exit("benchmark: the ECB history did not convert the three bills")
+name = "report --settle-in EUR --rates %s (3 bills)" % os.path.basename(history)
+seconds, rss = medians_of({name: ecb_run[:-2] + ["--format", "json", "-o", "/dev/null"]}, options.runs)[name]
+rows.append("| 3 | %s | %.3f |  | %.1f |" % (name, seconds, rss))
+verdicts.append(("ECB history read by a small --settle-in run <= 0.1 s", seconds <= 0.1, "%.3f s" % seconds))
+verdicts.append(("ECB history read by a small --settle-in run <= 30 MB", rss <= 30, "%.1f MB" % rss))
 
 # `import splitwise` (issue 19): a generated export imported within a second, its balances those of
 # the export's Total balance rows once reported.

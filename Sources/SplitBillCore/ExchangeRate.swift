@@ -34,6 +34,23 @@ public struct DecimalRate: Hashable, Sendable, CustomStringConvertible {
     self.decimals = UInt8(decimals)
   }
 
+  /// `mantissa ÷ 10^decimals`, the decimals' trailing zeros taken off as parsing does (`10870`, 4
+  /// is 1.087); `nil` for zero or less, or more digits than ``maximumDigits``. For readers that
+  /// have the digits already (the ECB's history).
+  public init?(mantissa: Int64, decimals: Int) {
+    var (value, scale) = (mantissa, decimals)
+    while scale > 0, value % 10 == 0 {
+      value /= 10
+      scale -= 1
+    }
+    guard value > 0, scale >= 0, scale <= 18, value < 1_000_000_000_000_000 else { return nil }
+    var limit: Int64 = 1
+    for _ in 0..<Self.maximumDigits { limit *= 10 }
+    guard value < limit else { return nil }
+    self.mantissa = value
+    self.decimals = UInt8(scale)
+  }
+
   /// The rate as a ratio.
   public var ratio: ExactRatio {
     var power: Int128 = 1

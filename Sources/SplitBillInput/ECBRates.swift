@@ -77,35 +77,52 @@ package final class ECBRates: RateColumns {
     var days: [Day] = []
     var dayOfDate: [CalendarDate: Int] = [:]
     var rateCount = 0
+    let known = codes.map { $0 != nil }
     while let line = lines.next(skippingBlank: true) {
-      let cells = Self.cells(bytes, line.start, line.end)
-      let dateText = String(decoding: bytes[cells[0]], as: UTF8.self)
-      guard let date = RateReader.parseDate(dateText) else {
-        problems.append(.error(.rate(.date(dateText)), at: at(line.number, 1)))
-        continue
-      }
-      if cells.count > headerCells.count, cells[headerCells.count...].contains(where: { !$0.isEmpty }) {
-        problems.append(
-          .error(.rate(.cellCount(found: cells.count, expected: headerCells.count)), at: at(line.number, 1)))
-      }
+      // One walk along the row: its date, then each known column's cell a rate or N/A.
+      var date: CalendarDate?
       var broken = false
-      for (number, cell) in cells.enumerated().dropFirst() where number < codes.count && codes[number] != nil {
-        if cell.isEmpty || Self.isNotAvailable(bytes, cell) { continue }
-        if Self.isPositiveDecimal(bytes, cell) {
+      var cellNumber = 0
+      var cellStart = line.start
+      for index in line.start...line.end where index == line.end || bytes[index] == 0x2C {
+        let cell = Self.trimmed(bytes, cellStart..<index)
+        defer {
+          cellNumber += 1
+          cellStart = index + 1
+        }
+        if cellNumber == 0 {
+          date = Self.isoDate(bytes, cell) ?? RateReader.parseDate(String(decoding: bytes[cell], as: UTF8.self))
+          if date == nil { break }
+          continue
+        }
+        guard cellNumber < known.count else {
+          if !cell.isEmpty {
+            problems.append(
+              .error(
+                .rate(.cellCount(found: Self.cells(bytes, line.start, line.end).count, expected: known.count)),
+                at: at(line.number, 1)))
+            break
+          }
+          continue
+        }
+        guard known[cellNumber], !cell.isEmpty, !Self.isNotAvailable(bytes, cell) else { continue }
+        if Self.rate(bytes, cell) != nil || DecimalRate(parsing: String(decoding: bytes[cell], as: UTF8.self)) != nil {
           rateCount += 1
           continue
         }
         let text = String(decoding: bytes[cell], as: UTF8.self)
-        if DecimalRate(parsing: text) != nil {
-          rateCount += 1
-          continue
-        }
         problems.append(.error(.rate(.value(text)), at: at(line.number, cell.lowerBound - line.start + 1)))
         broken = true
+      }
+      guard let date else {
+        let first = Self.cell(0, of: bytes, line.start, line.end) ?? line.start..<line.start
+        problems.append(.error(.rate(.date(String(decoding: bytes[first], as: UTF8.self))), at: at(line.number, 1)))
+        continue
       }
       let day = Day(date: date, line: line.number, start: line.start, end: line.end)
       if let first = dayOfDate[date] {
         // The same day twice: the same rates are one; others are a located error, the first kept.
+        let cells = Self.cells(bytes, line.start, line.end)
         let firstCells = Self.cells(bytes, days[first].start, days[first].end)
         if let differing = codes.indices.dropFirst().first(where: { number in
           codes[number] != nil
@@ -152,7 +169,7 @@ package final class ECBRates: RateColumns {
     for day in days {
       guard let cell = Self.cell(number, of: bytes, day.start, day.end), !cell.isEmpty,
         !Self.isNotAvailable(bytes, cell),
-        let rate = DecimalRate(parsing: String(decoding: bytes[cell], as: UTF8.self))
+        let rate = Self.rate(bytes, cell) ?? DecimalRate(parsing: String(decoding: bytes[cell], as: UTF8.self))
       else { continue }
       column.append(
         ExchangeRate(base: .eur, quote: quote, rate: rate, date: day.date, source: source, line: day.line))
@@ -224,24 +241,39 @@ package final class ECBRates: RateColumns {
     bytes[cell].elementsEqual("N/A".utf8)
   }
 
-  /// Digits with at most one point between two of them, not all zero, and no more than
-  /// ``DecimalRate/maximumDigits`` digits: what the ECB writes, and a subset of what ``DecimalRate``
-  /// reads. Anything else is given to ``DecimalRate`` to judge.
-  private static func isPositiveDecimal(_ bytes: [UInt8], _ cell: Range<Int>) -> Bool {
-    guard let first = bytes[cell].first, let last = bytes[cell].last, first != 0x2E, last != 0x2E else { return false }
-    var digits = 0
-    var points = 0
-    var nonZero = false
+  /// The rate of a cell of digits with at most one point between two of them (what the ECB
+  /// writes), made from the bytes; `nil` for anything else, which ``DecimalRate/init(parsing:)``
+  /// then judges.
+  private static func rate(_ bytes: [UInt8], _ cell: Range<Int>) -> DecimalRate? {
+    guard let first = bytes[cell].first, let last = bytes[cell].last, first != 0x2E, last != 0x2E,
+      cell.count <= DecimalRate.maximumDigits + 1
+    else { return nil }
+    var mantissa: Int64 = 0
+    var decimals = 0
+    var point = false
     for byte in bytes[cell] {
       switch byte {
-      case 0x30: digits += 1
-      case 0x31...0x39:
-        digits += 1
-        nonZero = true
-      case 0x2E: points += 1
-      default: return false
+      case 0x30...0x39:
+        mantissa = mantissa * 10 + Int64(byte - 0x30)
+        if point { decimals += 1 }
+      case 0x2E where !point: point = true
+      default: return nil
       }
     }
-    return digits > 0 && digits <= DecimalRate.maximumDigits && points <= 1 && nonZero
+    return DecimalRate(mantissa: mantissa, decimals: decimals)
+  }
+
+  /// A `YYYY-MM-DD` cell's date, read from the bytes; `nil` for anything else.
+  private static func isoDate(_ bytes: [UInt8], _ cell: Range<Int>) -> CalendarDate? {
+    guard cell.count == 10, bytes[cell.lowerBound + 4] == 0x2D, bytes[cell.lowerBound + 7] == 0x2D else { return nil }
+    var fields = [0, 0, 0]
+    for (field, range) in [(0, 0..<4), (1, 5..<7), (2, 8..<10)] {
+      for offset in range {
+        let byte = bytes[cell.lowerBound + offset]
+        guard (0x30...0x39).contains(byte) else { return nil }
+        fields[field] = fields[field] * 10 + Int(byte - 0x30)
+      }
+    }
+    return CalendarDate(year: fields[0], month: fields[1], day: fields[2])
   }
 }
