@@ -171,11 +171,31 @@ struct ImportCommandTests {
     (["import", "splitwise"], 64, "no FILE given"),
     (["import", "splitwise", "/nonexistent/x.csv"], 66, "cannot read '/nonexistent/x.csv': no such file or directory"),
     (["import", "splitwise", "a.csv", "--currency", "EUR"], 64, "--currency is for Spliit exports"),
+    (["import", "splitwise", "a.csv", "--spliit-rule", "floor-last"], 64, "--spliit-rule is for Spliit exports"),
+    (["import", "spliit", "a.json", "--spliit-rule", "floor"], 64, "expected auto, largest-remainder"),
   ])
   func usageAndMissingFiles(arguments: [String], code: Int32, message: String) async {
     let outcome = await runCLI(arguments)
     #expect(outcome.code == code)
     #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+  }
+
+  /// Nothing to import is exit 66, as the table says: an empty file, a header alone, rows that
+  /// move nothing (a placeholder, a member's own expense) and the total row.
+  @Test(arguments: [
+    "", "\n\n", "Date,Description,Category,Cost,Currency,Ana,Ben\n",
+    "Date,Description,Category,Cost,Currency,Ana,Ben\n2026-07-04,Expense 21,\" \",\" \",MKD,0.00,0.00\n"
+      + "2026-07-05,Own,General,9.00,MKD,0.00,0.00\n\n2026-07-06,Total balance, , ,MKD,0.00,0.00\n",
+  ])
+  func nothingToImportIsExit66(text: String) async throws {
+    let directory = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let export = directory.appendingPathComponent("empty.csv")
+    try Data(text.utf8).write(to: export)
+    let output = directory.appendingPathComponent("out.yaml").path
+    let outcome = await runCLI(["import", "splitwise", export.path, "-o", output])
+    #expect(outcome.code == 66, "\(outcome.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: output))
   }
 
   /// A generated export of 10,000 rows (expenses with one to three payers and payments among
