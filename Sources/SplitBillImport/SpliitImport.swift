@@ -19,8 +19,10 @@ package enum SpliitImport {
   /// Reads the export's bytes; `currency` stands in for a missing `currencyCode` (older groups),
   /// `rule` for the export's era's rule.
   package static func read(
-    _ bytes: [UInt8], currency fallback: Currency? = nil, rule chosen: SpliitRule? = nil, skipInvalid: Bool = false
+    _ file: [UInt8], currency fallback: Currency? = nil, rule chosen: SpliitRule? = nil, skipInvalid: Bool = false
   ) throws(ImportIssue) -> ImportResult {
+    // A byte order mark, as some tools that pass a file on write it, is not part of the JSON.
+    let bytes = file.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(file.dropFirst(3)) : file
     guard let root = JSON.parse(bytes) else {
       let offset = JSON.errorOffset(bytes) ?? 0
       let (line, column) = Self.position(of: offset, in: bytes)
@@ -33,23 +35,36 @@ package enum SpliitImport {
         "this is not a Spliit export: expected an object with 'participants' and 'expenses' arrays")
     }
     let currency: Currency
+    var remarks: [ImportIssue] = []
+    // A group without a currency code (made before Spliit had them) kept every amount in
+    // hundredths, whatever its symbol stood for.
+    var hundredths = false
+    let symbol = root["currency"]?.string ?? ""
     if let code = root["currencyCode"]?.string, !code.isEmpty {
       do { currency = try Currency(code: code) } catch {
         throw ImportIssue(.error, "spliit.currency", error.message(field: "currencyCode"))
       }
-    } else if let fallback {
-      currency = fallback
+    } else if let known = fallback ?? Self.currency(ofSymbol: symbol) {
+      currency = known
+      hundredths = true
+      if fallback == nil {
+        remarks.append(
+          ImportIssue(
+            .note, "spliit.currency-symbol",
+            "the group has no currencyCode: its symbol '\(EchoedText.quote(symbol))' is taken as \(known.code) "
+              + "(--currency CODE says otherwise)"))
+      }
     } else {
       throw ImportIssue(
         .error, "spliit.currency",
-        "the group has no currencyCode (older Spliit groups have only a symbol, "
-          + "'\(EchoedText.quote(root["currency"]?.string ?? ""))'): give its ISO code with --currency, such as --currency EUR"
-      )
+        "the group has no currencyCode (older Spliit groups have only a symbol, '\(EchoedText.quote(symbol))', "
+          + "which could be several currencies): give its ISO code with --currency, such as --currency EUR")
     }
     let expenses = root["expenses"]?.items ?? []
     let hasIDs = expenses.contains { Reader.identifier($0["id"]).map { !$0.isEmpty } ?? false }
     let rule = chosen ?? SpliitRule.era(hasExpenseIDs: hasIDs)
-    var reader = Reader(currency: currency, rule: rule, skipInvalid: skipInvalid)
+    var reader = Reader(currency: currency, rule: rule, skipInvalid: skipInvalid, hundredths: hundredths)
+    reader.book.remarks += remarks
     reader.book.headerNotes.append(
       "Spliit rule: \(rule.summary); "
         + (chosen != nil
@@ -59,6 +74,20 @@ package enum SpliitImport {
     for (index, expense) in expenses.enumerated() { reader.read(expense, index: index) }
     try reader.finish()
     return ImportResult(book: reader.book, errors: reader.errors)
+  }
+
+  /// The currency a group's symbol stands for when only one does (`€`, `£`, `₹`, or an ISO code
+  /// written as the symbol); `nil` for `$`, `¥`, `kr` and the like, which several currencies use.
+  static func currency(ofSymbol symbol: String) -> Currency? {
+    let trimmed = symbol.trimmedOfSpaces
+    let symbols = [
+      "€": "EUR", "£": "GBP", "₹": "INR", "₽": "RUB", "₺": "TRY", "₩": "KRW", "₪": "ILS", "₫": "VND", "₴": "UAH",
+      "zł": "PLN", "Kč": "CZK", "₱": "PHP", "฿": "THB", "R$": "BRL", "lei": "RON", "лв": "BGN", "лв.": "BGN",
+      "Ft": "HUF", "₦": "NGN", "₸": "KZT", "₾": "GEL",
+    ]
+    if let code = symbols[trimmed] { return try? Currency(code: code) }
+    guard trimmed.count == 3, trimmed.allSatisfy({ $0.isASCII && $0.isUppercase }) else { return nil }
+    return try? Currency(code: trimmed)
   }
 
   /// The 1-based line and column (in characters) of byte `offset`.
@@ -120,10 +149,14 @@ package enum SpliitImport {
     var participants: [String] = []
     var expenses: [Expense] = []
 
-    init(currency: Currency, rule: SpliitRule, skipInvalid: Bool) {
+    /// Whether amounts are hundredths of the currency (a group without a currency code).
+    let hundredths: Bool
+
+    init(currency: Currency, rule: SpliitRule, skipInvalid: Bool, hundredths: Bool = false) {
       self.currency = currency
       self.rule = rule
       self.skipInvalid = skipInvalid
+      self.hundredths = hundredths
       book.expectedFrom = "what Spliit showed, by the \(rule.rawValue) rule"
     }
 
@@ -175,9 +208,13 @@ package enum SpliitImport {
     mutating func read(
       _ expense: JSON, id: String, seed: String?, title: String, label: String
     ) throws(Refusal) -> Expense? {
-      guard let amountText = expense["amount"]?.numberText, let amount = Int64(amountText) else {
+      // Numbers, or numbers written as strings (as some tools that pass an export on write them).
+      guard let amountText = expense["amount"]?.numberText ?? expense["amount"]?.string,
+        let written = Int64(amountText.trimmedOfSpaces)
+      else {
         throw Refusal(code: "spliit.amount", message: "amount is not a whole number of minor units")
       }
+      let amount = try minorUnits(written)
       guard amount != 0 else {
         book.omitted.append(ImportIssue(.note, "spliit.no-effect", "\(label): amount 0, no effect on balances"))
         return nil
@@ -192,11 +229,11 @@ package enum SpliitImport {
       let paidFor = try entries(expense["paidFor"], mode: mode, what: "paidFor")
       let weights = paidFor.reduce(Int128(0)) { $0 + Int128($1.weight) }
       // Spliit splits in proportion to the shares whatever they add up to; so does the import.
-      if mode == .byAmount, weights != Int128(amount) {
+      if mode == .byAmount, weights != Int128(written) {
         book.remarks.append(
           ImportIssue(
             .warning, "spliit.amounts-sum",
-            "\(label): the amounts of paidFor add up to \(Money(minorUnits: Int64(weights), currency: currency)), "
+            "\(label): the amounts of paidFor add up to \(Money(minorUnits: (try? minorUnits(Int64(weights))) ?? Int64(weights), currency: currency)), "
               + "not the expense's \(Money(minorUnits: amount, currency: currency)); split in proportion to them, "
               + "as Spliit does"))
       } else if mode == .byPercentage, weights != 10_000 * Self.weightScale {
@@ -237,6 +274,25 @@ package enum SpliitImport {
         isReimbursement: isReimbursement, notes: notes, comment: Self.comment(mode, expense["paidFor"]?.items ?? []))
     }
 
+    /// An amount of the export in the currency's minor units: as written, or from hundredths for a
+    /// group without a currency code (1500.00 JPY written 150000 is 1500 JPY).
+    func minorUnits(_ written: Int64) throws(Refusal) -> Int64 {
+      guard hundredths, currency.exponent != 2 else { return written }
+      if currency.exponent > 2 {
+        let (scaled, overflow) = written.multipliedReportingOverflow(by: currency.minorUnitsPerMajor / 100)
+        guard !overflow else { throw Refusal(code: "spliit.amount", message: "amount \(written) is too large") }
+        return scaled
+      }
+      let per = 100 / currency.minorUnitsPerMajor
+      guard written % per == 0 else {
+        throw Refusal(
+          code: "spliit.amount",
+          message: "amount \(written) hundredths is not a whole number of \(currency.code) "
+            + "\(currency.minorUnitName)s (\(currency.code) has \(currency.exponent) decimals): is --currency right?")
+      }
+      return written / per
+    }
+
     /// `shares` of BY_SHARES and BY_PERCENTAGE are read with four decimals (a ratio is all that
     /// counts); BY_AMOUNT's are whole minor units.
     static let weightScale: Int128 = 10_000
@@ -259,7 +315,7 @@ package enum SpliitImport {
         }
         var weight: Int64 = 1
         if mode != .evenly {
-          let text = item["shares"]?.numberText ?? ""
+          let text = (item["shares"]?.numberText ?? item["shares"]?.string ?? "").trimmedOfSpaces
           guard let value = try? DecimalText.parse(text, scale: mode == .byAmount ? 0 : 4), value >= 0 else {
             throw Refusal(
               code: "spliit.shares",

@@ -788,7 +788,10 @@ package enum Problem: Hashable, Sendable {
     ("tax_included.syntax", "tax_included that is not true or false"),
     ("tip_on.unknown", "a tip base outside subtotal, pretax, total"),
     ("amount.items-sum", "an amount given with items that is not what they come to before tip"),
-    ("receipt_total.mismatch", "a receipt_total that is neither the computed total before tip nor with it"),
+    (
+      "receipt_total.mismatch",
+      "a receipt_total that is neither the computed total before tip, nor with the tip, nor with a `to-tip` round-up"
+    ),
     ("receipt_total.syntax", "a receipt_total that is not a number"),
     ("receipt_total.decimals", "a receipt_total with more decimals than the currency has"),
     ("receipt_total.negative", "a negative receipt_total"),
@@ -818,6 +821,11 @@ package enum Problem: Hashable, Sendable {
     ("rate.syntax", "a bill's rate that is not a price and a currency (0.0058 EUR)"),
     ("rate.same-currency", "a bill's rate priced in its own currency"),
     ("rate.missing", "with --settle-in: no rate for a bill's or payment's currency on or before its date"),
+    (
+      "rate.stale",
+      "(warning) with --settle-in: records of a currency converted at a rate more than `--max-rate-age` days "
+        + "(default 7) older than their day; one a currency, naming the oldest"
+    ),
     ("rate.too-precise", "rates whose exact product has too many digits"),
     ("cash_rounding.invalid", "a cash_rounding default that is not currency -> increment"),
   ]

@@ -272,7 +272,7 @@ struct AdvisorIntegrationTests {
   /// file-size limit smaller than an entry) leaves no file behind, the output is whole, and one
   /// warning says so, since the next run pays for the answer again.
   @Test(
-    .enabled(if: toolExists("prlimit"), "needs prlimit (util-linux)"),
+    .enabled(if: needing(toolExists("prlimit")), "needs prlimit (util-linux)"),
     .disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime dies of SIGBUS under a small RLIMIT_FSIZE"))
   func anAnswerTheCacheCannotKeepIsSaidOnceAndLeavesNoFile() throws {
     let server = try StandInServer()

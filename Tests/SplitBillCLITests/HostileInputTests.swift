@@ -87,12 +87,25 @@ final class HostileInputTests {
     return (Int(fields.dropFirst().first ?? "") ?? -1, Double(fields.last ?? "") ?? -1)
   }
 
+  /// The run of `runs` with the least CPU time: a loaded machine (the other suites, another job)
+  /// only ever adds time, so the least is the one nearest the work itself.
+  func fastest(of runs: Int, _ measure: () throws -> (bytes: Int, seconds: Double)) rethrows
+    -> (bytes: Int, seconds: Double)
+  {
+    var best = try measure()
+    for _ in 1..<runs {
+      let next = try measure()
+      if next.seconds < best.seconds { best = next }
+    }
+    return best
+  }
+
   @Test(
     .enabled(if: needing(pythonHas("import resource")), "needs python3 to measure CPU time"),
     arguments: 0..<cases.count, 0..<commands.count)
   func growsLinearlyAndSaysLittle(index: Int, command: Int) throws {
-    let small = try measure(index, command: command, size: 2_000)
-    let large = try measure(index, command: command, size: 8_000)
+    let small = try fastest(of: 3) { try measure(index, command: command, size: 2_000) }
+    let large = try fastest(of: 3) { try measure(index, command: command, size: 8_000) }
     let name = "\(Self.commands[command].arguments[0]) \(Self.cases[index].name)"
     // Repeated problems are said once, echoed text and source lines are cut: a few lines.
     #expect(large.bytes < 4_096, "\(name): \(large.bytes) bytes of output")
@@ -107,8 +120,8 @@ final class HostileInputTests {
       "bills:\n  - {id: a, amount: \(3 * n).00, tip: 0, paid_by: P0, diners: [\((0..<n).map { "P\($0)" }.joined(separator: ", "))]}\n"
     }
     let command = ["report", "--format", "json"]
-    let small = try measure("many.yaml", bill(2_000), size: 2_000, command: command, status: "0")
-    let large = try measure("many.yaml", bill(8_000), size: 8_000, command: command, status: "0")
+    let small = try fastest(of: 3) { try measure("many.yaml", bill(2_000), size: 2_000, command: command, status: "0") }
+    let large = try fastest(of: 3) { try measure("many.yaml", bill(8_000), size: 8_000, command: command, status: "0") }
     #expect(large.seconds < 8 * small.seconds + 0.25, "\(small.seconds) s then \(large.seconds) s")
   }
 }

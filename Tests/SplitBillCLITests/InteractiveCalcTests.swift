@@ -93,7 +93,7 @@ import Testing
   /// A signal from outside (a closed terminal, `kill`) restores the terminal before the default
   /// action ends the process; the handler writes bytes that exist before any signal, allocating
   /// nothing.
-  @Test(.enabled(if: toolExists("tmux"), "needs tmux"), arguments: [SIGTERM, SIGHUP, SIGINT])
+  @Test(.enabled(if: needing(toolExists("tmux")), "needs tmux"), arguments: [SIGTERM, SIGHUP, SIGINT])
   func aSignalFromOutsideRestoresTheTerminal(signalNumber: Int32) throws {
     let directory = try scratchDirectory()
     let binary = try builtBinary().path

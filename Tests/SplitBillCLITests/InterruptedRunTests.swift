@@ -1,4 +1,5 @@
 import Foundation
+import SplitBillBytes
 import Testing
 
 /// Runs ended from outside while they write `-o` files: a signal removes the temporary files, a
@@ -42,14 +43,24 @@ import Testing
     let (directory, bills, output) = try setUp(bills: 20_000)
     defer { try? FileManager.default.removeItem(at: directory) }
     let binary = try builtBinary().path
-    var random = SystemRandomNumberGenerator()
+    // Seeded, so a failure can be run again with the same kills; the first kill comes at once (the
+    // old file must be seen however slow or busy the machine), the second when the run is surely
+    // done (the new one must be seen), the rest anywhere in between.
+    // (`nil`: no kill, the run left to finish; a fixed wait would be a guess on a loaded machine.)
+    var random = SplitMix64(seed: 0x6B11_1ED5)
+    let kills: [Int?] = [0, nil] + (0..<22).map { _ in Int.random(in: 0...1_200, using: &random) }
     var sawOld = 0
     var sawNew = 0
-    for _ in 0..<24 {
-      let delay = Double(Int.random(in: 0...1_200, using: &random)) / 1_000
-      _ = try WriteFailureTests.shell(
-        "\"$1\" report '\(bills)' -o '\(output)' 2>/dev/null & pid=$!; sleep \(delay); kill -KILL $pid; wait $pid",
-        binary: binary)
+    for kill in kills {
+      if let milliseconds = kill {
+        let delay = Double(milliseconds) / 1_000
+        _ = try WriteFailureTests.shell(
+          "\"$1\" report '\(bills)' -o '\(output)' 2>/dev/null & pid=$!; sleep \(delay); kill -KILL $pid; wait $pid",
+          binary: binary)
+      } else {
+        let finished = try runProcess(binary, ["report", bills, "-o", output])
+        #expect(finished.code == 0)
+      }
       let text = try String(contentsOfFile: output, encoding: .utf8)
       if text == "previous\n" {
         sawOld += 1
@@ -62,6 +73,7 @@ import Testing
       }
     }
     #expect(sawOld > 0, "every kill came after the rename: \(sawNew) new")
+    #expect(sawNew > 0, "a finished run left the old file")
     // What the kills left is removed by the next run that writes the same file.
     let finished = try runProcess(binary, ["report", bills, "-o", output])
     #expect(finished.code == 0)

@@ -43,7 +43,7 @@ import Testing
   }
 
   @Test(
-    .enabled(if: pythonHas("import resource"), "needs python3 to measure peak memory"),
+    .enabled(if: needing(pythonHas("import resource")), "needs python3 to measure peak memory"),
     .disabled(
       if: ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] != nil,
       "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
@@ -66,7 +66,7 @@ import Testing
   }
 
   @Test(
-    .enabled(if: pythonHas("import resource"), "needs python3 to measure peak memory"),
+    .enabled(if: needing(pythonHas("import resource")), "needs python3 to measure peak memory"),
     .disabled(
       if: ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] != nil,
       "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
@@ -89,7 +89,7 @@ import Testing
   }
 
   @Test(
-    .enabled(if: pythonHas("import resource"), "needs python3 to measure peak memory"),
+    .enabled(if: needing(pythonHas("import resource")), "needs python3 to measure peak memory"),
     .disabled(
       if: ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] != nil,
       "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))

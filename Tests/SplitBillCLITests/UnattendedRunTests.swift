@@ -95,7 +95,7 @@ import Testing
   /// A file its owner made read-only is refused, as `cp` refuses it (as root, run as nobody).
   @Test(
     .enabled(
-      if: getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+      if: needing(getuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")),
       "needs setpriv (util-linux) to run as an ordinary user"))
   func aReadOnlyReportIsNotReplaced() throws {
     // A directory anyone may write to: renaming over the file would be allowed, only the file's
@@ -107,8 +107,16 @@ import Testing
     let readOnly = shared.appendingPathComponent("read-only.json").path
     try "kept".write(toFile: readOnly, atomically: true, encoding: .utf8)
     try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: readOnly)
-    let trip = packageRoot.appendingPathComponent("samples/trip.yaml").path
-    let binary = try builtBinary().path
+    // The other user reads what it runs from there too: the clone may sit in a directory only
+    // its owner can enter (as `mktemp -d` makes them).
+    let trip = shared.appendingPathComponent("trip.yaml").path
+    try FileManager.default.copyItem(atPath: packageRoot.appendingPathComponent("samples/trip.yaml").path, toPath: trip)
+    try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: trip)
+    // Copied by `install`, another process: a file this process had open for writing could be
+    // inherited by a child another test forks meanwhile, and exec would then fail (text file busy).
+    let binary = shared.appendingPathComponent("splitbill").path
+    let copied = try runProcess("/usr/bin/install", ["-m", "755", try builtBinary().path, binary])
+    #expect(copied.code == 0, "\(copied.stderr)")
     let outcome =
       getuid() == 0
       ? try runProcess(

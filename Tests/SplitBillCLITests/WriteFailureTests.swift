@@ -43,7 +43,7 @@ import Testing
   }
 
   @Test(
-    .enabled(if: toolExists("prlimit"), "needs prlimit (util-linux)"),
+    .enabled(if: needing(toolExists("prlimit")), "needs prlimit (util-linux)"),
     .disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime dies of SIGBUS under a small RLIMIT_FSIZE"))
   func aSpoolPastTheFileSizeLimitFailsTheRunInsteadOfTruncatingIt() throws {
     let binary = try builtBinary().path
@@ -65,7 +65,7 @@ import Testing
   }
 
   @Test(
-    .enabled(if: toolExists("prlimit"), "needs prlimit (util-linux)"),
+    .enabled(if: needing(toolExists("prlimit")), "needs prlimit (util-linux)"),
     .disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime dies of SIGBUS under a small RLIMIT_FSIZE"))
   func aSecondOutputPastTheLimitLeavesTheFirstAsItWas() throws {
     let binary = try builtBinary().path
@@ -90,7 +90,7 @@ import Testing
   }
 
   @Test(
-    .enabled(if: toolExists("prlimit"), "needs prlimit (util-linux)"),
+    .enabled(if: needing(toolExists("prlimit")), "needs prlimit (util-linux)"),
     .disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime dies of SIGBUS under a small RLIMIT_FSIZE"))
   func anOutputFilePastTheLimitIsNotCommitted() throws {
     let binary = try builtBinary().path
@@ -110,7 +110,7 @@ import Testing
   /// write it keeps every entry in memory instead (it dropped the part a short write had put in
   /// the file: 4 of 60 repeats were found).
   @Test(
-    .enabled(if: toolExists("prlimit"), "needs prlimit (util-linux)"),
+    .enabled(if: needing(toolExists("prlimit")), "needs prlimit (util-linux)"),
     .disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime dies of SIGBUS under a small RLIMIT_FSIZE"))
   func repeatedIDsAreAllFoundWhenTheSpillFilesHitTheLimit() throws {
     let binary = try builtBinary().path

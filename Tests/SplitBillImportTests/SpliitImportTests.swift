@@ -110,15 +110,44 @@ private func expense(
     #expect(result.book.billsSummary == "2 bills (1 refund)")
   }
 
-  @Test func aMissingCurrencyCodeNeedsTheCommandLine() throws {
+  @Test func aMissingCurrencyCodeIsTheSymbolsOrTheCommandLines() throws {
     let one = [expense("x", amount: 1000, mode: "EVENLY", [("a", 1), ("b", 1)])]
-    #expect {
-      try spliit(one, currencyCode: nil)
-    } throws: { error in
-      (error as? ImportIssue)?.message.contains("--currency") == true
-    }
+    #expect(try spliit(one, currencyCode: nil).book.bills[0].amount.description == "10.00 EUR")
+    // The command line wins over the symbol; the amounts are hundredths of it.
     let result = try spliit(one, currencyCode: nil, fallback: try Currency(code: "JPY"))
-    #expect(result.book.bills[0].amount.description == "1000 JPY")
+    #expect(result.book.bills[0].amount.description == "10 JPY")
+  }
+
+  /// A group made before Spliit had currency codes: its amounts are hundredths (Spliit's default
+  /// of two decimals), its symbol says the currency when only one currency uses it.
+  @Test func aGroupWithoutACurrencyCode() throws {
+    func group(_ symbol: String) -> [UInt8] {
+      Array(
+        """
+        {"name": "Old", "currency": "\(symbol)", "participants": [{"id": "a", "name": "Ana"}, {"id": "b", "name": "Ben"}],
+         "expenses": [\(expense("x", amount: 150_000, mode: "EVENLY", [("a", 1), ("b", 1)]))]}
+        """.utf8)
+    }
+    let euro = try SpliitImport.read(group("€"))
+    #expect(euro.book.bills[0].amount.description == "1500.00 EUR")
+    #expect(euro.book.remarks.map(\.code) == ["spliit.currency-symbol"])
+    // `$` is several currencies: the command line must say which.
+    #expect(throws: ImportIssue.self) { try SpliitImport.read(group("$")) }
+    let yen = try SpliitImport.read(group("¥"), currency: try Currency(code: "JPY"))
+    #expect(yen.book.bills[0].amount.description == "1500 JPY")
+    #expect(yen.book.bills[0].shares.map(\.minorUnits) == [750, 750])
+    let dinar = try SpliitImport.read(group("KD"), currency: try Currency(code: "KWD"))
+    #expect(dinar.book.bills[0].amount.description == "1500.000 KWD")
+  }
+
+  /// A byte order mark before the JSON (some tools write one) is not an error.
+  @Test func aByteOrderMarkIsSkipped() throws {
+    let text = """
+      {"currencyCode": "EUR", "participants": [{"id": "a", "name": "Ana"}, {"id": "b", "name": "Ben"}],
+       "expenses": [\(expense("x", amount: 1000, mode: "EVENLY", [("a", 1), ("b", 1)]))]}
+      """
+    let result = try SpliitImport.read([0xEF, 0xBB, 0xBF] + Array(text.utf8))
+    #expect(result.book.bills.count == 1)
   }
 
   @Test func malformedJSONIsLocated() {
