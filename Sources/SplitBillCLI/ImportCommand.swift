@@ -213,7 +213,11 @@ enum ImportCommand {
     var text = "imported \(path): \(plural(book.rowsRead, "row")) read, " + parts.joined(separator: ", ")
     let checked = book.expectedBalances.keys.sorted()
     if checked.isEmpty {
-      text += "; balances not checked (the export gives none)"
+      let unreadable = book.remarks.contains { $0.code.hasSuffix(".total-balance") }
+      text +=
+        "; balances not checked ("
+        + (unreadable ? "a skipped row that could not be read may be what they differ by" : "the export gives none")
+        + ")"
     } else {
       text +=
         "; balances match \(book.expectedFrom) (\(checked.map(\.code).joined(separator: ", "))"

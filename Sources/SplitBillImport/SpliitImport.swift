@@ -215,6 +215,11 @@ package enum SpliitImport {
         throw Refusal(code: "spliit.amount", message: "amount is not a whole number of minor units")
       }
       let amount = try minorUnits(written)
+      guard amount.magnitude <= Money.maximumMinorUnits.magnitude else {
+        throw Refusal(
+          code: "spliit.amount",
+          message: "amount \(written) is more than splitbill's largest amount (\(Money.maximumMinorUnits) minor units)")
+      }
       guard amount != 0 else {
         book.omitted.append(ImportIssue(.note, "spliit.no-effect", "\(label): amount 0, no effect on balances"))
         return nil

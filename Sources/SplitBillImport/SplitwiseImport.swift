@@ -511,7 +511,9 @@ package enum SplitwiseImport {
           let cell = total.row.cell(5 + index)
           let money = { (units: Int64) in Money(minorUnits: units, currency: total.currency).description }
           guard unreadRows == 0 else {
-            // Some failed row's cells are unknown: the difference may be theirs.
+            // Some failed row's cells are unknown: the difference may be theirs, so the currency's
+            // balances are not held against the row (the file is written unchecked, and says so).
+            book.expectedBalances[total.currency] = nil
             book.remarks.append(
               ImportIssue(
                 .warning, "splitwise.total-balance",

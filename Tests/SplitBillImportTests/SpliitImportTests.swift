@@ -140,6 +140,13 @@ private func expense(
     #expect(dinar.book.bills[0].amount.description == "1500.000 KWD")
   }
 
+  /// An amount past splitbill's largest (15 digits of minor units) is refused, naming the expense.
+  @Test func anAmountTooLargeIsRefused() throws {
+    let result = try spliit([expense("big", amount: 1_000_000_000_000_000, mode: "EVENLY", [("a", 1), ("b", 1)])])
+    #expect(result.errors.map(\.code) == ["spliit.amount"])
+    #expect(result.errors[0].message.contains("largest amount"))
+  }
+
   /// A byte order mark before the JSON (some tools write one) is not an error.
   @Test func aByteOrderMarkIsSkipped() throws {
     let text = """

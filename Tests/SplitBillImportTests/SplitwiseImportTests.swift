@@ -346,4 +346,16 @@ let underThreadSanitizer = ProcessInfo.processInfo.environment["SPLITBILL_SANITI
     let bad = try splitwise(header + "2026-10-02,Back,Hotel,-10.00,EUR,-20.00,10.00,10.00\n")
     #expect(bad.errors.map(\.code) == ["splitwise.cost"])
   }
+
+  /// With --skip-invalid, a row whose cells cannot be read leaves its currency's total row
+  /// unchecked (the difference may be that row's): a warning, and no balance held against it.
+  @Test func anUnreadableRowLeavesItsCurrencyUnchecked() throws {
+    let text =
+      header + "2026-10-01,A,General,30.00,EUR,20.00,-10.00,-10.00\n2026-10-02,B,General,9.00,EUR,x,4.50,-4.50\n"
+      + ",Total balance,,,EUR,20.00,-5.50,-14.50\n"
+    let result = try splitwise(text, skipInvalid: true)
+    #expect(result.errors.map(\.code) == ["splitwise.amount"])
+    #expect(result.book.expectedBalances.isEmpty)
+    #expect(result.book.remarks.contains { $0.code == "splitwise.total-balance" && $0.severity == .warning })
+  }
 }
