@@ -11,6 +11,9 @@ let package = Package(
   products: [
     .executable(name: "splitbill", targets: ["splitbill"]),
     .library(name: "SplitBillCore", targets: ["SplitBillCore"]),
+    // The engine, for programs that use splitbill rather than run it (docs/library.md); so far
+    // `import` (Importer), the other commands to follow.
+    .library(name: "SplitBill", targets: ["SplitBill"]),
   ],
   targets: [
     // Exact money, percentages, tips, splits, leftover allocation, the bill's terms and
@@ -45,13 +48,18 @@ let package = Package(
       name: "SplitBillReports",
       dependencies: ["SplitBillCore", "SplitBillInput", "SplitBillBytes", "SplitBillJSON", "SplitBillText"],
       swiftSettings: checked),
+    // The engine: the commands as functions with typed options and results, no argument parsing
+    // and no printing (docs/library.md). The CLI calls it.
+    .target(
+      name: "SplitBill", dependencies: ["SplitBillCore", "SplitBillInput", "SplitBillImport", "SplitBillText"],
+      swiftSettings: checked),
     // Argument parsing and the commands (the interactive screen's state and drawing with `calc`);
     // the executable only calls `SplitBillCommandLine.main`.
     .target(
       name: "SplitBillCLI",
       dependencies: [
         "SplitBillCore", "SplitBillInput", "SplitBillAdvisor", "SplitBillReports", "SplitBillJSON", "SplitBillText",
-        "SplitBillImport",
+        "SplitBillImport", "SplitBill",
       ],
       swiftSettings: checked),
     .executableTarget(name: "splitbill", dependencies: ["SplitBillCLI", "SplitBillReports"]),
@@ -70,6 +78,8 @@ let package = Package(
       dependencies: ["SplitBillReports", "SplitBillBytes", "SplitBillJSON", "SplitBillText"]),
     .testTarget(
       name: "SplitBillImportTests", dependencies: ["SplitBillImport", "SplitBillCore", "SplitBillBytes"]),
+    // A program using the engine library as docs/library.md shows it: only `import SplitBill`.
+    .testTarget(name: "SplitBillLibraryTests", dependencies: ["SplitBill"]),
     .testTarget(
       name: "SplitBillCLITests",
       dependencies: ["SplitBillCLI", "SplitBillInput", "SplitBillReports", "SplitBillJSON"],

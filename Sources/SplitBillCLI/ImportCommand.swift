@@ -1,4 +1,5 @@
 import Foundation
+import SplitBill
 import SplitBillCore
 import SplitBillImport
 import SplitBillInput
@@ -96,38 +97,34 @@ enum ImportCommand {
 
     let bytes = try InputFile.bytes(path)
     let skipInvalid = arguments.flag("--skip-invalid")
-    let result: ImportResult
+    let options = ImportOptions(
+      source: source, path: path, date: today, currency: currency, spliitRule: rule ?? nil, skipInvalid: skipInvalid)
+    let outcome: ImportOutcome
     do {
-      switch source {
-      case .splitwise: result = try SplitwiseImport.read(bytes, skipInvalid: skipInvalid)
-      case .spliit:
-        result = try SpliitImport.read(bytes, currency: currency, rule: rule ?? nil, skipInvalid: skipInvalid)
-      }
+      outcome = try Importer.run(bytes, options)
     } catch {
-      report([error], path: path, bytes: bytes, &context)
+      throw CommandFailure(message: error.message, code: error.isInternal ? .internalError : .cannotCreate)
+    }
+    switch outcome.status {
+    case .unreadable, .empty:
+      report(outcome.errors, path: path, bytes: bytes, &context)
       context.message("error: nothing imported from \(TerminalText.sanitize(path))")
       // An empty export holds nothing to import (66); one that cannot be read as an export is invalid (1).
-      return error.code == "splitwise.empty" ? .noInput : .invalidBills
-    }
-    let book = result.book
-    let shown = (result.errors + (arguments.flag("--quiet") ? [] : book.remarks + book.omitted))
-      .sorted(by: ImportedBook.inFileOrder)
-    report(shown, path: path, bytes: bytes, &context)
-    let stopping = result.errors.filter { !skipInvalid || $0.code.hasSuffix(".total-balance") }
-    guard stopping.isEmpty else {
-      let rows = stopping.count == 1 ? "1 problem" : "\(stopping.count) problems"
+      return outcome.status == .empty ? .noInput : .invalidBills
+    case .invalid(let problems, let mismatch):
+      report(shown(outcome, quiet: arguments.flag("--quiet")), path: path, bytes: bytes, &context)
       context.message(
-        "error: \(rows) in \(TerminalText.sanitize(path)); nothing was written"
-          + (skipInvalid || result.errors.contains { $0.code.hasSuffix(".total-balance") }
-            ? "" : " (--skip-invalid leaves the invalid rows out)"))
+        "error: \(problems == 1 ? "1 problem" : "\(problems) problems") in \(TerminalText.sanitize(path)); nothing was written"
+          + (skipInvalid || mismatch ? "" : " (--skip-invalid leaves the invalid rows out)"))
       return .invalidBills
-    }
-    guard !book.bills.isEmpty || !book.payments.isEmpty else {
+    case .nothingToImport:
+      report(shown(outcome, quiet: arguments.flag("--quiet")), path: path, bytes: bytes, &context)
       throw CommandFailure(
         message: "\(path) holds no expense or payment to import; nothing was written", code: .noInput)
+    case .imported:
+      report(shown(outcome, quiet: arguments.flag("--quiet")), path: path, bytes: bytes, &context)
     }
-    let yaml = book.yaml(sourceName: (path as NSString).lastPathComponent, date: today)
-    try verify(yaml, book: book, source: source)
+    let yaml = outcome.yaml ?? ""
     if let output = arguments.value("--output"), output != "-" {
       do {
         try AtomicFile.write(to: output, overwrite: arguments.flag("--force")) { sink in sink.write(yaml) }
@@ -137,8 +134,13 @@ enum ImportCommand {
     } else {
       context.stdout.write(yaml)
     }
-    if !arguments.flag("--quiet") { context.message(TerminalText.sanitize(summary(book, path: path))) }
+    if !arguments.flag("--quiet"), let summary = outcome.summary { context.message(TerminalText.sanitize(summary)) }
     return .success
+  }
+
+  /// What is printed of an outcome: its errors, and unless `quiet` its warnings and notes, in file order.
+  static func shown(_ outcome: ImportOutcome, quiet: Bool) -> [ImportIssue] {
+    (outcome.errors + (quiet ? [] : outcome.remarks)).sorted(by: ImportedBook.inFileOrder)
   }
 
   /// Prints issues like a compiler's diagnostics, with the export's line and a caret.
@@ -158,73 +160,6 @@ enum ImportCommand {
     }
   }
 
-  /// Reads `yaml` back as `report` would, splits it, and compares every balance with the source's
-  /// own: the import must never write a file whose balances differ from the app's.
-  static func verify(_ yaml: String, book: ImportedBook, source: ImportSource) throws(CommandFailure) {
-    let descriptor = TemporaryFile.open(in: TemporaryFile.directory(), prefix: "splitbill-import")
-    guard descriptor >= 0 else {
-      let reason = unsafe String(cString: strerror(errno))
-      throw CommandFailure(
-        message: "cannot check the import: no temporary file in \(TemporaryFile.directory()) (\(reason))",
-        code: .cannotCreate)
-    }
-    defer { close(descriptor) }
-    let written = unsafe Array(yaml.utf8).withUnsafeBytes { unsafe write(descriptor, $0.baseAddress, $0.count) }
-    guard written == yaml.utf8.count else {
-      throw CommandFailure(message: "cannot check the import: writing a temporary file failed", code: .cannotCreate)
-    }
-    var stream = BillStream(options: ReadOptions(inputFormat: .yaml))
-    var ledger = ReportLedger()
-    var leftovers = LeftoverLedger()
-    var refused: [String] = []
-    stream.read(stream.sources(for: ["/proc/self/fd/\(descriptor)"])) { outcome in
-      switch outcome {
-      case .valid(let bill):
-        do throws(SplitError) { ledger.add(try bill.terms.split(ledger: &leftovers)) } catch {
-          refused.append("\(bill.id): \(error)")
-        }
-      case .payment(let payment): ledger.add(payment.payment)
-      case .invalid(let bill): refused.append(bill.id ?? "a bill")
-      }
-    }
-    refused += stream.diagnostics.filter { $0.severity == .error }.map(\.message)
-    guard refused.isEmpty else {
-      throw CommandFailure(
-        message: "internal error: the imported file does not read back: " + refused.prefix(3).joined(separator: "; "),
-        code: .internalError)
-    }
-    var balances: [Currency: [String: Int64]] = [:]
-    for totals in ledger.personTotals { balances[totals.currency, default: [:]][totals.person] = totals.balance }
-    for (currency, expected) in book.expectedBalances {
-      for (person, balance) in expected where (balances[currency]?[person] ?? 0) != balance {
-        throw CommandFailure(
-          message: "internal error: \(person)'s \(currency.code) balance reads back as "
-            + "\(Money(minorUnits: balances[currency]?[person] ?? 0, currency: currency)) but \(book.expectedFrom) gives "
-            + "\(Money(minorUnits: balance, currency: currency))", code: .internalError)
-      }
-    }
-  }
-
-  /// The stderr summary: what was read, what was made of it, and whether the balances matched.
-  static func summary(_ book: ImportedBook, path: String) -> String {
-    var parts = [book.billsSummary, plural(book.payments.count, "payment")]
-    if !book.omitted.isEmpty { parts.append("\(book.omitted.count) left out (no effect on balances)") }
-    if !book.skipped.isEmpty { parts.append("\(book.skipped.count) invalid and skipped") }
-    var text = "imported \(path): \(plural(book.rowsRead, "row")) read, " + parts.joined(separator: ", ")
-    let checked = book.expectedBalances.keys.sorted()
-    if checked.isEmpty {
-      let unreadable = book.remarks.contains { $0.code.hasSuffix(".total-balance") }
-      text +=
-        "; balances not checked ("
-        + (unreadable ? "a skipped row that could not be read may be what they differ by" : "the export gives none")
-        + ")"
-    } else {
-      text +=
-        "; balances match \(book.expectedFrom) (\(checked.map(\.code).joined(separator: ", "))"
-        + (book.skipped.isEmpty ? "" : ", the skipped rows taken out") + ")"
-    }
-    return text
-  }
 }
 
 extension String {

@@ -2,19 +2,21 @@
 /// `code` (`splitwise.cells-sum`) for programs, a message for people, and where in the file (a
 /// CSV line and column; a JSON export has no lines worth showing, so its issues name the
 /// expense instead and have no line).
-package struct ImportIssue: Error, Hashable, Sendable {
+public struct ImportIssue: Error, Hashable, Sendable {
   /// Errors stop the import (or skip their row with `--skip-invalid`); warnings and notes never do.
-  package enum Severity: String, Sendable {
+  public enum Severity: String, Sendable {
     case error, warning, note
   }
 
-  package var severity: Severity
+  /// How grave it is.
+  public var severity: Severity
   /// Stable, `source.problem`; docs/import.md lists them.
-  package var code: String
-  package var message: String
+  public var code: String
+  /// What is wrong, for people.
+  public var message: String
   /// 1-based line and column, when the export has lines.
-  package var line: Int?
-  package var column: Int?
+  public var line: Int?
+  public var column: Int?
 
   package init(_ severity: Severity, _ code: String, _ message: String, line: Int? = nil, column: Int? = nil) {
     self.severity = severity

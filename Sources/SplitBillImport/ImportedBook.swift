@@ -2,11 +2,11 @@ import SplitBillCore
 import SplitBillText
 
 /// Which app an export came from.
-package enum ImportSource: String, Sendable, CaseIterable {
+public enum ImportSource: String, Sendable, CaseIterable {
   case splitwise, spliit
 
   /// How the app names the export, for messages and the file's header.
-  package var exportName: String {
+  public var exportName: String {
     switch self {
     case .splitwise: return "Splitwise export"
     case .spliit: return "Spliit export"

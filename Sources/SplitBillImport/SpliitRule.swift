@@ -5,7 +5,7 @@
 /// An export tells its era only through its fields: Spliit added expense ids to exports on
 /// 2026-08-13, together with today's rule. So `auto` takes ``largestRemainder`` for an export
 /// with ids and ``roundedBalances`` for one without.
-package enum SpliitRule: String, CaseIterable, Sendable {
+public enum SpliitRule: String, CaseIterable, Sendable {
   /// Since 2026-08-13: participants sorted by id; everyone gets the floor of their exact share;
   /// the units left over go by largest remainder, ties broken by rotating the starting participant
   /// by FNV-1a (32-bit, over the id's UTF-16 code units) of the expense id, modulo the number of
@@ -21,12 +21,12 @@ package enum SpliitRule: String, CaseIterable, Sendable {
   case floorLast = "floor-last"
 
   /// The rule of an export's era: ids present, today's rule; none, the 2024–2026 one.
-  package static func era(hasExpenseIDs: Bool) -> SpliitRule {
+  public static func era(hasExpenseIDs: Bool) -> SpliitRule {
     hasExpenseIDs ? .largestRemainder : .roundedBalances
   }
 
   /// The rule and its era in words, for the YAML header and `--help`.
-  package var summary: String {
+  public var summary: String {
     switch self {
     case .largestRemainder:
       return "largest-remainder (Spliit since 2026-08: each share rounded down, the units left over by "
