@@ -1,0 +1,147 @@
+import SplitBillCore
+import SplitBillText
+
+/// The balances Spliit showed, worked out from the expenses as its balance page adds them (apart
+/// from the bills the import writes), and the whole-unit parts that give them under the
+/// 2024–2026 rule, which never rounded a share.
+extension SpliitImport.Reader {
+  /// Works out every expense's parts, writes the bills and payments, and the balances Spliit showed.
+  mutating func finish() throws(ImportIssue) {
+    let shown = try shownBalances()
+    var expected = shown.balances
+    var targets = shown.paidFor
+    let residue = expected.values.reduce(0, +)
+    if residue != 0, let unrounded = shown.unrounded {
+      settleResidue(residue, unrounded: unrounded, balances: &expected, paidFor: &targets)
+    }
+    let parts: [[Int64]]
+    if rule == .roundedBalances {
+      guard let whole = wholeParts(paidFor: targets) else {
+        throw ImportIssue(
+          .error, "spliit.rounding",
+          "no whole-cent shares give every participant the balance Spliit showed (its balances are rounded "
+            + "once, at the end): import with --spliit-rule largest-remainder")
+      }
+      parts = whole
+    } else {
+      parts = expenses.map { rule.parts(of: $0.amount, among: $0.paidFor, seed: $0.seed) }
+    }
+    for (expense, shares) in zip(expenses, parts) { record(expense, shares: shares) }
+    if !expenses.isEmpty {
+      book.expectedBalances[currency] = Dictionary(
+        uniqueKeysWithValues: participants.map { (names[$0] ?? $0, expected[$0] ?? 0) })
+    }
+  }
+
+  /// What Spliit's balance page showed, by participant id, worked out from the expenses as
+  /// Spliit adds them up (apart from the bills): paid minus paid for, rounded by the era's rule.
+  /// For the 2024–2026 rule also the unrounded paid-for sums.
+  func shownBalances() throws(ImportIssue) -> (
+    balances: [String: Int64], paidFor: [String: Int64], unrounded: [String: FractionSum]?
+  ) {
+    var paid: [String: Int64] = [:]
+    var paidFor: [String: Int64] = [:]
+    var unrounded: [String: FractionSum] = [:]
+    for expense in expenses {
+      for (payer, part) in zip(expense.payers, self.paid(expense)) { paid[payer.participant, default: 0] += part }
+      if rule == .roundedBalances {
+        let total = expense.paidFor.reduce(Int128(0)) { $0 + Int128($1.weight) }
+        for entry in expense.paidFor {
+          guard
+            unrounded[entry.participant, default: FractionSum()].add(
+              Int128(expense.amount) * Int128(entry.weight), over: total)
+          else {
+            throw ImportIssue(
+              .error, "spliit.rounding",
+              "the expenses' share ratios are too many to add up exactly as Spliit's balances were: import with "
+                + "--spliit-rule largest-remainder")
+          }
+        }
+      } else {
+        let parts = rule.parts(of: expense.amount, among: expense.paidFor, seed: expense.seed)
+        for (entry, part) in zip(expense.paidFor, parts) { paidFor[entry.participant, default: 0] += part }
+      }
+    }
+    if rule == .roundedBalances {
+      for (participant, sum) in unrounded { paidFor[participant] = sum.roundedHalfUp }
+    }
+    var balances: [String: Int64] = [:]
+    for participant in Set(paid.keys).union(paidFor.keys) {
+      balances[participant] = (paid[participant] ?? 0) - (paidFor[participant] ?? 0)
+    }
+    return (balances, paidFor, rule == .roundedBalances ? unrounded : nil)
+  }
+
+  /// Spliit 2024–2026 rounded each balance on its own, so the balances it showed can add up to a
+  /// few units more or less than zero, which no set of bills gives. The units are taken from (or
+  /// given to) the participants whose unrounded sums lay nearest the half, each with a warning.
+  mutating func settleResidue(
+    _ residue: Int64, unrounded: [String: FractionSum], balances: inout [String: Int64],
+    paidFor: inout [String: Int64]
+  ) {
+    // residue > 0: too little was rounded up, so round up those just below the half; residue < 0:
+    // round down those just above it. Nearest the half first, by cross-multiplying |2a − b| / 2b.
+    let sums = participants.compactMap { id in unrounded[id].map { (id: id, sum: $0.aboveFloor) } }
+    let candidates = sums.sorted { first, second in
+      let ((a, b), (c, d)) = (first.sum, second.sum)
+      return (2 * a - b).magnitude * UInt128(d) < (2 * c - d).magnitude * UInt128(b)
+    }
+    var left = residue.magnitude
+    for (participant, (above, unit)) in candidates where left > 0 {
+      let roundedUp = 2 * above >= unit
+      guard above != 0, roundedUp == (residue < 0) else { continue }
+      let shown = balances[participant] ?? 0
+      let change: Int64 = residue < 0 ? -1 : 1
+      paidFor[participant, default: 0] += change
+      balances[participant] = shown - change
+      left -= 1
+      book.remarks.append(
+        ImportIssue(
+          .warning, "spliit.rounding-residue",
+          "Spliit rounded each balance on its own, so the balances it showed add up to "
+            + "\(Money(minorUnits: residue, currency: currency)), not zero: "
+            + "\(EchoedText.quote(names[participant] ?? participant))'s is imported as "
+            + "\(Money(minorUnits: shown - change, currency: currency)), not the "
+            + "\(Money(minorUnits: shown, currency: currency)) Spliit showed"))
+    }
+  }
+
+  /// Whole-unit parts under the 2024–2026 rule: each expense's parts add up to its amount and
+  /// each participant's to their paid-for total as Spliit rounded it. Each expense starts by
+  /// largest remainder; then single units move between two participants of one expense, each
+  /// time where it leaves both parts nearest their exact values, until every total is met.
+  /// `nil` when no such move is left (never seen: it needs participants who share no expense).
+  func wholeParts(paidFor targets: [String: Int64]) -> [[Int64]]? {
+    var parts = expenses.map { SpliitRule.largestRemainder.parts(of: $0.amount, among: $0.paidFor, seed: nil) }
+    var gap = targets
+    for (expense, shares) in zip(expenses, parts) {
+      for (entry, part) in zip(expense.paidFor, shares) { gap[entry.participant, default: 0] -= part }
+    }
+    let order = participants + gap.keys.filter { names[$0] == nil }.sorted()
+    while let receiver = order.first(where: { (gap[$0] ?? 0) > 0 }) {
+      var best: (expense: Int, giver: Int, taker: Int, score: Int128, unit: Int128)?
+      for (number, expense) in expenses.enumerated() {
+        guard let taker = expense.paidFor.firstIndex(where: { $0.participant == receiver }) else { continue }
+        let total = expense.paidFor.reduce(Int128(0)) { $0 + Int128($1.weight) }
+        let amount = Int128(expense.amount)
+        for (giver, entry) in expense.paidFor.enumerated() where giver != taker && (gap[entry.participant] ?? 0) < 0 {
+          // Parts keep the amount's sign: a giver keeps zero or more of a cost, a taker zero or less of an income.
+          guard expense.amount > 0 ? parts[number][giver] >= 1 : parts[number][taker] <= -1 else { continue }
+          // How far the giver lies above its exact part plus how far the taker lies below, in 1/total units.
+          let score =
+            (Int128(parts[number][giver]) * total - amount * Int128(entry.weight))
+            - (Int128(parts[number][taker]) * total - amount * Int128(expense.paidFor[taker].weight))
+          if best.map({ score * $0.unit > $0.score * total }) ?? true {
+            best = (number, giver, taker, score, total)
+          }
+        }
+      }
+      guard let move = best else { return nil }
+      parts[move.expense][move.giver] -= 1
+      parts[move.expense][move.taker] += 1
+      gap[expenses[move.expense].paidFor[move.giver].participant, default: 0] += 1
+      gap[receiver, default: 0] -= 1
+    }
+    return parts
+  }
+}
