@@ -167,7 +167,7 @@ private struct MetaLine {
 ///
 /// Suggested settlements go in only with `--with-settlements`, as pending (`!`) transfers dated with
 /// the last bill's date, so no one's books show a debt as paid before it is. Payments are cleared
-/// transactions in date order (stable: in input order on one date, ``DateOrder``); with a period,
+/// transactions in date order (stable: in input order on one date, ``JournalBody``); with a period,
 /// what was carried from before it is one "Opening balances" transaction a currency on its first
 /// day, before every other.
 ///

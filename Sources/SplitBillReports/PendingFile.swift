@@ -1,0 +1,185 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Why a file could not be written.
+package struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The path that was to be written.
+  package var path: String
+  /// The system's reason.
+  package var reason: String
+
+  package var description: String { "cannot write '\(path)': \(reason)" }
+}
+
+/// A file being written atomically: into a temporary file in the same directory, flushed to disk,
+/// then renamed over the target by ``commit()``. Readers see the old file or the new one, never a
+/// partial one; ``abort()`` (or a failure) removes the temporary file and leaves the old file as it was.
+///
+/// A target that exists and is not a regular file (`/dev/null`, a FIFO, a terminal) cannot be
+/// replaced by renaming; it is written directly.
+package final class PendingFile {
+  /// The target path.
+  package let path: String
+  /// Where to write the content.
+  package let sink: FileDescriptorSink
+  private let temporary: String
+  /// The file replaced: `path`, or what its chain of symbolic links ends at.
+  private var target: String
+  /// The permission bits of the file replaced, kept; `nil` for a new file.
+  private let mode: mode_t?
+  private var descriptor: Int32
+  private var done = false
+  /// Where the temporary file is registered for removal on a signal.
+  private var slot: Int?
+  private let direct: Bool
+
+  /// Creates the temporary file next to `path`.
+  ///
+  /// - Parameter overwrite: when `false`, an existing `path` is an error and is left alone.
+  package init(path: String, overwrite: Bool = true) throws(WriteError) {
+    self.path = path
+    if unsafe !overwrite && access(path, F_OK) == 0 {
+      throw WriteError(path: path, reason: "the file exists (use --force)")
+    }
+    // A symbolic link is written through: its target is replaced, the link stays.
+    let target = PendingFile.resolvingLinks(path)
+    var status = stat()
+    let exists = unsafe stat(target, &status) == 0
+    if exists && (status.st_mode & S_IFMT) == S_IFREG {
+      // Replacing a file the user may not write would get round its permissions (as `cp` refuses).
+      guard unsafe access(target, W_OK) == 0 else { throw WriteError(path: path, reason: PendingFile.lastError()) }
+      mode = status.st_mode & 0o7777
+    } else {
+      mode = nil
+    }
+    if exists && (status.st_mode & S_IFMT) != S_IFREG {
+      guard (status.st_mode & S_IFMT) != S_IFDIR else { throw WriteError(path: path, reason: "it is a directory") }
+      let descriptor = unsafe open(path, O_WRONLY)
+      guard descriptor >= 0 else { throw WriteError(path: path, reason: PendingFile.lastError()) }
+      self.descriptor = descriptor
+      self.temporary = path
+      self.target = target
+      self.direct = true
+      self.sink = FileDescriptorSink(descriptor: descriptor)
+      return
+    }
+    direct = false
+    self.target = target
+    let slash = target.lastIndex(of: "/")
+    let directory = slash.map { String(target[..<$0]) } ?? "."
+    let base = slash.map { String(target[target.index(after: $0)...]) } ?? target
+    PendingFiles.removeStale(of: base, in: directory.isEmpty ? "/" : directory)
+    // The name is chosen here and registered for removal on a signal before the file is made
+    // (as mkstemp would make it: O_CREAT | O_EXCL, mode 600): a signal between making and
+    // registering would leave it behind.
+    let start = (directory.isEmpty ? "" : directory) + "/" + PendingFiles.prefix(of: base)
+    let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    var descriptor: Int32 = -1
+    var name = ""
+    var slot: Int?
+    for _ in 0..<100 {
+      name = start + String((0..<6).map { _ in letters.randomElement() ?? "x" })
+      slot = PendingFiles.register(name)
+      descriptor = unsafe open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      if descriptor >= 0 || errno != EEXIST { break }
+      if let taken = slot { PendingFiles.unregister(taken) }
+      slot = nil
+    }
+    guard descriptor >= 0 else {
+      let reason = PendingFile.lastError()
+      if let slot { PendingFiles.unregister(slot) }
+      throw WriteError(path: path, reason: reason)
+    }
+    self.descriptor = descriptor
+    self.temporary = name
+    self.sink = FileDescriptorSink(descriptor: descriptor)
+    self.slot = slot
+  }
+
+  deinit { abort() }
+
+  /// Flushes and syncs the content and closes the file: after this only ``commit()``'s rename is
+  /// left, so several files can all be made complete before any of them replaces its target.
+  package func prepare() throws(WriteError) {
+    guard !done, descriptor >= 0 else { return }
+    sink.flush()
+    if direct {
+      close(descriptor)
+      descriptor = -1
+      if let reason = sink.failureReason {
+        done = true
+        throw WriteError(path: path, reason: reason)
+      }
+      return
+    }
+    if let reason = sink.failureReason {
+      abort()
+      throw WriteError(path: path, reason: reason)
+    }
+    // mkstemp makes 0600: a new report is an ordinary file, a replaced one keeps its bits.
+    let mask = umask(0)
+    umask(mask)
+    fchmod(descriptor, mode ?? (0o644 & ~mask))
+    guard fsync(descriptor) == 0, close(descriptor) == 0 else {
+      let reason = PendingFile.lastError()
+      descriptor = -1
+      abort()
+      throw WriteError(path: path, reason: reason)
+    }
+    descriptor = -1
+  }
+
+  /// Flushes, syncs and renames the file into place (``prepare()`` first, if not done yet).
+  package func commit() throws(WriteError) {
+    guard !done else { return }
+    try prepare()
+    if direct {
+      done = true
+      return
+    }
+    guard unsafe rename(temporary, target) == 0 else {
+      let reason = PendingFile.lastError()
+      abort()
+      throw WriteError(path: path, reason: reason)
+    }
+    done = true
+    if let slot { PendingFiles.unregister(slot) }
+  }
+
+  /// Drops the temporary file; the target is untouched.
+  package func abort() {
+    guard !done else { return }
+    done = true
+    if descriptor >= 0 { close(descriptor) }
+    descriptor = -1
+    if !direct { unsafe unlink(temporary) }
+    if let slot { PendingFiles.unregister(slot) }
+  }
+
+  static func lastError() -> String { unsafe String(cString: strerror(errno)) }
+
+  /// `path` with every symbolic link along the chain followed (at most 40, as the kernel does);
+  /// a dangling link gives the path it points to, which is then created.
+  static func resolvingLinks(_ path: String) -> String {
+    var current = path
+    for _ in 0..<40 {
+      var status = stat()
+      guard unsafe lstat(current, &status) == 0, (status.st_mode & S_IFMT) == S_IFLNK else { return current }
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let count = unsafe buffer.withUnsafeMutableBufferPointer { room -> Int in
+        guard let start = room.baseAddress else { return -1 }
+        return unsafe readlink(current, start, room.count - 1)
+      }
+      guard count > 0 else { return current }
+      let link = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if link.hasPrefix("/") {
+        current = link
+      } else {
+        let slash = current.lastIndex(of: "/")
+        current = (slash.map { String(current[...$0]) } ?? "") + link
+      }
+    }
+    return current
+  }
+}
