@@ -1,3 +1,4 @@
+import SplitBill
 import SplitBillCore
 import SplitBillInput
 import SplitBillJSON
@@ -50,27 +51,27 @@ enum CheckCommand {
   private static func check(
     _ arguments: ParsedArguments, format: Format, options: ReadOptions, _ context: inout CommandContext
   ) throws -> ExitCode {
-    var stream = BillStream(options: options)
-    let sources = stream.sources(for: arguments.positionals)
-    try InputOptions.requireBillFiles(stream, arguments)
-    stream.read(sources) { _ in }
-    _ = stream.findRepeats()
+    let outcome = Checker.run(arguments.positionals, readOptions: options, allowEmpty: arguments.flag("--allow-empty"))
+    switch outcome.status {
+    case .noBillFiles(let directory): throw InputOptions.noBillFiles(in: directory)
     // Checking nothing is not a pass (unreadable inputs are listed below and exit 66 too).
-    if !stream.unreadableInput { try InputOptions.requireBills(stream, arguments, writes: false) }
-    let diagnostics = stream.diagnostics
-    let (errors, warnings) = stream.counts
-    let omitted = stream.omittedWarnings.sorted { $0.key < $1.key }
+    case .noBills: throw InputOptions.noBills(arguments, writes: false)
+    case .checked, .unreadable: break
+    }
+    let diagnostics = outcome.diagnostics
+    let (errors, warnings) = (outcome.errors, outcome.warnings)
+    let omitted = outcome.omittedWarnings
 
     switch format {
     case .text:
-      let lines = SourceLines.fetch(diagnostics.compactMap(\.location), standardInput: stream.standardInput)
+      let lines = SourceLines.fetch(diagnostics.compactMap(\.location), standardInput: outcome.standardInput)
       for diagnostic in diagnostics {
         context.stdout.write(DiagnosticFormatter.text(diagnostic, lines: lines, color: context.colorsStdout))
       }
       for (code, count) in omitted { context.stdout.write(DiagnosticFormatter.omitted(count, code: code)) }
       context.stdout.write(
-        "checked \(plural(stream.fileCount, "file")), \(plural(stream.billCount, "bill"))"
-          + (stream.paymentCount > 0 ? ", \(plural(stream.paymentCount, "payment"))" : "") + ": "
+        "checked \(plural(outcome.files, "file")), \(plural(outcome.bills, "bill"))"
+          + (outcome.payments > 0 ? ", \(plural(outcome.payments, "payment"))" : "") + ": "
           + "\(plural(errors, "error")), \(plural(warnings, "warning"))\n")
     case .github:
       for diagnostic in diagnostics { context.stdout.write(DiagnosticFormatter.github(diagnostic)) }
@@ -80,9 +81,9 @@ enum CheckCommand {
       }
     case .json:
       let value = JSON.object([
-        ("files", .int(stream.fileCount)),
-        ("bills", .int(stream.billCount)),
-        ("payments", .int(stream.paymentCount)),
+        ("files", .int(outcome.files)),
+        ("bills", .int(outcome.bills)),
+        ("payments", .int(outcome.payments)),
         ("errors", .int(errors)),
         ("warnings", .int(warnings)),
         ("diagnostics", .array(diagnostics.map(DiagnosticFormatter.json))),
@@ -94,7 +95,7 @@ enum CheckCommand {
       value.write(to: &context.stdout)
       context.stdout.write("\n")
     }
-    if stream.unreadableInput { return .noInput }
+    if outcome.status == .unreadable { return .noInput }
     if errors > 0 || (arguments.flag("--strict") && warnings > 0) { return .invalidBills }
     return .success
   }

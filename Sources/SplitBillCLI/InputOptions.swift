@@ -43,11 +43,23 @@ enum InputOptions {
   /// Fails when a directory named as an input holds no bill file (unless `--allow-empty`).
   static func requireBillFiles(_ stream: BillStream, _ arguments: ParsedArguments) throws(CommandFailure) {
     if !arguments.flag("--allow-empty"), let directory = stream.directoriesWithoutBills.first {
-      throw CommandFailure(
-        message:
-          "no bill files found in \(directory) (looked for \(billExtensions)) (--allow-empty accepts it)",
-        code: .noInput)
+      throw noBillFiles(in: directory)
     }
+  }
+
+  /// The failure of a directory named as an input that holds no bill file.
+  static func noBillFiles(in directory: String) -> CommandFailure {
+    CommandFailure(
+      message: "no bill files found in \(directory) (looked for \(billExtensions)) (--allow-empty accepts it)",
+      code: .noInput)
+  }
+
+  /// The failure of inputs that held no bill at all.
+  static func noBills(_ arguments: ParsedArguments, writes: Bool) -> CommandFailure {
+    let inputs = arguments.positionals.joined(separator: ", ")
+    return CommandFailure(
+      message: "no bills found in \(inputs)\(writes ? "; nothing was written" : "") (--allow-empty accepts it)",
+      code: .noInput)
   }
 
   /// Fails the run when the inputs, all read, held no bill at all and nothing else was wrong with
@@ -57,10 +69,7 @@ enum InputOptions {
   {
     guard stream.billCount + stream.paymentCount == 0, !arguments.flag("--allow-empty"), stream.fileErrors.isEmpty
     else { return }
-    let inputs = arguments.positionals.joined(separator: ", ")
-    throw CommandFailure(
-      message: "no bills found in \(inputs)\(writes ? "; nothing was written" : "") (--allow-empty accepts it)",
-      code: .noInput)
+    throw noBills(arguments, writes: writes)
   }
 
   /// The reading options the arguments give; every mistake names its option.
