@@ -110,10 +110,18 @@ enum InputFile {
     guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
       throw CommandFailure(message: "cannot read '\(path)': no such file or directory", code: .noInput)
     }
-    guard !isDirectory.boolValue, let data = FileManager.default.contents(atPath: path) else {
-      let reason = isDirectory.boolValue ? "it is a directory: name the file" : "permission denied"
-      throw CommandFailure(message: "cannot read '\(path)': \(reason)", code: .noInput)
+    guard !isDirectory.boolValue else {
+      throw CommandFailure(message: "cannot read '\(path)': it is a directory: name the file", code: .noInput)
     }
-    return [UInt8](data)
+    // Read through a handle, to the end: a pipe or FIFO (`--rates <(...)`) has no size to read up to.
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw CommandFailure(message: "cannot read '\(path)': permission denied", code: .noInput)
+    }
+    defer { try? handle.close() }
+    do {
+      return [UInt8](try handle.readToEnd() ?? Data())
+    } catch {
+      throw CommandFailure(message: "cannot read '\(path)': \(error.localizedDescription)", code: .noInput)
+    }
   }
 }

@@ -198,6 +198,23 @@ struct ImportCommandTests {
     #expect(!FileManager.default.fileExists(atPath: output))
   }
 
+  /// An export or a rates file given as a pipe or a FIFO (`<(...)`, `mkfifo`) is read to its end:
+  /// it has no size to read up to.
+  @Test func pipesAndFIFOsAreRead() throws {
+    let directory = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let export = samples.appendingPathComponent("splitwise-wg.csv").path
+    let fifo = directory.appendingPathComponent("export.fifo").path
+    let trip = packageRoot.appendingPathComponent("samples/trip.yaml").path
+    let ecb = packageRoot.appendingPathComponent("samples/rates/eurofxref-hist.csv").path
+    let outcome = try WriteFailureTests.shell(
+      "mkfifo '\(fifo)' && (cat '\(export)' > '\(fifo)' &) && \"$1\" import splitwise '\(fifo)' > /dev/null"
+        + " && cat '\(ecb)' | \"$1\" report '\(trip)' --settle-in EUR --rates /dev/stdin --format json > /dev/null",
+      binary: try builtBinary().path)
+    #expect(outcome.code == 0, "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("balances match the export's Total balance row (EUR)"))
+  }
+
   /// A generated export of 10,000 rows (expenses with one to three payers and payments among
   /// eight members, in two currencies) imports, reads back and reports the Total balance rows.
   @Test(
