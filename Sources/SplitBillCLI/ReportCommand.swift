@@ -115,7 +115,8 @@ enum ReportCommand {
     let sources = stream.sources(for: arguments.positionals)
     try InputOptions.requireReadable(stream, arguments)
     try refuseOverwritingInputs(
-      outputs + (arguments.value("--record-settlements").map { [Output(format: .text, path: $0)] } ?? []), sources)
+      outputs.compactMap { output in output.path.map { ("-o", $0) } }
+        + (arguments.value("--record-settlements").map { [("--record-settlements", $0)] } ?? []), sources)
     let commandLineTip: Percent? = {
       if case .percent(let percent) = readOptions.defaults.tip { return percent }
       return nil
@@ -590,7 +591,10 @@ enum ReportCommand {
   }
 
   /// A report written over one of its own inputs would lose the bills: a usage error (64).
-  static func refuseOverwritingInputs(_ outputs: [Output], _ sources: [InputSource]) throws(UsageError) {
+  /// `outputs` pairs each file written with the option that named it.
+  static func refuseOverwritingInputs(_ outputs: [(option: String, path: String)], _ sources: [InputSource])
+    throws(UsageError)
+  {
     func identity(_ path: String) -> (dev_t, ino_t)? {
       var status = stat()
       guard unsafe stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
@@ -599,10 +603,10 @@ enum ReportCommand {
     let inputs = sources.filter { $0.path != "-" }.compactMap { source in
       identity(source.path).map { ($0, source.path) }
     }
-    for output in outputs {
-      guard let path = output.path, let written = identity(path) else { continue }
+    for (option, path) in outputs {
+      guard let written = identity(path) else { continue }
       if let input = inputs.first(where: { $0.0 == written }) {
-        throw UsageError("-o \(path) is the input \(input.1): the report would replace its own bills")
+        throw UsageError("\(option) \(path) is the input \(input.1): the report would replace its own bills")
       }
     }
   }

@@ -87,9 +87,14 @@ import Testing
     for output in [bills, path("alias.csv")] {
       let outcome = await runCLI(["report", bills, "--default-tip", "10", "-o", output])
       #expect(outcome.code == 64)
-      #expect(outcome.stderr.contains("would replace its own bills"))
+      #expect(outcome.stderr.contains("-o \(output) is the input \(bills): the report would replace its own bills"))
       #expect(try String(contentsOfFile: bills, encoding: .utf8) == original)
     }
+    // The message names the option that was given.
+    let recording = await runCLI(["report", bills, "--default-tip", "10", "--record-settlements", bills, "--force"])
+    #expect(recording.code == 64)
+    #expect(recording.stderr.contains("--record-settlements \(bills) is the input \(bills)"), "\(recording.stderr)")
+    #expect(try String(contentsOfFile: bills, encoding: .utf8) == original)
   }
 
   /// A file its owner made read-only is refused, as `cp` refuses it (as root, run as nobody).
