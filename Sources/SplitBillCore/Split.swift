@@ -311,9 +311,11 @@ public struct BillSplit: Hashable, Sendable {
   /// the amount before tip, in minor units (``part(of:)``).
   public var exactShares: Bool
 
-  /// `share`'s part of the amount before tip, on a bill of exact shares.
+  /// `share`'s part of the amount before tip, on a bill of exact shares. (A bill of nothing splits
+  /// its tip evenly, its shares weighted 1 each: every part is then zero.)
   public func part(of share: Share) -> Money? {
-    exactShares ? Money(minorUnits: share.weight.tenThousandths, currency: currency) : nil
+    guard exactShares else { return nil }
+    return Money(minorUnits: amount.minorUnits == 0 ? 0 : share.weight.tenThousandths, currency: currency)
   }
 
   /// Whether anybody paid: the bill is then in people's balances.

@@ -35,6 +35,18 @@ import Testing
     #expect(up.tip.minorUnits == 301 && up.total.minorUnits == 2301)
   }
 
+  /// A bill of nothing with a fixed tip: the tip splits evenly, and every part shown is zero (not
+  /// the weight of 1 the even split uses).
+  @Test func partsOfABillOfNothingAreZero() throws {
+    var ledger = LeftoverLedger()
+    let terms = BillTerms(
+      amount: Self.money(0), tip: .fixed(Self.money(100)),
+      diners: .exact([Diner(name: "Ana", part: Self.money(0)), Diner(name: "Ben", part: Self.money(0))]))
+    let split = try terms.split(ledger: &ledger)
+    #expect(split.shares.map(\.amount.minorUnits) == [50, 50])
+    #expect(split.shares.map { split.part(of: $0) } == [Self.money(0), Self.money(0)])
+  }
+
   @Test func equalPartsSplitAsEqualWeightsDo() throws {
     for (amount, tip) in [(Int64(10_000), Int64(0)), (9_999, 15), (1, 20), (12_345, 18)] {
       let each = amount / 3
