@@ -111,7 +111,8 @@ struct Command: Sendable {
     let width = labels.map(\.count).max() ?? 0
     var sections: [String?] = [nil]
     for option in all where !sections.contains(option.section) { sections.append(option.section) }
-    for section in sections {
+    // A command with no options of its own (schema, version) shows no empty "Options:" heading.
+    for section in sections where all.contains(where: { $0.section == section }) {
       lines.append((section ?? "Options") + ":")
       for (label, option) in zip(labels, all) where option.section == section {
         lines.append("  " + TerminalText.pad(label, to: width, alignment: .left) + "  " + option.help)

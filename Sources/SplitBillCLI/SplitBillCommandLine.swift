@@ -48,7 +48,7 @@ package enum SplitBillCommandLine {
         return 0
       }
       guard let command = commands.first(where: { $0.name == arguments[1] }) else {
-        return usageFailure(unknownCommand(arguments[1]), command: nil, context: &context)
+        return usageFailure(unknownTopic(arguments[1]), command: nil, context: &context)
       }
       context.stdout.write(command.help)
       return 0
@@ -117,6 +117,16 @@ package enum SplitBillCommandLine {
     if let guess = Spelling.suggestion(for: name, among: commands.map(\.name)) {
       message += "; did you mean '\(guess)'?"
     }
+    return UsageError(message)
+  }
+
+  /// `help NAME` for a NAME that is neither a command nor a topic.
+  static func unknownTopic(_ name: String) -> UsageError {
+    let names = commands.map(\.name) + topics.map(\.name)
+    var message =
+      "no help on '\(name)': expected a command (\(commands.map(\.name).joined(separator: ", "))) or a topic "
+      + "(\(topics.map(\.name).joined(separator: ", ")))"
+    if let guess = Spelling.suggestion(for: name, among: names) { message += "; did you mean '\(guess)'?" }
     return UsageError(message)
   }
 

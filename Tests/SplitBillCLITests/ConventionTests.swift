@@ -12,6 +12,21 @@ struct ConventionTests {
     #expect(outcome.stderr.hasPrefix("error: unknown option '--tip'; did you mean '--default-tip'?"))
   }
 
+  /// A command without options of its own shows no empty "Options:" heading; `help` of a name that
+  /// is neither a command nor a topic says so (not "unknown command"), with the nearest name.
+  @Test func helpHasNoEmptyHeadingAndKnowsTopics() async {
+    for command in ["schema", "man", "completions", "version"] {
+      let outcome = await runCLI([command, "--help"])
+      #expect(outcome.code == 0)
+      #expect(!outcome.stdout.contains("Options:\n\n"), "\(command)")
+      #expect(outcome.stdout.contains("Global options:"))
+    }
+    let unknown = await runCLI(["help", "exit-codez"])
+    #expect(unknown.code == 64)
+    #expect(unknown.stderr.contains("no help on 'exit-codez': expected a command ("))
+    #expect(unknown.stderr.contains("did you mean 'exit-codes'?"))
+  }
+
   @Test func aDecimalCommaIsNamedFirst() async {
     let outcome = await runCLI(["calc", "84,50", "--tip", "10"])
     #expect(outcome.code == 64)
