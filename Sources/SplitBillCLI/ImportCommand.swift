@@ -35,12 +35,14 @@ enum ImportCommand {
     ],
     details: """
       FILE is a Splitwise "Export as spreadsheet" CSV (any of its languages: English, German, French,
-      Spanish, Italian, Portuguese, Dutch) or a Spliit JSON export; '-' reads standard input. The YAML
-      keeps the source's dates, descriptions and ids (Splitwise has none: sw-DATE-N), with categories
-      in notes; `check` accepts it and `report` settles it. Before anything is written, the file is
-      read back and split by splitbill itself and every member's balance compared with the source's
-      own: Splitwise's Total balance row, Spliit's rule. A difference is an error naming the member
-      (exit 1, nothing written). A summary goes to stderr. See docs/import.md for the rules.
+      Spanish, Italian, Portuguese, Dutch) or a Spliit JSON export; '-' reads standard input, and a
+      pipe or FIFO is read to its end. The YAML keeps the source's dates, descriptions and ids
+      (Splitwise has none: sw-DATE-N), with categories in notes; `check` accepts it and `report`
+      settles it. Before anything is written, the file is read back and split by splitbill itself and
+      every member's balance compared with the source's own: Splitwise's Total balance row, the
+      balances Spliit showed (by the rule of the export's era, --spliit-rule). A difference is an
+      error naming the member (exit 1, nothing written). A summary goes to stderr. See
+      docs/import.md for the rules.
       """,
     examples: [
       "splitbill import splitwise export.csv -o trip.yaml",

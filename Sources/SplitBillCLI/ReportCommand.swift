@@ -366,7 +366,7 @@ enum ReportCommand {
     let maxRateAge: Int
     /// By currency: the record converted at the oldest rate past ``maxRateAge``, and on how many
     /// record days (a day's records look their rate up once) one was.
-    private var stale: [Currency: (problem: StaleRate, days: Int)] = [:]
+    private var stale: [Currency: (oldest: StaleRate, recordDays: Int)] = [:]
 
     private struct StaleRate {
       var days: Int
@@ -380,7 +380,7 @@ enum ReportCommand {
 
     init(
       filter: DateFilter?, needsDates: Bool, answers: [String: TipAdvice], commandLineTip: Percent?,
-      settleIn: Currency?, rateTables: [RateTable], maxRateAge: Int = 7
+      settleIn: Currency?, rateTables: [RateTable], maxRateAge: Int
     ) {
       self.maxRateAge = maxRateAge
       self.filter = filter
@@ -454,25 +454,25 @@ enum ReportCommand {
       of use: RateUse, for currency: Currency, on date: CalendarDate, id: String, kind: RecordKind,
       at source: SourceLocation
     ) {
-      guard let oldest = use.legs.compactMap({ leg in leg.date.map { (leg, $0) } }).min(by: { $0.1 < $1.1 }) else {
-        return
-      }
-      let days = date.daysSinceEpoch - oldest.1.daysSinceEpoch
+      guard let oldest = use.oldestDatedLeg, let rateDate = oldest.date else { return }
+      let days = date.daysSinceEpoch - rateDate.daysSinceEpoch
       guard days > maxRateAge else { return }
       let found = StaleRate(
-        days: days, id: id, kind: kind, recordDate: date, rateDate: oldest.1, origin: oldest.0.origin, source: source)
+        days: days, id: id, kind: kind, recordDate: date, rateDate: rateDate, origin: oldest.origin, source: source)
       let known = stale[currency]
-      stale[currency] = (known.map { $0.problem.days >= days ? $0.problem : found } ?? found, (known?.days ?? 0) + 1)
+      stale[currency] = (
+        known.map { $0.oldest.days >= days ? $0.oldest : found } ?? found, (known?.recordDays ?? 0) + 1
+      )
     }
 
     /// One warning a currency converted at a rate past ``maxRateAge``, by code.
     var staleRateWarnings: [Diagnostic] {
       stale.sorted { $0.key < $1.key }.map { currency, entry in
-        let found = entry.problem
+        let found = entry.oldest
         return .warning(
           .staleRate(
             currency: currency, days: found.days, limit: maxRateAge, id: found.id, kind: found.kind,
-            recordDate: found.recordDate, rateDate: found.rateDate, origin: found.origin, recordDays: entry.days),
+            recordDate: found.recordDate, rateDate: found.rateDate, origin: found.origin, recordDays: entry.recordDays),
           at: found.source)
       }
     }

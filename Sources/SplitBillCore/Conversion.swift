@@ -100,6 +100,12 @@ public struct ConvertedBalance: Hashable, Sendable {
     public var original: Money
     /// Its part of the converted balance.
     public var converted: Money
+
+    /// Whether the part is an exchange difference: a zero balance in another currency that
+    /// converts to something, its records' days having had different rates.
+    public var isExchangeDifference: Bool {
+      original.minorUnits == 0 && converted.minorUnits != 0 && original.currency != converted.currency
+    }
   }
 }
 
@@ -292,13 +298,8 @@ public struct ConversionLedger: Sendable {
           let right = residues[b].residue.multiplied(by: denominators[residues[a].column]).multiplied(by: direction)
           return right < left
         }
-        guard
-          let chosen = parts.indices.reduce(
-            nil as Int?,
-            { best, index in
-              best.map { further(index, $0) ? index : $0 } ?? index
-            })
-        else { throw failure }
+        // The first such part on a tie (currencies are in code order).
+        guard let chosen = parts.indices.max(by: { further($1, $0) }) else { throw failure }
         parts[chosen].converted.minorUnits += Int64(direction)
         let unit = BigInt(negative: direction < 0, magnitude: denominators[residues[chosen].column])
         residues[chosen].residue = residues[chosen].residue - unit

@@ -43,13 +43,18 @@ public struct DecimalRate: Hashable, Sendable, CustomStringConvertible {
       value /= 10
       scale -= 1
     }
-    guard value > 0, scale >= 0, scale <= 18, value < 1_000_000_000_000_000 else { return nil }
-    var limit: Int64 = 1
-    for _ in 0..<Self.maximumDigits { limit *= 10 }
-    guard value < limit else { return nil }
+    // As parsing allows: at most `maximumDigits` digits and 18 decimals.
+    guard value > 0, value < Self.mantissaLimit, (0...18).contains(scale) else { return nil }
     self.mantissa = value
     self.decimals = UInt8(scale)
   }
+
+  /// 10^``maximumDigits``: every mantissa is below it.
+  private static let mantissaLimit: Int64 = {
+    var limit: Int64 = 1
+    for _ in 0..<maximumDigits { limit *= 10 }
+    return limit
+  }()
 
   /// The rate as a ratio.
   public var ratio: ExactRatio {
@@ -158,6 +163,12 @@ public struct RateUse: Hashable, Sendable {
     self.to = to
     self.price = price
     self.legs = legs
+  }
+
+  /// The dated rate among ``legs`` with the oldest day: how old the conversion is (a cross rate is
+  /// as old as its older rate; a rate for every day has no age). `nil` when no leg is dated.
+  public var oldestDatedLeg: ExchangeRate? {
+    legs.filter { $0.date != nil }.min { ($0.date?.daysSinceEpoch ?? 0) < ($1.date?.daysSinceEpoch ?? 0) }
   }
 
   /// `price` in minor units: what one minor unit of `from` is worth in minor units of `to`.

@@ -56,13 +56,17 @@ extension ImportedBill {
       payers: gains, shares: losses, notes: notes, comment: comment, refund: refund)
   }
 
-  /// Adds `units` to `person`'s part in `parts` (appended when not there yet).
-  static func add(_ units: Int64, to person: String, in parts: inout [ImportedPart]) {
-    if let index = parts.firstIndex(where: { $0.person == person }) {
-      parts[index].minorUnits += units
-    } else {
-      parts.append(ImportedPart(person: person, minorUnits: units))
+  /// `parts` with each person once, their parts added (in the order they first come).
+  static func netted(_ parts: [ImportedPart]) -> [ImportedPart] {
+    var result: [ImportedPart] = []
+    for part in parts {
+      if let index = result.firstIndex(where: { $0.person == part.person }) {
+        result[index].minorUnits += part.minorUnits
+      } else {
+        result.append(part)
+      }
     }
+    return result
   }
 }
 

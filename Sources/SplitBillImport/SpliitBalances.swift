@@ -7,7 +7,11 @@ import SplitBillText
 extension SpliitImport.Reader {
   /// Works out every expense's parts, writes the bills and payments, and the balances Spliit showed.
   mutating func finish() throws(ImportIssue) {
-    let shown = try shownBalances()
+    // The whole-unit rules' parts, worked out once: the bills are made of them, and the balances
+    // Spliit showed are summed from them apart from the bills.
+    let ruled =
+      rule == .roundedBalances ? [] : expenses.map { rule.parts(of: $0.amount, among: $0.paidFor, seed: $0.seed) }
+    let shown = try shownBalances(parts: ruled)
     var expected = shown.balances
     var targets = shown.paidFor
     let residue = expected.values.reduce(0, +)
@@ -24,7 +28,7 @@ extension SpliitImport.Reader {
       }
       parts = whole
     } else {
-      parts = expenses.map { rule.parts(of: $0.amount, among: $0.paidFor, seed: $0.seed) }
+      parts = ruled
     }
     for (expense, shares) in zip(expenses, parts) { record(expense, shares: shares) }
     if !expenses.isEmpty {
@@ -33,16 +37,16 @@ extension SpliitImport.Reader {
     }
   }
 
-  /// What Spliit's balance page showed, by participant id, worked out from the expenses as
-  /// Spliit adds them up (apart from the bills): paid minus paid for, rounded by the era's rule.
-  /// For the 2024–2026 rule also the unrounded paid-for sums.
-  func shownBalances() throws(ImportIssue) -> (
+  /// What Spliit's balance page showed, by participant id, summed as Spliit adds them up (apart from
+  /// the bills): paid minus paid for, rounded by the era's rule; `parts`, each expense's by a
+  /// whole-unit rule (none for the 2024–2026 rule, whose unrounded sums are also returned).
+  func shownBalances(parts ruled: [[Int64]]) throws(ImportIssue) -> (
     balances: [String: Int64], paidFor: [String: Int64], unrounded: [String: FractionSum]?
   ) {
     var paid: [String: Int64] = [:]
     var paidFor: [String: Int64] = [:]
     var unrounded: [String: FractionSum] = [:]
-    for expense in expenses {
+    for (number, expense) in expenses.enumerated() {
       for (payer, part) in zip(expense.payers, self.paid(expense)) { paid[payer.participant, default: 0] += part }
       if rule == .roundedBalances {
         let total = expense.paidFor.reduce(Int128(0)) { $0 + Int128($1.weight) }
@@ -58,8 +62,7 @@ extension SpliitImport.Reader {
           }
         }
       } else {
-        let parts = rule.parts(of: expense.amount, among: expense.paidFor, seed: expense.seed)
-        for (entry, part) in zip(expense.paidFor, parts) { paidFor[entry.participant, default: 0] += part }
+        for (entry, part) in zip(expense.paidFor, ruled[number]) { paidFor[entry.participant, default: 0] += part }
       }
     }
     if rule == .roundedBalances {

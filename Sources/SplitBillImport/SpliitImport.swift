@@ -21,8 +21,7 @@ package enum SpliitImport {
   package static func read(
     _ file: [UInt8], currency fallback: Currency? = nil, rule chosen: SpliitRule? = nil, skipInvalid: Bool = false
   ) throws(ImportIssue) -> ImportResult {
-    // A byte order mark, as some tools that pass a file on write it, is not part of the JSON.
-    let bytes = file.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(file.dropFirst(3)) : file
+    let bytes = Array(ByteOrderMark.dropped(from: file))
     guard let root = JSON.parse(bytes) else {
       let offset = JSON.errorOffset(bytes) ?? 0
       let (line, column) = Self.position(of: offset, in: bytes)
@@ -371,9 +370,8 @@ package enum SpliitImport {
       }
       let total = Money(minorUnits: expense.amount, currency: currency)
       if expense.amount < 0 {
-        var effects: [ImportedPart] = []
-        for part in paid { ImportedBill.add(part.minorUnits, to: part.person, in: &effects) }
-        for part in owed { ImportedBill.add(-part.minorUnits, to: part.person, in: &effects) }
+        let effects = ImportedBill.netted(
+          paid + owed.map { ImportedPart(person: $0.person, minorUnits: -$0.minorUnits) })
         book.bills.append(
           ImportedBill.moving(
             effects, refund: total, id: expense.id, date: expense.date,
@@ -385,21 +383,8 @@ package enum SpliitImport {
       book.bills.append(
         ImportedBill(
           id: expense.id, date: expense.date, description: expense.title.isEmpty ? nil : expense.title, amount: total,
-          payers: paid.filter { $0.minorUnits > 0 }, shares: Self.merged(owed.filter { $0.minorUnits > 0 }),
+          payers: paid.filter { $0.minorUnits > 0 }, shares: owed.filter { $0.minorUnits > 0 },
           notes: notes, comment: expense.comment))
-    }
-
-    /// Parts of one person listed twice made one.
-    static func merged(_ parts: [ImportedPart]) -> [ImportedPart] {
-      var result: [ImportedPart] = []
-      for part in parts {
-        if let index = result.firstIndex(where: { $0.person == part.person }) {
-          result[index].minorUnits += part.minorUnits
-        } else {
-          result.append(part)
-        }
-      }
-      return result
     }
 
     static func date(_ value: JSON?) -> CalendarDate? {

@@ -99,8 +99,8 @@ package enum SplitwiseImport {
           "the export begins with '\(EchoedText.quote(text))' (a friend-page export holds only the expenses "
             + "between the two of you, not the group's)", line: row.line, column: 1))
     }
-    for row in table.rows[(headerIndex + 1)...]
-    where !row.isBlank && !row.cells.allSatisfy({ $0.text.trimmedOfSpaces.isEmpty }) {
+    // Blank lines and separator rows (`,,,,,,,`, or cells of spaces) are no rows.
+    for row in table.rows[(headerIndex + 1)...] where !row.cells.allSatisfy({ $0.text.trimmedOfSpaces.isEmpty }) {
       reader.read(row)
     }
     reader.finish()
@@ -504,16 +504,15 @@ package enum SplitwiseImport {
         var expected: [String: Int64] = [:]
         let left = leftOut[total.currency] ?? Array(repeating: 0, count: members.count)
         for (index, member) in members.enumerated() { expected[member] = total.cells[index] - left[index] }
-        book.expectedBalances[total.currency] = expected
+        var unchecked = false
         for (index, member) in members.enumerated() {
           let have = balances[total.currency]?[member] ?? 0
           guard have != expected[member] else { continue }
           let cell = total.row.cell(5 + index)
           let money = { (units: Int64) in Money(minorUnits: units, currency: total.currency).description }
           guard unreadRows == 0 else {
-            // Some failed row's cells are unknown: the difference may be theirs, so the currency's
-            // balances are not held against the row (the file is written unchecked, and says so).
-            book.expectedBalances[total.currency] = nil
+            // Some failed row's cells are unknown: the difference may be theirs.
+            unchecked = true
             book.remarks.append(
               ImportIssue(
                 .warning, "splitwise.total-balance",
@@ -531,6 +530,9 @@ package enum SplitwiseImport {
                 + ": \(money(have - (expected[member] ?? 0))) apart (is a row missing from the export?)",
               line: cell.line, column: cell.column))
         }
+        // A currency whose difference may be an unread row's is not held against its row: the
+        // file is written unchecked, and says so.
+        if !unchecked { book.expectedBalances[total.currency] = expected }
       }
       let checked = Set(totals.map(\.currency))
       let unchecked = book.currencies.filter { !checked.contains($0) }

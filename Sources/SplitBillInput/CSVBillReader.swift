@@ -78,10 +78,8 @@ struct CSVBillReader {
 
   mutating func read(_ emit: (consuming ReaderEvent) -> Void) {
     // A UTF-8 byte order mark is skipped.
-    if input.buffered.starts(with: [0xEF, 0xBB, 0xBF]) {
-      _ = input.next()
-      _ = input.next()
-      _ = input.next()
+    if ByteOrderMark.starts(input.buffered) {
+      for _ in ByteOrderMark.bytes { _ = input.next() }
     }
     if delimiter == nil { delimiter = Self.sniffDelimiter(input.buffered) }
     var header = Row(line: line)

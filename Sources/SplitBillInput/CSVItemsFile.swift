@@ -66,10 +66,8 @@ final class ItemTable: Sendable {
 extension CSVBillReader {
   /// Reads this reader's file as an items file: its rows by bill, or the problems that stop it.
   mutating func readItems() -> (ItemTable?, [Diagnostic]) {
-    if input.buffered.starts(with: [0xEF, 0xBB, 0xBF]) {
-      _ = input.next()
-      _ = input.next()
-      _ = input.next()
+    if ByteOrderMark.starts(input.buffered) {
+      for _ in ByteOrderMark.bytes { _ = input.next() }
     }
     if delimiter == nil { delimiter = Self.sniffDelimiter(input.buffered) }
     var header = Row(line: 1)

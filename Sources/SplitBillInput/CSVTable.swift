@@ -38,8 +38,7 @@ package struct CSVTable {
   /// Reads `bytes`; the delimiter is the one of `,` `;` tab that the first line uses most.
   /// Throws at a quote never closed, with where it opened.
   package init(_ bytes: [UInt8]) throws(UnclosedQuote) {
-    var bytes = bytes[...]
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+    let bytes = ByteOrderMark.dropped(from: bytes)
     let delimiter = Self.delimiter(of: bytes)
     var line = 1
     var column = 1

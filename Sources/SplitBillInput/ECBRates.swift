@@ -41,43 +41,38 @@ package final class ECBRates: RateColumns {
     self.source = source
   }
 
-  /// Whether `header` (a CSV's first row, its cells trimmed and lower case) is the ECB's: a date
-  /// column first, currency columns after it, no `base` column.
-  static func isHeader(_ header: [String]) -> Bool {
-    header.first == "date" && header.count > 1 && !header.contains("base")
-  }
-
   /// The rates of the file's `bytes` (read from `path`), and what is wrong with it, each located:
   /// a date that is not one, a cell that is neither a rate nor `N/A`, a currency code nobody has,
-  /// a row past the header's width, a day given twice with other rates. `nil` when the file holds
-  /// no rate at all.
-  static func read(_ bytes: [UInt8], path: String) -> (ECBRates?, [Diagnostic]) {
+  /// a row past the header's width, a day given twice with other rates; `ECBRates` is `nil` when
+  /// the file holds no rate at all. `nil` when the file is not the ECB's: its first line is not
+  /// `Date` and currency codes (no `base` column).
+  static func read(_ bytes: [UInt8], path: String) -> (ECBRates?, [Diagnostic])? {
+    var lines = Lines(bytes)
+    guard let header = lines.next(skippingBlank: true) else { return nil }
+    let headerCells = Self.cells(bytes, header.start, header.end)
+    let names = headerCells.map { String(decoding: bytes[$0], as: UTF8.self) }
+    guard names.count > 1, names[0].lowercased() == "date", !names.contains(where: { $0.lowercased() == "base" })
+    else { return nil }
     let file = SourceFile(path)
     var problems: [Diagnostic] = []
     func at(_ line: Int, _ column: Int) -> SourceLocation { SourceLocation(in: file, line: line, column: column) }
-    var lines = Lines(bytes)
-    guard let header = lines.next(skippingBlank: true) else { return (nil, []) }
-    var cellOfQuote: [Currency: Int] = [:]
-    var codes: [String?] = [nil]
-    let headerCells = Self.cells(bytes, header.start, header.end)
-    for (number, cell) in headerCells.enumerated().dropFirst() {
-      let code = String(decoding: bytes[cell], as: UTF8.self)
-      guard !code.isEmpty else {
-        codes.append(nil)
+    // Each cell's quote (the date's, an empty column's, EUR's and an unknown code's: none).
+    var quoteOfCell: [Currency?] = [nil]
+    for (cell, name) in zip(headerCells, names).dropFirst() {
+      guard !name.isEmpty else {
+        quoteOfCell.append(nil)
         continue
       }
-      guard let currency = try? Currency(code: code) else {
-        problems.append(.error(.rate(.currency(code)), at: at(header.number, cell.lowerBound - header.start + 1)))
-        codes.append(nil)
+      guard let currency = try? Currency(code: name) else {
+        problems.append(.error(.rate(.currency(name)), at: at(header.number, cell.lowerBound - header.start + 1)))
+        quoteOfCell.append(nil)
         continue
       }
-      codes.append(currency == .eur ? nil : code)
-      if currency != .eur { cellOfQuote[currency] = number }
+      quoteOfCell.append(currency == .eur ? nil : currency)
     }
     var days: [Day] = []
     var dayOfDate: [CalendarDate: Int] = [:]
     var rateCount = 0
-    let known = codes.map { $0 != nil }
     while let line = lines.next(skippingBlank: true) {
       // One walk along the row: its date, then each known column's cell a rate or N/A.
       var date: CalendarDate?
@@ -95,17 +90,17 @@ package final class ECBRates: RateColumns {
           if date == nil { break }
           continue
         }
-        guard cellNumber < known.count else {
+        guard cellNumber < quoteOfCell.count else {
           if !cell.isEmpty {
             problems.append(
               .error(
-                .rate(.cellCount(found: Self.cells(bytes, line.start, line.end).count, expected: known.count)),
+                .rate(.cellCount(found: Self.cells(bytes, line.start, line.end).count, expected: quoteOfCell.count)),
                 at: at(line.number, 1)))
             break
           }
           continue
         }
-        guard known[cellNumber], !cell.isEmpty, !Self.isNotAvailable(bytes, cell) else { continue }
+        guard quoteOfCell[cellNumber] != nil, !cell.isEmpty, !Self.isNotAvailable(bytes, cell) else { continue }
         if Self.rate(bytes, cell) != nil || DecimalRate(parsing: String(decoding: bytes[cell], as: UTF8.self)) != nil {
           rateCount += 1
           continue
@@ -124,16 +119,13 @@ package final class ECBRates: RateColumns {
         // The same day twice: the same rates are one; others are a located error, the first kept.
         let cells = Self.cells(bytes, line.start, line.end)
         let firstCells = Self.cells(bytes, days[first].start, days[first].end)
-        if let differing = codes.indices.dropFirst().first(where: { number in
-          codes[number] != nil
-            && Self.text(bytes, number < firstCells.count ? firstCells[number] : 0..<0)
-              != Self.text(bytes, number < cells.count ? cells[number] : 0..<0)
-        }) {
+        let text = { (cells: [Range<Int>], number: Int) in bytes[number < cells.count ? cells[number] : 0..<0] }
+        if let differing = quoteOfCell.indices.first(where: { number in
+          quoteOfCell[number] != nil && text(firstCells, number) != text(cells, number)
+        }), let quote = quoteOfCell[differing] {
           problems.append(
             .error(
-              .rate(
-                .conflict(
-                  pair: "EUR/\(codes[differing] ?? "")", date: "\(date)", first: "ECB \(path):\(days[first].line)")),
+              .rate(.conflict(pair: "EUR/\(quote.code)", date: "\(date)", first: "ECB \(path):\(days[first].line)")),
               at: at(line.number, 1)))
         }
         continue
@@ -144,6 +136,8 @@ package final class ECBRates: RateColumns {
     }
     guard rateCount > 0 else { return (nil, problems) }
     days.sort { $0.date < $1.date }
+    var cellOfQuote: [Currency: Int] = [:]
+    for (number, quote) in quoteOfCell.enumerated() { if let quote { cellOfQuote[quote] = number } }
     return (ECBRates(bytes: bytes, days: days, cellOfQuote: cellOfQuote, source: "ECB \(path)"), problems)
   }
 
@@ -185,7 +179,11 @@ package final class ECBRates: RateColumns {
     var position = 0
     var number = 0
 
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
+    /// The lines of `bytes`, a byte order mark before the first left out.
+    init(_ bytes: [UInt8]) {
+      self.bytes = bytes
+      position = ByteOrderMark.starts(bytes) ? ByteOrderMark.bytes.count : 0
+    }
 
     mutating func next(skippingBlank: Bool) -> (number: Int, start: Int, end: Int)? {
       while position < bytes.count {
@@ -234,8 +232,6 @@ package final class ECBRates: RateColumns {
     while high > low, bytes[high - 1] == 0x20 || bytes[high - 1] == 0x09 { high -= 1 }
     return low..<high
   }
-
-  private static func text(_ bytes: [UInt8], _ range: Range<Int>) -> ArraySlice<UInt8> { bytes[range] }
 
   private static func isNotAvailable(_ bytes: [UInt8], _ cell: Range<Int>) -> Bool {
     bytes[cell].elementsEqual("N/A".utf8)

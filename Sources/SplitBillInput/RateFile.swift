@@ -1,4 +1,3 @@
-import Foundation
 import SplitBillCore
 import SplitBillText
 
@@ -233,10 +232,9 @@ package enum RateReader {
   /// (anything else): the ECB's reference rates, recognised by their header `Date,USD,JPY,…`, or
   /// `date,base,quote,rate`.
   package static func read(_ bytes: [UInt8], path: String) -> (rates: [ExchangeRate], problems: [Diagnostic]) {
-    let lowered = path.lowercased()
     let file = SourceFile(path)
     var (rates, problems): ([ExchangeRate], [Diagnostic])
-    if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") {
+    if isYAML(path) {
       (rates, problems) = yaml(bytes, file: file, path: path)
     } else {
       (rates, problems) = csv(bytes, file: file, path: path)
@@ -250,9 +248,7 @@ package enum RateReader {
   /// A `--rates` file as a table, and what is wrong with it: as ``read(_:path:)``, except that an
   /// ECB file's columns are made only when a conversion first asks for them (see ``ECBRates``).
   package static func table(_ bytes: [UInt8], path: String) -> (table: RateTable, problems: [Diagnostic]) {
-    let lowered = path.lowercased()
-    if !lowered.hasSuffix(".yaml"), !lowered.hasSuffix(".yml"), ECBRates.isHeader(firstLineCells(bytes)) {
-      let (ecb, problems) = ECBRates.read(bytes, path: path)
+    if !isYAML(path), let (ecb, problems) = ECBRates.read(bytes, path: path) {
       guard let ecb else {
         let empty = Diagnostic.error(.rate(.empty), at: SourceLocation(in: SourceFile(path), line: 1, column: 1))
         return (RateTable(), problems.isEmpty ? [empty] : problems)
@@ -263,19 +259,10 @@ package enum RateReader {
     return (RateTable(rates), problems)
   }
 
-  /// The cells of the first line that is not blank, trimmed and lower case (no quotes read).
-  private static func firstLineCells(_ bytes: [UInt8]) -> [String] {
-    var start = 0
-    while start < bytes.count {
-      let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
-      let text = String(decoding: bytes[start..<end], as: UTF8.self)
-      start = end + 1
-      let cells = text.split(separator: ",", omittingEmptySubsequences: false).map {
-        $0.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
-      }
-      if cells.contains(where: { !$0.isEmpty }) { return cells }
-    }
-    return []
+  /// Whether a rates file is YAML (`.yaml`, `.yml`); anything else is CSV.
+  private static func isYAML(_ path: String) -> Bool {
+    let lowered = path.lowercased()
+    return lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml")
   }
 
   private static func yaml(_ bytes: [UInt8], file: SourceFile, path: String) -> ([ExchangeRate], [Diagnostic]) {
@@ -309,6 +296,8 @@ package enum RateReader {
   }
 
   private static func csv(_ bytes: [UInt8], file: SourceFile, path: String) -> ([ExchangeRate], [Diagnostic]) {
+    // The ECB's reference rates: Date, then currency codes (no base column).
+    if let (ecb, problems) = ECBRates.read(bytes, path: path) { return (ecb?.allRates() ?? [], problems) }
     func at(_ line: Int, _ column: Int = 1) -> SourceLocation { SourceLocation(in: file, line: line, column: column) }
     let table: CSVTable
     do {
@@ -325,11 +314,6 @@ package enum RateReader {
       at(cell.line, cell.column + cell.text.prefix { $0 == " " || $0 == "\t" }.count)
     }
     var collected = Collected()
-    // The ECB's header: Date, then currency codes (no base column).
-    if ECBRates.isHeader(header) {
-      let (ecb, problems) = ECBRates.read(bytes, path: path)
-      return (ecb?.allRates() ?? [], problems)
-    }
     guard let baseColumn = header.firstIndex(of: "base"), let quoteColumn = header.firstIndex(of: "quote"),
       let rateColumn = header.firstIndex(of: "rate")
     else {

@@ -88,7 +88,7 @@ package final class StandardInputCopy: Sendable {
     guard let reader = byteReader() else { return "" }
     var line: [UInt8] = []
     while line.count < 4_096, let byte = reader.next(), byte != 0x0A { line.append(byte) }
-    if line.starts(with: [0xEF, 0xBB, 0xBF]) { line.removeFirst(3) }
+    if ByteOrderMark.starts(line) { line.removeFirst(ByteOrderMark.bytes.count) }
     if line.last == 0x0D { line.removeLast() }
     return String(decoding: line, as: UTF8.self)
   }

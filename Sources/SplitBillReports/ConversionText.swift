@@ -28,8 +28,7 @@ enum ConversionRows {
     conversion.balances.map { person in
       let parts = person.parts.map { part in
         if part.original.currency == conversion.currency { return part.original.description }
-        // A zero balance that converts to something: the records' days had different rates.
-        let note = part.original.minorUnits == 0 && part.converted.minorUnits != 0 ? " (exchange difference)" : ""
+        let note = part.isExchangeDifference ? " (exchange difference)" : ""
         return "\(part.original) → \(part.converted.decimalString)\(note)"
       }
       return [

@@ -661,9 +661,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     let target = conversion.currency
     for person in conversion.balances {
       let parts = person.parts.filter { $0.original.currency != target && $0.original.minorUnits != 0 }
-      let differences = person.parts.filter {
-        $0.original.currency != target && $0.original.minorUnits == 0 && $0.converted.minorUnits != 0
-      }
+      let differences = person.parts.filter(\.isExchangeDifference)
       guard !parts.isEmpty || !differences.isEmpty else { continue }
       let account = account(.paid, person.person)
       for part in parts { currencies.insert(part.original.currency) }
@@ -671,8 +669,9 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
       var postings = parts.map {
         Posting(account: account, units: $0.converted.minorUnits, note: .priced(original: $0.original))
       }
-      let exchange = self.account("Equity:ExchangeDifferences")
       for difference in differences {
+        // Made (and declared) only for a journal that books one.
+        let exchange = self.account("Equity:ExchangeDifferences")
         postings.append(Posting(account: exchange, units: difference.converted.minorUnits, note: .none))
       }
       postings.append(
