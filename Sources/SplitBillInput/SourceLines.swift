@@ -1,5 +1,9 @@
 import SplitBillCore
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// Fetches source lines for diagnostics' excerpts, reading each file once, only for the lines needed.
 package enum SourceLines {
   /// The most bytes of a line kept for an excerpt.
@@ -14,13 +18,7 @@ package enum SourceLines {
     for location in locations where location.line > 0 { wanted[location.file, default: []].insert(location.line) }
     var result: [String: [Int: String]] = [:]
     for (file, lines) in wanted {
-      let reader: ByteReader?
-      if file == "-" {
-        reader = standardInput?.byteReader()
-      } else {
-        reader = ByteReader(path: file)
-      }
-      guard let reader else { continue }
+      guard let reader = reader(file, standardInput: standardInput) else { continue }
       // Lines before a wanted one are skipped whole (`memchr`); wanted ones are copied.
       var pending = lines.sorted()[...]
       var number = 1
@@ -44,6 +42,16 @@ package enum SourceLines {
     return result
   }
 
+  /// A reader of `file` again, for excerpts: standard input's copy, or the file if it is a regular
+  /// one. A FIFO or a device was read once and cannot be again (opening it would wait for a writer
+  /// that is gone): its problems are shown without their lines.
+  private static func reader(_ file: String, standardInput: StandardInputCopy?) -> ByteReader? {
+    if file == "-" { return standardInput?.byteReader() }
+    var status = stat()
+    guard unsafe stat(file, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+    return ByteReader(path: file)
+  }
+
   /// Reads the next line into `line` (at most ``lineLimit`` bytes of it: an excerpt shows a window
   /// of it), without its line end; `false` when it did not end with `\n` (the end, or the limit).
   private static func readLine(_ reader: ByteReader, into line: inout [UInt8]) -> Bool {
@@ -63,7 +71,7 @@ package enum SourceLines {
   /// The last line before `line` of `file` that is not blank, and its text: where a syntax error
   /// at the end of a file is shown (libyaml places it past the last line).
   package static func lastNonBlankLine(in file: String, before line: Int) -> (line: Int, text: String)? {
-    guard file != "-", let reader = ByteReader(path: file) else { return nil }
+    guard file != "-", let reader = reader(file, standardInput: nil) else { return nil }
     var number = 1
     var current: [UInt8] = []
     var last: (Int, String)?
@@ -82,8 +90,7 @@ package enum SourceLines {
   static func position(ofByteOffset offset: Int, in file: String, standardInput: StandardInputCopy?) -> (
     line: Int, column: Int
   ) {
-    let reader = file == "-" ? standardInput?.byteReader() : ByteReader(path: file)
-    guard let reader else { return (1, 1) }
+    guard let reader = reader(file, standardInput: standardInput) else { return (1, 1) }
     var line = 1
     var column = 1
     var index = 0
