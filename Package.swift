@@ -11,8 +11,7 @@ let package = Package(
   products: [
     .executable(name: "splitbill", targets: ["splitbill"]),
     .library(name: "SplitBillCore", targets: ["SplitBillCore"]),
-    // The engine, for programs that use splitbill rather than run it (docs/library.md); so far
-    // `import` (Importer), the other commands to follow.
+    // The engine, for programs that use splitbill rather than run it (docs/library.md).
     .library(name: "SplitBill", targets: ["SplitBill"]),
   ],
   targets: [
@@ -51,7 +50,10 @@ let package = Package(
     // The engine: the commands as functions with typed options and results, no argument parsing
     // and no printing (docs/library.md). The CLI calls it.
     .target(
-      name: "SplitBill", dependencies: ["SplitBillCore", "SplitBillInput", "SplitBillImport", "SplitBillText"],
+      name: "SplitBill",
+      dependencies: [
+        "SplitBillCore", "SplitBillInput", "SplitBillImport", "SplitBillAdvisor", "SplitBillReports", "SplitBillText",
+      ],
       swiftSettings: checked),
     // Argument parsing and the commands (the interactive screen's state and drawing with `calc`);
     // the executable only calls `SplitBillCommandLine.main`.
@@ -82,7 +84,7 @@ let package = Package(
     .testTarget(name: "SplitBillLibraryTests", dependencies: ["SplitBill"]),
     .testTarget(
       name: "SplitBillCLITests",
-      dependencies: ["SplitBillCLI", "SplitBillInput", "SplitBillReports", "SplitBillJSON"],
+      dependencies: ["SplitBillCLI", "SplitBill", "SplitBillInput", "SplitBillReports", "SplitBillJSON"],
       exclude: ["Snapshots"]),
   ]
 )

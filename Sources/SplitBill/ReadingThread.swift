@@ -2,7 +2,7 @@ import SplitBillInput
 
 /// Reads bills on a thread of its own while the caller splits and writes them: bills arrive in
 /// reading order, in batches, through a bounded queue (``Pipeline``).
-enum ReadingThread {
+package enum ReadingThread {
   /// Reads `sources` with `stream` on another thread and calls `handle` here, in order, for each
   /// bill; returns when both are done, with `stream` holding what it learnt.
   ///
@@ -11,7 +11,7 @@ enum ReadingThread {
   /// books and writes it. For CSV that is two threads about equally busy, one per core: measured
   /// faster than splitting on the reading side with a third thread parsing (200,000 bills, JSON
   /// report: 0.62 s against 0.72-0.78 s; YAML unchanged).
-  static func read(
+  package static func read(
     _ stream: inout BillStream, _ sources: [InputSource], batchSize: Int = 256, capacity: Int = 4,
     _ handle: (BillOutcome) -> Void
   ) {

@@ -1,39 +1,33 @@
 import SplitBillCore
 import SplitBillInput
 
-/// `report`'s one-currency options: `--settle-in`, `--rates` and `--cash-rounding`.
-struct SettlingOptions {
+/// `report`'s one-currency settings: the currency to settle in, the rate tables, cash rounding.
+package struct Settling: Sendable {
   /// The currency every balance is converted into and settled in, if any.
-  let currency: Currency?
-  /// The `--rates` files' tables, in the order given (the files' own `rates:` come first).
-  let tables: [RateTable]
-  /// What is wrong in the `--rates` files: reported, and the run's exit code is 1.
-  let rateProblems: [Diagnostic]
-  /// `--cash-rounding`, as given (checked against each currency it rounds).
-  let cashRounding: String?
-  /// `--max-rate-age`: a record converted at a rate more days older than its own day is warned of.
-  let maxRateAge: Int
+  package let currency: Currency?
+  /// The rate files' tables, in the order given (the files' own `rates:` come first).
+  package let tables: [RateTable]
+  /// What is wrong in the rate files: reported, and the run's exit code is 1.
+  package let rateProblems: [Diagnostic]
+  /// The cash-rounding amount, as given (checked against each currency it rounds).
+  package let cashRounding: String?
+  /// A record converted at a rate more days older than its own day is warned of.
+  package let maxRateAge: Int
 
-  init(_ arguments: ParsedArguments) throws {
-    currency = try arguments.parse("--settle-in") { text in
-      do {
-        return try Currency(code: text)
-      } catch {
-        throw UsageError("--settle-in '\(text)' is not a currency: expected an ISO 4217 code such as EUR")
-      }
-    }
-    let paths = arguments.values["--rates"] ?? []
-    if !paths.isEmpty, currency == nil {
-      throw UsageError("--rates is for --settle-in CODE: give the currency to settle in")
-    }
+  /// Reads the rate files; a file that cannot be read fails the run (`noInput`), a cash rounding
+  /// that is no amount, or finer than `currency`'s unit, is a usage failure.
+  package init(currency: Currency?, rateFiles: [String], maxRateAge: Int, cashRounding: String?)
+    throws(ReportFailure)
+  {
+    self.currency = currency
     var tables: [RateTable] = []
     var problems: [Diagnostic] = []
-    for path in paths {
+    for path in rateFiles {
       let bytes: [UInt8]
       do {
         bytes = try InputFile.bytes(path)
       } catch {
-        throw CommandFailure(message: "--rates: \(error.message)", code: .noInput)
+        throw ReportFailure(.noInput, "--rates: \(error.message)")
       }
       let (table, found) = RateReader.table(bytes, path: path)
       tables.append(table)
@@ -41,29 +35,22 @@ struct SettlingOptions {
     }
     self.tables = tables
     self.rateProblems = problems
-    maxRateAge =
-      try arguments.parse("--max-rate-age") { text in
-        guard let days = Int(text), days >= 0 else {
-          throw UsageError("'\(text)' is not a number of days: expected a whole number such as 7")
-        }
-        return days
-      } ?? 7
-    if arguments.value("--max-rate-age") != nil, currency == nil {
-      throw UsageError("--max-rate-age is for --settle-in CODE: give the currency to settle in")
-    }
-    cashRounding = arguments.value("--cash-rounding")
+    self.maxRateAge = maxRateAge
+    self.cashRounding = cashRounding
     if let text = cashRounding {
       guard DecimalRate(parsing: text) != nil else {
-        throw UsageError("--cash-rounding '\(text)' is not a positive amount: expected such as 0.05, 0.10 or 1")
+        throw ReportFailure(
+          .usage, "--cash-rounding '\(text)' is not a positive amount: expected such as 0.05, 0.10 or 1")
       }
       if let currency { _ = try Self.increment(text, in: currency) }
     }
   }
 
   /// `text` in `currency`'s minor units: a usage error when it is finer than the currency's unit.
-  static func increment(_ text: String, in currency: Currency) throws(UsageError) -> Int64 {
+  static func increment(_ text: String, in currency: Currency) throws(ReportFailure) -> Int64 {
     guard let money = try? Money(parsing: text, currency: currency), money.minorUnits > 0 else {
-      throw UsageError(
+      throw ReportFailure(
+        .usage,
         "--cash-rounding \(text) is not a whole number of \(currency.code) minor units (\(currency.code) has \(currency.exponent) decimals)"
       )
     }
@@ -71,7 +58,7 @@ struct SettlingOptions {
   }
 
   /// What settling produced.
-  struct Settled {
+  package struct Settled {
     var settlements: [Settlement]
     var conversion: Conversion?
     var cash: [CashSettlement] = []
@@ -80,7 +67,7 @@ struct SettlingOptions {
   /// The run's settlements: with `--settle-in`, the converted balances' one settlement; otherwise
   /// one per currency. Either is then cash-rounded where a rule applies (`--cash-rounding` for every
   /// currency settled, else the files' `cash_rounding:` for theirs). Every identity is checked.
-  func settle(
+  package func settle(
     _ ledger: ReportLedger, _ conversion: ConversionLedger?, cashRules: [CashRule], readOptions: ReadOptions
   ) throws -> Settled {
     let policy = readOptions.defaults.leftover ?? .balanced

@@ -2,20 +2,20 @@ import SplitBillCore
 import SplitBillJSON
 
 /// One bill that needs advice: what the provider sees of it.
-package struct AdviceRequest: Sendable, Hashable {
+public struct AdviceRequest: Sendable, Hashable {
   /// The bill id; answers are matched by it.
-  package var billID: String
+  public var billID: String
   /// The amount before tip.
-  package var amount: Money
+  public var amount: Money
   /// How many people shared it.
-  package var diners: Int
+  public var diners: Int
   /// The experience notes (untrusted text).
-  package var notes: String
+  public var notes: String
   /// The bill's default tip, the offline advisor's starting point.
-  package var base: Percent?
+  public var base: Percent?
 
   /// Creates a request.
-  package init(billID: String, amount: Money, diners: Int, notes: String, base: Percent? = nil) {
+  public init(billID: String, amount: Money, diners: Int, notes: String, base: Percent? = nil) {
     self.billID = billID
     self.amount = amount
     self.diners = diners

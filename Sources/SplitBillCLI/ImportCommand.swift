@@ -97,7 +97,12 @@ enum ImportCommand {
       } ?? ReportCommand.localToday()
     if arguments.flag("--force"), arguments.value("--output") == nil { throw UsageError("--force goes with -o OUT") }
 
-    let bytes = try InputFile.bytes(path)
+    let bytes: [UInt8]
+    do {
+      bytes = try InputFile.bytes(path)
+    } catch {
+      throw CommandFailure(message: error.message, code: .noInput)
+    }
     let skipInvalid = arguments.flag("--skip-invalid")
     let options = ImportOptions(
       source: source, path: path, date: today, currency: currency, spliitRule: rule ?? nil, skipInvalid: skipInvalid)

@@ -1,4 +1,5 @@
 import Foundation
+import SplitBill
 import SplitBillCore
 import SplitBillInput
 
@@ -26,9 +27,6 @@ enum InputOptions {
   /// The extensions of bill files, for completions (directories complete too).
   static let extensions = ["yaml", "yml", "csv", "tsv"]
 
-  /// The bill files' extensions a directory is searched for.
-  static let billExtensions = "*.yaml, *.yml, *.csv, *.tsv"
-
   /// Fails the run, before anything is written, when an input cannot be read or a directory
   /// holds no bill file (unless `--allow-empty`): a cron job must not get a report, or a
   /// success, for inputs it never saw.
@@ -49,17 +47,12 @@ enum InputOptions {
 
   /// The failure of a directory named as an input that holds no bill file.
   static func noBillFiles(in directory: String) -> CommandFailure {
-    CommandFailure(
-      message: "no bill files found in \(directory) (looked for \(billExtensions)) (--allow-empty accepts it)",
-      code: .noInput)
+    CommandFailure(message: ReportRun.noBillFilesMessage(in: directory), code: .noInput)
   }
 
   /// The failure of inputs that held no bill at all.
   static func noBills(_ arguments: ParsedArguments, writes: Bool) -> CommandFailure {
-    let inputs = arguments.positionals.joined(separator: ", ")
-    return CommandFailure(
-      message: "no bills found in \(inputs)\(writes ? "; nothing was written" : "") (--allow-empty accepts it)",
-      code: .noInput)
+    CommandFailure(message: ReportRun.noBillsMessage(arguments.positionals, writes: writes), code: .noInput)
   }
 
   /// Fails the run when the inputs, all read, held no bill at all and nothing else was wrong with
@@ -98,30 +91,5 @@ enum InputOptions {
     return ReadOptions(
       defaults: defaults, delimiter: delimiter, decimalComma: decimalComma,
       inputFormat: try arguments.choice("--input-format", InputFormat.self))
-  }
-}
-
-/// A file read whole: an export to import, a rates file.
-enum InputFile {
-  /// The bytes of `path`, or of standard input for `-`; a file that cannot be read is exit 66.
-  static func bytes(_ path: String) throws(CommandFailure) -> [UInt8] {
-    if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
-    var isDirectory: ObjCBool = false
-    guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw CommandFailure(message: "cannot read '\(path)': no such file or directory", code: .noInput)
-    }
-    guard !isDirectory.boolValue else {
-      throw CommandFailure(message: "cannot read '\(path)': it is a directory: name the file", code: .noInput)
-    }
-    // Read through a handle, to the end: a pipe or FIFO (`--rates <(...)`) has no size to read up to.
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw CommandFailure(message: "cannot read '\(path)': permission denied", code: .noInput)
-    }
-    defer { try? handle.close() }
-    do {
-      return [UInt8](try handle.readToEnd() ?? Data())
-    } catch {
-      throw CommandFailure(message: "cannot read '\(path)': \(error.localizedDescription)", code: .noInput)
-    }
   }
 }

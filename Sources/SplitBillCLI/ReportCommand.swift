@@ -1,3 +1,4 @@
+import SplitBill
 import SplitBillAdvisor
 import SplitBillCore
 import SplitBillInput
@@ -80,12 +81,6 @@ enum ReportCommand {
     ],
     run: run, operands: InputOptions.extensions)
 
-  /// Where one output goes.
-  struct Output {
-    var format: ReportFormat
-    var path: String?
-  }
-
   static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) async throws -> ExitCode {
     let arguments = context.readingStandardInput(arguments)
     guard !arguments.positionals.isEmpty else {
@@ -103,43 +98,29 @@ enum ReportCommand {
     {
       throw UsageError("\(idle) is for the journals: add --format hledger, ledger or beancount (or -o FILE.journal)")
     }
-    let filter = try dateFilter(arguments)
-    let settling = try SettlingOptions(arguments)
-    let journalOptions = JournalOptions(
-      withSettlements: arguments.flag("--with-settlements"), booksOf: arguments.value("--books-of"),
-      declarations: !arguments.flag("--no-declarations"), periodStart: filter?.since)
-    let needsDates = outputs.contains { $0.format.isJournal }
+    var options = ReportOptions(outputs: outputs, period: try dateFilter(arguments), today: localToday())
+    try settlingOptions(arguments, into: &options)
+    options.journalSettlements = arguments.flag("--with-settlements")
+    options.booksOf = arguments.value("--books-of")
+    options.declarations = !arguments.flag("--no-declarations")
+    options.stamp = arguments.flag("--stamp") ? timestamp() : nil
+    options.recordSettlementsTo = arguments.value("--record-settlements")
+    options.replaceRecordedSettlements = arguments.flag("--force")
+    options.color = context.colorsStdout
+    options.reading.allowEmpty = arguments.flag("--allow-empty")
     let readOptions = try InputOptions.readOptions(arguments)
     let network = try AdvisorOptions.network(arguments, environment: context.environment)
-    var stream = BillStream(options: readOptions)
-    let sources = stream.sources(for: arguments.positionals)
-    try InputOptions.requireReadable(stream, arguments)
-    try refuseOverwritingInputs(
-      outputs.compactMap { output in output.path.map { ("-o", $0) } }
-        + (arguments.value("--record-settlements").map { [("--record-settlements", $0)] } ?? []), sources)
-    let commandLineTip: Percent? = {
-      if case .percent(let percent) = readOptions.defaults.tip { return percent }
-      return nil
-    }()
+    var run = try commandFailure { () throws(ReportFailure) in
+      try Reporter.prepare(arguments.positionals, options, readOptions: readOptions)
+    }
 
-    // A network advisor answers many bills per request: a first pass finds the bills to ask about.
+    // A network advisor answers many bills per request: the bills are read (once) and held, and
+    // those that want advice are asked about together.
     var answers: [String: TipAdvice] = [:]
     if let network {
-      var requests: [AdviceRequest] = []
-      var scan = BillStream(options: readOptions)
-      // Standard input is read once (telling CSV from YAML already read it): the scan shares it.
-      scan.reuseStandardInput(from: stream)
-      scan.read(scan.sources(for: arguments.positionals)) { outcome in
-        guard case .valid(let bill) = outcome, bill.terms.tip == .advisor else { return }
-        // Bills before the period are split too (carried into the opening balances), so they are
-        // asked about as well: with the cache, what an earlier week's run was told.
-        if let until = filter?.until, let date = bill.date, date > until { return }
-        requests.append(
-          AdviceRequest(
-            billID: bill.id, amount: bill.terms.amount, diners: bill.terms.diners.count, notes: bill.notes ?? "",
-            base: bill.defaultTip ?? commandLineTip))
-      }
-      stream.reuseStandardInput(from: scan)
+      var reading = run
+      let requests = try await DedicatedThread.run(&context) { _ in reading.adviceRequests() }
+      run = reading
       answers = await AdvisorOptions.advise(requests, network: network, context: &context)
       let fellBack = requests.filter { answers[$0.billID]?.fallback ?? true }
       if network.requireAI, let first = fellBack.first {
@@ -158,467 +139,93 @@ enum ReportCommand {
     }
     // Reading, splitting and writing block their thread (the reading pipeline): not one of the
     // cooperative pool's (DedicatedThread).
-    let run = Run(
-      arguments: arguments, outputs: outputs, filter: filter, journalOptions: journalOptions, needsDates: needsDates,
-      readOptions: readOptions, answers: answers, commandLineTip: commandLineTip, settling: settling)
-    let firstStream = stream
+    let prepared = run
+    let advice = answers
+    let quiet = arguments.flag("--quiet")
     return try await DedicatedThread.run(&context) { context in
-      var stream = firstStream
-      return try run.readAndWrite(&stream, sources, &context)
+      let outcome: ReportOutcome
+      do throws(ReportFailure) {
+        outcome = try prepared.write(advice: advice)
+      } catch {
+        if let problems = error.problems { show(problems, &context) }
+        throw commandFailure(error)
+      }
+      show(outcome.problems, &context)
+      outcome.text?.spool.copy(to: &context.stdout)
+      if !quiet { for path in outcome.written { context.message("wrote \(path)") } }
+      return outcome.invalid == 0 ? .success : .invalidBills
     }
   }
 
-  /// What a report run settled before reading: its outputs, period, options and tip advice.
-  struct Run {
-    let arguments: ParsedArguments
-    let outputs: [Output]
-    let filter: DateFilter?
-    let journalOptions: JournalOptions
-    let needsDates: Bool
-    let readOptions: ReadOptions
-    let answers: [String: TipAdvice]
-    let commandLineTip: Percent?
-    let settling: SettlingOptions
+  /// The command line's failure for the engine's.
+  static func commandFailure(_ failure: ReportFailure) -> any Error {
+    switch failure.kind {
+    case .usage: UsageError(failure.message)
+    case .noInput: CommandFailure(message: failure.message, code: .noInput)
+    case .cannotCreate: CommandFailure(message: failure.message, code: .cannotCreate)
+    case .internalError: CommandFailure(message: failure.message, code: .internalError)
+    }
+  }
 
-    /// Reads `sources` once into every output (twice if an id repeated), reconciles, and commits
-    /// the outputs.
-    func readAndWrite(_ stream: inout BillStream, _ sources: [InputSource], _ context: inout CommandContext) throws
-      -> ExitCode
-    {
-      let color = context.colorsStdout
-      var pass = try readInputs(&stream, sources, color: color)
-      let repeats = stream.findRepeats()
-      if repeats.hasRepeatedIDs {
-        // Bills whose id repeated were handed on as valid (repeats are found after the reading):
-        // read again, with them marked invalid as they come. Only a run with such errors pays this.
-        pass.abort()
-        var again = BillStream(options: readOptions, repeats: repeats)
-        again.reuseStandardInput(from: stream)
-        let sources = again.sources(for: arguments.positionals)
-        pass = try readInputs(&again, sources, color: color)
-        stream = again
-      }
-      // A file that could not be opened, or inputs that held no bill: nothing is committed.
+  /// Runs `body`, giving a failure as the command line's.
+  static func commandFailure<Value>(_ body: () throws(ReportFailure) -> Value) throws -> Value {
+    do {
+      return try body()
+    } catch {
+      throw commandFailure(error)
+    }
+  }
+
+  /// `--settle-in`, `--rates`, `--max-rate-age` and `--cash-rounding`.
+  static func settlingOptions(_ arguments: ParsedArguments, into options: inout ReportOptions) throws {
+    options.settleIn = try arguments.parse("--settle-in") { text in
       do {
-        try InputOptions.requireReadable(stream, arguments)
-        try InputOptions.requireBills(stream, arguments)
+        return try Currency(code: text)
       } catch {
-        pass.abort()
-        throw error
+        throw UsageError("--settle-in '\(text)' is not a currency: expected an ISO 4217 code such as EUR")
       }
-      let fileErrors = (settling.rateProblems + stream.fileErrors).map {
-        InvalidBill(id: nil, source: $0.location ?? SourceLocation(file: "-", line: 0, column: 0), diagnostics: [$0])
-      }
-      ReportCommand.printDiagnostics(
-        settling.rateProblems + stream.diagnostics + pass.reportProblems, stream: stream, context: &context)
-
-      var settled: SettlingOptions.Settled
-      do {
-        try pass.ledger.reconcile()
-        settled = try settling.settle(
-          pass.ledger, pass.conversion, cashRules: stream.cashRules, readOptions: readOptions)
-      } catch let failure as CommandFailure {
-        pass.abort()
-        throw failure
-      } catch let usage as UsageError {
-        pass.abort()
-        throw usage
-      } catch {
-        pass.abort()
-        throw CommandFailure(
-          message: "internal error: the books do not reconcile (\(error)); nothing was written", code: .internalError)
-      }
-      var summary = ReportSummary(
-        people: pass.ledger.personTotals, totals: pass.ledger.currencyTotals, settlements: settled.settlements,
-        invalid: fileErrors + pass.invalid, payments: pass.payments, filteredOut: pass.filteredOut,
-        period: filter?.description,
-        stamp: arguments.flag("--stamp") ? ReportCommand.timestamp() : nil)
-      summary.conversion = settled.conversion
-      summary.cash = settled.cash
-      for index in pass.writers.indices { pass.writers[index].finish(summary) }
-      if let path = arguments.value("--record-settlements"), !summary.invalid.isEmpty {
-        // Transfers worked out without some bills would be recorded as paid: refused, loudly.
-        context.message(
-          "error: the settlements were not recorded in \(path): \(plural(summary.invalid.count, "bill or payment", "bills or payments")) could not be used (above); fix them and run again"
-        )
-      } else if let path = arguments.value("--record-settlements") {
-        // Dated the period's last day, else the last record's: the day the balances were settled.
-        let date = filter?.until ?? pass.lastDate ?? ReportCommand.localToday()
-        do {
-          let file = try PendingFile(path: path, overwrite: arguments.flag("--force"))
-          file.sink.write(SettlementRecord.yaml(summary.settlements, date: date, period: summary.period))
-          pass.pending.append(file)
-        } catch {
-          pass.abort()
-          throw CommandFailure(message: "\(error); nothing was written", code: .cannotCreate)
-        }
-      }
-      do {
-        // Every output complete and on disk before any replaces its target: a full disk on the
-        // second leaves the first as it was. (The renames themselves are one at a time.)
-        for file in pass.pending { try file.prepare() }
-        for file in pass.pending { try file.commit() }
-      } catch {
-        pass.abort()
-        throw CommandFailure(message: "\(error); the previous file, if any, is unchanged", code: .cannotCreate)
-      }
-      pass.spool?.copy(to: &context.stdout)
-      if !arguments.flag("--quiet") { for file in pass.pending { context.message("wrote \(file.path)") } }
-      if stream.unreadableInput { return .noInput }
-      return summary.invalid.isEmpty ? .success : .invalidBills
     }
-
-    /// One reading of the inputs into every output. Outputs go to a temporary place first: files
-    /// next to their target, standard output to a spool; nothing is visible until the books reconcile.
-    private func readInputs(_ stream: inout BillStream, _ sources: [InputSource], color: Bool) throws -> Pass {
-      var pass = Pass()
-      do {
-        for output in outputs {
-          if let path = output.path {
-            let file = try PendingFile(path: path)
-            pass.pending.append(file)
-            pass.writers.append(
-              ReportCommand.makeWriter(
-                output.format, sink: file.sink, color: false, journal: journalOptions, period: filter?.description))
-          } else {
-            let sink = SpoolSink()
-            pass.spool = sink
-            pass.writers.append(
-              ReportCommand.makeWriter(
-                output.format, sink: sink, color: color, journal: journalOptions, period: filter?.description))
-          }
-        }
-      } catch {
-        pass.abort()
-        throw CommandFailure(message: "\(error)", code: .cannotCreate)
-      }
-      var splitter = BillSplitter(
-        filter: filter, needsDates: needsDates, answers: answers, commandLineTip: commandLineTip,
-        settleIn: settling.currency, rateTables: settling.tables, maxRateAge: settling.maxRateAge)
-      ReadingThread.read(&stream, sources) { outcome in
-        switch splitter.prepare(outcome) {
-        case .invalid(let bill):
-          pass.invalid.append(bill)
-        case .refused(let bill):
-          pass.reportProblems += bill.diagnostics
-          pass.invalid.append(bill)
-        case .filteredOut:
-          pass.filteredOut += 1
-        case .split(let reported):
-          pass.ledger.add(reported.split)
-          if let date = reported.bill.date { pass.lastDate = max(pass.lastDate ?? date, date) }
-          for index in pass.writers.indices { pass.writers[index].write(reported) }
-        case .carried(let reported):
-          pass.ledger.carry(reported.split)
-          for index in pass.writers.indices { pass.writers[index].carry(reported) }
-        case .payment(let payment):
-          pass.ledger.add(payment.payment)
-          if let date = payment.date { pass.lastDate = max(pass.lastDate ?? date, date) }
-          pass.payments.append(payment)
-          for index in pass.writers.indices { pass.writers[index].write(payment) }
-        case .carriedPayment(let payment):
-          pass.ledger.carry(payment.payment)
-          for index in pass.writers.indices { pass.writers[index].carry(payment) }
-        }
-      }
-      pass.conversion = splitter.conversion
-      pass.reportProblems += splitter.staleRateWarnings
-      return pass
+    options.rateFiles = arguments.values["--rates"] ?? []
+    if !options.rateFiles.isEmpty, options.settleIn == nil {
+      throw UsageError("--rates is for --settle-in CODE: give the currency to settle in")
     }
+    options.maxRateAge =
+      try arguments.parse("--max-rate-age") { text in
+        guard let days = Int(text), days >= 0 else {
+          throw UsageError("'\(text)' is not a number of days: expected a whole number such as 7")
+        }
+        return days
+      } ?? 7
+    if arguments.value("--max-rate-age") != nil, options.settleIn == nil {
+      throw UsageError("--max-rate-age is for --settle-in CODE: give the currency to settle in")
+    }
+    options.cashRounding = arguments.value("--cash-rounding")
   }
 
-  /// Splits each bill in reading order (the leftover ledger goes from bill to bill), after the
-  /// date filter and tip advice.
-  struct BillSplitter {
-    /// What became of one bill.
-    enum Prepared {
-      /// Invalid as read.
-      case invalid(InvalidBill)
-      /// Valid as read but not reportable here (no date under a filter or in a journal, a split that
-      /// failed, no rate with `--settle-in`).
-      case refused(InvalidBill)
-      /// After the period (left out and counted).
-      case filteredOut
-      /// Split, ready to book and write.
-      case split(ReportedBill)
-      /// Before the period: split (the leftover state goes through it), carried into the opening
-      /// balances, not shown.
-      case carried(ReportedBill)
-      /// A payment in the period.
-      case payment(PaymentRecord)
-      /// A payment before the period, carried into the opening balances.
-      case carriedPayment(PaymentRecord)
-    }
-
-    let filter: DateFilter?
-    let needsDates: Bool
-    let answers: [String: TipAdvice]
-    let commandLineTip: Percent?
-    /// With `--settle-in`: the currency, and the `--rates` tables.
-    let settleIn: Currency?
-    let rateTables: [RateTable]
-    let advisor = OfflineAdvisor()
-    var leftovers = LeftoverLedger()
-    /// With `--settle-in`: every balance change booked at the rate it converts at.
-    var conversion: ConversionLedger?
-
-    /// Days a rate may be older than the record it converts before a warning.
-    let maxRateAge: Int
-    /// By currency: the record converted at the oldest rate past ``maxRateAge``, and on how many
-    /// record days (a day's records look their rate up once) one was.
-    private var stale: [Currency: (oldest: StaleRate, recordDays: Int)] = [:]
-
-    private struct StaleRate {
-      var days: Int
-      var id: String
-      var kind: RecordKind
-      var recordDate: CalendarDate
-      var rateDate: CalendarDate
-      var origin: String
-      var source: SourceLocation
-    }
-
-    init(
-      filter: DateFilter?, needsDates: Bool, answers: [String: TipAdvice], commandLineTip: Percent?,
-      settleIn: Currency?, rateTables: [RateTable], maxRateAge: Int
-    ) {
-      self.maxRateAge = maxRateAge
-      self.filter = filter
-      self.needsDates = needsDates
-      self.answers = answers
-      self.commandLineTip = commandLineTip
-      self.settleIn = settleIn
-      self.rateTables = rateTables
-      conversion = settleIn.map(ConversionLedger.init(currency:))
-    }
-
-    /// How a record in `currency` on `date` converts into the settlement currency (its own rate,
-    /// else its file's rates, else the `--rates` files': ``RateBook/conversion(of:into:on:own:record:)``);
-    /// a located error when none can say; `nil` without `--settle-in`.
-    func rateUse(
-      _ currency: Currency, on date: CalendarDate?, rates: RecordRates?, id: String, kind: RecordKind,
-      at source: SourceLocation
-    ) -> Result<RateUse, InvalidBill>? {
-      guard let target = settleIn else { return nil }
-      let book = RateBook(rates.map { [$0.file] + rateTables } ?? rateTables)
-      switch book.conversion(of: currency, into: target, on: date, own: rates?.own, record: id) {
-      case .success(let use): return .success(use)
-      case .failure(let failure):
-        let problem: Problem =
-          switch failure {
-          case .missing(let from, let to): .missingRate(id: id, kind: kind, from: from, to: to, date: date)
-          case .tooPrecise: .rateTooPrecise(id: id, from: currency, to: target)
-          }
-        return .failure(InvalidBill(id: id, source: source, diagnostics: [.error(problem, at: source)], kind: kind))
+  /// Prints the problems like a compiler's diagnostics, with their source lines, on stderr.
+  static func show(_ problems: ReportProblems, _ context: inout CommandContext) {
+    let diagnostics = problems.diagnostics
+    if !diagnostics.isEmpty || !problems.omittedWarnings.isEmpty {
+      let lines = SourceLines.fetch(diagnostics.compactMap(\.location), standardInput: problems.standardInput)
+      for diagnostic in diagnostics {
+        context.stderr.write(DiagnosticFormatter.text(diagnostic, lines: lines, color: context.colorsStderr))
+      }
+      for (code, count) in problems.omittedWarnings {
+        context.stderr.write(DiagnosticFormatter.omitted(count, code: code))
       }
     }
-
-    /// Records without a rate of their own, by currency, day and file: the conversion group their
-    /// rate has (a run meets a few hundred rates, and looks each up once).
-    private var groups: [GroupKey: Int] = [:]
-
-    private struct GroupKey: Hashable {
-      var currency: Currency
-      var date: CalendarDate?
-      var file: ObjectIdentifier?
-    }
-
-    /// The conversion group a record in `currency` on `date` is booked in, or the record made
-    /// invalid when it has no rate. (Out of line: it runs only with `--settle-in`, in a loop every
-    /// bill goes through.)
-    @inline(never)
-    mutating func group(
-      _ currency: Currency, on date: CalendarDate?, rates: RecordRates?, id: String, kind: RecordKind,
-      at source: SourceLocation
-    ) -> Result<Int, InvalidBill> {
-      let key = GroupKey(currency: currency, date: date, file: rates.map(ObjectIdentifier.init))
-      let cacheable = rates?.own == nil
-      if cacheable, let known = groups[key] { return .success(known) }
-      switch rateUse(currency, on: date, rates: rates, id: id, kind: kind, at: source) {
-      case .failure(let invalid)?: return .failure(invalid)
-      case .success(let use)?:
-        if let date { noteAge(of: use, for: currency, on: date, id: id, kind: kind, at: source) }
-        guard let number = conversion?.group(for: use) else {
-          let problem = Problem.rateTooPrecise(id: id, from: currency, to: use.to)
-          return .failure(InvalidBill(id: id, source: source, diagnostics: [.error(problem, at: source)], kind: kind))
-        }
-        if cacheable { groups[key] = number }
-        return .success(number)
-      case nil: return .success(0)  // without --settle-in, which never asks
-      }
-    }
-
-    /// Notes a conversion at a rate more than ``maxRateAge`` days older than the record's `date`
-    /// (its oldest leg: a cross rate is as old as its older rate).
-    private mutating func noteAge(
-      of use: RateUse, for currency: Currency, on date: CalendarDate, id: String, kind: RecordKind,
-      at source: SourceLocation
-    ) {
-      guard let oldest = use.oldestDatedLeg, let rateDate = oldest.date else { return }
-      let days = date.daysSinceEpoch - rateDate.daysSinceEpoch
-      guard days > maxRateAge else { return }
-      let found = StaleRate(
-        days: days, id: id, kind: kind, recordDate: date, rateDate: rateDate, origin: oldest.origin, source: source)
-      let known = stale[currency]
-      stale[currency] = (
-        known.map { $0.oldest.days >= days ? $0.oldest : found } ?? found, (known?.recordDays ?? 0) + 1
-      )
-    }
-
-    /// One warning a currency converted at a rate past ``maxRateAge``, by code.
-    var staleRateWarnings: [Diagnostic] {
-      stale.sorted { $0.key < $1.key }.map { currency, entry in
-        let found = entry.oldest
-        return .warning(
-          .staleRate(
-            currency: currency, days: found.days, limit: maxRateAge, id: found.id, kind: found.kind,
-            recordDate: found.recordDate, rateDate: found.rateDate, origin: found.origin, recordDays: entry.recordDays),
-          at: found.source)
-      }
-    }
-
-    /// Books a split bill in conversion group `number`.
-    @inline(never)
-    mutating func book(_ split: BillSplit, group number: Int) { conversion?.add(split, group: number) }
-
-    /// Books a payment in the conversion ledger, or makes it invalid when it has no rate.
-    @inline(never)
-    mutating func book(_ record: PaymentRecord) -> InvalidBill? {
-      switch group(
-        record.payment.currency, on: record.date, rates: record.rates, id: record.id, kind: .payment,
-        at: record.source)
-      {
-      case .success(let number):
-        conversion?.add(record.payment, group: number)
-        return nil
-      case .failure(let invalid): return invalid
-      }
-    }
-
-    @inline(__always)
-    mutating func prepare(_ outcome: BillOutcome) -> Prepared {
-      var bill: Bill
-      switch outcome {
-      case .invalid(let invalid): return .invalid(invalid)
-      case .valid(let valid): bill = valid
-      case .payment(let payment):
-        if filter != nil || needsDates, payment.date == nil {
-          let problem = Diagnostic.error(
-            .missingDate(id: payment.id, journal: filter == nil, kind: .payment), at: payment.source)
-          return .refused(InvalidBill(id: payment.id, source: payment.source, diagnostics: [problem], kind: .payment))
-        }
-        var before = false
-        if let filter, let date = payment.date, !filter.contains(date) {
-          guard filter.since.map({ date < $0 }) == true else { return .filteredOut }
-          before = true
-        }
-        if conversion != nil, let invalid = book(payment) { return .refused(invalid) }
-        return before ? .carriedPayment(payment) : .payment(payment)
-      }
-      if filter != nil || needsDates, bill.date == nil {
-        let problem = Diagnostic.error(.missingDate(id: bill.id, journal: filter == nil), at: bill.source)
-        return .refused(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
-      }
-      // Bills after the period are left out before they are split: the leftover state comes from
-      // every bill up to the period's end, in input order. Bills before it are split and carried.
-      var before = false
-      if let filter, let date = bill.date, !filter.contains(date) {
-        guard filter.since.map({ date < $0 }) == true else { return .filteredOut }
-        before = true
-      }
-      var advice: TipAdvice?
-      if bill.terms.tip == .advisor {
-        let suggestion =
-          answers[bill.id] ?? advisor.suggest(notes: bill.notes, base: bill.defaultTip ?? commandLineTip)
-        bill.terms.tip = .percent(suggestion.percent)
-        advice = suggestion
-      }
-      // With --settle-in, a bill with no rate is refused before it is split (it then leaves the
-      // leftover state as it was) or booked.
-      var group: Int?
-      if conversion != nil {
-        switch self.group(
-          bill.terms.amount.currency, on: bill.date, rates: bill.rates, id: bill.id, kind: .bill, at: bill.source)
-        {
-        case .success(let number): group = number
-        case .failure(let invalid): return .refused(invalid)
-        }
-      }
-      do throws(SplitError) {
-        let split = try bill.terms.split(ledger: &leftovers)
-        if let group { book(split, group: group) }
-        let reported = ReportedBill(bill: bill, split: split, advice: advice)
-        return before ? .carried(reported) : .split(reported)
-      } catch {
-        let problem = Diagnostic.error(.split(error), at: bill.source)
-        return .refused(InvalidBill(id: bill.id, source: bill.source, diagnostics: [problem]))
-      }
-    }
+    for message in problems.messages { context.message(message) }
   }
 
-  /// What one reading of the inputs produced: outputs not yet committed, and the books.
-  struct Pass {
-    var pending: [PendingFile] = []
-    var spool: SpoolSink?
-    var writers: [any ReportWriter] = []
-    var ledger = ReportLedger()
-    /// With `--settle-in`: every balance change booked at the rate it converts at.
-    var conversion: ConversionLedger?
-    var invalid: [InvalidBill] = []
-    /// The period's payments, in reading order (they are few: kept for the summary).
-    var payments: [PaymentRecord] = []
-    /// The latest date of the period's records.
-    var lastDate: CalendarDate?
-    var filteredOut = 0
-    /// Problems found here rather than by the reader (no date under a filter, a split that failed).
-    var reportProblems: [Diagnostic] = []
-
-    /// Removes the temporary files.
-    func abort() { for file in pending { file.abort() } }
-  }
-
-  static func makeWriter(
-    _ format: ReportFormat, sink: some OutputSink, color: Bool, journal: JournalOptions, period: String? = nil
-  ) -> any ReportWriter {
-    switch format {
-    case .text: return TextReportWriter(sink: sink, color: color, period: period)
-    case .json: return JSONReportWriter(sink: sink)
-    case .csv: return CSVReportWriter(sink: sink)
-    case .markdown: return MarkdownReportWriter(sink: sink)
-    case .html: return HTMLReportWriter(sink: sink)
-    case .hledger, .ledger, .beancount: return JournalWriter(sink: sink, flavor: format, options: journal)
-    }
-  }
-
-  /// A report written over one of its own inputs would lose the bills: a usage error (64).
-  /// `outputs` pairs each file written with the option that named it.
-  static func refuseOverwritingInputs(_ outputs: [(option: String, path: String)], _ sources: [InputSource])
-    throws(UsageError)
-  {
-    func identity(_ path: String) -> (dev_t, ino_t)? {
-      var status = stat()
-      guard unsafe stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-      return (status.st_dev, status.st_ino)
-    }
-    let inputs = sources.filter { $0.path != "-" }.compactMap { source in
-      identity(source.path).map { ($0, source.path) }
-    }
-    for (option, path) in outputs {
-      guard let written = identity(path) else { continue }
-      if let input = inputs.first(where: { $0.0 == written }) {
-        throw UsageError("\(option) \(path) is the input \(input.1): the report would replace its own bills")
-      }
-    }
-  }
-
-  static func outputs(_ arguments: ParsedArguments) throws(UsageError) -> [Output] {
+  /// The outputs `-o` (and `--format`) name; standard output's text is returned by the engine.
+  static func outputs(_ arguments: ParsedArguments) throws(UsageError) -> [ReportOutput] {
     let format = try arguments.choice("--format", ReportFormat.self)
     let paths = arguments.values["--output"] ?? []
-    guard !paths.isEmpty else { return [Output(format: format ?? .text, path: nil)] }
-    var outputs: [Output] = []
+    guard !paths.isEmpty else { return [ReportOutput(format ?? .text, to: .returned)] }
+    var outputs: [ReportOutput] = []
     for path in paths {
       if path == "-" {
-        outputs.append(Output(format: format ?? .text, path: nil))
+        outputs.append(ReportOutput(format ?? .text, to: .returned))
         continue
       }
       guard let chosen = format ?? ReportFormat(fileName: path) else {
@@ -626,9 +233,11 @@ enum ReportCommand {
           "cannot tell the format of '\(path)' from its extension: use .txt .json .csv .md .html .hledger .journal .ledger .beancount, or --format"
         )
       }
-      outputs.append(Output(format: chosen, path: path))
+      outputs.append(ReportOutput(chosen, to: .file(path)))
     }
-    if outputs.filter({ $0.path == nil }).count > 1 { throw UsageError("standard output ('-o -') is named twice") }
+    if outputs.count(where: { $0.destination == .returned }) > 1 {
+      throw UsageError("standard output ('-o -') is named twice")
+    }
     return outputs
   }
 
@@ -661,17 +270,6 @@ enum ReportCommand {
     if let week { return week }
     if since != nil || until != nil { return DateFilter(since: since, until: until) }
     return nil
-  }
-
-  static func printDiagnostics(_ diagnostics: [Diagnostic], stream: BillStream, context: inout CommandContext) {
-    guard !diagnostics.isEmpty || !stream.omittedWarnings.isEmpty else { return }
-    let lines = SourceLines.fetch(diagnostics.compactMap(\.location), standardInput: stream.standardInput)
-    for diagnostic in diagnostics {
-      context.stderr.write(DiagnosticFormatter.text(diagnostic, lines: lines, color: context.colorsStderr))
-    }
-    for (code, count) in stream.omittedWarnings.sorted(by: { $0.key < $1.key }) {
-      context.stderr.write(DiagnosticFormatter.omitted(count, code: code))
-    }
   }
 
   /// Today in the local time zone.

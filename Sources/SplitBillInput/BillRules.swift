@@ -724,6 +724,12 @@ package struct InvalidBill: Error, Sendable, Hashable {
     self.kind = kind
   }
 
+  /// A record whose id an earlier record had, met while reading: its diagnostic comes later.
+  package init(id: String, source: SourceLocation, kind: RecordKind = .bill, repeatOrdinal: Int) {
+    self.init(id: id, source: source, diagnostics: [], kind: kind)
+    self.repeatOrdinal = repeatOrdinal
+  }
+
   /// Whether it is a bill or a payment (file-level problems count as bills).
   package var kind: RecordKind
 
@@ -733,6 +739,10 @@ package struct InvalidBill: Error, Sendable, Hashable {
   package var source: SourceLocation
   /// Its problems, errors first in file order.
   package var diagnostics: [Diagnostic]
+  /// For a record whose id an earlier one had, when the reading met it: its ordinal in the run.
+  /// Its diagnostic (naming the first) is known once the reading ends
+  /// (``BillStream/completingRepeat(_:)``); until then ``diagnostics`` is empty.
+  package var repeatOrdinal: Int?
 }
 
 /// The one reading of a tip as text, for files, `--default-tip`, `calc --tip` and the terminal

@@ -43,8 +43,10 @@ package struct CashRule: Hashable, Sendable {
 /// those in temporary files (``RepeatFinder``), so memory does not grow with the number of bills.
 ///
 /// Repeats are found after the reading: ``findRepeats()`` adds their diagnostics in reading order.
-/// If an id repeated, the bills handed on included the repeats, which are invalid: a caller that
-/// keeps bills reads again with ``init(options:repeats:)``, which marks them as they come.
+/// A record whose explicit id an earlier one had is handed on as invalid as it comes, its
+/// diagnostic (naming the first) completed once the reading ends: bills are read once. Only if
+/// two different ids hash alike does a caller that keeps bills read again, with
+/// ``init(options:repeats:)`` (``repeatsNeedingAnotherReading()``).
 package struct BillStream {
   /// How to read.
   package let options: ReadOptions
@@ -92,6 +94,22 @@ package struct BillStream {
   private let ids = RepeatFinder()
   private let receipts = RepeatFinder()
   private let knownRepeats: Repeats?
+  /// The hash of the first ``predictedIDLimit`` explicit ids: a record whose id's hash is here is
+  /// taken for a repeat as it comes (``BillOutcome/invalid(_:)``, its diagnostic completed after
+  /// the reading), so a caller that keeps bills need not read again. 8 bytes an id, up to 7/8
+  /// full (a `Set` grows at 3/4: 4 MB at 200,000 ids); the guess is checked against
+  /// ``RepeatFinder``'s exact answer at the end (``repeatsNeedingAnotherReading()``).
+  private var idHashes = HashSet<UInt64>(room: 1024, eighths: 7)
+  /// Ids past which no more are remembered for guessing, so memory stays bounded (2 MB): a run
+  /// longer than that whose repeat first occurs past it is read again.
+  package static let predictedIDLimit = 229_376
+  /// The ordinals of the records taken for repeats as they came.
+  private var predictedRepeats: Set<Int> = []
+  /// The repeats the reading's end found, when they were the ones predicted.
+  private var settledRepeats: Repeats?
+  /// The bits of an id's hash that predict repeats: all of them. Tests narrow it to make unequal
+  /// ids look repeated, the case only a second reading can mend.
+  package var repeatPredictionMask: UInt64 = .max
   /// The ordinals of payments with an explicit id (a repeat names what repeated).
   private var paymentOrdinals: Set<Int> = []
   /// For each diagnostic, when it was found: 2 × the bill's ordinal for a bill's own, one more for
@@ -136,10 +154,37 @@ package struct BillStream {
     package fileprivate(set) var hasRepeatedIDs = false
   }
 
+  /// After reading: finds the repeats (``findRepeats()``) and tells whether the records handed on
+  /// were right. `nil` when they were (every repeated id was handed on as invalid as it came; its
+  /// diagnostic is then in ``completingRepeat(_:)``); otherwise the repeats a second reading marks
+  /// (``init(options:repeats:)``): two ids whose hashes are equal but whose texts are not, which
+  /// at 64 bits is expected once in about 10^8 runs of a million ids.
+  package mutating func repeatsNeedingAnotherReading() -> Repeats? {
+    let found = findRepeats()
+    let exact = Set(found.diagnostics.compactMap { $0.value.severity == .error ? $0.key : nil })
+    guard exact == predictedRepeats else { return found }
+    settledRepeats = found
+    return nil
+  }
+
+  /// `invalid` with its diagnostic, when it is a record whose id repeated, handed on before the
+  /// reading's end knew which record it repeated (after ``repeatsNeedingAnotherReading()``).
+  package func completingRepeat(_ invalid: InvalidBill) -> InvalidBill {
+    guard let ordinal = invalid.repeatOrdinal, let diagnostic = settledRepeats?.diagnostics[ordinal] else {
+      return invalid
+    }
+    var complete = invalid
+    complete.diagnostics = [diagnostic]
+    complete.repeatOrdinal = nil
+    return complete
+  }
+
   /// After reading: finds repeated ids (errors) and receipts (warnings) and adds their diagnostics
   /// where the reading met them. On a second reading there is nothing left to find.
   package mutating func findRepeats() -> Repeats {
     if knownRepeats != nil { return Repeats() }
+    // The guesses are made: their table is not held through the search's own.
+    idHashes = HashSet(room: 0)
     var found = Repeats()
     var repeatedIDs: Set<Int> = []
     for repeated in ids.repeats() {
@@ -243,6 +288,12 @@ package struct BillStream {
 
   /// Reads every source in order, calling `handle` for each bill.
   package mutating func read(_ sources: [InputSource], _ handle: (consuming BillOutcome) -> Void) {
+    // The table of id hashes made once at the size the inputs may need (a record takes 40 bytes
+    // or more), not doubled along the way: a doubling holds the old table and the new one at once.
+    if knownRepeats == nil, idHashes.count == 0 {
+      let bytes = sources.reduce(0) { $0 + ($1.path == "-" ? (standardInput?.count ?? 0) : Self.size(of: $1.path)) }
+      idHashes = HashSet(room: min(bytes / 40, Self.predictedIDLimit), eighths: 7)
+    }
     for source in sources { read(source, handle) }
   }
 
@@ -376,7 +427,8 @@ package struct BillStream {
         return .valid(bill)
       }
       guard explicitID || bill.date != nil else { return .valid(bill) }
-      if explicitID { ids.add(key: bill.id, id: nil, ordinal: recordCount, location: bill.source) }
+      let repeated = explicitID && isRepeat(ids.add(key: bill.id, id: nil, ordinal: recordCount, location: bill.source))
+      // A repeat's receipt is added too: if the prediction was wrong, it counts as any other's.
       if let date = bill.date {
         // Several payers: their names, in the order given.
         let payer =
@@ -391,8 +443,21 @@ package struct BillStream {
             location: bill.source)
         }
       }
+      if repeated { return .invalid(InvalidBill(id: bill.id, source: bill.source, repeatOrdinal: recordCount)) }
       return .valid(bill)
     }
+  }
+
+  /// Whether an explicit id with this hash was read before; notes it for the record read now.
+  private mutating func isRepeat(_ hash: UInt64) -> Bool {
+    let key = hash & repeatPredictionMask
+    if idHashes.count >= Self.predictedIDLimit {
+      guard idHashes.contains(key) else { return false }
+    } else {
+      guard !idHashes.insert(key) else { return false }
+    }
+    predictedRepeats.insert(recordCount)
+    return true
   }
 
   /// A payment's cross-file check: its explicit id is unique among bills and payments.
@@ -408,8 +473,11 @@ package struct BillStream {
         return .invalid(InvalidBill(id: payment.id, source: payment.source, diagnostics: [diagnostic], kind: .payment))
       }
       if raw.entries.contains(where: { $0.key == "id" }) {
-        ids.add(key: payment.id, id: nil, ordinal: recordCount, location: payment.source)
         paymentOrdinals.insert(recordCount)
+        if isRepeat(ids.add(key: payment.id, id: nil, ordinal: recordCount, location: payment.source)) {
+          return .invalid(
+            InvalidBill(id: payment.id, source: payment.source, kind: .payment, repeatOrdinal: recordCount))
+        }
       }
       return .payment(payment)
     }
@@ -475,6 +543,9 @@ package struct BillStream {
     if lowered.hasSuffix(".csv") || isTSV { return InputSource(path: path, format: .csv, isTabSeparated: isTSV) }
     return nil
   }
+
+  /// The bill files' extensions a directory is searched for, as messages name them.
+  package static let billExtensions = "*.yaml, *.yml, *.csv, *.tsv"
 
   /// Bill files below `directory`, unsorted.
   static func walk(_ directory: String) -> [String] {

@@ -48,9 +48,11 @@ struct RepeatFinder {
   /// spellings (`é` precomposed or not, `K` and the Kelvin sign) are the same key: the hash is
   /// of the key's bytes in NFC (an ASCII key's own, the usual case, needs no normalising), and
   /// keys with equal hashes are compared as strings.
-  func add(key: String, id: String?, ordinal: Int, location: SourceLocation) {
+  /// Gives the key's hash.
+  @discardableResult
+  func add(key: String, id: String?, ordinal: Int, location: SourceLocation) -> UInt64 {
     var key = key
-    key.withUTF8 { utf8 in
+    return key.withUTF8 { utf8 in
       let hash: UInt64
       if unsafe utf8.allSatisfy({ $0 < 0x80 }) {
         hash = unsafe ByteHash.hash(utf8)
@@ -59,6 +61,7 @@ struct RepeatFinder {
         hash = normalized.withUTF8 { unsafe ByteHash.hash($0) }
       }
       unsafe append(hash: hash, key: utf8, id: id, ordinal: ordinal, location: location)
+      return hash
     }
   }
 
@@ -127,17 +130,17 @@ struct RepeatFinder {
     // Hashes seen twice, found with a table rather than by sorting them all (which was most of the
     // end of a run). The table holds 32 bits of each hash: a pair that shares only those makes two
     // more candidates to compare in full, never a wrong answer, and the table is half the size.
-    var seen = HashSet(room: partition.entries)
-    var candidates = HashSet(room: 16)
+    var seen = HashSet<UInt32>(room: partition.entries)
+    var candidates = HashSet<UInt32>(room: 16)
     unsafe partition.scan { hash, _ in
-      if !seen.insert(HashSet.key(hash)) { candidates.insert(HashSet.key(hash)) }
+      if !seen.insert(HashSet<UInt32>.key(hash)) { candidates.insert(HashSet<UInt32>.key(hash)) }
     }
     guard !candidates.isEmpty else { return ([], 0) }
     var found: [Repeat] = []
     var count = 0
     var first: [String: Entry] = [:]
     unsafe partition.scan { hash, bytes in
-      guard candidates.contains(HashSet.key(hash)) else { return }
+      guard candidates.contains(HashSet<UInt32>.key(hash)) else { return }
       var reader = unsafe EntryReader(bytes: bytes)
       guard let entry = reader.next(), !skipping.contains(entry.ordinal) else { return }
       if let earlier = first[entry.key] {
@@ -151,20 +154,22 @@ struct RepeatFinder {
   }
 }
 
-/// A set of 32-bit parts of hashes (already uniformly mixed, so their bits index the table
-/// directly): open addressing, doubling when half full.
-private struct HashSet {
-  private var slots: [UInt32]
-  private var count = 0
+/// A set of hashes, or of parts of hashes (already uniformly mixed, so their bits index the table
+/// directly): open addressing with linear probing, doubling when `load` of it is full.
+struct HashSet<Key: FixedWidthInteger & UnsignedInteger> {
+  private var slots: [Key]
+  /// Keys held (zero aside).
+  private(set) var count = 0
   /// Zero marks an empty slot; whether zero itself is in the set.
   private var hasZero = false
+  /// How full the table may get, in eighths.
+  private let eighths: Int
 
-  /// The part of `hash` kept: its high half (the low bits pick the partition, `hash % 16`).
-  static func key(_ hash: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: hash >> 32) }
-
-  init(room: Int) {
+  /// A set with room for `room` keys before it grows, which it does when `eighths`/8 full.
+  init(room: Int, eighths: Int = 4) {
+    self.eighths = eighths
     var size = 16
-    while size < 2 * room { size *= 2 }
+    while size * eighths < 8 * room { size *= 2 }
     slots = Array(repeating: 0, count: size)
   }
 
@@ -172,14 +177,14 @@ private struct HashSet {
 
   /// Adds `key`; `false` if it was there already.
   @discardableResult
-  mutating func insert(_ key: UInt32) -> Bool {
+  mutating func insert(_ key: Key) -> Bool {
     guard key != 0 else {
       defer { hasZero = true }
       return !hasZero
     }
-    if 2 * (count + 1) > slots.count { grow() }
+    if 8 * (count + 1) > eighths * slots.count { grow() }
     let mask = slots.count - 1
-    var slot = Int(key) & mask
+    var slot = Int(truncatingIfNeeded: key) & mask
     while slots[slot] != 0 {
       if slots[slot] == key { return false }
       slot = (slot + 1) & mask
@@ -189,10 +194,10 @@ private struct HashSet {
     return true
   }
 
-  func contains(_ key: UInt32) -> Bool {
+  func contains(_ key: Key) -> Bool {
     guard key != 0 else { return hasZero }
     let mask = slots.count - 1
-    var slot = Int(key) & mask
+    var slot = Int(truncatingIfNeeded: key) & mask
     while slots[slot] != 0 {
       if slots[slot] == key { return true }
       slot = (slot + 1) & mask
@@ -206,6 +211,11 @@ private struct HashSet {
     count = 0
     for key in old where key != 0 { insert(key) }
   }
+}
+
+extension HashSet<UInt32> {
+  /// The part of `hash` kept: its high half (the low bits pick the partition, `hash % 16`).
+  static func key(_ hash: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: hash >> 32) }
 }
 
 /// The partitions, handed to the threads of ``RepeatFinder/repeats(skipping:)``: each is read by

@@ -102,11 +102,11 @@ extension ReportWriter {
 }
 
 /// The report formats.
-package enum ReportFormat: String, CaseIterable, Sendable {
+public enum ReportFormat: String, CaseIterable, Sendable {
   case text, json, csv, markdown, html, hledger, ledger, beancount
 
   /// The format a file name implies: `.txt .json .csv .md .html .hledger .journal .ledger .beancount`.
-  package init?(fileName: String) {
+  public init?(fileName: String) {
     let lowered = fileName.lowercased()
     let table: [(String, ReportFormat)] = [
       (".txt", .text), (".json", .json), (".csv", .csv), (".md", .markdown), (".markdown", .markdown),
@@ -118,7 +118,24 @@ package enum ReportFormat: String, CaseIterable, Sendable {
   }
 
   /// Whether the format is a plain-text-accounting journal (needs a date on every bill).
-  package var isJournal: Bool { self == .hledger || self == .ledger || self == .beancount }
+  public var isJournal: Bool { self == .hledger || self == .ledger || self == .beancount }
+}
+
+/// The writer of each report format.
+package enum ReportWriters {
+  /// A writer of `format` into `sink`.
+  package static func make(
+    _ format: ReportFormat, sink: some OutputSink, color: Bool, journal: JournalOptions, period: String? = nil
+  ) -> any ReportWriter {
+    switch format {
+    case .text: return TextReportWriter(sink: sink, color: color, period: period)
+    case .json: return JSONReportWriter(sink: sink)
+    case .csv: return CSVReportWriter(sink: sink)
+    case .markdown: return MarkdownReportWriter(sink: sink)
+    case .html: return HTMLReportWriter(sink: sink)
+    case .hledger, .ledger, .beancount: return JournalWriter(sink: sink, flavor: format, options: journal)
+    }
+  }
 }
 
 extension BillSplit {

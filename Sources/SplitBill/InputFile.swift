@@ -1,0 +1,31 @@
+import Foundation
+
+/// A file read whole: an export to import, a rates file.
+package enum InputFile {
+  /// Why a file could not be read: `cannot read 'x': no such file or directory`.
+  package struct Unreadable: Error, Sendable {
+    package var message: String
+  }
+
+  /// The bytes of `path`, or of standard input for `-`.
+  package static func bytes(_ path: String) throws(Unreadable) -> [UInt8] {
+    if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
+    var isDirectory: ObjCBool = false
+    guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw Unreadable(message: "cannot read '\(path)': no such file or directory")
+    }
+    guard !isDirectory.boolValue else {
+      throw Unreadable(message: "cannot read '\(path)': it is a directory: name the file")
+    }
+    // Read through a handle, to the end: a pipe or FIFO (`--rates <(...)`) has no size to read up to.
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw Unreadable(message: "cannot read '\(path)': permission denied")
+    }
+    defer { try? handle.close() }
+    do {
+      return [UInt8](try handle.readToEnd() ?? Data())
+    } catch {
+      throw Unreadable(message: "cannot read '\(path)': \(error.localizedDescription)")
+    }
+  }
+}

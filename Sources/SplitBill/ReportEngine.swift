@@ -1,0 +1,523 @@
+@_exported import SplitBillAdvisor
+import SplitBillInput
+@_exported import SplitBillReports
+import SplitBillText
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Where one report goes.
+public struct ReportOutput: Sendable, Hashable {
+  /// A file, replaced atomically once every output is complete; or the text returned in
+  /// ``ReportOutcome/text`` (standard output, for the command line).
+  public enum Destination: Sendable, Hashable {
+    case file(String)
+    case returned
+  }
+
+  public var format: ReportFormat
+  public var destination: Destination
+
+  /// A report in `format` to `destination`.
+  public init(_ format: ReportFormat, to destination: Destination) {
+    self.format = format
+    self.destination = destination
+  }
+}
+
+/// What `report` is asked to do: how to read, what to write, which period, how to settle.
+public struct ReportOptions: Sendable {
+  /// How bill files are read.
+  public var reading: ReadingOptions
+  /// The outputs, each complete or none written (at most one ``ReportOutput/Destination/returned``).
+  public var outputs: [ReportOutput]
+  /// Only the records in this period; earlier ones are carried into the opening balances.
+  public var period: DateFilter?
+  /// Journals: add the suggested settlements as pending transfers.
+  public var journalSettlements: Bool
+  /// Journals: this person's own books instead of the group journal.
+  public var booksOf: String?
+  /// Journals: account and commodity declarations (leave them out to append).
+  public var declarations: Bool
+  /// Convert every balance into this currency at each record's rate and settle once in it.
+  public var settleIn: Currency?
+  /// Rate files (YAML, `date,base,quote,rate` CSV or the ECB's), after the bill files' own rates.
+  public var rateFiles: [String]
+  /// A record converted at a rate more days older than its own day is warned of.
+  public var maxRateAge: Int
+  /// Pay settlements in multiples of this amount (`0.05`), in every currency settled.
+  public var cashRounding: String?
+  /// A time written into the report (`2026-12-02T16:00:00Z`); without it equal inputs give equal bytes.
+  public var stamp: String?
+  /// Also write the settlements as payments (YAML) to this file, dated the period's last day
+  /// (else the last record's, else ``today``).
+  public var recordSettlementsTo: String?
+  /// Replace ``recordSettlementsTo`` if it exists.
+  public var replaceRecordedSettlements: Bool
+  /// Colour the returned text report (for a terminal).
+  public var color: Bool
+  /// The day the run takes as today, when settlements are recorded and nothing else dates them.
+  public var today: CalendarDate
+
+  /// A text report returned to the caller, everything else left to the files.
+  public init(
+    reading: ReadingOptions = ReadingOptions(), outputs: [ReportOutput] = [ReportOutput(.text, to: .returned)],
+    period: DateFilter? = nil, today: CalendarDate
+  ) {
+    self.reading = reading
+    self.outputs = outputs
+    self.period = period
+    self.journalSettlements = false
+    self.booksOf = nil
+    self.declarations = true
+    self.settleIn = nil
+    self.rateFiles = []
+    self.maxRateAge = 7
+    self.cashRounding = nil
+    self.stamp = nil
+    self.recordSettlementsTo = nil
+    self.replaceRecordedSettlements = false
+    self.color = false
+    self.today = today
+  }
+
+  /// Whether some output is a journal (every record then needs a date).
+  var hasJournal: Bool { outputs.contains { $0.format.isJournal } }
+}
+
+/// The problems a run found, located, and what the command line needs to show them.
+public struct ReportProblems: Sendable {
+  /// Every problem, in reading order: the inputs', the rate files', and those found while
+  /// splitting (no date under a period, no rate with ``ReportOptions/settleIn``).
+  public var problems: [BillProblem] { diagnostics.map(BillProblem.init) }
+  /// Warnings counted but not listed, by code.
+  public var omittedWarnings: [(code: String, count: Int)]
+  /// Errors of the run as a whole, after the problems (settlements not recorded).
+  public var messages: [String]
+
+  package var diagnostics: [Diagnostic]
+  package var standardInput: StandardInputCopy?
+}
+
+/// A report run that wrote nothing: the reason, and the problems found before it.
+public struct ReportFailure: Error, Sendable, CustomStringConvertible {
+  /// What kind of failure it is (the command line's exit code follows it).
+  public enum Kind: Sendable, Equatable {
+    /// The options do not fit (an output over an input, a cash rounding finer than a currency's unit).
+    case usage
+    /// An input could not be read, or the inputs held no bill.
+    case noInput
+    /// An output could not be written.
+    case cannotCreate
+    /// The books did not reconcile: a bug.
+    case internalError
+  }
+
+  public var kind: Kind
+  public var message: String
+  /// The problems found before it failed, if it got as far as reading.
+  public var problems: ReportProblems?
+
+  public var description: String { message }
+
+  package init(_ kind: Kind, _ message: String, problems: ReportProblems? = nil) {
+    self.kind = kind
+    self.message = message
+    self.problems = problems
+  }
+}
+
+/// What a report run wrote.
+public struct ReportOutcome: Sendable {
+  /// Bills split (in the period).
+  public var bills: Int
+  /// Bills and payments that could not be used (listed in each report, and in ``problems``).
+  public var invalid: Int
+  /// The settlements: one per currency, or one in ``ReportOptions/settleIn``.
+  public var settlements: [Settlement]
+  /// The files written, in the order given.
+  public var written: [String]
+  /// The ``ReportOutput/Destination/returned`` report.
+  public var text: ReportText?
+  /// What the run found.
+  public var problems: ReportProblems
+}
+
+/// A report held until read: in a temporary file, so a large one does not sit in memory.
+public struct ReportText: @unchecked Sendable {
+  // A spool is used by one thread at a time: the run that wrote it, then its reader.
+  package let spool: SpoolSink
+
+  /// The report's bytes (UTF-8).
+  public var bytes: [UInt8] {
+    var sink = ByteSink()
+    spool.copy(to: &sink)
+    return sink.bytes
+  }
+
+  /// The report as a string.
+  public var string: String { String(decoding: bytes, as: UTF8.self) }
+
+  private struct ByteSink: OutputSink {
+    var bytes: [UInt8] = []
+    mutating func write(_ text: String) { bytes += text.utf8 }
+    mutating func write(bytes: [UInt8]) { self.bytes += bytes }
+  }
+}
+
+/// The reconciled report: every bill split in reading order (the leftover state goes from bill to
+/// bill), balances settled with the fewest transfers, written in every format asked for.
+///
+/// ```swift
+/// var run = try Reporter.prepare(["trip.yaml"], options)
+/// let advice = await myAdvisor.advise(run.adviceRequests())   // only for bills with `tip: ai`
+/// let outcome = try run.write(advice: advice)
+/// ```
+public enum Reporter {
+  /// Checks the options against the inputs `paths` name (files, directories, `-`) and reads the
+  /// rate files; nothing is read from the bill files yet.
+  public static func prepare(_ paths: [String], _ options: ReportOptions) throws(ReportFailure) -> ReportRun {
+    try ReportRun(paths: paths, options: options, readOptions: options.reading.readOptions)
+  }
+
+  /// A run with the readers' options as the command line made them.
+  package static func prepare(_ paths: [String], _ options: ReportOptions, readOptions: ReadOptions)
+    throws(ReportFailure) -> ReportRun
+  {
+    try ReportRun(paths: paths, options: options, readOptions: readOptions)
+  }
+}
+
+/// One report run: prepared, optionally asked for the bills that want tip advice, then written.
+/// Reading and writing block: call them off Swift's cooperative pool when they may read much.
+public struct ReportRun: @unchecked Sendable {
+  // A run is used by one thread at a time (the command line hands it from its task to a thread).
+  let paths: [String]
+  let options: ReportOptions
+  let readOptions: ReadOptions
+  let settling: Settling
+  private var stream: BillStream
+  private let sources: [InputSource]
+  /// With ``adviceRequests()``: every record, read once and held until the advice is in.
+  private var held: [BillOutcome]?
+
+  init(paths: [String], options: ReportOptions, readOptions: ReadOptions) throws(ReportFailure) {
+    self.paths = paths
+    self.options = options
+    self.readOptions = readOptions
+    guard options.outputs.count(where: { $0.destination == .returned }) <= 1 else {
+      throw ReportFailure(.usage, "standard output ('-o -') is named twice")
+    }
+    if !options.rateFiles.isEmpty, options.settleIn == nil {
+      throw ReportFailure(.usage, "--rates is for --settle-in CODE: give the currency to settle in")
+    }
+    settling = try Settling(
+      currency: options.settleIn, rateFiles: options.rateFiles, maxRateAge: options.maxRateAge,
+      cashRounding: options.cashRounding)
+    var stream = BillStream(options: readOptions)
+    sources = stream.sources(for: paths)
+    self.stream = stream
+    try requireReadable()
+    var written: [(option: String, path: String)] = options.outputs.compactMap {
+      if case .file(let path) = $0.destination { ("-o", path) } else { nil }
+    }
+    if let path = options.recordSettlementsTo { written.append(("--record-settlements", path)) }
+    try Self.refuseOverwritingInputs(written, sources)
+  }
+
+  /// The bits of an id's hash that predict repeats (``BillStream/repeatPredictionMask``): tests
+  /// narrow it to reach the second reading.
+  package var repeatPredictionMask: UInt64 {
+    get { stream.repeatPredictionMask }
+    set { stream.repeatPredictionMask = newValue }
+  }
+
+  /// The tip the command line gives bills that give none, when it is a percentage.
+  private var commandLineTip: Percent? {
+    if case .percent(let percent) = readOptions.defaults.tip { return percent }
+    return nil
+  }
+
+  /// Reads every input (once: the bills are held for ``write(advice:)``) and gives the bills
+  /// with `tip: ai` in the report's reach: the period's, and those before it (carried into the
+  /// opening balances). Their answers go to ``write(advice:)``, keyed by bill id.
+  public mutating func adviceRequests() -> [AdviceRequest] {
+    var outcomes: [BillOutcome] = []
+    stream.read(sources) { outcomes.append($0) }
+    if let repeats = stream.repeatsNeedingAnotherReading() {
+      var again = BillStream(options: readOptions, repeats: repeats)
+      again.reuseStandardInput(from: stream)
+      outcomes = []
+      again.read(again.sources(for: paths)) { outcomes.append($0) }
+      stream = again
+    } else {
+      outcomes = outcomes.map { outcome in
+        guard case .invalid(let invalid) = outcome else { return outcome }
+        return .invalid(stream.completingRepeat(invalid))
+      }
+    }
+    held = outcomes
+    var requests: [AdviceRequest] = []
+    for case .valid(let bill) in outcomes where bill.terms.tip == .advisor {
+      if let until = options.period?.until, let date = bill.date, date > until { continue }
+      requests.append(
+        AdviceRequest(
+          billID: bill.id, amount: bill.terms.amount, diners: bill.terms.diners.count, notes: bill.notes ?? "",
+          base: bill.defaultTip ?? commandLineTip))
+    }
+    return requests
+  }
+
+  /// Reads the inputs (unless ``adviceRequests()`` did), splits, reconciles, settles and writes
+  /// every output; bills with `tip: ai` take their tip from `advice`, else from the offline advisor.
+  public consuming func write(advice: [String: TipAdvice] = [:]) throws(ReportFailure) -> ReportOutcome {
+    var pass = try read(advice: advice)
+    do {
+      try requireReadable()
+      try requireBills()
+    } catch {
+      pass.abort()
+      throw error
+    }
+    let fileErrors = (settling.rateProblems + stream.fileErrors).map {
+      InvalidBill(id: nil, source: $0.location ?? SourceLocation(file: "-", line: 0, column: 0), diagnostics: [$0])
+    }
+    var problems = ReportProblems(
+      omittedWarnings: stream.omittedWarnings.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, messages: [],
+      diagnostics: settling.rateProblems + stream.diagnostics + pass.reportProblems,
+      standardInput: stream.standardInput)
+    let settled: Settling.Settled
+    do {
+      try pass.ledger.reconcile()
+      settled = try settling.settle(pass.ledger, pass.conversion, cashRules: stream.cashRules, readOptions: readOptions)
+    } catch var failure as ReportFailure {
+      pass.abort()
+      failure.problems = problems
+      throw failure
+    } catch {
+      pass.abort()
+      throw ReportFailure(
+        .internalError, "internal error: the books do not reconcile (\(error)); nothing was written",
+        problems: problems)
+    }
+    var summary = ReportSummary(
+      people: pass.ledger.personTotals, totals: pass.ledger.currencyTotals, settlements: settled.settlements,
+      invalid: fileErrors + pass.invalid, payments: pass.payments, filteredOut: pass.filteredOut,
+      period: options.period?.description, stamp: options.stamp)
+    summary.conversion = settled.conversion
+    summary.cash = settled.cash
+    for index in pass.writers.indices { pass.writers[index].finish(summary) }
+    if let path = options.recordSettlementsTo, !summary.invalid.isEmpty {
+      // Transfers worked out without some bills would be recorded as paid: refused, loudly.
+      problems.messages.append(
+        "error: the settlements were not recorded in \(path): \(plural(summary.invalid.count, "bill or payment", "bills or payments")) could not be used (above); fix them and run again"
+      )
+    } else if let path = options.recordSettlementsTo {
+      // Dated the period's last day, else the last record's: the day the balances were settled.
+      let date = options.period?.until ?? pass.lastDate ?? options.today
+      do {
+        let file = try PendingFile(path: path, overwrite: options.replaceRecordedSettlements)
+        file.sink.write(SettlementRecord.yaml(summary.settlements, date: date, period: summary.period))
+        pass.pending.append(file)
+      } catch {
+        pass.abort()
+        throw ReportFailure(.cannotCreate, "\(error); nothing was written", problems: problems)
+      }
+    }
+    do {
+      // Every output complete and on disk before any replaces its target: a full disk on the
+      // second leaves the first as it was. (The renames themselves are one at a time.)
+      for file in pass.pending { try file.prepare() }
+      for file in pass.pending { try file.commit() }
+    } catch {
+      pass.abort()
+      throw ReportFailure(
+        .cannotCreate, "\(error); the previous file, if any, is unchanged", problems: problems)
+    }
+    return ReportOutcome(
+      bills: summary.billCount, invalid: summary.invalid.count, settlements: summary.settlements,
+      written: pass.pending.map(\.path), text: pass.spool.map { ReportText(spool: $0) }, problems: problems)
+  }
+
+  /// One reading of the inputs (or the held records) into every output. A record whose id
+  /// repeated is invalid as it comes (``BillStream``); only two different ids with equal hashes
+  /// make the inputs be read again.
+  private mutating func read(advice: [String: TipAdvice]) throws(ReportFailure) -> Pass {
+    var pass = try makePass()
+    var splitter = splitter(advice: advice)
+    if let held {
+      self.held = nil
+      for outcome in held { pass.take(splitter.prepare(outcome)) }
+      pass.finish(splitter)
+      return pass
+    }
+    ReadingThread.read(&stream, sources) { outcome in pass.take(splitter.prepare(outcome)) }
+    pass.finish(splitter)
+    guard let repeats = stream.repeatsNeedingAnotherReading() else {
+      pass.invalid = pass.invalid.map(stream.completingRepeat)
+      return pass
+    }
+    pass.abort()
+    var again = BillStream(options: readOptions, repeats: repeats)
+    again.reuseStandardInput(from: stream)
+    let sources = again.sources(for: paths)
+    pass = try makePass()
+    splitter = self.splitter(advice: advice)
+    ReadingThread.read(&again, sources) { outcome in pass.take(splitter.prepare(outcome)) }
+    pass.finish(splitter)
+    stream = again
+    return pass
+  }
+
+  private func splitter(advice: [String: TipAdvice]) -> BillSplitter {
+    BillSplitter(
+      filter: options.period, needsDates: options.hasJournal, answers: advice, commandLineTip: commandLineTip,
+      settleIn: settling.currency, rateTables: settling.tables, maxRateAge: settling.maxRateAge)
+  }
+
+  /// The outputs, opened: files next to their target, the returned text in a spool; nothing is
+  /// visible until the books reconcile.
+  private func makePass() throws(ReportFailure) -> Pass {
+    var pass = Pass()
+    let journal = JournalOptions(
+      withSettlements: options.journalSettlements, booksOf: options.booksOf, declarations: options.declarations,
+      periodStart: options.period?.since)
+    let period = options.period?.description
+    do {
+      for output in options.outputs {
+        switch output.destination {
+        case .file(let path):
+          let file = try PendingFile(path: path)
+          pass.pending.append(file)
+          pass.writers.append(
+            ReportWriters.make(output.format, sink: file.sink, color: false, journal: journal, period: period))
+        case .returned:
+          let sink = SpoolSink()
+          pass.spool = sink
+          pass.writers.append(
+            ReportWriters.make(output.format, sink: sink, color: options.color, journal: journal, period: period))
+        }
+      }
+    } catch {
+      pass.abort()
+      throw ReportFailure(.cannotCreate, "\(error)")
+    }
+    return pass
+  }
+
+  /// Fails the run, before anything is written, when an input cannot be read or a directory holds
+  /// no bill file (unless `allowEmpty`): a cron job must not get a report for inputs it never saw.
+  private func requireReadable() throws(ReportFailure) {
+    if stream.unreadableInput {
+      let reasons = stream.fileErrors.filter { $0.location?.line == 0 }.map(\.message)
+      throw ReportFailure(.noInput, reasons.joined(separator: "; ") + "; nothing was written")
+    }
+    if !options.reading.allowEmpty, let directory = stream.directoriesWithoutBills.first {
+      throw ReportFailure(.noInput, ReportRun.noBillFilesMessage(in: directory))
+    }
+  }
+
+  /// Fails the run when the inputs, all read, held no bill at all and nothing else was wrong.
+  private func requireBills() throws(ReportFailure) {
+    guard stream.billCount + stream.paymentCount == 0, !options.reading.allowEmpty, stream.fileErrors.isEmpty
+    else { return }
+    throw ReportFailure(.noInput, ReportRun.noBillsMessage(paths, writes: true))
+  }
+
+  /// A directory named as an input holds no bill file.
+  package static func noBillFilesMessage(in directory: String) -> String {
+    "no bill files found in \(directory) (looked for \(BillStream.billExtensions)) (--allow-empty accepts it)"
+  }
+
+  /// The inputs held no bill at all.
+  package static func noBillsMessage(_ paths: [String], writes: Bool) -> String {
+    "no bills found in \(paths.joined(separator: ", "))\(writes ? "; nothing was written" : "") (--allow-empty accepts it)"
+  }
+
+  /// A report written over one of its own inputs would lose the bills. `outputs` pairs each file
+  /// written with the option that named it.
+  static func refuseOverwritingInputs(_ outputs: [(option: String, path: String)], _ sources: [InputSource])
+    throws(ReportFailure)
+  {
+    func identity(_ path: String) -> (dev_t, ino_t)? {
+      var status = stat()
+      guard unsafe stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+      return (status.st_dev, status.st_ino)
+    }
+    let inputs = sources.filter { $0.path != "-" }.compactMap { source in
+      identity(source.path).map { ($0, source.path) }
+    }
+    for (option, path) in outputs {
+      guard let written = identity(path) else { continue }
+      if let input = inputs.first(where: { $0.0 == written }) {
+        throw ReportFailure(.usage, "\(option) \(path) is the input \(input.1): the report would replace its own bills")
+      }
+    }
+  }
+}
+
+extension BillProblem {
+  init(_ diagnostic: Diagnostic) {
+    self.init(
+      severity: diagnostic.severity.rawValue, code: diagnostic.code, message: diagnostic.message,
+      file: diagnostic.location?.file, line: diagnostic.location.flatMap { $0.line > 0 ? $0.line : nil },
+      column: diagnostic.location.flatMap { $0.line > 0 ? $0.column : nil })
+  }
+}
+
+/// What one reading of the inputs produced: outputs not yet committed, and the books.
+struct Pass {
+  var pending: [PendingFile] = []
+  var spool: SpoolSink?
+  var writers: [any ReportWriter] = []
+  var ledger = ReportLedger()
+  /// With `settleIn`: every balance change booked at the rate it converts at.
+  var conversion: ConversionLedger?
+  var invalid: [InvalidBill] = []
+  /// The period's payments, in reading order (they are few: kept for the summary).
+  var payments: [PaymentRecord] = []
+  /// The latest date of the period's records.
+  var lastDate: CalendarDate?
+  var filteredOut = 0
+  /// Problems found here rather than by the reader (no date under a filter, a split that failed).
+  var reportProblems: [Diagnostic] = []
+
+  /// Books and writes what became of one record.
+  @inline(__always)
+  mutating func take(_ prepared: BillSplitter.Prepared) {
+    switch prepared {
+    case .invalid(let bill):
+      invalid.append(bill)
+    case .refused(let bill):
+      reportProblems += bill.diagnostics
+      invalid.append(bill)
+    case .filteredOut:
+      filteredOut += 1
+    case .split(let reported):
+      ledger.add(reported.split)
+      if let date = reported.bill.date { lastDate = max(lastDate ?? date, date) }
+      for index in writers.indices { writers[index].write(reported) }
+    case .carried(let reported):
+      ledger.carry(reported.split)
+      for index in writers.indices { writers[index].carry(reported) }
+    case .payment(let payment):
+      ledger.add(payment.payment)
+      if let date = payment.date { lastDate = max(lastDate ?? date, date) }
+      payments.append(payment)
+      for index in writers.indices { writers[index].write(payment) }
+    case .carriedPayment(let payment):
+      ledger.carry(payment.payment)
+      for index in writers.indices { writers[index].carry(payment) }
+    }
+  }
+
+  /// Takes the splitter's conversion ledger and warnings once every record went through it.
+  mutating func finish(_ splitter: BillSplitter) {
+    conversion = splitter.conversion
+    reportProblems += splitter.staleRateWarnings
+  }
+
+  /// Removes the temporary files.
+  func abort() { for file in pending { file.abort() } }
+}
