@@ -49,7 +49,8 @@ enum Configuration {
           }
         } else if !known.contains("--" + setting.key) {
           let guess = Spelling.suggestion(for: setting.key, among: known.map { String($0.dropFirst(2)) } + ["ai-key"])
-          throw ConfigProblem(.error(.configUnknownKey(setting.key, guess: guess), at: setting.keyLocation))
+          throw ConfigProblem(
+            .error(.configUnknownKey(ConfigFile.echoed(setting.key), guess: guess), at: setting.keyLocation))
         }
         settings[setting.key] = setting
       }
@@ -83,12 +84,13 @@ enum Configuration {
     return applied
   }
 
-  /// Prints a problem of a configuration file like a bill file's.
+  /// Prints a problem of a configuration file like a bill file's, but without its line: the file
+  /// may hold the API key, on that line or around it (a list, a mapping, a quote left open).
   static func report(_ problem: ConfigProblem, _ context: inout CommandContext) {
-    // The line of an exposed key is the key: never shown.
-    let lines =
-      problem.diagnostic.code == "config.key-exposed"
-      ? [:] : SourceLines.fetch([problem.diagnostic.location].compactMap { $0 }, standardInput: nil)
-    context.stderr.write(DiagnosticFormatter.text(problem.diagnostic, lines: lines, color: context.colorsStderr))
+    let diagnostic = problem.diagnostic
+    context.stderr.write(
+      DiagnosticFormatter.text(
+        severity: diagnostic.severity.rawValue, location: diagnostic.location, file: nil, message: diagnostic.message,
+        lines: [:], color: context.colorsStderr))
   }
 }

@@ -4,6 +4,10 @@ import SplitBillCore
 /// cron job would otherwise repeat on every command line (`currency: EUR`, `default-tip: 18`,
 /// `advisor: gemini`, `ai-rpm: 10`). Read through libyaml like bill files; a problem is a
 /// ``Diagnostic`` with the file, line and column.
+///
+/// A configuration file may hold the API key (`ai-key`), so nothing of its text reaches a message
+/// but key names that look like option names: a value is described by its shape, never quoted, and
+/// no line of it is shown under a problem (``Configuration``), whatever is wrong around the key.
 package struct ConfigFile: Sendable {
   /// One setting: the option it stands for, its value (flags: `true`/`false`), and where it is.
   package struct Setting: Sendable, Equatable {
@@ -41,7 +45,7 @@ package struct ConfigFile: Sendable {
     guard case .mapping(let pairs) = root.kind else {
       throw ConfigProblem(
         .error(
-          .configShape("a mapping of option names to values, such as 'currency: EUR'", found: root.shapeDescription),
+          .configShape("a mapping of option names to values, such as 'currency: EUR'", found: Self.shape(root)),
           at: SourceLocation(in: file, line: root.line, column: root.column)))
     }
     var settings: [Setting] = []
@@ -49,19 +53,19 @@ package struct ConfigFile: Sendable {
       guard let name = key.scalar, case .scalar = key.kind else {
         throw ConfigProblem(
           .error(
-            .configShape("an option name", found: key.shapeDescription),
+            .configShape("an option name", found: Self.shape(key)),
             at: SourceLocation(in: file, line: key.line, column: key.column)))
       }
       guard case .scalar(let text, _) = value.kind, !value.isNull else {
         throw ConfigProblem(
           .error(
-            .configShape("one value for '\(name)'", found: value.isNull ? "nothing" : value.shapeDescription),
+            .configShape("one value for '\(Self.echoed(name))'", found: value.isNull ? "nothing" : Self.shape(value)),
             at: SourceLocation(in: file, line: value.line, column: value.column)))
       }
       if let first = settings.first(where: { $0.key == name }) {
         throw ConfigProblem(
           .error(
-            .repeatedKey(name, place: "configuration", first: first.keyLocation),
+            .repeatedKey(Self.echoed(name), place: "configuration", first: first.keyLocation),
             at: SourceLocation(in: file, line: key.line, column: key.column)))
       }
       settings.append(
@@ -70,6 +74,22 @@ package struct ConfigFile: Sendable {
           keyLocation: SourceLocation(in: file, line: key.line, column: key.column)))
     }
     return ConfigFile(path: path, settings: settings)
+  }
+
+  /// A node's shape, without its text: `text`, `a list`, `a mapping`.
+  private static func shape(_ node: YAMLNode) -> String {
+    if case .scalar = node.kind { return "text" }
+    return node.shapeDescription
+  }
+
+  /// A key as messages may name it: itself when it looks like an option name (lower-case letters,
+  /// digits, `-` and `_`, at most 30: API keys are longer or mixed-case), else `a key` (it may be
+  /// an API key pasted in the wrong place).
+  package static func echoed(_ key: String) -> String {
+    let looksLikeAnOption =
+      !key.isEmpty && key.utf8.count <= 30
+      && key.utf8.allSatisfy { $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
+    return looksLikeAnOption ? key : "a key"
   }
 
 }

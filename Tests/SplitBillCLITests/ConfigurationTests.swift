@@ -75,4 +75,34 @@ struct ConfigurationTests {
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
     #expect(try run(["report", "bills.csv"], in: directory, xdg: xdg).code == 0)
   }
+
+  /// Whatever is wrong around the key (given twice, as a list or a mapping, a quote left open, the
+  /// whole file one value, a key pasted in the wrong place), no message shows it: in the user's
+  /// configuration or the directory's, for `report` and `calc`.
+  @Test(arguments: [
+    "ai-key: sk-SECRET-1234\nai-key: sk-SECRET-1234\n",
+    "ai-key: [sk-SECRET-1234]\n",
+    "ai-key:\n  value: sk-SECRET-1234\n",
+    "ai-key: \"sk-SECRET-1234\ncurrency: EUR\n",
+    "\"sk-SECRET-1234\n",
+    "ai-key sk-SECRET-1234\n",
+    "sk-SECRET-1234: true\n",
+    "{currency: EURO, ai-key: sk-SECRET-1234}\n",
+  ])
+  func theKeyIsNeverEchoed(text: String) throws {
+    let (directory, xdg) = try setUp()
+    for file in [
+      directory.appendingPathComponent("splitbill.yaml"), xdg.appendingPathComponent("splitbill/config.yaml"),
+    ] {
+      try text.write(to: file, atomically: true, encoding: .utf8)
+      try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+      for arguments in [["report", "bills.csv", "--default-tip", "10"], ["calc", "10.00", "--tip", "10"]] {
+        let outcome = try run(arguments, in: directory, xdg: xdg)
+        #expect(outcome.code == 64, "\(arguments) \(text): \(outcome.stderr)")
+        #expect(!outcome.stderr.contains("SECRET") && !outcome.stdout.contains("SECRET"), "\(outcome.stderr)")
+        #expect(outcome.stderr.contains(file.lastPathComponent + ":"), "\(outcome.stderr)")
+      }
+      try FileManager.default.removeItem(at: file)
+    }
+  }
 }
