@@ -1,3 +1,4 @@
+import Foundation
 @_exported import SplitBillAdvisor
 import SplitBillInput
 @_exported import SplitBillReports
@@ -223,7 +224,7 @@ public struct ReportRun: @unchecked Sendable {
       if case .file(let path) = $0.destination { ("-o", path) } else { nil }
     }
     if let path = options.recordSettlementsTo { written.append(("--record-settlements", path)) }
-    try Self.refuseOverwritingInputs(written, sources)
+    try Self.refuseOverwritingInputs(written, sources, rateFiles: options.rateFiles)
   }
 
   /// The bits of an id's hash that predict repeats (``BillStream/repeatPredictionMask``): tests
@@ -435,25 +436,56 @@ public struct ReportRun: @unchecked Sendable {
     "no bills found in \(paths.joined(separator: ", "))\(writes ? "; nothing was written" : "") (--allow-empty accepts it)"
   }
 
-  /// A report written over one of its own inputs would lose the bills. `outputs` pairs each file
-  /// written with the option that named it.
-  static func refuseOverwritingInputs(_ outputs: [(option: String, path: String)], _ sources: [InputSource])
-    throws(ReportFailure)
-  {
-    func identity(_ path: String) -> (dev_t, ino_t)? {
-      var status = stat()
-      guard unsafe stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-      return (status.st_dev, status.st_ino)
-    }
-    let inputs = sources.filter { $0.path != "-" }.compactMap { source in
-      identity(source.path).map { ($0, source.path) }
-    }
-    for (option, path) in outputs {
-      guard let written = identity(path) else { continue }
-      if let input = inputs.first(where: { $0.0 == written }) {
-        throw ReportFailure(.usage, "\(option) \(path) is the input \(input.1): the report would replace its own bills")
+  /// A report written over one of its own inputs would lose them; two outputs to one file would
+  /// lose one. `outputs` pairs each file written with the option that named it; the inputs are the
+  /// bill files, the items files read beside them and the rate files.
+  static func refuseOverwritingInputs(
+    _ outputs: [(option: String, path: String)], _ sources: [InputSource], rateFiles: [String]
+  ) throws(ReportFailure) {
+    var inputs: [(identity: FileIdentity, path: String, what: String)] = []
+    for source in sources where source.path != "-" {
+      if let identity = FileIdentity(regularFile: source.path) { inputs.append((identity, source.path, "bills")) }
+      if let items = ItemTable.path(besides: source.path), let identity = FileIdentity(regularFile: items) {
+        inputs.append((identity, items, "items"))
       }
     }
+    for path in rateFiles {
+      if let identity = FileIdentity(regularFile: path) { inputs.append((identity, path, "rates")) }
+    }
+    var written: [String: (option: String, path: String)] = [:]
+    for (option, path) in outputs {
+      let identity = FileIdentity(regularFile: path)
+      if let identity, let input = inputs.first(where: { $0.identity == identity }) {
+        let what = input.what == "bills" ? "the input" : input.what == "items" ? "the items file" : "the rates file"
+        throw ReportFailure(
+          .usage, "\(option) \(path) is \(what) \(input.path): the report would replace its own \(input.what)")
+      }
+      let key = identity.map { "\($0.device):\($0.inode)" } ?? FileIdentity.absolute(path)
+      if let first = written[key] {
+        throw ReportFailure(
+          .usage, "\(first.option) \(first.path) and \(option) \(path) are one file: give each output its own")
+      }
+      written[key] = (option, path)
+    }
+  }
+}
+
+/// A file as the file system knows it: device and inode.
+package struct FileIdentity: Hashable, Sendable {
+  package let device: UInt64
+  package let inode: UInt64
+
+  /// The regular file at `path`; `nil` when there is none (or it is a FIFO, a device).
+  package init?(regularFile path: String) {
+    var status = stat()
+    guard unsafe stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+    device = UInt64(status.st_dev)
+    inode = UInt64(status.st_ino)
+  }
+
+  /// `path` made absolute and tidied (`./a/../b` is `b`), for files that do not exist yet.
+  package static func absolute(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.path
   }
 }
 

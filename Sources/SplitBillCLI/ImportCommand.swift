@@ -96,6 +96,11 @@ enum ImportCommand {
         return date
       } ?? ReportCommand.localToday()
     if arguments.flag("--force"), arguments.value("--output") == nil { throw UsageError("--force goes with -o OUT") }
+    if let output = arguments.value("--output"), path != "-", let written = FileIdentity(regularFile: output),
+      written == FileIdentity(regularFile: path)
+    {
+      throw UsageError("-o \(output) is the export \(path): the import would replace what it reads")
+    }
 
     let bytes: [UInt8]
     do {

@@ -15,7 +15,7 @@ import SplitBillText
 ///
 /// Read whole before the bills file (items files are small); shared with the reading thread,
 /// which claims each bill's rows as it reads the bill, behind a lock.
-final class ItemTable: Sendable {
+package final class ItemTable: Sendable {
   /// The items file's path, as messages name it.
   let path: String
   private let rows: [String: [ItemSource]]
@@ -43,7 +43,7 @@ final class ItemTable: Sendable {
   }
 
   /// The items file of the bills file at `path`: `<stem>.items.csv` (or `.tsv`), when there is one.
-  static func path(besides path: String) -> String? {
+  package static func path(besides path: String) -> String? {
     guard path != "-" else { return nil }
     let lowered = path.lowercased()
     for suffix in [".csv", ".tsv"] where lowered.hasSuffix(suffix) && !isItemsFile(path) {

@@ -97,6 +97,56 @@ import Testing
     #expect(try String(contentsOfFile: bills, encoding: .utf8) == original)
   }
 
+  /// Nor over what it reads beside or for the bills (an items file, a rates file), nor two outputs
+  /// into one file; `import` never over its export.
+  @Test func noOutputReplacesAnotherInputOrOutput() async throws {
+    let samples = packageRoot.appendingPathComponent("samples").path
+    for name in ["brasserie.csv", "brasserie.items.csv"] {
+      try FileManager.default.copyItem(atPath: samples + "/receipts/" + name, toPath: path(name))
+    }
+    try FileManager.default.copyItem(atPath: samples + "/rates/eurofxref-hist.csv", toPath: path("rates.csv"))
+    try FileManager.default.copyItem(atPath: samples + "/import/splitwise-trip.csv", toPath: path("export.csv"))
+    let kept = try ["brasserie.items.csv", "rates.csv", "export.csv"].map {
+      try String(contentsOfFile: path($0), encoding: .utf8)
+    }
+    let cases: [([String], String)] = [
+      (
+        ["report", path("brasserie.csv"), "-o", path("brasserie.items.csv"), "--format", "csv"],
+        "-o \(path("brasserie.items.csv")) is the items file \(path("brasserie.items.csv"))"
+      ),
+      (
+        ["report", path("brasserie.csv"), "--record-settlements", path("brasserie.items.csv"), "--force"],
+        "--record-settlements \(path("brasserie.items.csv")) is the items file"
+      ),
+      (
+        [
+          "report", path("brasserie.csv"), "--settle-in", "EUR", "--rates", path("rates.csv"), "-o", path("rates.csv"),
+          "--format", "csv",
+        ],
+        "-o \(path("rates.csv")) is the rates file \(path("rates.csv")): the report would replace its own rates"
+      ),
+      (
+        ["report", path("brasserie.csv"), "-o", path("out.json"), "--record-settlements", path("out.json")],
+        "-o \(path("out.json")) and --record-settlements \(path("out.json")) are one file"
+      ),
+      (
+        ["import", "splitwise", path("export.csv"), "-o", path("export.csv"), "--force"],
+        "-o \(path("export.csv")) is the export \(path("export.csv")): the import would replace what it reads"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let outcome = await runCLI(arguments)
+      #expect(outcome.code == 64, "\(arguments): \(outcome.stderr)")
+      #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: path("out.json")))
+    #expect(
+      try ["brasserie.items.csv", "rates.csv", "export.csv"].map {
+        try String(contentsOfFile: path($0), encoding: .utf8)
+      }
+        == kept)
+  }
+
   /// A file its owner made read-only is refused, as `cp` refuses it (as root, run as nobody).
   @Test(
     .enabled(
