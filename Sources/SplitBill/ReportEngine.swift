@@ -143,6 +143,9 @@ public struct ReportOutcome: Sendable {
   public var text: ReportText?
   /// What the run found.
   public var problems: ReportProblems
+  /// Settlements asked to be recorded were not, though every bill was valid: a transfer is larger
+  /// than a bill file can hold (``ReportProblems/messages`` says which).
+  public var settlementsNotRecorded = false
 }
 
 /// A report held until read: in a temporary file, so a large one does not sit in memory.
@@ -309,11 +312,22 @@ public struct ReportRun: @unchecked Sendable {
     summary.conversion = settled.conversion
     summary.cash = settled.cash
     for index in pass.writers.indices { pass.writers[index].finish(summary) }
+    var recordRefused = false
     if let path = options.recordSettlementsTo, !summary.invalid.isEmpty {
       // Transfers worked out without some bills would be recorded as paid: refused, loudly.
       problems.messages.append(
         "error: the settlements were not recorded in \(path): \(plural(summary.invalid.count, "bill or payment", "bills or payments")) could not be used (above); fix them and run again"
       )
+    } else if let path = options.recordSettlementsTo,
+      let large = summary.settlements.flatMap(\.transfers).first(where: {
+        $0.amount.minorUnits > Money.maximumMinorUnits
+      })
+    {
+      // A recorded file must read back: the readers take at most 15 digits.
+      problems.messages.append(
+        "error: the settlements were not recorded in \(path): \(large.from) pays \(large.to) \(large.amount.decimalString) \(large.amount.currency.code), more than the 15 digits a bill file holds; settle it in parts"
+      )
+      recordRefused = true
     } else if let path = options.recordSettlementsTo {
       // Dated the period's last day, else the last record's: the day the balances were settled.
       let date = options.period?.until ?? pass.lastDate ?? options.today
@@ -338,7 +352,8 @@ public struct ReportRun: @unchecked Sendable {
     }
     return ReportOutcome(
       bills: summary.billCount, invalid: summary.invalid.count, settlements: summary.settlements,
-      written: pass.pending.map(\.path), text: pass.spool.map { ReportText(spool: $0) }, problems: problems)
+      written: pass.pending.map(\.path), text: pass.spool.map { ReportText(spool: $0) }, problems: problems,
+      settlementsNotRecorded: recordRefused)
   }
 
   /// One reading of the inputs (or the held records) into every output. A record whose id

@@ -153,7 +153,7 @@ enum ReportCommand {
       show(outcome.problems, &context)
       outcome.text?.spool.copy(to: &context.stdout)
       if !quiet { for path in outcome.written { context.message("wrote \(path)") } }
-      return outcome.invalid == 0 ? .success : .invalidBills
+      return outcome.invalid == 0 && !outcome.settlementsNotRecorded ? .success : .invalidBills
     }
   }
 

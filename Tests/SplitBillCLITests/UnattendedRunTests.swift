@@ -97,6 +97,31 @@ import Testing
     #expect(try String(contentsOfFile: bills, encoding: .utf8) == original)
   }
 
+  /// A recorded file must read back: a transfer of more than 15 digits (three bills of the largest
+  /// amount, half of it owed) is not recorded, and the run says so and exits 1; the report is
+  /// still written.
+  @Test func settlementsThatWouldNotReadBackAreNotRecorded() async throws {
+    var bills = "defaults: {currency: EUR, tip: 0}\nbills:\n"
+    for index in 1...3 { bills += "  - {id: b\(index), amount: 9999999999999.99, diners: [Ana, Ben], paid_by: Ana}\n" }
+    try bills.write(toFile: path("big.yaml"), atomically: true, encoding: .utf8)
+    let outcome = await runCLI([
+      "report", path("big.yaml"), "--record-settlements", path("paid.yaml"), "-o", path("report.json"),
+    ])
+    #expect(outcome.code == 1)
+    #expect(
+      outcome.stderr.contains(
+        "the settlements were not recorded in \(path("paid.yaml")): Ben pays Ana 14999999999999.9"
+      ), "\(outcome.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: path("paid.yaml")))
+    #expect(FileManager.default.fileExists(atPath: path("report.json")))
+    #expect(outcome.stderr.contains("EUR, more than the 15 digits a bill file holds"))
+    // A bill fewer: 9,999,999,999,999.99 fits, is recorded, and reads back.
+    bills = bills.components(separatedBy: "\n").dropLast(2).joined(separator: "\n") + "\n"
+    try bills.write(toFile: path("big.yaml"), atomically: true, encoding: .utf8)
+    #expect(await runCLI(["report", path("big.yaml"), "--record-settlements", path("paid.yaml")]).code == 0)
+    #expect(await runCLI(["check", path("paid.yaml")]).code == 0)
+  }
+
   /// Nor over what it reads beside or for the bills (an items file, a rates file), nor two outputs
   /// into one file; `import` never over its export.
   @Test func noOutputReplacesAnotherInputOrOutput() async throws {
