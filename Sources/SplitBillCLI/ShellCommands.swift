@@ -147,7 +147,8 @@ enum CompletionsCommand {
           if !option.choices.isEmpty {
             action = ":\(value):(\(option.choices.joined(separator: " ")))"
           } else if !option.files.isEmpty {
-            let glob = option.files.contains("") ? "" : " -g '*.(\(option.files.joined(separator: "|")))'"
+            // Double quotes: the spec is one single-quoted word, which _arguments evaluates.
+            let glob = option.files.contains("") ? "" : " -g \"*.(\(option.files.joined(separator: "|")))\""
             action = ":\(value):_files\(glob)"
           } else {
             action = ":\(value): "
@@ -163,7 +164,7 @@ enum CompletionsCommand {
           "'1:\(command.name == "import" ? "source" : "shell"):(\(command.operandWords.joined(separator: " ")))'")
       }
       if !command.operands.isEmpty {
-        let glob = command.operands.contains("") ? "" : " -g '*.(\(command.operands.joined(separator: "|")))'"
+        let glob = command.operands.contains("") ? "" : " -g \"*.(\(command.operands.joined(separator: "|")))\""
         specs.append("'*:file:_files\(glob)'")
       }
       out.append("    \(command.name)) _arguments -s \\")
@@ -195,9 +196,12 @@ enum CompletionsCommand {
         var line = "complete -c splitbill \(condition)"
         line += " -l \(option.name.dropFirst(2))"
         if let short = option.short { line += " -s \(short.dropFirst())" }
-        if option.valueName != nil {
+        if let value = option.valueName {
           if !option.choices.isEmpty {
-            line += " -x -a \(fishQuote(option.choices.joined(separator: " ")))"
+            // Each value described by the value's name: with -a alone, fish would repeat the
+            // option's whole help beside every value.
+            let values = option.choices.map { fishQuote($0) + " " + fishQuote(value.lowercased()) }
+            line += " -x -a \"(printf '%s\\t%s\\n' \(values.joined(separator: " ")))\""
           } else if !option.files.isEmpty {
             line += " -r -F"
           } else {

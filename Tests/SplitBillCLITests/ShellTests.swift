@@ -124,6 +124,34 @@ struct ShellTests {
     }
   }
 
+  /// zsh reads each option's spec as one word, file patterns whole (a nested quote once split them,
+  /// and zsh took `(yaml)` for glob qualifiers); fish describes a choice by its value's name, not
+  /// the option's whole help again.
+  @Test(
+    .enabled(if: needing(toolExists("zsh") && toolExists("fish")), "needs zsh and fish (apt-get install zsh fish)"))
+  func completionsKeepPatternsWholeAndChoicesShort() throws {
+    let zsh = try runBinary(["completions", "zsh"]).stdout
+    let lines = zsh.components(separatedBy: "\n")
+    let start = try #require(lines.firstIndex { $0.hasPrefix("    report) _arguments -s") })
+    var specs: [String] = []
+    for line in lines[(start + 1)...] {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      specs.append(String(trimmed.dropLast(trimmed.hasSuffix(" ;;") ? 3 : 2)))
+      if trimmed.hasSuffix(";;") { break }
+    }
+    let words = try runProcess("zsh", ["-fc", "specs=( \(specs.joined(separator: " ")) ); print -rl -- $specs"])
+    #expect(words.code == 0, "\(words.stderr)")
+    let parsed = words.stdout.split(separator: "\n")
+    #expect(parsed.count == specs.count)
+    #expect(parsed.contains { $0.hasPrefix("*--rates[") && $0.hasSuffix(":FILE:_files -g \"*.(csv|yaml|yml)\"") })
+
+    // Each value of a choice is described by the value's name; the option's help is given once.
+    let fish = try runBinary(["completions", "fish"]).stdout.split(separator: "\n")
+    let format = try #require(fish.first { $0.contains("subcommand_from report") && $0.contains(" -l format ") })
+    #expect(format.contains("-a \"(printf '%s\\t%s\\n' 'text' 'format' 'json' 'format' "), "\(format)")
+    #expect(format.components(separatedBy: "text (default)").count == 2)
+  }
+
   /// `man -l` renders the page without a warning, and it lists every command and option.
   @Test(.enabled(if: needing(toolExists("man") && toolExists("groff")), "needs man-db and groff"))
   func theManPageRendersWithoutWarnings() throws {
