@@ -38,6 +38,15 @@ struct BillSplitter {
   /// With `--settle-in`: every balance change booked at the rate it converts at.
   var conversion: ConversionLedger?
 
+  /// By currency, the magnitudes of every booked record's total (a bill's total, a payment's
+  /// amount) added up: no sum the ledgers keep (totals, shares, paid, balances) is larger, so
+  /// while this fits in 64 bits none of them overflows; a record that would pass it is refused,
+  /// located, instead of the run failing at the end. With `--settle-in`, the same for the
+  /// records' converted amounts (rounded up).
+  /// (A run has a few currencies: a list searched in order costs less than hashing, per record.)
+  private var volumes: [(currency: Currency, units: Int64)] = []
+  private var convertedVolume: Int64 = 0
+
   /// Days a rate may be older than the record it converts before a warning.
   let maxRateAge: Int
   /// By currency: the record converted at the oldest rate past ``maxRateAge``, and on how many
@@ -157,18 +166,42 @@ struct BillSplitter {
   @inline(never)
   mutating func book(_ split: BillSplit, group number: Int) { conversion?.add(split, group: number) }
 
-  /// Books a payment in the conversion ledger, or makes it invalid when it has no rate.
+  /// Takes `amount` (a record's total) into the volumes; `false`, and nothing taken, when a
+  /// volume would pass 64 bits. (Out of line: two additions a record.)
   @inline(never)
-  mutating func book(_ record: PaymentRecord) -> InvalidBill? {
-    switch group(
-      record.payment.currency, on: record.date, rates: record.rates, id: record.id, kind: .payment,
-      at: record.source)
-    {
-    case .success(let number):
-      conversion?.add(record.payment, group: number)
-      return nil
-    case .failure(let invalid): return invalid
+  private mutating func admit(_ amount: Money, converted group: Int?) -> Bool {
+    let units = amount.minorUnits.magnitude
+    guard units <= UInt64(Int64.max) else { return false }
+    let index =
+      volumes.firstIndex { $0.currency == amount.currency }
+      ?? {
+        volumes.append((amount.currency, 0))
+        return volumes.count - 1
+      }()
+    let (sum, overflow) = volumes[index].units.addingReportingOverflow(Int64(units))
+    guard !overflow else { return false }
+    var converted = convertedVolume
+    if let group, let factor = conversion?.factor(of: group) {
+      let (product, productOverflow) = Int128(units).multipliedReportingOverflow(by: factor.numerator)
+      guard !productOverflow else { return false }
+      let (quotient, remainder) = product.quotientAndRemainder(dividingBy: factor.denominator)
+      let rounded = quotient + (remainder == 0 ? 0 : 1)
+      let (total, totalOverflow) = Int128(convertedVolume).addingReportingOverflow(rounded)
+      guard !totalOverflow, total <= Int128(Int64.max) else { return false }
+      converted = Int64(total)
     }
+    volumes[index].units = sum
+    convertedVolume = converted
+    return true
+  }
+
+  /// The located refusal of a record that would make the run's sums pass 64 bits.
+  private func tooLarge(_ id: String, _ kind: RecordKind, _ currency: Currency, at source: SourceLocation)
+    -> InvalidBill
+  {
+    let problem = Diagnostic.error(
+      .runTooLarge(id: id, kind: kind, currency: settleIn ?? currency, converted: settleIn != nil), at: source)
+    return InvalidBill(id: id, source: source, diagnostics: [problem], kind: kind)
   }
 
   @inline(__always)
@@ -188,7 +221,20 @@ struct BillSplitter {
         guard filter.since.map({ date < $0 }) == true else { return .filteredOut }
         before = true
       }
-      if conversion != nil, let invalid = book(payment) { return .refused(invalid) }
+      var paymentGroup: Int?
+      if conversion != nil {
+        switch group(
+          payment.payment.currency, on: payment.date, rates: payment.rates, id: payment.id, kind: .payment,
+          at: payment.source)
+        {
+        case .success(let number): paymentGroup = number
+        case .failure(let invalid): return .refused(invalid)
+        }
+      }
+      guard admit(payment.payment.amount, converted: paymentGroup) else {
+        return .refused(tooLarge(payment.id, .payment, payment.payment.currency, at: payment.source))
+      }
+      if let paymentGroup { conversion?.add(payment.payment, group: paymentGroup) }
       return before ? .carriedPayment(payment) : .payment(payment)
     }
     if filter != nil || needsDates, bill.date == nil {
@@ -222,6 +268,10 @@ struct BillSplitter {
     }
     do throws(SplitError) {
       let split = try bill.terms.split(ledger: &leftovers)
+      // (Its leftover units are allotted by now: a run this large is refused anyway.)
+      guard admit(split.total, converted: group) else {
+        return .refused(tooLarge(bill.id, .bill, bill.terms.amount.currency, at: bill.source))
+      }
       if let group { book(split, group: group) }
       let reported = ReportedBill(bill: bill, split: split, advice: advice)
       return before ? .carried(reported) : .split(reported)

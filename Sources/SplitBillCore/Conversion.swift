@@ -170,6 +170,9 @@ public struct ConversionLedger: Sendable {
     return groups.count - 1
   }
 
+  /// The factor, in minor units, of the rate of `group` (``group(for:)``).
+  public func factor(of group: Int) -> ExactRatio? { groups.indices.contains(group) ? groups[group].factor : nil }
+
   private mutating func add(_ units: Int64, to person: String, in group: Int) {
     let number = people.number(of: person)
     if groups[group].sums.count <= number {

@@ -289,6 +289,9 @@ package enum Problem: Hashable, Sendable {
   case missingRate(id: String, kind: RecordKind, from: Currency, to: Currency, date: CalendarDate?)
   /// Rates whose exact product does not fit 128 bits.
   case rateTooPrecise(id: String, from: Currency, to: Currency)
+  /// A record with which the run's amounts in `currency` (converted into it, when `converted`)
+  /// would pass what 64-bit sums hold.
+  case runTooLarge(id: String, kind: RecordKind, currency: Currency, converted: Bool)
   /// Records in `currency` converted at a rate older than `limit` days on their day (a bill after
   /// a rates file's last day): the oldest, `days` old, `id` of `recordDate` at the rate of
   /// `rateDate` from `origin`.
@@ -408,6 +411,7 @@ package enum Problem: Hashable, Sendable {
     case .missingDate: return "date.missing"
     case .rate(let problem): return problem.code
     case .missingRate: return "rate.missing"
+    case .runTooLarge: return "amount.run-too-large"
     case .rateTooPrecise: return "rate.too-precise"
     case .staleRate: return "rate.stale"
     case .cashRoundingShape, .cashRoundingCurrency, .cashRoundingIncrement: return "cash_rounding.invalid"
@@ -630,6 +634,12 @@ package enum Problem: Hashable, Sendable {
       let day = date.map { "on or before \($0)" } ?? "for a record without a date (only undated rates apply)"
       return "no \(from.code)→\(to.code) rate \(day) for \(kind.rawValue) '\(EchoedText.quote(id))': "
         + "add one to the file's rates: or to a --rates file\(kind == .bill ? ", or give the bill its own rate" : "")"
+    case .runTooLarge(let id, let kind, let currency, let converted):
+      return
+        "\(kind.rawValue) '\(EchoedText.quote(id))': with it the run's amounts\(converted ? " converted into" : " in") "
+        + "\(currency.code) add up to more than 64-bit sums hold (\(Int64.max) minor units): "
+        + (converted
+          ? "settle in another currency, or report its files in smaller runs" : "report its files in smaller runs")
     case .rateTooPrecise(let id, let from, let to):
       return "the \(from.code)→\(to.code) rates for '\(EchoedText.quote(id))' have too many digits to combine "
         + "exactly: give fewer decimals, or a direct rate"

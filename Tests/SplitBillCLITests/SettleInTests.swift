@@ -77,6 +77,39 @@ struct SettleInTests {
     #expect(try runBinary(["report", path]).code == 0)
   }
 
+  /// Sums past 64 bits are located errors, never exit 70: the largest EUR amount settled in LBP
+  /// (a bill alone past the bound), and 10,000 bills of the largest amount (the run's sums past it
+  /// from bill 9,224 on; the rest are reported and reconcile).
+  @Test func sumsPast64BitsAreLocatedErrors() throws {
+    let lbp = try Self.write(
+      """
+      defaults: {tip: 0}
+      bills:
+        - {id: big, date: 2026-01-05, amount: 9999999999999.99, currency: EUR, diners: [Ana, Ben], paid_by: Ana, rate: 89500 LBP}
+        - {id: small, date: 2026-01-05, amount: 10.00, currency: EUR, diners: [Ana, Ben], paid_by: Ana, rate: 89500 LBP}
+      """, "lbp.yaml")
+    let converted = try Self.json([lbp, "--settle-in", "LBP"])
+    #expect(converted.code == 1, "\(converted.stderr)")
+    #expect(
+      converted.stderr.contains(
+        "\(lbp):3:5: error: bill 'big': with it the run's amounts converted into LBP add up to more than 64-bit sums hold"
+      ),
+      "\(converted.stderr)")
+    #expect(Self.transfers(converted.object) == ["Ben -> Ana 447500.00 LBP"])
+
+    var text = "defaults: {tip: 0, currency: EUR}\nbills:\n"
+    for index in 0..<10_000 {
+      text += "  - {id: b\(index), amount: 9999999999999.99, diners: [Ana, Ben], paid_by: Ana}\n"
+    }
+    let many = try Self.json([try Self.write(text, "many.yaml")])
+    #expect(many.code == 1)
+    #expect((many.object["bills"] as? [Any])?.count == 9_223)
+    let invalid = many.object["invalid"] as? [[String: Any]] ?? []
+    #expect(invalid.count == 777 && invalid.first?["id"] as? String == "b9223")
+    #expect(invalid.allSatisfy { $0["codes"] as? [String] == ["amount.run-too-large"] })
+    #expect(many.object["reconciled"] as? Bool == true)
+  }
+
   @Test func badRatesAreLocated() throws {
     let rates = try Self.write("date,base,quote,rate\n2026-11-20,EUR,JPY,161.87\n2026-11-21,EUR,JPY,16x\n", "r.csv")
     let path = try Self.write(Self.trip)
