@@ -83,16 +83,3 @@ struct ConventionTests {
     #expect(typo.stdout.contains("looks like a CSV header: give --input-format csv"))
   }
 }
-
-/// The README's examples are what the tool prints.
-@Suite struct ReadmeExampleTests {
-  @Test func theCalcJSONSampleIsTheOutput() async throws {
-    let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let marker = "`splitbill calc 100 --tip 0 --split 3 --json` prints:\n\n```json\n"
-    let start = try #require(readme.range(of: marker))
-    let end = try #require(readme[start.upperBound...].range(of: "\n```"))
-    let sample = String(readme[start.upperBound..<end.lowerBound])
-    let outcome = await runCLI(["calc", "100", "--tip", "0", "--split", "3", "--json"])
-    #expect(outcome.stdout == sample + "\n")
-  }
-}
