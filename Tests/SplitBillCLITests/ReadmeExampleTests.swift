@@ -3,7 +3,7 @@ import Testing
 
 /// Every `console` example of the README and docs/ is run and its shown output checked, so the
 /// documentation cannot drift from the tool: each `$ swift run splitbill …` or `$ splitbill …`
-/// line runs the built binary in the package root, and the lines shown under it must come out in that order; `…` stands for lines left out, and
+/// line runs the built binary in a directory of its own holding the samples, and the lines shown under it must come out in that order; `…` stands for lines left out, and
 /// an example without one must match whole.
 @Suite struct ReadmeExampleTests {
   /// One command of an example and the output shown under it.
@@ -90,8 +90,12 @@ import Testing
     #expect(examples.count(where: { $0.directory == nil }) >= 6, "the README's examples were not found")
     // The weekly story's runs (in a copy of samples/flat) have steps between them that are prose
     // (delete a transfer): WeeklyStoryTests runs that story as written.
+    // A clone of its own: the samples, and room for the files examples write (`init`).
+    let clone = try scratchDirectory()
+    try FileManager.default.createSymbolicLink(
+      at: clone.appendingPathComponent("samples"), withDestinationURL: packageRoot.appendingPathComponent("samples"))
     for example in examples where example.directory == nil {
-      let directory = packageRoot
+      let directory = clone
       let outcome = try runProcess(
         try builtBinary().path, example.arguments, environment: ["PATH": "/usr/bin:/bin", "NO_COLOR": "1"],
         directory: directory)
