@@ -3,8 +3,9 @@
 import SplitBillText
 
 /// GitHub-flavoured Markdown, fit to append to `$GITHUB_STEP_SUMMARY`: settlements, people and
-/// totals first, then every bill in a collapsible table. Untrusted text is escaped (every ASCII
-/// punctuation character backslash-escaped, line breaks and control characters removed), so a
+/// totals first, then every bill in a collapsible table. Untrusted text is escaped (the ASCII
+/// characters that change rendering backslash-escaped, ``isMarkup(_:)``; line breaks and control
+/// characters removed), so a
 /// note cannot open a link, an image or HTML.
 package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
@@ -75,7 +76,7 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
             unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
           }
           if share.absorbed > 0 {
-            unsafe out.write(" **\\+")
+            unsafe out.write(" **+")
             money(Int64(share.absorbed))
             unsafe out.write("**")
           }
@@ -199,7 +200,7 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
       switch byte {
       case 0x0A, 0x0D, 0x09: unsafe out.write(0x20)
       case 0x00...0x1F, 0x7F: break
-      case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E:
+      case _ where isMarkup(byte):
         unsafe out.write(0x5C)
         unsafe out.write(byte)
       default: unsafe out.write(byte)
@@ -224,13 +225,27 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     return line
   }
 
+  /// The ASCII characters that can change how text inside a table cell or a line renders (GitHub
+  /// Flavored Markdown): emphasis and code (`* _ ``), links and images (`[ ]`), HTML and
+  /// autolinks (`< >`), entities (`&`), a cell's end (`|`), strikethrough (`~`), math (`$`), a
+  /// mention (`@`) and the escape itself (`\`). Each is backslash-escaped; the rest of ASCII
+  /// punctuation renders as itself where untrusted text goes (never at a line's start), so a date
+  /// stays `2026-06-12`.
+  @inline(__always)
+  static func isMarkup(_ byte: UInt8) -> Bool {
+    switch byte {
+    case 0x5C, 0x60, 0x2A, 0x5F, 0x5B, 0x5D, 0x3C, 0x3E, 0x26, 0x7C, 0x7E, 0x24, 0x40: true
+    default: false
+    }
+  }
+
   package static func escape(_ text: String) -> String {
     var out = ""
     for scalar in text.unicodeScalars {
       switch scalar.value {
       case 0x0A, 0x0D, 0x09: out += " "
       case _ where scalar.isControlOrBidiOverride: continue
-      case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E: out += "\\" + String(scalar)
+      case _ where scalar.isASCII && isMarkup(UInt8(scalar.value)): out += "\\" + String(scalar)
       default: out.unicodeScalars.append(scalar)
       }
     }
