@@ -160,9 +160,14 @@ package struct CalcScreen: Hashable, Sendable {
         return .none
       }
       return .quit
-    case .up, .backTab:
+    // The arrows stop at the first and last rows; Tab and Shift-Tab go round.
+    case .up:
+      focus = Field(rawValue: max(focus.rawValue - 1, 0)) ?? .amount
+    case .backTab:
       focus = Field(rawValue: (focus.rawValue + Field.allCases.count - 1) % Field.allCases.count) ?? .amount
-    case .down, .tab, .enter:
+    case .down:
+      focus = Field(rawValue: min(focus.rawValue + 1, Field.allCases.count - 1)) ?? .amount
+    case .tab, .enter:
       if key == .enter, suggestion != nil {
         applySuggestion()
         return .none
@@ -214,8 +219,13 @@ package struct CalcScreen: Hashable, Sendable {
     case .amount:
       if character.isASCII && (character.isNumber || character == ".") { amountText.append(character) }
     case .preset:
-      let choices: [Character: Percent] = ["1": .preset10, "2": .preset15, "3": .preset20]
-      if let choice = choices[character] { selectPreset(choice) }
+      // A number typed on the Tip row is a custom tip (12.5 is not the second preset, then the
+      // fifth): it goes to the Custom row, and the presets are chosen with ←/→.
+      if character.isASCII && (character.isNumber || character == ".") {
+        focus = .customTip
+        customTipText = String(character)
+        preset = nil
+      }
     case .customTip:
       if character.isASCII && (character.isNumber || character == ".") {
         customTipText.append(character)

@@ -30,7 +30,7 @@ package enum CalcScreenView {
     let presets = Percent.presets.map { percent in
       screen.preset == percent ? paint("[\(percent)]", "7") : " \(percent) "
     }.joined(separator: " ")
-    row(.preset, "Tip", presets, hint: "1 2 3 or ←/→")
+    row(.preset, "Tip", presets, hint: "←/→, or type a tip")
     row(
       .customTip, "Custom", screen.customTipText.isEmpty ? "" : screen.customTipText + " %",
       hint: "typing clears the preset")
@@ -86,7 +86,7 @@ package enum CalcScreenView {
       lines.append(" " + paint("y or Enter: use it · Esc: dismiss", "2"))
     }
     // Keys that work on every row (on the text rows `?` and `q` are typed).
-    lines.append(paint(" ↑/↓ move · 1 2 3 presets · +/− people · Ctrl-A advice · Esc or Ctrl-C quit ", "2"))
+    lines.append(paint(" ↑/↓ move · ←/→ presets · +/− people · Ctrl-A advice · Esc or Ctrl-C quit ", "2"))
     return lines.prefix(max(height, 1)).map { cut($0, to: width) }
   }
 

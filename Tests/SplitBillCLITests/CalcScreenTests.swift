@@ -18,7 +18,7 @@ import Testing
     #expect(screen.customTipText == "12.5")
     #expect(screen.effectivePercent == .success(Percent(tenThousandths: 125_000)))
     screen.focus = .preset
-    typed("3", into: &screen)
+    _ = screen.handle(.left)
     #expect(screen.preset == .preset20)
     #expect(screen.customTipText == "")
     _ = screen.handle(.right)
@@ -27,11 +27,33 @@ import Testing
     #expect(screen.preset == .preset20)
   }
 
+  /// A number typed on the Tip row is a custom tip: 12.5 is 12.5 %, not a preset chosen by each
+  /// digit; the arrows stop at the first and last rows, Tab goes round.
+  @Test func typingOnTheTipRowIsACustomTipAndTheArrowsStopAtTheEnds() {
+    var screen = CalcScreen()
+    typed("100", into: &screen)
+    screen.focus = .preset
+    typed("12.5", into: &screen)
+    #expect(screen.focus == .customTip && screen.preset == nil)
+    #expect(screen.effectivePercent == .success(Percent(tenThousandths: 125_000)))
+    screen.focus = .amount
+    _ = screen.handle(.up)
+    #expect(screen.focus == .amount)
+    screen.focus = .currency
+    _ = screen.handle(.down)
+    #expect(screen.focus == .currency)
+    _ = screen.handle(.tab)
+    #expect(screen.focus == .amount)
+    _ = screen.handle(.backTab)
+    #expect(screen.focus == .currency)
+  }
+
   @Test func figuresComeFromTheCore() throws {
     var screen = CalcScreen()
     typed("100", into: &screen)
     screen.focus = .preset
-    typed("1", into: &screen)
+    _ = screen.handle(.right)
+    _ = screen.handle(.right)
     screen.focus = .people
     _ = screen.handle(.character("+"))
     _ = screen.handle(.character("+"))
@@ -102,14 +124,6 @@ import Testing
     screen.focus = .names
     #expect(screen.handle(.character("q")) == .none)
     #expect(screen.handle(.interrupt) == .quit)
-  }
-
-  @Test func focusWrapsAround() {
-    var screen = CalcScreen()
-    _ = screen.handle(.up)
-    #expect(screen.focus == .currency)
-    _ = screen.handle(.tab)
-    #expect(screen.focus == .amount)
   }
 }
 

@@ -48,7 +48,7 @@ import Testing
     #expect(text.contains("▸ Amount 84.50"))
     #expect(text.contains("[15%]"))
     // choose the 20 % preset
-    text = try send(["Down", "3"], until: "Tip (20%)")
+    text = try send(["Down", "Right"], until: "Tip (20%)")
     #expect(text.contains("[20%]"))
     #expect(text.contains("Total 101.40 USD"))
     // type a custom tip: the preset is cleared
