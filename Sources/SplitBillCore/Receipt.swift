@@ -277,13 +277,15 @@ extension Receipt {
   /// - Throws: ``SplitError/unknownDiscountItem(_:)`` for a name no item has.
   public func discountedItems() throws(SplitError) -> [Int] {
     guard let names = discountItems else { return Array(items.indices) }
-    var positions: [Int] = []
+    // Items by name, and those chosen, looked up once each: linear in items and names.
+    var byName: [String: [Int]] = [:]
+    for index in items.indices { byName[items[index].name, default: []].append(index) }
+    var chosen = [Bool](repeating: false, count: items.count)
     for name in names {
-      let matching = items.indices.filter { items[$0].name == name }
-      guard !matching.isEmpty else { throw .unknownDiscountItem(name) }
-      positions += matching.filter { !positions.contains($0) }
+      guard let matching = byName[name] else { throw .unknownDiscountItem(name) }
+      for index in matching { chosen[index] = true }
     }
-    return positions.sorted()
+    return items.indices.filter { chosen[$0] }
   }
 
   /// Checks the printed total. It matches the computed total before tip, the total with `tip`, or,

@@ -21,7 +21,8 @@ package final class ItemTable: Sendable {
   private let rows: [String: [ItemSource]]
   /// Where each bill's first row stood, in file order: for "no such bill".
   private let firsts: [(bill: String, location: SourceLocation)]
-  private let claimed = Locked(Set<String>())
+  /// Each claimed bill id, and the line of the bills file's row that claimed it.
+  private let claimed = Locked([String: Int]())
 
   init(path: String, rows: [String: [ItemSource]], firsts: [(bill: String, location: SourceLocation)]) {
     self.path = path
@@ -29,17 +30,24 @@ package final class ItemTable: Sendable {
     self.firsts = firsts
   }
 
-  /// The rows of bill `id`, if it has any.
-  func claim(_ id: String) -> [ItemSource]? {
+  /// The rows of bill `id`, for the bills file's row at `line`, if it has any. They go to the
+  /// first row with that id (read again when diagnosing, it claims them again): a later row that
+  /// repeats the id, an error of its own, gets none, so K repeats of an id with M items cost K + M,
+  /// not K × M.
+  func claim(_ id: String, line: Int) -> [ItemSource]? {
     guard let items = rows[id] else { return nil }
-    claimed.withLock { _ = $0.insert(id) }
-    return items
+    let owner = claimed.withLock { claimed in
+      if let owner = claimed[id] { return owner }
+      claimed[id] = line
+      return line
+    }
+    return owner == line ? items : nil
   }
 
   /// Problems with rows for bills the bills file did not have, once it has been read.
   func orphans() -> [Diagnostic] {
     let claimed = self.claimed.withLock { $0 }
-    return firsts.filter { !claimed.contains($0.bill) }.map { .error(.orphanItem(bill: $0.bill), at: $0.location) }
+    return firsts.filter { claimed[$0.bill] == nil }.map { .error(.orphanItem(bill: $0.bill), at: $0.location) }
   }
 
   /// The items file of the bills file at `path`: `<stem>.items.csv` (or `.tsv`), when there is one.
@@ -106,7 +114,8 @@ extension CSVBillReader {
             "items file \(file) has no '\(required)' column: expected bill,name,price and optionally quantity,for"),
           at: SourceLocation(in: sourceFile, line: header.line, column: 1)))
     }
-    guard problems.isEmpty else { return (nil, problems) }
+    // A header of many unknown columns says so three times and counts the rest, as a bills file's.
+    guard problems.isEmpty else { return (nil, Diagnostic.coalesced(problems)) }
 
     var rows: [String: [ItemSource]] = [:]
     var firsts: [(bill: String, location: SourceLocation)] = []

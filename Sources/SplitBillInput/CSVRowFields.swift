@@ -171,7 +171,7 @@ import SplitBillCore
   var givesReceiptKeys: Bool { layout.hasReceiptColumns }
 
   func items(ofBill id: String) -> ItemList {
-    guard let itemTable, let rows = itemTable.claim(id), let first = rows.first else { return .absent }
+    guard let itemTable, let rows = itemTable.claim(id, line: line), let first = rows.first else { return .absent }
     return .items(rows, first.start)
   }
 

@@ -124,4 +124,40 @@ final class HostileInputTests {
     let large = try fastest(of: 3) { try measure("many.yaml", bill(8_000), size: 8_000, command: command, status: "0") }
     #expect(large.seconds < 8 * small.seconds + 0.25, "\(small.seconds) s then \(large.seconds) s")
   }
+
+  /// Receipts at hostile sizes: a discount on thousands of named items, an items file whose header
+  /// has thousands of unknown columns (said three times, the rest counted), and one bill id
+  /// repeated on thousands of rows with thousands of items (the items go to the first row only).
+  @Test(
+    .enabled(if: needing(pythonHas("import resource")), "needs python3 to measure CPU time"),
+    arguments: ["discount", "header", "repeats"])
+  func receiptsGrowLinearly(scenario: String) throws {
+    func run(_ n: Int) throws -> (bytes: Int, seconds: Double) {
+      switch scenario {
+      case "discount":
+        let items = (0..<n).map { "      - {name: I\($0), price: 1.00}" }.joined(separator: "\n")
+        let names = (0..<n).map { "I\($0)" }.joined(separator: ", ")
+        let text =
+          "defaults: {currency: EUR, tip: 0}\nbills:\n  - id: a\n    amount: \(n - 1).00\n    diners: [Ana, Ben]\n"
+          + "    items:\n\(items)\n    discount: 1.00\n    discount_items: [\(names)]\n"
+        return try measure("discount.yaml", text, size: n, command: ["check"], status: "0")
+      case "header":
+        let columns = (0..<n).map { "x\($0)" }.joined(separator: ",")
+        try "bill,name,price,\(columns)\nb1,soup,10.00\(String(repeating: ",", count: n))\n".write(
+          to: directory.appendingPathComponent("\(n)-header.items.csv"), atomically: true, encoding: .utf8)
+        return try measure(
+          "header.csv", "id,currency,tip,diners\nb1,EUR,0,Ana;Ben\n", size: n, command: ["check"], status: "1")
+      default:
+        try ("bill,name,price\n" + String(repeating: "b1,soup,1.00\n", count: n)).write(
+          to: directory.appendingPathComponent("\(n)-repeats.items.csv"), atomically: true, encoding: .utf8)
+        return try measure(
+          "repeats.csv", "id,currency,tip,diners\n" + String(repeating: "b1,EUR,0,Ana;Ben\n", count: n), size: n,
+          command: ["check"], status: "1")
+      }
+    }
+    let small = try fastest(of: 3) { try run(1_000) }
+    let large = try fastest(of: 3) { try run(4_000) }
+    #expect(large.seconds < 8 * small.seconds + 0.25, "\(scenario): \(small.seconds) s then \(large.seconds) s")
+    if scenario == "header" { #expect(large.bytes < 4_096 && large.bytes <= small.bytes + 64, "\(large.bytes) bytes") }
+  }
 }
