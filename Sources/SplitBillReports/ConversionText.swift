@@ -22,12 +22,13 @@ enum ConversionRows {
     ["person", "balances", "in \(conversion.currency.code)", "absorbed"]
   }
 
-  /// One row a person: their balance in each currency with what it converts to, the converted
+  /// One row a person: their balance in each currency with what it converts to (each part), the converted
   /// balance, and the units the rounding's balancing took from them.
   static func balances(_ conversion: Conversion) -> [[String]] {
     conversion.balances.map { person in
+      // Every part with what it converts to, the settlement currency's too: `50.50 EUR → 50.50,
+      // -7981.67 HUF → -20.23` (without the first arrow it read as if both became -20.23).
       let parts = person.parts.map { part in
-        if part.original.currency == conversion.currency { return part.original.description }
         let note = part.isExchangeDifference ? " (exchange difference)" : ""
         return "\(part.original) → \(part.converted.decimalString)\(note)"
       }

@@ -77,6 +77,14 @@ struct SettleInTests {
     #expect(try runBinary(["report", path]).code == 0)
   }
 
+  /// Each part of a converted balance shows what it converts to, the settlement currency's too:
+  /// without its arrow, `-65.95 EUR, 67327 JPY → 416.96` read as if both became 416.96.
+  @Test func everyPartOfAConvertedBalanceShowsItsConversion() throws {
+    let trip = packageRoot.appendingPathComponent("samples/trip.yaml").path
+    let outcome = try runBinary(["report", trip, "--settle-in", "EUR"])
+    #expect(outcome.stdout.contains("Ana     -65.95 EUR → -65.95, 67327 JPY → 416.96     351.01"), "\(outcome.stdout)")
+  }
+
   /// Sums past 64 bits are located errors, never exit 70: the largest EUR amount settled in LBP
   /// (a bill alone past the bound), and 10,000 bills of the largest amount (the run's sums past it
   /// from bill 9,224 on; the rest are reported and reconcile).
