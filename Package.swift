@@ -68,7 +68,7 @@ let package = Package(
     // The readers' fuzz target: libFuzzer's entry point when built by scripts/fuzz.sh
     // (-sanitize=fuzzer,address -DFUZZING), otherwise a tool that replays saved inputs.
     .executableTarget(
-      name: "SplitBillFuzz", dependencies: ["SplitBillCore", "SplitBillInput"], swiftSettings: checked),
+      name: "SplitBillFuzz", dependencies: ["SplitBillCore", "SplitBillInput", "SplitBill"], swiftSettings: checked),
 
     .testTarget(name: "SplitBillCoreTests", dependencies: ["SplitBillCore", "SplitBillBytes"]),
     .testTarget(

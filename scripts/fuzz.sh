@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes the readers with libFuzzer (through the toolchain: -sanitize=fuzzer,address) for a while:
-# every input is read as YAML and as CSV, and the run stops at a crash, a trap, a bill whose shares
-# do not add up to its total, or a diagnostic outside the input (Sources/SplitBillFuzz).
+# every input is read as YAML and as CSV bills, a rates file, an items file, a Splitwise and a
+# Spliit export and a configuration file, and the run stops at a crash, a trap, a bill whose shares
+# do not add up to its total, a diagnostic outside the input, an import that would not read back,
+# or an echoed API key (Sources/SplitBillFuzz).
 #
 #   scripts/fuzz.sh [SECONDS] [CORPUS]        # default 60 s, corpus .build/fuzz-corpus
 #
@@ -15,7 +17,7 @@ seconds=${1:-60}
 corpus=${2:-.build/fuzz-corpus}
 mkdir -p "$corpus" .build/fuzz-crashes
 for seed in samples/*.yaml samples/flat/*.yaml samples/csv/*.csv samples/invalid/*.yaml samples/invalid/*.csv \
-  Tests/SplitBillInputTests/Fixtures/* Tests/FuzzRegressions/*; do
+  samples/receipts/* samples/import/* Tests/SplitBillInputTests/Fixtures/* Tests/FuzzRegressions/*; do
   cp -n "$seed" "$corpus/" 2>/dev/null || true
 done
 swift build -c release --product SplitBillFuzz --scratch-path .build/fuzz \

@@ -1,4 +1,5 @@
 import Foundation
+import SplitBill
 import SplitBillCore
 import SplitBillInput
 
@@ -12,7 +13,12 @@ import SplitBillInput
 /// - every diagnostic's position is inside the input;
 /// - read as a rates file (`--rates`), the same: no crash, positions inside the input, and every
 ///   rate read is found again on its day (directly or inverted), with a positive price, and a
-///   payment converted at it adds up to zero.
+///   payment converted at it adds up to zero;
+/// - read as the items file of a bills file, the same as the bills;
+/// - imported as a Splitwise and as a Spliit export: no crash, never the importer's own check
+///   failing (a YAML file that would not read back as the export's balances), positions inside;
+/// - read as a configuration file: no crash, positions inside, and no text given after an
+///   `ai-key` in any message.
 enum FuzzHarness {
   /// Where the inputs are written to be read (one directory per process).
   static let directory: String = {
@@ -68,6 +74,77 @@ enum FuzzHarness {
           location.line <= lines && location.column >= 1, "\(diagnostic) outside an input of \(lines) lines")
       }
       checkRates(bytes, path: path, lines: lines)
+    }
+    checkItems(bytes, lines: lines)
+    checkImports(bytes, lines: lines)
+    checkConfiguration(bytes, lines: lines)
+  }
+
+  /// `precondition`s that each located diagnostic is inside an input of `lines` lines.
+  static func requireInside(_ diagnostics: [Diagnostic], lines: Int, file: String? = nil) {
+    for diagnostic in diagnostics {
+      guard let location = diagnostic.location, location.line > 0 else { continue }
+      if let file, location.file != file { continue }
+      precondition(
+        location.line <= lines && location.column >= 1, "\(diagnostic) outside an input of \(lines) lines")
+    }
+  }
+
+  /// The bytes as the items file of a bills file with three itemized bills.
+  static func checkItems(_ bytes: [UInt8], lines: Int) {
+    let bills = directory + "/bills.csv"
+    let items = directory + "/bills.items.csv"
+    guard
+      FileManager.default.createFile(
+        atPath: bills,
+        contents: Data(
+          "id,currency,tip,diners,paid_by\nb1,EUR,10,Ana;Ben,Ana\nb2,JPY,0,Ana;Ben;Cy,Cy\nb3,EUR,0,Ana,Ana\n".utf8)),
+      FileManager.default.createFile(atPath: items, contents: Data(bytes))
+    else { fatalError("cannot write \(items)") }
+    var stream = BillStream(options: ReadOptions())
+    stream.parsesCSVOnOwnThread = false
+    var ledger = LeftoverLedger()
+    stream.read(stream.sources(for: [bills])) { outcome in
+      guard case .valid(let bill) = outcome else { return }
+      guard let split = try? bill.terms.split(ledger: &ledger) else { return }
+      let shares = split.shares.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
+      precondition(shares == split.total.minorUnits, "shares \(shares) != total \(split.total) in \(bill.id)")
+    }
+    requireInside(stream.diagnostics, lines: lines, file: items)
+    try? FileManager.default.removeItem(atPath: items)
+  }
+
+  /// The bytes imported as each app's export.
+  static func checkImports(_ bytes: [UInt8], lines: Int) {
+    for source in ImportSource.allCases {
+      let options = ImportOptions(
+        source: source, path: "export", date: CalendarDate(daysSinceEpoch: 20_000), skipInvalid: true)
+      do {
+        let outcome = try Importer.run(bytes, options)
+        for issue in outcome.errors + outcome.remarks {
+          guard let line = issue.line else { continue }
+          precondition(line >= 1 && line <= lines, "\(source): \(issue) outside an input of \(lines) lines")
+        }
+      } catch {
+        precondition(!error.isInternal, "\(source): \(error)")
+      }
+    }
+  }
+
+  /// The bytes as a configuration file: whatever is wrong, no text after an `ai-key` is echoed.
+  static func checkConfiguration(_ bytes: [UInt8], lines: Int) {
+    let path = directory + "/config.yaml"
+    guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else { fatalError("cannot write") }
+    let secrets = String(decoding: bytes, as: UTF8.self).components(separatedBy: "ai-key").dropFirst().compactMap {
+      $0.split(whereSeparator: { " \t\r\n:\"'[]{},".contains($0) }).first.map(String.init)
+    }.filter { $0.count >= 6 }
+    do throws(ConfigProblem) {
+      _ = try ConfigFile.read(path)
+    } catch {
+      requireInside([error.diagnostic], lines: lines)
+      for secret in secrets {
+        precondition(!error.diagnostic.message.contains(secret), "a configuration problem echoes \(secret)")
+      }
     }
   }
 

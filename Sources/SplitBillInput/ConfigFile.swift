@@ -29,11 +29,9 @@ package struct ConfigFile: Sendable {
     let file = SourceFile(path)
     func located(_ failure: InputFailure) -> ConfigProblem {
       guard case .syntax(let error) = failure else { return ConfigProblem(.error(.unexpectedStructure, at: nil)) }
-      var location = SourceLocation(in: file, line: 0, column: 0)
-      if case .mark(let line, let column) = error.position {
-        location = SourceLocation(in: file, line: line, column: column)
-      }
-      return ConfigProblem(.error(error.problem, at: location))
+      // Inside the file, as a bill file's (libyaml may place the end past the last line).
+      let (line, column) = error.position(in: path, standardInput: nil)
+      return ConfigProblem(.error(error.problem, at: SourceLocation(in: file, line: line, column: column)))
     }
     let root: YAMLNode?
     do throws(InputFailure) {
