@@ -8,9 +8,9 @@ package enum ReadingThread {
   ///
   /// The reading thread parses, validates and checks each bill (YAML with libyaml on a thread of
   /// its own besides); the caller's thread splits it (the leftover ledger goes from bill to bill),
-  /// books and writes it. For CSV that is two threads about equally busy, one per core: measured
-  /// faster than splitting on the reading side with a third thread parsing (200,000 bills, JSON
-  /// report: 0.62 s against 0.72-0.78 s; YAML unchanged).
+  /// books and writes it. For CSV that keeps two threads about equally busy, one per core; a
+  /// third thread (parsing apart from the rules) would only share the same cores (the measured
+  /// round is in docs/performance.md).
   package static func read(
     _ stream: inout BillStream, _ sources: [InputSource], batchSize: Int = 256, capacity: Int = 4,
     _ handle: (BillOutcome) -> Void

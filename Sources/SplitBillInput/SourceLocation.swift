@@ -55,11 +55,10 @@ package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConve
 /// A file path interned for the life of the process: equal paths get the same number, and the
 /// number gives the path back.
 ///
-/// Locations used to hold the path itself. Every copy of a location then touched the string's
-/// reference count, and with bills worked on by three threads, a shared path cost over a third of
-/// a run's CPU time through contention (`check` of 200,000 CSV bills under a 29-byte path: 2.8 s of
-/// CPU against 1.8 s under a 10-byte one, short enough to need no reference count). The table
-/// holds one entry per distinct path a run names.
+/// A location holds this number, not the path: a path longer than a small string is a reference
+/// counted buffer, and every copy of a location (bills pass between threads) would touch that
+/// count from several threads at once, contention that grows with the run (docs/performance.md
+/// has the measurement). The table holds one entry per distinct path a run names.
 package struct SourceFile: Hashable, Sendable {
   /// The path's number in the table: stable for the life of the process, for compact encodings
   /// (the temporary files of the run-wide checks).
