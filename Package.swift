@@ -52,7 +52,8 @@ let package = Package(
     .target(
       name: "SplitBill",
       dependencies: [
-        "SplitBillCore", "SplitBillInput", "SplitBillImport", "SplitBillAdvisor", "SplitBillReports", "SplitBillText",
+        "SplitBillCore", "SplitBillInput", "SplitBillImport", "SplitBillAdvisor", "SplitBillReports", "SplitBillJSON",
+        "SplitBillText",
       ],
       swiftSettings: checked),
     // Argument parsing and the commands (the interactive screen's state and drawing with `calc`);

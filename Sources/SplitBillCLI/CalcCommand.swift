@@ -1,4 +1,5 @@
 import Foundation
+import SplitBill
 import SplitBillCore
 import SplitBillInput
 import SplitBillJSON
@@ -69,202 +70,52 @@ enum CalcCommand {
 
   static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) async throws -> ExitCode {
     if arguments.flag("--interactive") { return try await InteractiveCalc.run(arguments, &context) }
-    let terms = try terms(from: arguments)
-    var ledger = LeftoverLedger()
     let split: BillSplit
     do {
-      split = try terms.split(ledger: &ledger)
-    } catch {
-      throw UsageError(error.description)
+      split = try Calculator.split(try request(from: arguments))
+    } catch let failure as CalcFailure {
+      throw UsageError(failure.message)
     }
-    if arguments.flag("--json") {
-      JSON.object(split.jsonMembers).write(to: &context.stdout)
-      context.stdout.write("\n")
-    } else {
-      context.stdout.write(split.text)
-    }
+    context.stdout.write(arguments.flag("--json") ? Calculator.json(of: split) + "\n" : Calculator.text(of: split))
     return .success
   }
 
-  /// The bill the arguments describe; every mistake names its option.
-  static func terms(from arguments: ParsedArguments) throws(UsageError) -> BillTerms {
-    let decimalComma = arguments.flag("--decimal-comma")
-    let currency =
-      try arguments.parse("--currency") { text throws(MoneyError) in try Currency(code: text) } ?? .usd
-    let receipt = try receipt(from: arguments, currency: currency)
-    guard receipt != nil || !arguments.positionals.isEmpty else {
-      throw UsageError("missing the bill AMOUNT, for example: splitbill calc 84.50 --tip 18 --split 3")
-    }
+  /// The bill the arguments describe, for the engine (``Calculator``), which names each mistake's option.
+  static func request(from arguments: ParsedArguments) throws(UsageError) -> CalcRequest {
     guard arguments.positionals.count <= 1 else {
       throw UsageError(
         "expected one AMOUNT, got \(arguments.positionals.count): \(arguments.positionals.joined(separator: " "))")
     }
-    var amount: Money
-    let rounding = try arguments.choice("--rounding", RoundingMode.self) ?? .halfUp
-    let figures: ReceiptFigures?
-    do {
-      figures = try receipt?.figures(currency: currency, rounding: rounding)
-    } catch {
-      throw UsageError(error.description)
-    }
-    guard let amountText = arguments.positionals.first else {
-      guard let figures else { throw UsageError("missing the bill AMOUNT") }
-      return try finish(figures.beforeTip, receipt: receipt, currency: currency, rounding: rounding, arguments)
-    }
-    // `84,50`: a decimal comma is the likelier reading than a thousands separator; say so first.
-    if !decimalComma, let comma = amountText.firstIndex(of: ","), !amountText.contains("."),
-      amountText[amountText.index(after: comma)...].count <= 2,
-      amountText.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ",") })
-    {
-      throw UsageError(
-        "decimal comma? amount '\(amountText)': use --decimal-comma to read it so, or write \(amountText.replacingOccurrences(of: ",", with: "."))"
-      )
-    }
-    do {
-      amount = try Money(parsing: amountText, currency: currency, decimalComma: decimalComma)
-    } catch {
-      throw UsageError(error.message(field: "amount"))
-    }
-    if let figures {
-      guard amount == figures.beforeTip else {
-        throw UsageError(SplitError.amountDoesNotMatchItems(amount: amount, computed: figures.beforeTip).description)
-      }
-      amount = figures.beforeTip
-    }
-    return try finish(amount, receipt: receipt, currency: currency, rounding: rounding, arguments)
-  }
-
-  /// The terms for `amount`, with the tip, diners and policies the arguments give.
-  private static func finish(
-    _ amount: Money, receipt: Receipt?, currency: Currency, rounding: RoundingMode, _ arguments: ParsedArguments
-  ) throws(UsageError) -> BillTerms {
-    let decimalComma = arguments.flag("--decimal-comma")
-    let percent = try arguments.parse("--tip") { text in
-      switch try TipText.parsing(text, decimalComma: decimalComma) {
-      case .percent(let percent): return percent
-      case .advisor: throw UsageError("'ai' tips are for bill files; give a percentage such as 15")
-      }
-    }
-    let fixed = try arguments.parse("--tip-amount") { text in
-      do throws(MoneyError) {
-        return try Money(parsing: text, currency: currency, decimalComma: decimalComma)
-      } catch {
-        throw UsageError(error.message(field: "tip amount"))
-      }
-    }
-    let choice: TipChoice?
-    do {
-      choice = try TipChoice.resolve(percent: percent, fixed: fixed, askAdvisor: false)
-    } catch {
-      throw UsageError("give either --tip or --tip-amount, not both")
-    }
-    guard let choice else {
-      throw UsageError("no tip given: add --tip PERCENT (for example --tip 15) or --tip-amount AMOUNT")
-    }
-    let diners = try diners(from: arguments)
-    return BillTerms(
-      amount: amount, tip: choice, diners: diners, payer: arguments.value("--payer"),
-      leftover: try arguments.choice("--leftover", LeftoverPolicy.self) ?? .balanced,
-      rounding: rounding, receipt: receipt)
-  }
-
-  /// The receipt `--item` and the adjustment options describe; `nil` without `--item`.
-  static func receipt(from arguments: ParsedArguments, currency: Currency) throws(UsageError) -> Receipt? {
-    let decimalComma = arguments.flag("--decimal-comma")
-    let lines = arguments.values["--item"] ?? []
-    guard !lines.isEmpty else {
-      for option in ["--discount", "--discount-items", "--service", "--tax", "--tip-on", "--receipt-total"]
-      where arguments.value(option) != nil {
-        throw UsageError("\(option) is for itemized bills: add their lines with --item NAME=PRICE")
-      }
-      if arguments.flag("--tax-included") {
-        throw UsageError("--tax-included is for itemized bills: add their lines with --item NAME=PRICE")
-      }
-      return nil
-    }
-    func money(_ text: Substring, _ what: String) throws(UsageError) -> Money {
-      do {
-        return try Money(
-          parsing: text.trimmingCharacters(in: .whitespaces), currency: currency, decimalComma: decimalComma)
-      } catch {
-        throw UsageError(error.message(field: what))
-      }
-    }
-    var items: [ReceiptItem] = []
-    for line in lines {
-      var body = Substring(line)
-      var sharers: [Diner]?
-      if let at = body.lastIndex(of: "@") {
-        do {
-          sharers = try DinerList.diners(in: String(body[body.index(after: at)...]), decimalComma: decimalComma)
-        } catch {
-          throw UsageError("--item '\(line)': \(error)")
-        }
-        body = body[..<at]
-      }
-      guard let equals = body.lastIndex(of: "="), !body[..<equals].trimmingCharacters(in: .whitespaces).isEmpty else {
-        throw UsageError("--item '\(line)': expected NAME=PRICE, such as 'Wine=42.00@Ana;Ben' or 'Coffee=3.50x2'")
-      }
-      let name = body[..<equals].trimmingCharacters(in: .whitespaces)
-      var priceText = body[body.index(after: equals)...]
-      var quantity = Weight.one
-      if let times = priceText.lastIndex(where: { $0 == "x" || $0 == "*" }) {
-        do throws(SplitError) {
-          quantity = try Weight(parsing: priceText[priceText.index(after: times)...], decimalComma: decimalComma)
-        } catch {
-          throw UsageError("--item '\(line)': quantity: " + error.description)
-        }
-        priceText = priceText[..<times]
-      }
-      let price = try money(priceText, "price")
-      do throws(SplitError) {
-        items.append(try ReceiptItem(name: name, price: price, quantity: quantity, sharers: sharers))
-      } catch {
-        throw UsageError("--item '\(line)': " + error.description)
-      }
-    }
-    func adjustment(_ option: String) throws(UsageError) -> Adjustment? {
-      guard let text = arguments.value(option)?.trimmingCharacters(in: .whitespaces) else { return nil }
-      do throws(AdjustmentError) {
-        return try Adjustment(parsing: text, currency: currency, decimalComma: decimalComma)
-      } catch {
-        switch error {
-        case .percent: throw UsageError("\(option) '\(text)' is not a percentage from 0 to 100 such as 10%")
-        case .amount(let error): throw UsageError(error.message(field: option))
-        }
-      }
-    }
-    let discountItems = arguments.value("--discount-items").map { text in
-      text.split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmingCharacters(in: .whitespaces) }
-    }
-    return Receipt(
-      items: items, discount: try adjustment("--discount"), discountItems: discountItems,
-      service: try adjustment("--service"), tax: try adjustment("--tax"), taxIncluded: arguments.flag("--tax-included"),
-      tipOn: try arguments.choice("--tip-on", TipBase.self) ?? .pretax,
-      receiptTotal: try arguments.value("--receipt-total").map { text throws(UsageError) in
-        try money(Substring(text), "receipt total")
-      })
+    var request = CalcRequest()
+    request.amount = arguments.positionals.first
+    request.tip = arguments.value("--tip")
+    request.tipAmount = arguments.value("--tip-amount")
+    request.split = arguments.value("--split")
+    request.people = arguments.value("--people")
+    request.payer = arguments.value("--payer")
+    request.currency = arguments.value("--currency")
+    request.leftover = try arguments.choice("--leftover", LeftoverPolicy.self)
+    request.rounding = try arguments.choice("--rounding", RoundingMode.self)
+    request.decimalComma = arguments.flag("--decimal-comma")
+    request.items = arguments.values["--item"] ?? []
+    request.discount = arguments.value("--discount")
+    request.discountItems = arguments.value("--discount-items")
+    request.service = arguments.value("--service")
+    request.tax = arguments.value("--tax")
+    request.taxIncluded = arguments.flag("--tax-included")
+    request.tipOn = try arguments.choice("--tip-on", TipBase.self)
+    request.receiptTotal = arguments.value("--receipt-total")
+    return request
   }
 
   /// The diners `--people` or `--split` name (one anonymous person when neither is given).
   static func diners(from arguments: ParsedArguments) throws(UsageError) -> Diners {
-    if arguments.value("--split") != nil && arguments.value("--people") != nil {
-      throw UsageError("give either --split N or --people NAMES, not both")
+    do {
+      return try Calculator.diners(
+        people: arguments.value("--people"), split: arguments.value("--split"),
+        decimalComma: arguments.flag("--decimal-comma"))
+    } catch {
+      throw UsageError(error.message)
     }
-    if let people = try arguments.parse(
-      "--people",
-      { text throws(DinerList.Problem) in
-        try DinerList.diners(in: text, decimalComma: arguments.flag("--decimal-comma"))
-      })
-    {
-      return .named(people)
-    }
-    let count = try arguments.parse("--split") { text in
-      guard let count = Int(text), count > 0 else {
-        throw UsageError("'\(text)' is not a number of people: expected a whole number of at least 1")
-      }
-      return count
-    }
-    return .anonymous(count: count ?? 1)
   }
 }

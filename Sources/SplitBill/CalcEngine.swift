@@ -1,0 +1,283 @@
+import Foundation
+import SplitBillInput
+import SplitBillJSON
+import SplitBillText
+
+/// One bill as `calc` takes it: the values as typed (text, read exactly), the choices typed.
+public struct CalcRequest: Sendable {
+  /// The amount before tip (`84.50`); with ``items``, it may be left out (the receipt gives it).
+  public var amount: String?
+  /// A tip percentage (`18`, `12.5%`); or ``tipAmount``, not both.
+  public var tip: String?
+  /// A fixed tip (`5.00`).
+  public var tipAmount: String?
+  /// A number of anonymous people (`3`); or ``people``.
+  public var split: String?
+  /// Named people, with weights (`Ana=2,Ben,Chloé`).
+  public var people: String?
+  /// Who paid.
+  public var payer: String?
+  /// An ISO 4217 code; USD when `nil`.
+  public var currency: String?
+  /// Who absorbs the leftover units; balanced when `nil`.
+  public var leftover: LeftoverPolicy?
+  /// How the tip rounds; half-up when `nil`.
+  public var rounding: RoundingMode?
+  /// Amounts written `84,50`.
+  public var decimalComma: Bool
+  /// A receipt's lines: `NAME=PRICE[xQTY][@NAMES]` (`Wine=9.00x3@Ana;Ben`).
+  public var items: [String]
+  /// A receipt's discount, service and tax: a percentage (`10%`) or an amount.
+  public var discount: String?
+  /// The items the discount is on (`Wine;Pizza`), else all.
+  public var discountItems: String?
+  public var service: String?
+  public var tax: String?
+  /// The prices include the tax: it is reported, not added.
+  public var taxIncluded: Bool
+  /// What a percentage tip is worked out on.
+  public var tipOn: TipBase?
+  /// The total the receipt prints, checked against the computed one.
+  public var receiptTotal: String?
+
+  /// A request with nothing given.
+  public init() {
+    decimalComma = false
+    items = []
+    taxIncluded = false
+  }
+}
+
+/// Why a bill could not be worked out: one message naming the value (`--tip: ...`, as the command
+/// line's options are named).
+public struct CalcFailure: Error, Sendable, CustomStringConvertible {
+  public var message: String
+  public var description: String { message }
+
+  init(_ message: String) { self.message = message }
+}
+
+/// `calc`: one bill worked out, the original app's screen as a function.
+///
+/// ```swift
+/// var request = CalcRequest()
+/// request.amount = "84.50"; request.tip = "18"; request.people = "Ana,Ben,Chloé"
+/// let split = try Calculator.split(request)     // tip, total, shares, who absorbed the leftover
+/// print(Calculator.text(of: split))
+/// ```
+public enum Calculator {
+  /// The bill `request` describes and its split.
+  public static func split(_ request: CalcRequest) throws(CalcFailure) -> BillSplit {
+    let terms = try terms(request)
+    var ledger = LeftoverLedger()
+    do throws(SplitError) {
+      return try terms.split(ledger: &ledger)
+    } catch {
+      throw CalcFailure(error.description)
+    }
+  }
+
+  /// The split as `calc` prints it.
+  public static func text(of split: BillSplit) -> String { split.text }
+
+  /// The split as `calc --json` prints it (one object, no line break at the end).
+  public static func json(of split: BillSplit) -> String {
+    var sink = StringSink()
+    JSON.object(split.jsonMembers).write(to: &sink)
+    return sink.text
+  }
+
+  /// The terms of the bill `request` describes; every mistake names its option.
+  public static func terms(_ request: CalcRequest) throws(CalcFailure) -> BillTerms {
+    let decimalComma = request.decimalComma
+    let currency =
+      try parse("--currency", request.currency) { text throws(MoneyError) in try Currency(code: text) } ?? .usd
+    let receipt = try receipt(request, currency: currency)
+    guard receipt != nil || request.amount != nil else {
+      throw CalcFailure("missing the bill AMOUNT, for example: splitbill calc 84.50 --tip 18 --split 3")
+    }
+    var amount: Money
+    let rounding = request.rounding ?? .halfUp
+    let figures: ReceiptFigures?
+    do {
+      figures = try receipt?.figures(currency: currency, rounding: rounding)
+    } catch {
+      throw CalcFailure(error.description)
+    }
+    guard let amountText = request.amount else {
+      guard let figures else { throw CalcFailure("missing the bill AMOUNT") }
+      return try finish(figures.beforeTip, receipt: receipt, currency: currency, rounding: rounding, request)
+    }
+    // `84,50`: a decimal comma is the likelier reading than a thousands separator; say so first.
+    if !decimalComma, let comma = amountText.firstIndex(of: ","), !amountText.contains("."),
+      amountText[amountText.index(after: comma)...].count <= 2,
+      amountText.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ",") })
+    {
+      throw CalcFailure(
+        "decimal comma? amount '\(amountText)': use --decimal-comma to read it so, or write \(amountText.replacingOccurrences(of: ",", with: "."))"
+      )
+    }
+    do {
+      amount = try Money(parsing: amountText, currency: currency, decimalComma: decimalComma)
+    } catch {
+      throw CalcFailure(error.message(field: "amount"))
+    }
+    if let figures {
+      guard amount == figures.beforeTip else {
+        throw CalcFailure(SplitError.amountDoesNotMatchItems(amount: amount, computed: figures.beforeTip).description)
+      }
+      amount = figures.beforeTip
+    }
+    return try finish(amount, receipt: receipt, currency: currency, rounding: rounding, request)
+  }
+
+  /// The diners ``CalcRequest/people`` or ``CalcRequest/split`` name (one anonymous person when
+  /// neither is given).
+  public static func diners(people: String?, split: String?, decimalComma: Bool) throws(CalcFailure) -> Diners {
+    if split != nil && people != nil { throw CalcFailure("give either --split N or --people NAMES, not both") }
+    if let people = try parse(
+      "--people", people,
+      { text throws(DinerList.Problem) in try DinerList.diners(in: text, decimalComma: decimalComma) }
+    ) {
+      return .named(people)
+    }
+    let count = try parse("--split", split) { text throws(CalcFailure) in
+      guard let count = Int(text), count > 0 else {
+        throw CalcFailure("'\(text)' is not a number of people: expected a whole number of at least 1")
+      }
+      return count
+    }
+    return .anonymous(count: count ?? 1)
+  }
+
+  /// `transform(text)` when `text` is given; a mistake is prefixed with the option's name.
+  private static func parse<T, Failure: Error>(
+    _ option: String, _ text: String?, _ transform: (String) throws(Failure) -> T
+  ) throws(CalcFailure) -> T? {
+    guard let text else { return nil }
+    do {
+      return try transform(text)
+    } catch let failure as CalcFailure {
+      throw CalcFailure("\(option): \(failure.message)")
+    } catch {
+      throw CalcFailure("\(option): \(error)")
+    }
+  }
+
+  /// The terms for `amount`, with the tip, diners and policies the request gives.
+  private static func finish(
+    _ amount: Money, receipt: Receipt?, currency: Currency, rounding: RoundingMode, _ request: CalcRequest
+  ) throws(CalcFailure) -> BillTerms {
+    let decimalComma = request.decimalComma
+    let percent = try parse("--tip", request.tip) { text throws(CalcFailure) in
+      let tip: DefaultTip
+      do throws(PercentError) {
+        tip = try TipText.parsing(text, decimalComma: decimalComma)
+      } catch {
+        throw CalcFailure("\(error)")
+      }
+      switch tip {
+      case .percent(let percent): return percent
+      case .advisor: throw CalcFailure("'ai' tips are for bill files; give a percentage such as 15")
+      }
+    }
+    let fixed = try parse("--tip-amount", request.tipAmount) { text throws(CalcFailure) in
+      do throws(MoneyError) {
+        return try Money(parsing: text, currency: currency, decimalComma: decimalComma)
+      } catch {
+        throw CalcFailure(error.message(field: "tip amount"))
+      }
+    }
+    let choice: TipChoice?
+    do {
+      choice = try TipChoice.resolve(percent: percent, fixed: fixed, askAdvisor: false)
+    } catch {
+      throw CalcFailure("give either --tip or --tip-amount, not both")
+    }
+    guard let choice else {
+      throw CalcFailure("no tip given: add --tip PERCENT (for example --tip 15) or --tip-amount AMOUNT")
+    }
+    let diners = try diners(people: request.people, split: request.split, decimalComma: decimalComma)
+    return BillTerms(
+      amount: amount, tip: choice, diners: diners, payer: request.payer, leftover: request.leftover ?? .balanced,
+      rounding: rounding, receipt: receipt)
+  }
+
+  /// The receipt ``CalcRequest/items`` and the adjustments describe; `nil` without items.
+  private static func receipt(_ request: CalcRequest, currency: Currency) throws(CalcFailure) -> Receipt? {
+    let decimalComma = request.decimalComma
+    guard !request.items.isEmpty else {
+      let given: [(String, Bool)] = [
+        ("--discount", request.discount != nil), ("--discount-items", request.discountItems != nil),
+        ("--service", request.service != nil), ("--tax", request.tax != nil), ("--tip-on", request.tipOn != nil),
+        ("--receipt-total", request.receiptTotal != nil), ("--tax-included", request.taxIncluded),
+      ]
+      if let (option, _) = given.first(where: \.1) {
+        throw CalcFailure("\(option) is for itemized bills: add their lines with --item NAME=PRICE")
+      }
+      return nil
+    }
+    func money(_ text: Substring, _ what: String) throws(CalcFailure) -> Money {
+      do {
+        return try Money(
+          parsing: text.trimmingCharacters(in: .whitespaces), currency: currency, decimalComma: decimalComma)
+      } catch {
+        throw CalcFailure(error.message(field: what))
+      }
+    }
+    var items: [ReceiptItem] = []
+    for line in request.items {
+      var body = Substring(line)
+      var sharers: [Diner]?
+      if let at = body.lastIndex(of: "@") {
+        do {
+          sharers = try DinerList.diners(in: String(body[body.index(after: at)...]), decimalComma: decimalComma)
+        } catch {
+          throw CalcFailure("--item '\(line)': \(error)")
+        }
+        body = body[..<at]
+      }
+      guard let equals = body.lastIndex(of: "="), !body[..<equals].trimmingCharacters(in: .whitespaces).isEmpty else {
+        throw CalcFailure("--item '\(line)': expected NAME=PRICE, such as 'Wine=42.00@Ana;Ben' or 'Coffee=3.50x2'")
+      }
+      let name = body[..<equals].trimmingCharacters(in: .whitespaces)
+      var priceText = body[body.index(after: equals)...]
+      var quantity = Weight.one
+      if let times = priceText.lastIndex(where: { $0 == "x" || $0 == "*" }) {
+        do throws(SplitError) {
+          quantity = try Weight(parsing: priceText[priceText.index(after: times)...], decimalComma: decimalComma)
+        } catch {
+          throw CalcFailure("--item '\(line)': quantity: " + error.description)
+        }
+        priceText = priceText[..<times]
+      }
+      let price = try money(priceText, "price")
+      do throws(SplitError) {
+        items.append(try ReceiptItem(name: name, price: price, quantity: quantity, sharers: sharers))
+      } catch {
+        throw CalcFailure("--item '\(line)': " + error.description)
+      }
+    }
+    func adjustment(_ option: String, _ text: String?) throws(CalcFailure) -> Adjustment? {
+      guard let text = text?.trimmingCharacters(in: .whitespaces) else { return nil }
+      do throws(AdjustmentError) {
+        return try Adjustment(parsing: text, currency: currency, decimalComma: decimalComma)
+      } catch {
+        switch error {
+        case .percent: throw CalcFailure("\(option) '\(text)' is not a percentage from 0 to 100 such as 10%")
+        case .amount(let error): throw CalcFailure(error.message(field: option))
+        }
+      }
+    }
+    let discountItems = request.discountItems.map { text in
+      text.split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+    return Receipt(
+      items: items, discount: try adjustment("--discount", request.discount), discountItems: discountItems,
+      service: try adjustment("--service", request.service), tax: try adjustment("--tax", request.tax),
+      taxIncluded: request.taxIncluded, tipOn: request.tipOn ?? .pretax,
+      receiptTotal: try request.receiptTotal.map { text throws(CalcFailure) in
+        try money(Substring(text), "receipt total")
+      })
+  }
+}
