@@ -1,12 +1,7 @@
-import Foundation
 @_exported import SplitBillAdvisor
 import SplitBillInput
 @_exported import SplitBillReports
 import SplitBillText
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 /// Where one report goes.
 public struct ReportOutput: Sendable, Hashable {
@@ -482,25 +477,6 @@ public struct ReportRun: @unchecked Sendable {
       }
       written[key] = (option, path)
     }
-  }
-}
-
-/// A file as the file system knows it: device and inode.
-package struct FileIdentity: Hashable, Sendable {
-  package let device: UInt64
-  package let inode: UInt64
-
-  /// The regular file at `path`; `nil` when there is none (or it is a FIFO, a device).
-  package init?(regularFile path: String) {
-    var status = stat()
-    guard unsafe stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-    device = UInt64(status.st_dev)
-    inode = UInt64(status.st_ino)
-  }
-
-  /// `path` made absolute and tidied (`./a/../b` is `b`), for files that do not exist yet.
-  package static func absolute(_ path: String) -> String {
-    URL(fileURLWithPath: path).standardizedFileURL.path
   }
 }
 

@@ -27,24 +27,6 @@ enum InputOptions {
   /// The extensions of bill files, for completions (directories complete too).
   static let extensions = ["yaml", "yml", "csv", "tsv"]
 
-  /// Fails the run, before anything is written, when an input cannot be read or a directory
-  /// holds no bill file (unless `--allow-empty`): a cron job must not get a report, or a
-  /// success, for inputs it never saw.
-  static func requireReadable(_ stream: BillStream, _ arguments: ParsedArguments) throws(CommandFailure) {
-    if stream.unreadableInput {
-      let reasons = stream.fileErrors.filter { $0.location?.line == 0 }.map(\.message)
-      throw CommandFailure(message: reasons.joined(separator: "; ") + "; nothing was written", code: .noInput)
-    }
-    try requireBillFiles(stream, arguments)
-  }
-
-  /// Fails when a directory named as an input holds no bill file (unless `--allow-empty`).
-  static func requireBillFiles(_ stream: BillStream, _ arguments: ParsedArguments) throws(CommandFailure) {
-    if !arguments.flag("--allow-empty"), let directory = stream.directoriesWithoutBills.first {
-      throw noBillFiles(in: directory)
-    }
-  }
-
   /// The failure of a directory named as an input that holds no bill file.
   static func noBillFiles(in directory: String) -> CommandFailure {
     CommandFailure(message: ReportRun.noBillFilesMessage(in: directory), code: .noInput)
@@ -53,16 +35,6 @@ enum InputOptions {
   /// The failure of inputs that held no bill at all.
   static func noBills(_ arguments: ParsedArguments, writes: Bool) -> CommandFailure {
     CommandFailure(message: ReportRun.noBillsMessage(arguments.positionals, writes: writes), code: .noInput)
-  }
-
-  /// Fails the run when the inputs, all read, held no bill at all and nothing else was wrong with
-  /// them (unless `--allow-empty`).
-  static func requireBills(_ stream: BillStream, _ arguments: ParsedArguments, writes: Bool = true)
-    throws(CommandFailure)
-  {
-    guard stream.billCount + stream.paymentCount == 0, !arguments.flag("--allow-empty"), stream.fileErrors.isEmpty
-    else { return }
-    throw noBills(arguments, writes: writes)
   }
 
   /// The reading options the arguments give; every mistake names its option.

@@ -569,10 +569,11 @@ package struct BillStream {
   }
 }
 
-/// A file as the file system knows it: device and inode.
-private struct FileIdentity: Hashable {
-  let device: UInt64
-  let inode: UInt64
+/// A file as the file system knows it: device and inode. Two spellings of one file (a link, `./`)
+/// are one identity: inputs given twice, and outputs that would replace an input, are told by it.
+package struct FileIdentity: Hashable, Sendable {
+  package let device: UInt64
+  package let inode: UInt64
 
   /// Standard input, which can be read once.
   static let standardInput = FileIdentity(device: .max, inode: .max)
@@ -583,10 +584,23 @@ private struct FileIdentity: Hashable {
   }
 
   /// The file at `path`; `nil` if there is none (its reading will say so).
-  init?(path: String) {
+  package init?(path: String) {
     var status = stat()
     guard unsafe stat(path, &status) == 0 else { return nil }
     device = UInt64(status.st_dev)
     inode = UInt64(status.st_ino)
+  }
+
+  /// The regular file at `path`; `nil` when there is none (or it is a FIFO, a device).
+  package init?(regularFile path: String) {
+    var status = stat()
+    guard unsafe stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+    device = UInt64(status.st_dev)
+    inode = UInt64(status.st_ino)
+  }
+
+  /// `path` made absolute and tidied (`./a/../b` is `b`), for files that do not exist yet.
+  package static func absolute(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.path
   }
 }
