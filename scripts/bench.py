@@ -9,15 +9,18 @@ per round, so references and splitbill are timed side by side):
               every other report format on the CSV
 and checks correctness: both reports reconcile, and the YAML and CSV reports have identical bills.
 Also `import splitwise` of a generated 10,000-row export (scripts/generate_splitwise.py), checked
-against the export's own Total balance rows.
+against the export's own Total balance rows, and `--settle-in` over many distinct rates (a year of
+daily rates in ~26 currencies, 60 people: under a second).
 Targets (issue 6): YAML JSON report <= 1.3 x floor; CSV JSON report <= 0.5 x mlr; peak RSS <= 32 MB;
 time linear in bills; check no slower than report --format json. Issue 14: every report format
 within 2 x the JSON report's time.
 """
 import argparse
+import csv
 import json
 import os
 import platform
+import random
 import statistics
 import subprocess
 import sys
@@ -249,6 +252,47 @@ if options.settle_in and per_size:
     rows.append("| %d | %s | %.3f | %.2f x plain | %.1f |" % (size, name, seconds, seconds / plain, rss))
     verdicts.append(("%d: --settle-in JSON report <= 1.6 x plain JSON report (CSV)" % size, seconds <= 1.6 * plain,
                      "%.2f x" % (seconds / plain)))
+
+# Many distinct rates in many currencies (issue 33): a year of ECB-shaped daily rates in the history's
+# currencies (about 26 quoted in 2025) and, each business day, a bill in each of them among 60
+# people, settled in EUR: some 6,700 distinct rates. The exact sums' denominators grow with every
+# rate; the fixed-point sums do not. Target: under a second.
+if options.settle_in:
+    year_rates = os.path.join(options.work, "rates-history-2025.csv")
+    if not os.path.exists(year_rates):
+        with open(year_rates, "w") as handle:
+            subprocess.run([sys.executable, os.path.join(here, "generate_rates.py"), "--history", "--from",
+                            "2025-01-01", "--to", "2025-12-31", "--seed", "3"], check=True, stdout=handle)
+    many_rates_trip = os.path.join(options.work, "trip-many-rates.yaml")
+    if not os.path.exists(many_rates_trip):
+        rng = random.Random(1)
+        names = ["P%02d" % number for number in range(60)]
+        with open(year_rates) as handle:
+            rate_rows = list(csv.reader(handle))
+        with open(many_rates_trip, "w") as handle:
+            handle.write("people: [%s]\nbills:\n" % ", ".join(names))
+            count = 0
+            for row in rate_rows[1:]:
+                for code, cell in zip(rate_rows[0][1:], row[1:]):
+                    if not code or cell in ("", "N/A"):
+                        continue
+                    count += 1
+                    diners = rng.sample(names, rng.randint(2, 6))
+                    amount = "%d" % rng.randint(100, 50000) if code in ("JPY", "HUF", "ISK", "KRW", "IDR") else \
+                        "%d.%02d" % (rng.randint(1, 500), rng.randint(0, 99))
+                    handle.write("  - {id: b%d, date: %s, amount: %s, currency: %s, diners: [%s], paid_by: %s, tip: 0}\n"
+                                 % (count, row[0], amount, code, ", ".join(diners), rng.choice(diners)))
+    many_rates = [options.binary, "report", many_rates_trip, "--settle-in", "EUR", "--rates", year_rates,
+                  "--format", "json"]
+    report = json.loads(subprocess.run(many_rates, check=True, stdout=subprocess.PIPE).stdout)
+    conversion = report.get("conversion") or sys.exit("benchmark: the many-rates trip gave no conversion")
+    if sum(round(float(b["balance"]) * 100) for b in conversion["balances"]) != 0:
+        sys.exit("benchmark: the many-rates trip's converted balances do not add up to zero")
+    name = "report --settle-in EUR, 60 people, a year of daily rates (%d rates)" % len(conversion["rates"])
+    seconds, rss = medians_of({name: many_rates[:-2] + ["--format", "json", "-o", "/dev/null"]}, options.runs)[name]
+    rows.append("| %d | %s | %.3f |  | %.1f |" % (len(report["bills"]), name, seconds, rss))
+    verdicts.append(("a year of daily rates in ~26 currencies, 60 people, --settle-in <= 1 s", seconds <= 1.0,
+                     "%.3f s" % seconds))
 
 # The ECB's published history (issue 28): 1.9 MB, 41 columns, withdrawn currencies among them, read
 # by a run that converts a few bills in three of its currencies. Checked: exit 0 (no error for a

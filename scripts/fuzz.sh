@@ -25,7 +25,10 @@ swift build -c release --product SplitBillFuzz --scratch-path .build/fuzz \
 # Leak checking is off: the Swift runtime's allocations at exit are reported as leaks.
 log=.build/fuzz-crashes/last-run.log
 status=0
-ASAN_OPTIONS=detect_leaks=0:symbolize=0 .build/fuzz/release/SplitBillFuzz -max_total_time="$seconds" -max_len=8192 \
+# The harness writes each input to files under $TMPDIR; give it a directory of its own, removed after.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+TMPDIR="$scratch" ASAN_OPTIONS=detect_leaks=0:symbolize=0 .build/fuzz/release/SplitBillFuzz -max_total_time="$seconds" -max_len=8192 \
   -timeout=20 -print_final_stats=1 -artifact_prefix=.build/fuzz-crashes/ "$corpus" >"$log" 2>&1 || status=$?
 grep -E "^(Done|stat::number_of_executed_units|SUMMARY)|Test unit written|Precondition failed" "$log" | tail -n 6 || true
 if [ "$status" -ne 0 ]; then

@@ -139,7 +139,7 @@ public struct Conversion: Hashable, Sendable {
 /// distinct rate, not per bill; the exact converted balance is `Σ sum × rate` over the rates, kept
 /// over their common denominator with no rounding until the last step.
 public struct ConversionLedger: Sendable {
-  private struct Group: Sendable {
+  struct Group: Sendable {
     var use: RateUse
     /// `use`'s factor in minor units, worked out once.
     var factor: ExactRatio
@@ -151,9 +151,9 @@ public struct ConversionLedger: Sendable {
 
   /// The settlement currency.
   public let currency: Currency
-  private var groups: [Group] = []
+  private(set) var groups: [Group] = []
   private var groupNumbers: [RateUse: Int] = [:]
-  private var people = PersonNumbers()
+  private(set) var people = PersonNumbers()
   private var overflowed = false
 
   /// A ledger converting into `currency`.
@@ -221,10 +221,45 @@ public struct ConversionLedger: Sendable {
 
   /// The converted balances: exact `Σ sum × factor` per person, rounded to the currency's minor
   /// units (half to even), the shortfall moved by `policy`; they add up to zero.
+  ///
+  /// The sums are first worked out in fixed point (``fixedPointBalances(currencies:policy:absorbed:)``):
+  /// linear in people × rates, and enough to decide every rounding and every order but for values
+  /// within a few 2⁻⁶⁴ of a tie. Only then is it done again exactly, over the rates' common
+  /// denominators (``exactBalances(currencies:policy:absorbed:)``), whose size grows with every
+  /// distinct rate. Both give the same balances, always (a test compares them).
   public func convert(policy: LeftoverPolicy, absorbed: (String) -> Int) throws(ReconciliationFailure) -> Conversion {
     let failure = ReconciliationFailure(currency: currency.code, identity: "every converted sum fits")
     if overflowed { throw failure }
     let currencies = Array(Set(groups.map(\.use.from))).sorted()
+    let balances: [ConvertedBalance]
+    if let fixedPoint = try fixedPointBalances(currencies: currencies, policy: policy, absorbed: absorbed) {
+      balances = fixedPoint
+    } else {
+      balances = try exactBalances(currencies: currencies, policy: policy, absorbed: absorbed)
+    }
+    if balances.reduce(0, { $0 + $1.balance.minorUnits }) != 0 {
+      throw ReconciliationFailure(currency: currency.code, identity: "Σ converted balances = 0")
+    }
+    var rates: [ExchangeRate: Int] = [:]
+    for group in groups where group.records > 0 {
+      for leg in group.use.legs { rates[leg, default: 0] += group.records }
+    }
+    let used = rates.map { UsedRate(rate: $0.key, records: $0.value) }.sorted { a, b in
+      (a.rate.base, a.rate.quote, a.rate.date?.daysSinceEpoch ?? .min, a.rate.source, a.rate.line ?? 0)
+        < (b.rate.base, b.rate.quote, b.rate.date?.daysSinceEpoch ?? .min, b.rate.source, b.rate.line ?? 0)
+    }
+    let unconverted = groups.filter { $0.use.legs.isEmpty }.reduce(0) { $0 + $1.records }
+    return Conversion(
+      currency: currency, rates: used, balances: balances.sorted { $0.person < $1.person }, unconverted: unconverted,
+      converted: groups.reduce(0) { $0 + $1.records } - unconverted)
+  }
+
+  /// The converted balances worked out exactly: each currency's parts over the least common
+  /// multiple of its rates' denominators, the whole balance over their product.
+  func exactBalances(
+    currencies: [Currency], policy: LeftoverPolicy, absorbed: (String) -> Int
+  ) throws(ReconciliationFailure) -> [ConvertedBalance] {
+    let failure = ReconciliationFailure(currency: currency.code, identity: "every converted sum fits")
     // Per currency: the exact converted parts of every person over one denominator, the least
     // common multiple of its groups' (when a group's fits 64 bits; else their product); and the
     // original units.
@@ -313,21 +348,7 @@ public struct ConversionLedger: Sendable {
           person: entry.person, balance: Money(minorUnits: units, currency: currency), absorbed: -result.moved,
           parts: parts))
     }
-    if balances.reduce(0, { $0 + $1.balance.minorUnits }) != 0 {
-      throw ReconciliationFailure(currency: currency.code, identity: "Σ converted balances = 0")
-    }
-    var rates: [ExchangeRate: Int] = [:]
-    for group in groups where group.records > 0 {
-      for leg in group.use.legs { rates[leg, default: 0] += group.records }
-    }
-    let used = rates.map { UsedRate(rate: $0.key, records: $0.value) }.sorted { a, b in
-      (a.rate.base, a.rate.quote, a.rate.date?.daysSinceEpoch ?? .min, a.rate.source, a.rate.line ?? 0)
-        < (b.rate.base, b.rate.quote, b.rate.date?.daysSinceEpoch ?? .min, b.rate.source, b.rate.line ?? 0)
-    }
-    let unconverted = groups.filter { $0.use.legs.isEmpty }.reduce(0) { $0 + $1.records }
-    return Conversion(
-      currency: currency, rates: used, balances: balances.sorted { $0.person < $1.person }, unconverted: unconverted,
-      converted: groups.reduce(0) { $0 + $1.records } - unconverted)
+    return balances
   }
 }
 
