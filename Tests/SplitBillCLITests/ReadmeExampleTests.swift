@@ -86,7 +86,8 @@ import Testing
   }
 
   @Test func everyExampleShowsWhatTheToolPrints() throws {
-    let examples = try Self.examples(in: ["README.md"] + ["docs/format.md", "docs/import.md", "docs/library.md"])
+    let examples = try Self.examples(
+      in: ["README.md", "docs/guide.md", "docs/format.md", "docs/import.md", "docs/library.md"])
     #expect(examples.count(where: { $0.directory == nil }) >= 6, "the README's examples were not found")
     // The weekly story's runs (in a copy of samples/flat) have steps between them that are prose
     // (delete a transfer): WeeklyStoryTests runs that story as written.
@@ -120,7 +121,7 @@ import Testing
   }
 
   @Test func theCalcJSONSampleIsTheOutput() async throws {
-    let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try String(contentsOf: packageRoot.appendingPathComponent("docs/guide.md"), encoding: .utf8)
     let marker = "`splitbill calc 100 --tip 0 --split 3 --json` prints:\n\n```json\n"
     let start = try #require(readme.range(of: marker))
     let end = try #require(readme[start.upperBound...].range(of: "\n```"))

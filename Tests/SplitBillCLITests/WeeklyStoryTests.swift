@@ -1,13 +1,13 @@
 import Foundation
 import Testing
 
-/// The README's weekly story ("A running tab, week after week"), run as written with the built
-/// binary in a copy of `samples/flat/`: every output line the README shows is printed, in order,
-/// and the recorded file is the one the README shows once Ben's transfer is deleted.
+/// The guide's weekly story (docs/guide.md, "A running tab, week after week"), run as written with
+/// the built binary in a copy of `samples/flat/`: every output line the guide shows is printed, in
+/// order, and the recorded file is the one the guide shows once Ben's transfer is deleted.
 @Suite struct WeeklyStoryTests {
-  /// The README's section, from its heading to the next section.
+  /// The guide's section, from its heading to the next section.
   static func section() throws -> String {
-    let readme = try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+    let readme = try String(contentsOf: packageRoot.appendingPathComponent("docs/guide.md"), encoding: .utf8)
     let start = try #require(readme.range(of: "### A running tab, week after week"))
     let rest = readme[start.upperBound...]
     let end = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
@@ -37,14 +37,14 @@ import Testing
     var position = 0
     for line in block where !line.hasPrefix("$ ") && line != "…" {
       guard let found = printed[position...].firstIndex(of: line) else {
-        Issue.record("README line not printed (in order): '\(line)'\n\(output)", sourceLocation: sourceLocation)
+        Issue.record("guide line not printed (in order): '\(line)'\n\(output)", sourceLocation: sourceLocation)
         return
       }
       position = found + 1
     }
   }
 
-  @Test func theREADMEsWeeklyStoryRunsAsShown() throws {
+  @Test func theGuidesWeeklyStoryRunsAsShown() throws {
     let section = try Self.section()
     let consoles = Self.blocks("console", in: section)
     let yamls = Self.blocks("yaml", in: section)
@@ -93,7 +93,7 @@ import Testing
     )
     #expect(!FileManager.default.fileExists(atPath: broken.appendingPathComponent("s.yaml").path))
 
-    // Ben's transfer did not happen: the README's edited file.
+    // Ben's transfer did not happen: the guide's edited file.
     let edited = yamls[0].joined(separator: "\n") + "\n"
     let withoutBen = text.replacingOccurrences(
       of: "  - id: \"settle-2026-11-22-Ben-Ana-EUR\"\n    date: 2026-11-22\n    from: \"Ben\"\n    to: \"Ana\"\n"
@@ -116,7 +116,7 @@ import Testing
     }
     #expect(try closing(all) == closing(week))
 
-    // The README's bills of several payers and exact shares, and the cents it says they give.
+    // The guide's bills of several payers and exact shares, and the cents it says they give.
     let shared = flat.appendingPathComponent("shared.yaml")
     try ("defaults: {currency: EUR}\nbills:\n" + yamls[1].joined(separator: "\n") + "\n").write(
       to: shared, atomically: true, encoding: .utf8)
