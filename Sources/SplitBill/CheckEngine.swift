@@ -100,10 +100,13 @@ public struct CheckOutcome: Sendable {
   /// Errors and warnings found (those left out of ``problems`` included).
   public var errors: Int
   public var warnings: Int
-  /// Every problem, in reading order (past the first 1,000 of a warning's code, only counted).
+  /// Every problem, in reading order, but past the first 1,000 of one code (errors and warnings
+  /// alike), which are only counted: memory stays bounded whatever the input.
   public var problems: [BillProblem]
   /// Warnings counted but not listed, by code.
   public var omittedWarnings: [(code: String, count: Int)]
+  /// Errors counted but not listed, by code.
+  public var omittedErrors: [(code: String, count: Int)]
 
   /// The diagnostics as the readers made them, and what standard input held, for the CLI's
   /// renderings (source lines under each problem).
@@ -150,6 +153,7 @@ public enum Checker {
           column: $0.location.flatMap { $0.line > 0 ? $0.column : nil })
       },
       omittedWarnings: stream.omittedWarnings.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+      omittedErrors: stream.omittedErrors.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
       diagnostics: diagnostics, standardInput: stream.standardInput)
   }
 }

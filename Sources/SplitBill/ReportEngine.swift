@@ -87,8 +87,10 @@ public struct ReportProblems: Sendable {
   /// Every problem, in reading order: the inputs', the rate files', and those found while
   /// splitting (no date under a period, no rate with ``ReportOptions/settleIn``).
   public var problems: [BillProblem] { diagnostics.map(BillProblem.init) }
-  /// Warnings counted but not listed, by code.
+  /// Warnings counted but not listed, by code (past the first 1,000 of one code).
   public var omittedWarnings: [(code: String, count: Int)]
+  /// Errors counted but not listed, by code (past the first 1,000 of one code).
+  public var omittedErrors: [(code: String, count: Int)] = []
   /// Errors of the run as a whole, after the problems (settlements not recorded).
   public var messages: [String]
 
@@ -282,8 +284,14 @@ public struct ReportRun: @unchecked Sendable {
     let fileErrors = (settling.rateProblems + stream.fileErrors).map {
       InvalidBill(id: nil, source: $0.location ?? SourceLocation(file: "-", line: 0, column: 0), diagnostics: [$0])
     }
+    /// The stream's and the report's counts of problems not listed, by code.
+    func omitted(_ severity: Diagnostic.Severity) -> [(code: String, count: Int)] {
+      let stream = severity == .error ? stream.omittedErrors : stream.omittedWarnings
+      return stream.merging(pass.omittedProblems[severity] ?? [:], uniquingKeysWith: +).sorted { $0.key < $1.key }
+        .map { ($0.key, $0.value) }
+    }
     var problems = ReportProblems(
-      omittedWarnings: stream.omittedWarnings.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, messages: [],
+      omittedWarnings: omitted(.warning), omittedErrors: omitted(.error), messages: [],
       diagnostics: settling.rateProblems + stream.diagnostics + pass.reportProblems,
       standardInput: stream.standardInput)
     let settled: Settling.Settled
@@ -304,14 +312,15 @@ public struct ReportRun: @unchecked Sendable {
       people: pass.ledger.personTotals, totals: pass.ledger.currencyTotals, settlements: settled.settlements,
       invalid: fileErrors + pass.invalid, payments: pass.payments, filteredOut: pass.filteredOut,
       period: options.period?.description, stamp: options.stamp)
+    summary.invalidNotListed = pass.invalidNotListed
     summary.conversion = settled.conversion
     summary.cash = settled.cash
     for index in pass.writers.indices { pass.writers[index].finish(summary) }
     var recordRefused = false
-    if let path = options.recordSettlementsTo, !summary.invalid.isEmpty {
+    if let path = options.recordSettlementsTo, summary.invalidCount > 0 {
       // Transfers worked out without some bills would be recorded as paid: refused, loudly.
       problems.messages.append(
-        "error: the settlements were not recorded in \(path): \(plural(summary.invalid.count, "bill or payment", "bills or payments")) could not be used (above); fix them and run again"
+        "error: the settlements were not recorded in \(path): \(plural(summary.invalidCount, "bill or payment", "bills or payments")) could not be used (above); fix them and run again"
       )
     } else if let path = options.recordSettlementsTo,
       let large = summary.settlements.flatMap(\.transfers).first(where: {
@@ -346,7 +355,7 @@ public struct ReportRun: @unchecked Sendable {
         .cannotCreate, "\(error); the previous file, if any, is unchanged", problems: problems)
     }
     return ReportOutcome(
-      bills: summary.billCount, invalid: summary.invalid.count, settlements: summary.settlements,
+      bills: summary.billCount, invalid: summary.invalidCount, settlements: summary.settlements,
       written: pass.pending.map(\.path), text: pass.spool.map { ReportText(spool: $0) }, problems: problems,
       settlementsNotRecorded: recordRefused)
   }
@@ -497,24 +506,49 @@ struct Pass {
   var ledger = ReportLedger()
   /// With `settleIn`: every balance change booked at the rate it converts at.
   var conversion: ConversionLedger?
+  /// The first ``ReportSummary/invalidListed`` invalid records; the rest counted.
   var invalid: [InvalidBill] = []
+  var invalidNotListed: (bills: Int, payments: Int) = (0, 0)
   /// The period's payments, in reading order (they are few: kept for the summary).
   var payments: [PaymentRecord] = []
   /// The latest date of the period's records.
   var lastDate: CalendarDate?
   var filteredOut = 0
-  /// Problems found here rather than by the reader (no date under a filter, a split that failed).
+  /// Problems found here rather than by the reader (no date under a filter, a split that failed):
+  /// the first ``BillStream/keptPerKind`` of each code; the rest counted in ``omittedProblems``.
   var reportProblems: [Diagnostic] = []
+  var omittedProblems: [Diagnostic.Severity: [String: Int]] = [:]
+  private var keptProblems: [String: Int] = [:]
+
+  /// Keeps `bill` for the report's list of invalid records, or counts it past the list's end.
+  mutating func keep(_ bill: InvalidBill) {
+    guard invalid.count >= ReportSummary.invalidListed else { return invalid.append(bill) }
+    if bill.kind == .payment { invalidNotListed.payments += 1 } else { invalidNotListed.bills += 1 }
+  }
+
+  /// Keeps `diagnostics` among ``reportProblems``, or counts them past ``BillStream/keptPerKind``
+  /// of their code.
+  mutating func note(_ diagnostics: [Diagnostic]) {
+    for diagnostic in diagnostics {
+      let key = diagnostic.severity.rawValue + " " + diagnostic.code
+      if keptProblems[key, default: 0] < BillStream.keptPerKind {
+        keptProblems[key, default: 0] += 1
+        reportProblems.append(diagnostic)
+      } else {
+        omittedProblems[diagnostic.severity, default: [:]][diagnostic.code, default: 0] += 1
+      }
+    }
+  }
 
   /// Books and writes what became of one record.
   @inline(__always)
   mutating func take(_ prepared: BillSplitter.Prepared) {
     switch prepared {
     case .invalid(let bill):
-      invalid.append(bill)
+      keep(bill)
     case .refused(let bill):
-      reportProblems += bill.diagnostics
-      invalid.append(bill)
+      note(bill.diagnostics)
+      keep(bill)
     case .filteredOut:
       filteredOut += 1
     case .split(let reported):

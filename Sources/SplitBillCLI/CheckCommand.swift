@@ -60,7 +60,10 @@ enum CheckCommand {
     }
     let diagnostics = outcome.diagnostics
     let (errors, warnings) = (outcome.errors, outcome.warnings)
-    let omitted = outcome.omittedWarnings
+    // Problems past the first of their kind, counted: errors first, as they are listed.
+    let omitted =
+      outcome.omittedErrors.map { (severity: Diagnostic.Severity.error, code: $0.code, count: $0.count) }
+      + outcome.omittedWarnings.map { (severity: Diagnostic.Severity.warning, code: $0.code, count: $0.count) }
 
     switch format {
     case .text:
@@ -68,16 +71,20 @@ enum CheckCommand {
       for diagnostic in diagnostics {
         context.stdout.write(DiagnosticFormatter.text(diagnostic, lines: lines, color: context.colorsStdout))
       }
-      for (code, count) in omitted { context.stdout.write(DiagnosticFormatter.omitted(count, code: code)) }
+      for (severity, code, count) in omitted {
+        context.stdout.write(DiagnosticFormatter.omitted(count, code: code, severity: severity))
+      }
       context.stdout.write(
         "checked \(plural(outcome.files, "file")), \(plural(outcome.bills, "bill"))"
           + (outcome.payments > 0 ? ", \(plural(outcome.payments, "payment"))" : "") + ": "
           + "\(plural(errors, "error")), \(plural(warnings, "warning"))\n")
     case .github:
       for diagnostic in diagnostics { context.stdout.write(DiagnosticFormatter.github(diagnostic)) }
-      for (code, count) in omitted {
+      for (severity, code, count) in omitted {
         context.stdout.write(
-          "::warning::" + DiagnosticFormatter.escapeData(DiagnosticFormatter.omittedText(count, code: code)) + "\n")
+          "::\(severity.rawValue)::"
+            + DiagnosticFormatter.escapeData(DiagnosticFormatter.omittedText(count, code: code, severity: severity))
+            + "\n")
       }
     case .json:
       let value = JSON.object([
@@ -89,7 +96,13 @@ enum CheckCommand {
         ("diagnostics", .array(diagnostics.map(DiagnosticFormatter.json))),
         (
           "omitted_warnings",
-          .array(omitted.map { code, count in .object([("code", .string(code)), ("count", .int(count))]) })
+          .array(
+            outcome.omittedWarnings.map { code, count in .object([("code", .string(code)), ("count", .int(count))]) })
+        ),
+        (
+          "omitted_errors",
+          .array(
+            outcome.omittedErrors.map { code, count in .object([("code", .string(code)), ("count", .int(count))]) })
         ),
       ])
       value.write(to: &context.stdout)

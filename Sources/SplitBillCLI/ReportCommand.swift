@@ -205,10 +205,13 @@ enum ReportCommand {
   /// Prints the problems like a compiler's diagnostics, with their source lines, on stderr.
   static func show(_ problems: ReportProblems, _ context: inout CommandContext) {
     let diagnostics = problems.diagnostics
-    if !diagnostics.isEmpty || !problems.omittedWarnings.isEmpty {
+    if !diagnostics.isEmpty || !problems.omittedWarnings.isEmpty || !problems.omittedErrors.isEmpty {
       let lines = SourceLines.fetch(diagnostics.compactMap(\.location), standardInput: problems.standardInput)
       for diagnostic in diagnostics {
         context.stderr.write(DiagnosticFormatter.text(diagnostic, lines: lines, color: context.colorsStderr))
+      }
+      for (code, count) in problems.omittedErrors {
+        context.stderr.write(DiagnosticFormatter.omitted(count, code: code, severity: .error))
       }
       for (code, count) in problems.omittedWarnings {
         context.stderr.write(DiagnosticFormatter.omitted(count, code: code))

@@ -50,21 +50,30 @@ package struct CashRule: Hashable, Sendable {
 package struct BillStream {
   /// How to read.
   package let options: ReadOptions
-  /// Every diagnostic so far, in reading order: every error, and the first
-  /// ``warningsKeptPerKind`` warnings of each kind (code).
+  /// Every diagnostic so far, in reading order: the first ``keptPerKind`` errors and warnings of
+  /// each kind (code).
   package private(set) var diagnostics: [Diagnostic] = []
-  /// How many warnings of one kind are kept and shown. A file in which every eighth bill repeats
-  /// a receipt would otherwise hold (and print) tens of thousands of the same warning: past this,
-  /// warnings are only counted, by code, in ``omittedWarnings``.
-  package static let warningsKeptPerKind = 1_000
+  /// How many problems of one kind, errors or warnings, are kept and shown. A file in which every
+  /// eighth bill repeats a receipt, or every amount is broken, would otherwise hold (and print)
+  /// hundreds of thousands of the same diagnostic, memory growing with each: past this, problems
+  /// are only counted, by code, in ``omittedWarnings`` and ``omittedErrors`` (as a compiler stops
+  /// listing errors past a limit, but counting on).
+  package static let keptPerKind = 1_000
   /// Warnings counted but not kept, by code.
   package private(set) var omittedWarnings: [String: Int] = [:]
+  /// Errors counted but not kept, by code.
+  package private(set) var omittedErrors: [String: Int] = [:]
   /// Warnings kept, by code.
   private var keptWarnings: [String: Int] = [:]
+  /// Errors kept, by code.
+  private var keptErrors: [String: Int] = [:]
   /// Errors and warnings in all, kept or not.
   package var counts: (errors: Int, warnings: Int) {
     let errors = diagnostics.count { $0.severity == .error }
-    return (errors, diagnostics.count - errors + omittedWarnings.values.reduce(0, +))
+    return (
+      errors + omittedErrors.values.reduce(0, +),
+      diagnostics.count - errors + omittedWarnings.values.reduce(0, +)
+    )
   }
   /// The errors that belong to no bill: unreadable files, syntax errors, bad headers and defaults.
   ///
@@ -195,7 +204,7 @@ package struct BillStream {
     }
     found.hasRepeatedIDs = !repeatedIDs.isEmpty
     // A bill with a repeated id was never valid, so its receipt is not compared.
-    let kept = Self.warningsKeptPerKind - keptWarnings[Self.receiptCode, default: 0]
+    let kept = Self.keptPerKind - keptWarnings[Self.receiptCode, default: 0]
     let receiptRepeats = receipts.repeats(skipping: repeatedIDs, limit: max(kept, 0))
     for repeated in receiptRepeats.first {
       found.diagnostics[repeated.entry.ordinal] = .warning(
@@ -208,7 +217,11 @@ package struct BillStream {
     guard !found.diagnostics.isEmpty else { return found }
     var merged: [Diagnostic] = []
     var times: [Int] = []
-    var pending = found.diagnostics.sorted { $0.key < $1.key }[...]
+    // Repeated ids are kept and shown up to ``keptPerKind``, in reading order, like any error (the
+    // receipts' warnings were limited as they were found).
+    var pending = found.diagnostics.sorted { $0.key < $1.key }.filter { _, diagnostic in
+      diagnostic.severity == .warning || keeps(diagnostic)
+    }[...]
     for (diagnostic, time) in zip(diagnostics, diagnosticTimes) {
       while let next = pending.first, 2 * next.key < time {
         merged.append(next.value)
@@ -228,16 +241,30 @@ package struct BillStream {
   }
 
   private mutating func record(_ diagnostic: Diagnostic, ofBill: Bool) {
-    if diagnostic.severity == .warning {
-      let code = diagnostic.code
-      guard keptWarnings[code, default: 0] < Self.warningsKeptPerKind else {
-        omittedWarnings[code, default: 0] += 1
-        return
-      }
-      keptWarnings[code, default: 0] += 1
-    }
+    guard keeps(diagnostic) else { return }
     diagnostics.append(diagnostic)
     diagnosticTimes.append(2 * recordCount + (ofBill ? 0 : 1))
+  }
+
+  /// Whether `diagnostic` is one of the first ``keptPerKind`` of its kind (then counted as kept);
+  /// otherwise it is counted as omitted.
+  private mutating func keeps(_ diagnostic: Diagnostic) -> Bool {
+    let code = diagnostic.code
+    switch diagnostic.severity {
+    case .warning:
+      guard keptWarnings[code, default: 0] < Self.keptPerKind else {
+        omittedWarnings[code, default: 0] += 1
+        return false
+      }
+      keptWarnings[code, default: 0] += 1
+    case .error:
+      guard keptErrors[code, default: 0] < Self.keptPerKind else {
+        omittedErrors[code, default: 0] += 1
+        return false
+      }
+      keptErrors[code, default: 0] += 1
+    }
+    return true
   }
 
   /// The inputs `paths` name, in processing order; unreadable paths become diagnostics.

@@ -94,16 +94,16 @@ package enum DiagnosticFormatter {
     return head + "::" + escapeData(diagnostic.message) + "\n"
   }
 
-  /// The line that stands for warnings counted but not shown (past
-  /// `BillStream.warningsKeptPerKind` of one kind).
-  package static func omitted(_ count: Int, code: String) -> String {
-    "warning: " + omittedText(count, code: code) + "\n"
+  /// The line that stands for problems of one kind counted but not shown (past
+  /// `BillStream.keptPerKind` of one kind).
+  package static func omitted(_ count: Int, code: String, severity: Diagnostic.Severity = .warning) -> String {
+    severity.rawValue + ": " + omittedText(count, code: code, severity: severity) + "\n"
   }
 
-  /// ``omitted(_:code:)`` without the severity.
-  package static func omittedText(_ count: Int, code: String) -> String {
-    "\(count) more \(code) warning\(count == 1 ? "" : "s") not shown (the first "
-      + "\(BillStream.warningsKeptPerKind) are above; the counts include them all)"
+  /// ``omitted(_:code:severity:)`` without the severity.
+  package static func omittedText(_ count: Int, code: String, severity: Diagnostic.Severity = .warning) -> String {
+    "\(count) more \(code) \(severity.rawValue)\(count == 1 ? "" : "s") not shown (the first "
+      + "\(BillStream.keptPerKind) are above; the counts include them all)"
   }
 
   /// The `check --format json` object for one diagnostic.

@@ -221,6 +221,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
         )
       }
       out.append("</tbody></table>")
+      if let note = summary.invalidNotListedNote { out.append("<p class=\"note\">…\(note).</p>") }
     }
     out.append("<h2>Bills</h2>")
     out.append("<p class=\"note\">Absorbed leftover units are <mark>marked</mark> next to the share.</p>")

@@ -351,6 +351,10 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
       ("period", .optional(summary.period)),
     ]
     if let conversion = summary.conversion { members.append(("conversion", Self.conversion(conversion))) }
+    // Only past the first ReportSummary.invalidListed invalid records, which `invalid` lists.
+    if summary.invalidCount > summary.invalid.count {
+      members.append(("invalid_not_listed", .int(summary.invalidCount - summary.invalid.count)))
+    }
     if !summary.cash.isEmpty {
       members.append(
         (

@@ -180,6 +180,7 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
           "| \(Self.escape(place)) | \(Self.escape(invalid.id ?? "")) | \(Self.escape(invalid.diagnostics.map(\.message).joined(separator: "; "))) |"
         )
       }
+      if let note = summary.invalidNotListedNote { out += ["", "…" + note + "."] }
     }
     out += [
       "", "<details><summary>\(plural(count, "bill")): shares, with absorbed leftover units in bold</summary>", "",

@@ -27,8 +27,14 @@ package struct ReportSummary: Sendable {
   package var totals: [CurrencyTotals]
   /// Per currency.
   package var settlements: [Settlement]
-  /// Bills that could not be used, and file-level problems (with no id).
+  /// Bills that could not be used, and file-level problems (with no id): the first
+  /// ``invalidListed``; the rest are counted in ``invalidNotListed``.
   package var invalid: [InvalidBill]
+  /// Invalid bills and payments past the first ``invalidListed``, counted, not kept (memory stays
+  /// bounded however broken the input).
+  package var invalidNotListed: (bills: Int, payments: Int) = (0, 0)
+  /// How many invalid records a report lists.
+  package static let invalidListed = 1_000
   /// The period's payments, in reading order.
   package var payments: [PaymentRecord]
   /// Bills left out by the date filter.
@@ -67,12 +73,22 @@ package struct ReportSummary: Sendable {
 
   /// `2 invalid bills`, `1 invalid payment`, `2 invalid bills and 1 invalid payment`.
   package var invalidCounts: String {
-    let payments = invalid.count { $0.kind == .payment }
-    let bills = invalid.count - payments
+    let payments = invalid.count { $0.kind == .payment } + invalidNotListed.payments
+    let bills = invalid.count + invalidNotListed.bills + invalidNotListed.payments - payments
     let parts = [
       bills > 0 ? plural(bills, "invalid bill") : nil, payments > 0 ? plural(payments, "invalid payment") : nil,
     ].compactMap { $0 }
     return parts.joined(separator: " and ")
+  }
+
+  /// Invalid records in all, listed or not.
+  package var invalidCount: Int { invalid.count + invalidNotListed.bills + invalidNotListed.payments }
+
+  /// `and 12 more invalid bills and payments not listed (the first 1000 are)`, or `nil` when all are.
+  package var invalidNotListedNote: String? {
+    let count = invalidNotListed.bills + invalidNotListed.payments
+    guard count > 0 else { return nil }
+    return "and \(plural(count, "more invalid record")) not listed (the first \(Self.invalidListed) are)"
   }
 
   /// Whether anyone carried a balance into the period.

@@ -278,6 +278,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
           "  " + TerminalText.sanitize(place + name) + ": "
             + TerminalText.sanitize(invalid.diagnostics.map(\.message).joined(separator: "; ")))
       }
+      if let note = summary.invalidNotListedNote { lines.append("  …" + note) }
     }
     if let stamp = summary.stamp { lines += ["", "Generated \(stamp)"] }
     lines += [

@@ -61,7 +61,9 @@ import Testing
     ])
     let object = try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
     #expect(
-      Set(object.keys) == ["files", "bills", "payments", "errors", "warnings", "diagnostics", "omitted_warnings"])
+      Set(object.keys) == [
+        "files", "bills", "payments", "errors", "warnings", "diagnostics", "omitted_warnings", "omitted_errors",
+      ])
     #expect(object["errors"] as? Int == 3)
     let first = try #require((object["diagnostics"] as? [[String: Any]])?.first)
     #expect(Set(first.keys) == ["file", "line", "column", "severity", "code", "message"])
