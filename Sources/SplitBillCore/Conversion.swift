@@ -143,9 +143,8 @@ public struct ConversionLedger: Sendable {
     var use: RateUse
     /// `use`'s factor in minor units, worked out once.
     var factor: ExactRatio
-    var sums: [Int64] = []
-    /// Whether each person had a balance change in the group (their sum may still be zero).
-    var touched: [Bool] = []
+    /// Each person's sum of balance changes in the group, by person number.
+    var sums = PersonSums()
     var records = 0
   }
 
@@ -174,15 +173,7 @@ public struct ConversionLedger: Sendable {
   public func factor(of group: Int) -> ExactRatio? { groups.indices.contains(group) ? groups[group].factor : nil }
 
   private mutating func add(_ units: Int64, to person: String, in group: Int) {
-    let number = people.number(of: person)
-    if groups[group].sums.count <= number {
-      groups[group].sums += Array(repeating: 0, count: number + 1 - groups[group].sums.count)
-      groups[group].touched += Array(repeating: false, count: number + 1 - groups[group].touched.count)
-    }
-    groups[group].touched[number] = true
-    let (sum, overflow) = groups[group].sums[number].addingReportingOverflow(units)
-    groups[group].sums[number] = sum
-    if overflow { overflowed = true }
+    if groups[group].sums.add(units, to: people.number(of: person)) { overflowed = true }
   }
 
   /// Adds a bill's balance changes (only bills with named diners and a payer change balances),
@@ -281,8 +272,8 @@ public struct ConversionLedger: Sendable {
       }
       let numerator = BigUInt(group.factor.numerator.magnitude) * oldTerms
       for person in partNumerators.indices {
-        let units = person < group.sums.count ? group.sums[person] : 0
-        if person < group.touched.count, group.touched[person] { touched[person][column] = true }
+        let units = group.sums.sum(of: person)
+        if group.sums.touched(person) { touched[person][column] = true }
         var part = partNumerators[person][column].multiplied(by: newTerms)
         if units != 0 {
           part = part + BigInt(Int128(units)).multiplied(by: numerator)
@@ -349,6 +340,70 @@ public struct ConversionLedger: Sendable {
           parts: parts))
     }
     return balances
+  }
+}
+
+/// The people's sums of balance changes at one rate, by person number: a few looked through (a
+/// day's rate in one currency meets a few bills), or, past ``fewLimit`` people, one per person
+/// numbered so far. A run of many rates and many people would otherwise keep rates × people sums.
+struct PersonSums: Sendable {
+  /// Up to ``fewLimit`` people with their sums, in order of first change.
+  private var few: [(person: Int, sum: Int64)] = []
+  /// Past ``fewLimit`` people: every person's sum, and whether they had a change (a sum may be 0).
+  private var dense: [Int64] = []
+  private var denseTouched: [Bool] = []
+  private var isDense = false
+  static let fewLimit = 16
+
+  /// Adds `units` to `person`'s sum; `true` when the sum overflowed.
+  mutating func add(_ units: Int64, to person: Int) -> Bool {
+    if !isDense {
+      if let index = few.firstIndex(where: { $0.person == person }) {
+        let (sum, overflow) = few[index].sum.addingReportingOverflow(units)
+        few[index].sum = sum
+        return overflow
+      }
+      guard few.count == Self.fewLimit else {
+        few.append((person, units))
+        return false
+      }
+      isDense = true
+      for (known, sum) in few {
+        grow(to: known)
+        dense[known] = sum
+        denseTouched[known] = true
+      }
+      few = []
+    }
+    grow(to: person)
+    denseTouched[person] = true
+    let (sum, overflow) = dense[person].addingReportingOverflow(units)
+    dense[person] = sum
+    return overflow
+  }
+
+  private mutating func grow(to person: Int) {
+    guard dense.count <= person else { return }
+    dense += Array(repeating: 0, count: person + 1 - dense.count)
+    denseTouched += Array(repeating: false, count: person + 1 - denseTouched.count)
+  }
+
+  /// `person`'s sum (0 without a change).
+  func sum(of person: Int) -> Int64 {
+    if isDense { return person < dense.count ? dense[person] : 0 }
+    return few.first { $0.person == person }?.sum ?? 0
+  }
+
+  /// Whether `person` had a change at this rate.
+  func touched(_ person: Int) -> Bool {
+    if isDense { return person < denseTouched.count && denseTouched[person] }
+    return few.contains { $0.person == person }
+  }
+
+  /// The people with a change, and their sums.
+  var changes: [(person: Int, sum: Int64)] {
+    guard isDense else { return few }
+    return denseTouched.indices.compactMap { denseTouched[$0] ? ($0, dense[$0]) : nil }
   }
 }
 

@@ -148,9 +148,9 @@ extension ConversionLedger {
     for group in groups {
       guard let column = columns[group.use.from] else { return nil }
       let factor = FixedPointFactor(group.factor)
-      for (person, units) in group.sums.enumerated() {
+      for (person, units) in group.sums.changes {
         let cell = person * width + column
-        if group.touched[person] { touched[cell] = true }
+        touched[cell] = true
         guard units != 0 else { continue }
         let (sum, overflow) = originals[cell].addingReportingOverflow(units)
         if overflow { throw failure }
@@ -244,7 +244,7 @@ extension ConversionLedger {
   /// Whether two people's sums are the same at every rate (so are their exact balances).
   private func sameSums(_ a: Int, _ b: Int) -> Bool {
     groups.allSatisfy { group in
-      (a < group.sums.count ? group.sums[a] : 0) == (b < group.sums.count ? group.sums[b] : 0)
+      group.sums.sum(of: a) == group.sums.sum(of: b)
     }
   }
 }

@@ -46,7 +46,8 @@ struct FixedPointConversionTests {
     for number in 0..<150 {
       let book = Book.allCases[number % Book.allCases.count]
       var ledger = ConversionLedger(currency: eur)
-      let people = (0..<Int.random(in: 2...14, using: &random)).map { "P\($0)" }
+      // Past PersonSums.fewLimit (16) people, a rate's sums are kept by person number.
+      let people = (0..<Int.random(in: 2...30, using: &random)).map { "P\($0)" }
       var uses: [RateUse] = [RateUse(from: eur, to: eur, price: .one, legs: [])]
       for _ in 0..<Int.random(in: 1...40, using: &random) {
         let from = Self.currencies[Int.random(in: Self.currencies.indices, using: &random)]
@@ -154,5 +155,27 @@ struct FixedPointConversionTests {
     }
     let fixedPoint = try #require(try ledger.fixedPointBalances(currencies: [usd], policy: .balanced) { _ in 0 })
     #expect(fixedPoint == (try ledger.exactBalances(currencies: [usd], policy: .balanced) { _ in 0 }))
+  }
+
+  /// A rate's sums by person, kept few then dense, are those of a plain dictionary, zero sums of
+  /// people with changes included.
+  @Test func personSumsAreADictionarysAcrossTheSwitchToDense() {
+    var random = SplitMix64(seed: 33)
+    for _ in 0..<50 {
+      var sums = PersonSums()
+      var model: [Int: Int64] = [:]
+      for _ in 0..<Int.random(in: 1...80, using: &random) {
+        let person = Int.random(in: 0..<40, using: &random)
+        let units = Int64.random(in: -3...3, using: &random)
+        let overflowed = sums.add(units, to: person)
+        #expect(!overflowed)
+        model[person, default: 0] += units
+      }
+      for person in 0..<45 {
+        #expect(sums.sum(of: person) == model[person] ?? 0)
+        #expect(sums.touched(person) == (model[person] != nil))
+      }
+      #expect(Dictionary(uniqueKeysWithValues: sums.changes.map { ($0.person, $0.sum) }) == model)
+    }
   }
 }
