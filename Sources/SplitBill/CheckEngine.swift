@@ -32,13 +32,17 @@ public struct ReadingOptions: Sendable {
   public var format: Format?
   /// Accept a directory without bill files, or inputs without bills (else they fail the run).
   public var allowEmpty: Bool
+  /// The roster of every file that has none of its own (CSV files, YAML files without `people:`):
+  /// a name outside it is an error. Without any roster, names that look alike are warned of.
+  public var people: [String]?
 
   /// Options with everything left to the files.
   public init(
     currency: Currency? = nil, defaultTip: DefaultTip? = nil, leftover: LeftoverPolicy? = nil,
     rounding: RoundingMode? = nil, delimiter: UInt8? = nil, decimalComma: Bool = false, format: Format? = nil,
-    allowEmpty: Bool = false
+    allowEmpty: Bool = false, people: [String]? = nil
   ) {
+    self.people = people
     self.currency = currency
     self.defaultTip = defaultTip
     self.leftover = leftover
@@ -60,7 +64,8 @@ public struct ReadingOptions: Sendable {
     return ReadOptions(
       defaults: InputDefaults(currency: currency, tip: tip, leftover: leftover, rounding: rounding),
       delimiter: delimiter, decimalComma: decimalComma,
-      inputFormat: format.flatMap { InputFormat(rawValue: $0.rawValue) })
+      inputFormat: format.flatMap { InputFormat(rawValue: $0.rawValue) },
+      people: people?.map(PersonName.normalized))
   }
 }
 

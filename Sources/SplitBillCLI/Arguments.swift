@@ -59,6 +59,8 @@ struct ParsedArguments: Equatable, Sendable {
   var values: [String: [String]] = [:]
   /// The flags given, by long option name.
   var flags: Set<String> = []
+  /// The options whose values a configuration file gave (the command line gave the others).
+  var configured: Set<String> = []
 
   /// The value of a single-valued option.
   func value(_ name: String) -> String? { values[name]?.last }

@@ -79,6 +79,7 @@ enum Configuration {
             at: setting.location))
       }
       applied.arguments.values[spec.name] = [setting.value]
+      applied.arguments.configured.insert(spec.name)
       applied.origins[spec.name] = setting.location
     }
     return applied

@@ -21,6 +21,10 @@ enum InputOptions {
       "--delimiter", "CHAR", "CSV delimiter: ',', ';' or 'tab' (default: detected from the header).",
       choices: [",", ";", "tab"]),
     .flag("--decimal-comma", "Read amounts, percentages and weights written as 84,50."),
+    .value(
+      "--people", "NAMES",
+      "The roster, comma-separated, of every file without its own (CSV files; YAML without people:): a name outside it is an error."
+    ),
     .flag("--allow-empty", "Accept inputs that hold no bills (an empty file or directory) instead of exiting 66."),
   ]
 
@@ -60,8 +64,20 @@ enum InputOptions {
       default: throw UsageError("'\(text)' is not a delimiter: expected ',', ';', 'tab' or '|'")
       }
     }
+    let people = try arguments.parse("--people") { text throws(UsageError) -> [String] in
+      var names: [String] = []
+      for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+        let name = PersonName.normalized(String(part))
+        guard !name.isEmpty else {
+          throw UsageError("'\(text)' has an empty name: expected names separated by commas, such as 'Ana, Ben, Chloé'")
+        }
+        guard !names.contains(name) else { throw UsageError("'\(name)' is listed twice") }
+        names.append(name)
+      }
+      return names
+    }
     return ReadOptions(
       defaults: defaults, delimiter: delimiter, decimalComma: decimalComma,
-      inputFormat: try arguments.choice("--input-format", InputFormat.self))
+      inputFormat: try arguments.choice("--input-format", InputFormat.self), people: people)
   }
 }

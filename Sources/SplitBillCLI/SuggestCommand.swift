@@ -44,9 +44,12 @@ enum SuggestCommand {
       case .advisor: throw UsageError("the advice starts from a percentage such as 15, not 'ai'")
       }
     }
-    // The bill's options describe the bill: without --amount there is none, and they would do nothing.
+    // The bill's options describe the bill: without --amount there is none, and they would do
+    // nothing (a configuration file's are defaults, for when there is one).
     if arguments.value("--amount") == nil,
-      let idle = ["--currency", "--split", "--people", "--leftover"].first(where: { arguments.value($0) != nil })
+      let idle = ["--currency", "--split", "--people", "--leftover"].first(where: {
+        arguments.value($0) != nil && !arguments.configured.contains($0)
+      })
     {
       throw UsageError("\(idle) needs --amount: without a bill there is nothing to split or price")
     }

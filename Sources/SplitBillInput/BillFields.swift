@@ -51,6 +51,9 @@ protocol BillFields: ~Copyable {
   func bytes(_ text: Text) -> UnsafeBufferPointer<UInt8>
   /// Where the text stood.
   func location(of text: Text) -> SourceLocation
+  /// Where a name stood, also while a bill is only recognized (``location(of:)`` may then rely on
+  /// positions a CSV row counts only for diagnostics).
+  func nameLocation(of text: Text) -> SourceLocation
   /// Where the key stood (for CSV, the cell).
   func keyLocation(_ key: BillKey) -> SourceLocation
   /// Where the key's value stood; the key's place when the value is null.
@@ -58,6 +61,8 @@ protocol BillFields: ~Copyable {
 }
 
 extension BillFields where Self: ~Copyable {
+  func nameLocation(of text: Text) -> SourceLocation { location(of: text) }
+
   /// The text as a string (readers hand on only valid UTF-8).
   func string(_ text: Text) -> String { unsafe String(decoding: bytes(text), as: UTF8.self) }
 

@@ -357,10 +357,26 @@ struct BillRules {
     }
   }
 
-  /// The name as every rule compares and prints it (``PersonName/normalized(_:)``), made once per spelling.
+  /// The name as every rule compares and prints it (``PersonName/normalized(_:)``), made once per
+  /// spelling; a new one is noted with where it was first met (``spellings``).
   mutating func name<Fields: BillFields & ~Copyable>(_ text: Fields.Text, _ fields: borrowing Fields) -> String {
-    unsafe names.value(for: fields.bytes(text)) { PersonName.normalized(fields.string(text)) } ?? ""
+    var made: String?
+    let name =
+      unsafe names.value(for: fields.bytes(text)) {
+        made = PersonName.normalized(fields.string(text))
+        return made
+      } ?? ""
+    if let made, !made.isEmpty, spellings.count < Self.spellingsNoted {
+      spellings.append((made, fields.nameLocation(of: text)))
+    }
+    return name
   }
+
+  /// Names as first met, in reading order (a name met under several spellings may be here more
+  /// than once), for the run's check of names that look alike (``NearNames``); at most
+  /// ``spellingsNoted``.
+  var spellings: [(name: String, location: SourceLocation)] = []
+  static let spellingsNoted = 2_000
 
   private static func choice<Fields: BillFields & ~Copyable, Policy: ProblemPolicy, Choice>(
     _ key: BillKey, _ fields: borrowing Fields, _ cache: inout ByteKeyedCache<Choice>, fallback: Resolved<Choice>,
@@ -622,6 +638,8 @@ struct BillRules {
       tip: cli.tip.map(Resolved.value) ?? .unset,
       leftover: cli.leftover.map(Resolved.value) ?? .unset,
       rounding: cli.rounding.map(Resolved.value) ?? .unset)
+    // The run's roster, unless the document gives its own (below).
+    context.roster = options.people
     var policy = Diagnosing()
     // The defaults' single values; other shapes are reported.
     func text(_ key: BillKey) -> (String, SourceLocation)? {

@@ -124,6 +124,12 @@ package struct BillStream {
   /// For each diagnostic, when it was found: 2 × the bill's ordinal for a bill's own, one more for
   /// those between bills. Repeats found at the end are slotted in by it.
   private var diagnosticTimes: [Int] = []
+  /// The first ``BillRules/spellingsNoted`` names met in the run, with where, and the set of them.
+  private var spellings: [(name: String, location: SourceLocation)] = []
+  private var spelled: Set<String> = []
+  /// Whether a roster applied somewhere (`--people`, a file's `people:`): names were checked
+  /// against it, and look-alikes are not warned of.
+  private var rosterInEffect: Bool
   /// The rules YAML bills are read through, on this thread (CSV rows are read through a copy on
   /// the CSV reading thread).
   private var rules: BillRules
@@ -138,6 +144,7 @@ package struct BillStream {
     self.options = options
     self.rules = BillRules(options: options)
     self.knownRepeats = nil
+    self.rosterInEffect = options.people != nil
   }
 
   /// A second reading of the same inputs, after ``findRepeats()`` found repeated ids on the first:
@@ -145,6 +152,7 @@ package struct BillStream {
   package init(options: ReadOptions, repeats: Repeats) {
     self.options = options
     self.rules = BillRules(options: options)
+    self.rosterInEffect = options.people != nil
     self.knownRepeats = repeats
     if repeats.omittedReceipts > 0 { omittedWarnings[Self.receiptCode] = repeats.omittedReceipts }
   }
@@ -188,9 +196,32 @@ package struct BillStream {
     return complete
   }
 
+  /// Notes the names a file's rules met first, each with where.
+  private mutating func note(_ found: [(name: String, location: SourceLocation)]) {
+    for (name, location) in found where spellings.count < BillRules.spellingsNoted && spelled.insert(name).inserted {
+      spellings.append((name, location))
+    }
+  }
+
+  /// Without a roster anywhere in the run, warns of each name that looks like another
+  /// (``PersonName/lookalikes(_:)``): a misspelt name is otherwise a new person, silently.
+  private mutating func warnOfLookalikeNames() {
+    guard !rosterInEffect else { return }
+    for (name, like) in PersonName.lookalikes(spellings.map(\.name)) {
+      record(
+        .warning(
+          .similarNames(spellings[name].name, like: spellings[like].name, first: spellings[like].location),
+          at: spellings[name].location),
+        ofBill: false)
+    }
+    spellings = []
+  }
+
   /// After reading: finds repeated ids (errors) and receipts (warnings) and adds their diagnostics
-  /// where the reading met them. On a second reading there is nothing left to find.
+  /// where the reading met them, and warns of names that look alike. On a second reading there is
+  /// no repeat left to find.
   package mutating func findRepeats() -> Repeats {
+    warnOfLookalikeNames()
     if knownRepeats != nil { return Repeats() }
     // The guesses are made: their table is not held through the search's own.
     idHashes = HashSet(room: 0)
@@ -335,6 +366,7 @@ package struct BillStream {
       case .document(let header):
         let found: [Diagnostic]
         (context, found) = self.rules.context(for: header)
+        if context.roster != nil { self.rosterInEffect = true }
         self.cashRules += context.cashRules
         for diagnostic in found { self.record(diagnostic, ofBill: false) }
         self.fileProblems += found
@@ -395,6 +427,8 @@ package struct BillStream {
             recycler.recycle(flat)
           }
         })
+      note(rules.spellings)
+      rules.spellings = []
     case .csv:
       let input: ByteReader
       if source.path == "-", let opened = readStandardInput().byteReader() {
@@ -432,6 +466,7 @@ package struct BillStream {
         record(orphan, ofBill: false)
         fileProblems.append(orphan)
       }
+      note(csv.rules.spellings)
     }
   }
 

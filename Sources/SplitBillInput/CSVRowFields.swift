@@ -230,6 +230,26 @@ import SplitBillCore
     return cellLocation(column)
   }
 
+  func nameLocation(of text: Text) -> SourceLocation {
+    if counted != nil { return location(of: text) }
+    // Recognizing: a row split in place has not counted its cells' columns. Count them up to
+    // this cell from the text (as `CSVBillReader.Row.settleColumns` does: a quoted cell stood in
+    // the line with its quotes doubled, between quotes).
+    let target = Int(text.cell)
+    var column = 1
+    for index in 0..<target {
+      let range = unsafe cells[index].range
+      let cellText = unsafe UnsafeBufferPointer(rebasing: bytes[range])
+      column += unsafe range.count - ByteScan.continuationBytes(cellText) + 1
+      if unsafe cells[index].quoted { column += unsafe 2 + cellText.reduce(0) { $0 + ($1 == 0x22 ? 1 : 0) } }
+    }
+    let cell = unsafe cells[target]
+    let before = unsafe UnsafeBufferPointer(
+      rebasing: bytes[cell.range.lowerBound..<max(cell.range.lowerBound, Int(text.at))])
+    let scalars = text.inList ? unsafe before.count - ByteScan.continuationBytes(before) : 0
+    return SourceLocation(in: file, line: cell.line, column: column + (cell.quoted ? 1 : 0) + scalars)
+  }
+
   private func cellLocation(_ column: Int) -> SourceLocation {
     unsafe SourceLocation(in: file, line: cells[column].line, column: cells[column].column)
   }

@@ -278,6 +278,8 @@ package enum Problem: Hashable, Sendable {
   case repeatedID(String, first: SourceLocation, kind: RecordKind = .bill)
   /// A bill with the same date, amount, currency and payer as an earlier one.
   case probableDuplicateReceipt(id: String, firstID: String, first: SourceLocation)
+  /// A name that looks like another of the run (no roster to tell): a misspelling, most likely.
+  case similarNames(String, like: String, first: SourceLocation)
   /// A bill or payment without a date where the run needs one (`journal`: for a journal, else a
   /// date filter).
   case missingDate(id: String, journal: Bool, kind: RecordKind = .bill)
@@ -408,6 +410,7 @@ package enum Problem: Hashable, Sendable {
     case .paymentNotPositive: return "amount.not-positive"
     case .repeatedID: return "id.duplicate"
     case .probableDuplicateReceipt: return "receipt.duplicate"
+    case .similarNames: return "names.similar"
     case .missingDate: return "date.missing"
     case .rate(let problem): return problem.code
     case .missingRate: return "rate.missing"
@@ -626,6 +629,9 @@ package enum Problem: Hashable, Sendable {
     case .probableDuplicateReceipt(let id, let firstID, let first):
       return
         "probable duplicate receipt: '\(EchoedText.quote(id))' has the same date, amount, currency and payer as '\(EchoedText.quote(firstID))' (\(first))"
+    case .similarNames(let name, let like, let first):
+      return
+        "'\(EchoedText.quote(name))' looks like '\(EchoedText.quote(like))' (\(first)): one person misspelt? A roster makes a name outside it an error: 'people:' in a YAML file, '--people' or the configuration's 'people:' for every file"
     case .missingDate(let id, let journal, let kind):
       return
         "\(kind.rawValue) '\(EchoedText.quote(id))' has no date, but \(journal ? "journal formats date every transaction" : "a date filter is in use")"

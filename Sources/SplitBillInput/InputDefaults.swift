@@ -38,16 +38,20 @@ package struct ReadOptions: Sendable {
   package var decimalComma: Bool
   /// `--input-format`: the format of standard input (and of files with other extensions).
   package var inputFormat: InputFormat?
+  /// `--people` (or the configuration's `people:`): the roster of every file that has none of its
+  /// own (every CSV file; YAML files without `people:`), NFC names.
+  package var people: [String]?
 
   /// Creates options.
   package init(
     defaults: InputDefaults = InputDefaults(), delimiter: UInt8? = nil, decimalComma: Bool = false,
-    inputFormat: InputFormat? = nil
+    inputFormat: InputFormat? = nil, people: [String]? = nil
   ) {
     self.defaults = defaults
     self.delimiter = delimiter
     self.decimalComma = decimalComma
     self.inputFormat = inputFormat
+    self.people = people
   }
 }
 

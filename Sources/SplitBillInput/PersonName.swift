@@ -1,4 +1,5 @@
 import Foundation
+import SplitBillText
 
 /// People's names as the format compares and prints them, in bill files, flags and the screen.
 package enum PersonName {
@@ -15,5 +16,38 @@ package enum PersonName {
       return String(decoding: Array(bytes), as: UTF8.self)
     }
     return name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
+  }
+}
+
+extension PersonName {
+  /// For each name that looks like an earlier one, the two positions: names the same but for case
+  /// and accents (`jonas`, `Jonás`), or of at least three letters and one edit apart (two when
+  /// both have more than five: `Jonsa` for `Jonas`, a swap of two letters being one edit). A
+  /// name is paired with the first it looks like. Names are compared in the order given (first
+  /// met first); past ``Spelling/longestWord`` letters a name is compared only by case and accents.
+  package static func lookalikes(_ names: [String]) -> [(name: Int, like: Int)] {
+    let folded = names.map { Array($0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)) }
+    var first: [String: Int] = [:]
+    var found: [(name: Int, like: Int)] = []
+    for (index, key) in folded.enumerated() {
+      if let earlier = first[String(key)] {
+        found.append((index, earlier))
+        continue
+      }
+      first[String(key)] = index
+      guard key.count >= 3, key.count <= Spelling.longestWord else { continue }
+      for earlier in 0..<index {
+        let other = folded[earlier]
+        let allowed = min(other.count, key.count) > 5 ? 2 : 1
+        guard other.count >= 3, other.count <= Spelling.longestWord, abs(other.count - key.count) <= allowed,
+          first[String(other)] == earlier
+        else { continue }
+        if Spelling.editDistance(other, key, atMost: allowed) != nil {
+          found.append((index, earlier))
+          break
+        }
+      }
+    }
+    return found
   }
 }

@@ -32,7 +32,7 @@ package enum Spelling {
 
   /// ``editDistance(_:_:)`` if it is at most `limit`, else `nil`, found without computing past
   /// the limit: a row whose every entry exceeds it ends the search.
-  static func editDistance(_ a: [Character], _ b: [Character], atMost limit: Int) -> Int? {
+  package static func editDistance(_ a: [Character], _ b: [Character], atMost limit: Int) -> Int? {
     if a.isEmpty { return b.count <= limit ? b.count : nil }
     if b.isEmpty { return a.count <= limit ? a.count : nil }
     var previousPrevious = [Int](repeating: 0, count: b.count + 1)

@@ -26,6 +26,19 @@ struct ConfigurationTests {
     return (directory, xdg)
   }
 
+  /// A configuration's bill defaults (`currency`, `people`) are defaults: `suggest` without a
+  /// bill does not take them for options given in vain, as it does the command line's.
+  @Test func suggestWithoutABillIgnoresTheConfigurationsBillDefaults() throws {
+    let (directory, xdg) = try setUp()
+    try "currency: EUR\npeople: Maya, Jonas\n".write(
+      to: directory.appendingPathComponent("splitbill.yaml"), atomically: true, encoding: .utf8)
+    let suggested = try run(["suggest", "great food"], in: directory, xdg: xdg)
+    #expect(suggested.code == 0, "\(suggested.stderr)")
+    #expect(suggested.stdout.contains("Advisor: offline"))
+    let given = try run(["suggest", "great food", "--currency", "EUR"], in: directory, xdg: xdg)
+    #expect(given.code == 64 && given.stderr.contains("--currency needs --amount"))
+  }
+
   @Test func theNearestFileWinsAndTheCommandLineOverBoth() throws {
     let (directory, xdg) = try setUp()
     try "currency: JPY\ndefault-tip: 10\n".write(
