@@ -760,7 +760,7 @@ package enum Problem: Hashable, Sendable {
     ("diners.weight-syntax", "a weight that is not a number"),
     ("diners.weight-not-positive", "a weight of zero or less"),
     ("diners.weight-too-large", "a weight above 1,000,000"),
-    ("diners.unknown-person", "a diner not in people (with a did-you-mean)"),
+    ("diners.unknown-person", "a diner not in people, or not in `--people` (with a did-you-mean)"),
     ("paid_by.unknown-person", "a payer not in people (with a did-you-mean)"),
     ("paid_by.empty", "an empty payer"),
     ("paid_by.not-a-diner", "the payer leftover policy with a payer who is not a diner"),
@@ -813,6 +813,10 @@ package enum Problem: Hashable, Sendable {
     ("receipt_total.negative", "a negative receipt_total"),
     ("split.failed", "a bill that cannot be split (a total past the exact range)"),
     ("receipt.duplicate", "warning: the same date, amount, currency and payer as an earlier bill"),
+    (
+      "names.similar",
+      "warning: a name that looks like an earlier one (case, accents, one or two edits), without a roster"
+    ),
     ("payment.shape", "a payment that is not a mapping"),
     ("payment.unknown-key", "a key outside the payment format (with a did-you-mean)"),
     ("payment.duplicate-key", "a key given twice in a payment"),
