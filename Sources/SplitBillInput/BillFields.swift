@@ -49,6 +49,8 @@ protocol BillFields: ~Copyable {
 
   /// The text's UTF-8 bytes, valid until the rules return.
   func bytes(_ text: Text) -> UnsafeBufferPointer<UInt8>
+  /// Whether the fields are a CSV row (no file defaults, no nested values).
+  var isCSVRow: Bool { get }
   /// Where the text stood.
   func location(of text: Text) -> SourceLocation
   /// Where a name stood, also while a bill is only recognized (``location(of:)`` may then rely on

@@ -222,7 +222,7 @@ struct BillRules {
         try policy.report(
           .error(.invalidDefault(key: "tip", at: location), at: fields.start))
       case .unset:
-        try policy.report(.error(.noTip, at: fields.start))
+        try policy.report(.error(.noTip(inCSV: fields.isCSVRow), at: fields.start))
       }
     }
 

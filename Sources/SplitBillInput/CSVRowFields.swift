@@ -132,6 +132,7 @@ import SplitBillCore
   }
 
   var start: SourceLocation { SourceLocation(in: file, line: line, column: 1) }
+  var isCSVRow: Bool { true }
   var givesID: Bool { layout.givesID }
   func isMisspelt(_ key: BillKey) -> Bool { false }
 

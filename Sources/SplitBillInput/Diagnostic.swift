@@ -198,7 +198,8 @@ package enum Problem: Hashable, Sendable {
   /// Both `tip` and `tip_amount`.
   case bothTips
   /// No tip given and no default.
-  case noTip
+  /// No tip anywhere; `inCSV`: the bill is a CSV row (which has no file defaults to suggest).
+  case noTip(inCSV: Bool)
   /// A choice (`leftover`, `rounding`) outside its values; `guess` is the one it looks like.
   case invalidChoice(key: String, text: String, choices: [String], guess: String?)
 
@@ -540,9 +541,10 @@ package enum Problem: Hashable, Sendable {
     case .invalidTip(let error): return error.message(field: "tip") + " (or 'ai' for advice)"
     case .bothTips:
       return "tip and tip_amount are both given: a bill has exactly one of a percentage, a fixed tip, or 'ai'"
-    case .noTip:
-      return
-        "no tip for this bill: add 'tip: 18%' or 'tip_amount: 5.00', a 'tip' in the file's defaults, or --default-tip"
+    case .noTip(let inCSV):
+      return inCSV
+        ? "no tip for this bill: fill its 'tip' (18%) or 'tip_amount' (5.00) cell, adding the column if need be, or give --default-tip (the configuration's default-tip: for every run)"
+        : "no tip for this bill: add 'tip: 18%' or 'tip_amount: 5.00', a 'tip' in the file's defaults, or --default-tip"
     case .invalidChoice(let key, let text, let choices, let guess):
       let message = "\(key) '\(EchoedText.quote(text))' is not one of \(choices.joined(separator: ", "))"
       guard let guess else { return message }

@@ -92,6 +92,7 @@ import SplitBillText
   }
 
   var start: SourceLocation { location(of: 0) }
+  var isCSVRow: Bool { false }
   var givesID: Bool { unsafe slots[BillKey.id.rawValue] >= 0 }
   func isMisspelt(_ key: BillKey) -> Bool { misspelt.contains(key) }
 

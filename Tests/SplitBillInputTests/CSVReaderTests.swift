@@ -19,6 +19,15 @@ import Testing
     #expect(result.bills.last?.notes == nil)
   }
 
+  /// A CSV file has no defaults: a bill without a tip is told of what a CSV file can give.
+  @Test func aMissingTipSuggestsWhatACSVFileHas() throws {
+    let result = try read("amount,diners\n5.00,2\n", name: "b.csv")
+    #expect(result.diagnostics.map(\.code) == ["tip.missing"])
+    let message = try #require(result.diagnostics.first?.message)
+    #expect(message.contains("fill its 'tip' (18%) or 'tip_amount' (5.00) cell") && message.contains("--default-tip"))
+    #expect(!message.contains("defaults"))
+  }
+
   @Test func headerIsCaseInsensitiveInAnyOrderWithABOM() throws {
     let result = try read(bytes: [0xEF, 0xBB, 0xBF] + Array("Diners,TIP,Amount\n2,10,5.00\n".utf8), name: "b.csv")
     #expect(result.diagnostics.isEmpty)
