@@ -84,7 +84,7 @@ package struct ReportSummary: Sendable {
   /// Invalid records in all, listed or not.
   package var invalidCount: Int { invalid.count + invalidNotListed.bills + invalidNotListed.payments }
 
-  /// `and 12 more invalid bills and payments not listed (the first 1000 are)`, or `nil` when all are.
+  /// `and 12 more invalid records not listed (the first 1000 are)`, or `nil` when all are listed.
   package var invalidNotListedNote: String? {
     let count = invalidNotListed.bills + invalidNotListed.payments
     guard count > 0 else { return nil }
