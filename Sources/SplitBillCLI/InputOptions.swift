@@ -6,7 +6,7 @@ import SplitBillInput
 /// The options every command that reads bill files shares.
 enum InputOptions {
   static let specs: [OptionSpec] = [
-    .value("--currency", "CODE", "Default currency for bills and files that name none (default USD)."),
+    .value("--currency", "CODE", "Currency of bills and files that name none (else such a bill is an error)."),
     .value("--default-tip", "TIP", "Default tip for bills and files that give none: a percentage or 'ai'."),
     .value(
       "--leftover", "POLICY", "Default leftover policy: balanced, remainder, first, payer, to-tip.",

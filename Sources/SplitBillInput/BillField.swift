@@ -34,7 +34,7 @@ package struct BillField: Sendable {
       summary: "The bill before tip, as exact decimal text in the currency's digits."),
     BillField(
       name: "currency", kind: .currency, required: false, inDefaults: true,
-      summary: "ISO 4217 code; default from defaults, --currency, else USD."),
+      summary: "ISO 4217 code; default from defaults or --currency (none: an error)."),
     BillField(
       name: "tip", kind: .tip, required: false, inDefaults: true,
       summary: "A percentage from 0 to 100 (18, '18%', 12.5) or 'ai' for advice."),

@@ -144,7 +144,9 @@ struct BillRules {
     } else {
       switch context.currency {
       case .value(let value): currency = value
-      case .unset: currency = .usd
+      case .unset:
+        currencyKnown = false
+        try policy.report(.error(.noCurrency(inCSV: fields.isCSVRow, kind: .bill), at: fields.start))
       case .invalid(let location):
         currencyKnown = false
         try policy.report(

@@ -194,7 +194,7 @@ struct CSVBillReader {
       let start = SourceLocation(in: sourceFile, line: row.line, column: 1)
       if row.problem != nil || row.cells.count != names.count {
         let problem = row.problem ?? .error(.cellCount(cells: row.cells.count, columns: names.count), at: start)
-        emit(.payment(RawRecord(index: index, start: start, entries: [], problem: problem)))
+        emit(.payment(RawRecord(index: index, start: start, entries: [], problem: problem, isCSVRow: true)))
       } else {
         let entries = zip(row.cells, names).map { cell, name in
           let location = SourceLocation(in: sourceFile, line: cell.line, column: cell.column)
@@ -202,7 +202,7 @@ struct CSVBillReader {
           return RawRecord.Entry(
             key: name, keyLocation: location, value: text.isEmpty ? .null : .text(text), valueLocation: location)
         }
-        emit(.payment(RawRecord(index: index, start: start, entries: entries, problem: nil)))
+        emit(.payment(RawRecord(index: index, start: start, entries: entries, problem: nil, isCSVRow: true)))
       }
       if row.unterminated { return }
     }

@@ -200,6 +200,8 @@ package enum Problem: Hashable, Sendable {
   /// No tip given and no default.
   /// No tip anywhere; `inCSV`: the bill is a CSV row (which has no file defaults to suggest).
   case noTip(inCSV: Bool)
+  /// No currency anywhere (the record, its file's defaults, `--currency`): never a guess.
+  case noCurrency(inCSV: Bool, kind: RecordKind)
   /// A choice (`leftover`, `rounding`) outside its values; `guess` is the one it looks like.
   case invalidChoice(key: String, text: String, choices: [String], guess: String?)
 
@@ -377,6 +379,7 @@ package enum Problem: Hashable, Sendable {
     case .invalidTip(let error): return "tip.\(error.code)"
     case .bothTips: return "tip.conflict"
     case .noTip: return "tip.missing"
+    case .noCurrency: return "currency.missing"
     case .invalidChoice(let key, _, _, _): return "\(key).unknown"
     case .notAHeadCount: return "diners.head-count"
     case .tooFewDiners: return "diners.too-few"
@@ -541,6 +544,10 @@ package enum Problem: Hashable, Sendable {
     case .invalidTip(let error): return error.message(field: "tip") + " (or 'ai' for advice)"
     case .bothTips:
       return "tip and tip_amount are both given: a bill has exactly one of a percentage, a fixed tip, or 'ai'"
+    case .noCurrency(let inCSV, let kind):
+      return inCSV
+        ? "no currency for this \(kind.rawValue): fill its 'currency' cell (EUR), adding the column if need be, or give --currency CODE (the configuration's currency: for every run)"
+        : "no currency for this \(kind.rawValue): add 'currency: EUR', a 'currency' in the file's defaults, or --currency CODE (the configuration's currency: for every run)"
     case .noTip(let inCSV):
       return inCSV
         ? "no tip for this bill: fill its 'tip' (18%) or 'tip_amount' (5.00) cell, adding the column if need be, or give --default-tip (the configuration's default-tip: for every run)"
@@ -815,6 +822,7 @@ package enum Problem: Hashable, Sendable {
     ("receipt_total.negative", "a negative receipt_total"),
     ("split.failed", "a bill that cannot be split (a total past the exact range)"),
     ("receipt.duplicate", "warning: the same date, amount, currency and payer as an earlier bill"),
+    ("currency.missing", "no currency for the record, in its file's defaults, or from --currency"),
     (
       "names.similar",
       "warning: a name that looks like an earlier one (case, accents, one or two edits), without a roster"

@@ -49,7 +49,7 @@ package struct PaymentField: Sendable {
       name: "amount", required: true,
       summary: "More than zero, as exact decimal text in the currency's digits."),
     PaymentField(
-      name: "currency", required: false, summary: "ISO 4217 code; default from defaults, --currency, else USD."),
+      name: "currency", required: false, summary: "ISO 4217 code; default from defaults or --currency."),
     PaymentField(name: "notes", required: false, summary: "Free text (how it was paid)."),
   ]
 
@@ -84,6 +84,8 @@ struct RawRecord: Sendable {
   /// What makes it unreadable as a record (a YAML item that is not a mapping, a CSV row of the
   /// wrong length), if anything: then there are no entries.
   var problem: Diagnostic?
+  /// Whether it is a CSV row (no file defaults to suggest).
+  var isCSVRow = false
 }
 
 /// The rules of payment records (``PaymentField``): every problem found, each located.
@@ -175,7 +177,7 @@ enum PaymentRules {
     } else {
       switch context.currency {
       case .value(let value): currency = value
-      case .unset: currency = .usd
+      case .unset: problems.append(.error(.noCurrency(inCSV: raw.isCSVRow, kind: .payment), at: raw.start))
       case .invalid(let location):
         problems.append(.error(.invalidDefault(key: "currency", at: location), at: raw.start))
       }

@@ -35,8 +35,8 @@ import Testing
       for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
     let file = directory.appendingPathComponent("twice.yaml")
     try """
-    - {id: a, date: 2026-11-20, amount: 5, tip: 1, diners: 1, paid_by: Ana}
-    - {id: b, date: 2026-11-20, amount: 5, tip: 1, diners: 1, paid_by: Ana}
+    - {id: a, date: 2026-11-20, amount: 5, currency: EUR, tip: 1, diners: 1, paid_by: Ana}
+    - {id: b, date: 2026-11-20, amount: 5, currency: EUR, tip: 1, diners: 1, paid_by: Ana}
     """.write(to: file, atomically: true, encoding: .utf8)
     #expect(await runCLI(["check", file.path]).code == 0)
     #expect(await runCLI(["check", file.path, "--strict"]).code == 1)

@@ -87,6 +87,7 @@ import Testing
     bills:
       - id: h1
         date: 2026-11-20
+        currency: USD
         tip: 0
         diners: [Ana]
         paid_by: Ana

@@ -260,6 +260,7 @@ struct JournalToolTests {
       date: 2026-11-20
       description: "Dinner; with \\"quotes\\" | and, commas"
       amount: 70.00
+      currency: USD
       tip: 10
       diners: [ben, "O'Brien", Jean Luc, Jean-Luc, 李雷, élodie, Ana_B, "Ch:lo"]
       paid_by: ben

@@ -202,8 +202,8 @@ func scratchDirectory() throws -> URL {
 
   @Test func theReadingThreadHandsOnEveryBillInOrderToASlowWriter() throws {
     let directory = try scratchDirectory()
-    var text = "id,amount,tip,diners\n"
-    for index in 0..<1_000 { text += "n\(index),\(index + 1).00,10,2\n" }
+    var text = "id,amount,currency,tip,diners\n"
+    for index in 0..<1_000 { text += "n\(index),\(index + 1).00,USD,10,2\n" }
     let file = directory.appendingPathComponent("slow.csv")
     try text.write(to: file, atomically: true, encoding: .utf8)
     var stream = BillStream(options: ReadOptions())
@@ -300,10 +300,10 @@ func scratchDirectory() throws -> URL {
     let file = try scratchDirectory().appendingPathComponent("mixed.yaml")
     try """
     bills:
-      - {id: ok, amount: 10, tip: 0, diners: [Ana, Ben], paid_by: Ana}
-      - {id: bad, amount: x, tip: 0, diners: 2}
+      - {id: ok, amount: 10, currency: EUR, tip: 0, diners: [Ana, Ben], paid_by: Ana}
+      - {id: bad, amount: x, currency: EUR, tip: 0, diners: 2}
     payments:
-      - {id: p, from: Ben, to: Ben, amount: 5}
+      - {id: p, from: Ben, to: Ben, amount: 5, currency: EUR}
     """.write(to: file, atomically: true, encoding: .utf8)
     let text = await runCLI(["report", file.path])
     #expect(text.code == 1)
@@ -315,7 +315,7 @@ func scratchDirectory() throws -> URL {
   @Test func aDateFilterNeedsADateOnEveryBill() async throws {
     let directory = try scratchDirectory()
     let file = directory.appendingPathComponent("undated.yaml")
-    try "- {id: u, amount: 5, tip: 1, diners: 1}\n".write(to: file, atomically: true, encoding: .utf8)
+    try "- {id: u, amount: 5, currency: EUR, tip: 1, diners: 1}\n".write(to: file, atomically: true, encoding: .utf8)
     let outcome = await runCLI(["report", file.path, "--since", "2026-01-01"])
     #expect(outcome.code == 1)
     #expect(outcome.stderr.contains("bill 'u' has no date, but a date filter is in use"))
@@ -329,6 +329,7 @@ func scratchDirectory() throws -> URL {
       date: 2026-11-20
       description: "=HYPERLINK(\"http://evil\")|**bold**\u001B[2J"
       amount: 10
+      currency: USD
       tip: 0
       diners: ["<img src=x onerror=alert(1)>", "+SUM(A1)", "@cmd", "-2+3"]
       paid_by: "+SUM(A1)"

@@ -82,7 +82,7 @@ import Testing
     // and the run says so and fails; the report itself is written as always.
     let broken = try scratchDirectory()
     try
-      "bills:\n  - {id: ok, date: 2026-11-20, amount: 10, tip: 0, diners: [Ana, Ben], paid_by: Ana}\n  - {amount: x}\n"
+      "bills:\n  - {id: ok, date: 2026-11-20, amount: 10, currency: EUR, tip: 0, diners: [Ana, Ben], paid_by: Ana}\n  - {amount: x}\n"
       .write(to: broken.appendingPathComponent("w.yaml"), atomically: true, encoding: .utf8)
     let refused = try runProcess(
       binary, ["report", "w.yaml", "--record-settlements", "s.yaml"], environment: ["PATH": "/usr/bin:/bin"],

@@ -7,12 +7,12 @@ import Testing
 @Suite(.serialized) struct WriteFailureTests {
   /// A CSV trip of `count` bills with ids `b1`…; the first `repeated` ids are used again at the end.
   static func trip(count: Int, repeated: Int = 0) -> Data {
-    var text = "id,amount,tip,diners,paid_by,notes\n"
+    var text = "id,amount,currency,tip,diners,paid_by,notes\n"
     for number in 1...count {
-      text += "b\(number),\(10 + number % 90).\(number % 100 < 10 ? "0" : "")\(number % 100),15,Ana;Ben;Chloé,Ana,"
+      text += "b\(number),\(10 + number % 90).\(number % 100 < 10 ? "0" : "")\(number % 100),USD,15,Ana;Ben;Chloé,Ana,"
       text += "a note long enough to make the spools and partitions grow quickly \(number)\n"
     }
-    for number in 1...max(repeated, 1) where repeated > 0 { text += "b\(number),5.00,10,Ana;Ben,Ben,\n" }
+    for number in 1...max(repeated, 1) where repeated > 0 { text += "b\(number),5.00,USD,10,Ana;Ben,Ben,\n" }
     return Data(text.utf8)
   }
 

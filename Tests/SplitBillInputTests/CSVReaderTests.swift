@@ -28,6 +28,32 @@ import Testing
     #expect(!message.contains("defaults"))
   }
 
+  /// No currency anywhere is an error, never a silent USD, and each format is told what it can give.
+  @Test func aMissingCurrencyIsAnErrorNamingWhatTheFormatHas() throws {
+    let csv = try read("amount,tip,diners\n5.00,10,2\n", name: "b.csv", currencyGiven: false)
+    #expect(csv.bills.isEmpty && csv.diagnostics.map(\.code) == ["currency.missing"])
+    let csvMessage = try #require(csv.diagnostics.first?.message)
+    #expect(
+      csvMessage.hasPrefix("no currency for this bill: fill its 'currency' cell (EUR)")
+        && !csvMessage.contains("defaults"))
+    let payment = try read("from,to,amount\nAna,Ben,5.00\n", name: "p.csv", currencyGiven: false)
+    #expect(
+      payment.diagnostics.first?.message.hasPrefix("no currency for this payment: fill its 'currency' cell") == true)
+    let yaml = try read("- {amount: 5, tip: 10, diners: 2}\n", currencyGiven: false)
+    #expect(
+      yaml.lines == [
+        "1:3: error: no currency for this bill: add 'currency: EUR', a 'currency' in the file's defaults, or --currency CODE (the configuration's currency: for every run)"
+      ])
+    // Given anywhere, it is used: the file's defaults, the command line.
+    #expect(
+      try read("defaults: {currency: EUR}\nbills:\n  - {amount: 5, tip: 10, diners: 2}\n", currencyGiven: false).bills
+        .first?.terms.amount.currency == .eur)
+    let given = try read(
+      "amount,tip,diners\n5.00,10,2\n", name: "b.csv", options: ReadOptions(defaults: InputDefaults(currency: .eur)),
+      currencyGiven: false)
+    #expect(given.bills.first?.terms.amount.currency == .eur)
+  }
+
   @Test func headerIsCaseInsensitiveInAnyOrderWithABOM() throws {
     let result = try read(bytes: [0xEF, 0xBB, 0xBF] + Array("Diners,TIP,Amount\n2,10,5.00\n".utf8), name: "b.csv")
     #expect(result.diagnostics.isEmpty)

@@ -31,23 +31,33 @@ func temporaryDirectory() throws -> URL {
 }
 
 /// Writes `text` to a temporary file named `name` and reads it.
-func read(_ text: String, name: String = "bills.yaml", options: ReadOptions = ReadOptions()) throws -> ReadResult {
-  try read(bytes: Array(text.utf8), name: name, options: options)
+func read(
+  _ text: String, name: String = "bills.yaml", options: ReadOptions = ReadOptions(), currencyGiven: Bool = true
+) throws -> ReadResult {
+  try read(bytes: Array(text.utf8), name: name, options: options, currencyGiven: currencyGiven)
 }
 
 /// Writes `bytes` to a temporary file named `name` and reads it.
-func read(bytes: [UInt8], name: String, options: ReadOptions = ReadOptions()) throws -> ReadResult {
+func read(bytes: [UInt8], name: String, options: ReadOptions = ReadOptions(), currencyGiven: Bool = true) throws
+  -> ReadResult
+{
   let directory = try temporaryDirectory()
   defer { try? FileManager.default.removeItem(at: directory) }
   let path = directory.appendingPathComponent(name).path
   try Data(bytes).write(to: URL(fileURLWithPath: path))
-  var result = readPaths([path], options: options)
+  var result = readPaths([path], options: options, currencyGiven: currencyGiven)
   result.directory = directory.path
   return result
 }
 
 /// Reads `paths` as `report` does: once, and again if an id repeated.
-func readPaths(_ paths: [String], options: ReadOptions = ReadOptions()) -> ReadResult {
+///
+/// Most files here name no currency: they are read as with `--currency USD`, unless
+/// `currencyGiven` is false (a bill with no currency anywhere is an error, tested on its own).
+func readPaths(_ paths: [String], options given: ReadOptions = ReadOptions(), currencyGiven: Bool = true) -> ReadResult
+{
+  var options = given
+  if currencyGiven, options.defaults.currency == nil { options.defaults.currency = .usd }
   func readOnce(_ stream: inout BillStream) -> ReadResult {
     var result = ReadResult()
     stream.read(stream.sources(for: paths)) { outcome in
