@@ -51,6 +51,9 @@ protocol BillFields: ~Copyable {
   func bytes(_ text: Text) -> UnsafeBufferPointer<UInt8>
   /// Whether the fields are a CSV row (no file defaults, no nested values).
   var isCSVRow: Bool { get }
+  /// Whether `key` was given but could not be read as text (a CSV cell of invalid UTF-8, said by
+  /// ``reportReaderProblems(to:)``): it is not missing.
+  func isUnreadable(_ key: BillKey) -> Bool
   /// Where the text stood.
   func location(of text: Text) -> SourceLocation
   /// Where a name stood, also while a bill is only recognized (``location(of:)`` may then rely on
@@ -64,6 +67,7 @@ protocol BillFields: ~Copyable {
 
 extension BillFields where Self: ~Copyable {
   func nameLocation(of text: Text) -> SourceLocation { location(of: text) }
+  func isUnreadable(_ key: BillKey) -> Bool { false }
 
   /// The text as a string (readers hand on only valid UTF-8).
   func string(_ text: Text) -> String { unsafe String(decoding: bytes(text), as: UTF8.self) }

@@ -146,7 +146,12 @@ struct BillRules {
       case .value(let value): currency = value
       case .unset:
         currencyKnown = false
-        try policy.report(.error(.noCurrency(inCSV: fields.isCSVRow, kind: .bill), at: fields.start))
+        // Missing, not given in a shape or bytes already reported.
+        switch fields.value(.currency) {
+        case .absent where !fields.isUnreadable(.currency), .null:
+          try policy.report(.error(.noCurrency(inCSV: fields.isCSVRow, kind: .bill), at: fields.start))
+        default: break
+        }
       case .invalid(let location):
         currencyKnown = false
         try policy.report(

@@ -133,6 +133,7 @@ import SplitBillCore
 
   var start: SourceLocation { SourceLocation(in: file, line: line, column: 1) }
   var isCSVRow: Bool { true }
+  func isUnreadable(_ key: BillKey) -> Bool { invalidUTF8 & (1 << key.rawValue) != 0 }
   var givesID: Bool { layout.givesID }
   func isMisspelt(_ key: BillKey) -> Bool { false }
 

@@ -177,7 +177,11 @@ enum PaymentRules {
     } else {
       switch context.currency {
       case .value(let value): currency = value
-      case .unset: problems.append(.error(.noCurrency(inCSV: raw.isCSVRow, kind: .payment), at: raw.start))
+      case .unset:
+        // Missing, not given in a shape already reported.
+        if given["currency"] == nil || isNull(given["currency"]) {
+          problems.append(.error(.noCurrency(inCSV: raw.isCSVRow, kind: .payment), at: raw.start))
+        }
       case .invalid(let location):
         problems.append(.error(.invalidDefault(key: "currency", at: location), at: raw.start))
       }

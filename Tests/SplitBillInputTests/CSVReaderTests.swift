@@ -44,6 +44,12 @@ import Testing
       yaml.lines == [
         "1:3: error: no currency for this bill: add 'currency: EUR', a 'currency' in the file's defaults, or --currency CODE (the configuration's currency: for every run)"
       ])
+    // Given but unreadable, it is not also missing: one error each.
+    let list = try read("- {amount: 5, tip: 10, diners: 2, currency: [EUR]}\n", currencyGiven: false)
+    #expect(list.diagnostics.map(\.code) == ["currency.shape"])
+    let bytes = Array("amount,currency,tip,diners\n5,".utf8) + [0xFF, 0xFE] + Array(",1,2\n".utf8)
+    let unreadable = try read(bytes: bytes, name: "u.csv", currencyGiven: false)
+    #expect(unreadable.diagnostics.map(\.code) == ["csv.utf8"])
     // Given anywhere, it is used: the file's defaults, the command line.
     #expect(
       try read("defaults: {currency: EUR}\nbills:\n  - {amount: 5, tip: 10, diners: 2}\n", currencyGiven: false).bills
