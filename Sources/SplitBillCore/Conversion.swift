@@ -151,6 +151,8 @@ public struct ConversionLedger: Sendable {
   /// The settlement currency.
   public let currency: Currency
   private(set) var groups: [Group] = []
+  /// The currencies converted from, in code order (what the two ways of converting take).
+  package var sourceCurrencies: [Currency] { Array(Set(groups.map(\.use.from))).sorted() }
   private var groupNumbers: [RateUse: Int] = [:]
   private(set) var people = PersonNumbers()
   private var overflowed = false
@@ -221,7 +223,7 @@ public struct ConversionLedger: Sendable {
   public func convert(policy: LeftoverPolicy, absorbed: (String) -> Int) throws(ReconciliationFailure) -> Conversion {
     let failure = ReconciliationFailure(currency: currency.code, identity: "every converted sum fits")
     if overflowed { throw failure }
-    let currencies = Array(Set(groups.map(\.use.from))).sorted()
+    let currencies = sourceCurrencies
     let balances: [ConvertedBalance]
     if let fixedPoint = try fixedPointBalances(currencies: currencies, policy: policy, absorbed: absorbed) {
       balances = fixedPoint
@@ -247,7 +249,7 @@ public struct ConversionLedger: Sendable {
 
   /// The converted balances worked out exactly: each currency's parts over the least common
   /// multiple of its rates' denominators, the whole balance over their product.
-  func exactBalances(
+  package func exactBalances(
     currencies: [Currency], policy: LeftoverPolicy, absorbed: (String) -> Int
   ) throws(ReconciliationFailure) -> [ConvertedBalance] {
     let failure = ReconciliationFailure(currency: currency.code, identity: "every converted sum fits")

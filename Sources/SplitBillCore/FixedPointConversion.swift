@@ -132,7 +132,7 @@ extension ConversionLedger {
   ///
   /// Two people whose sums are the same at every rate have the same exact balance: their equal
   /// fixed-point values are an exact tie, whatever the bound.
-  func fixedPointBalances(
+  package func fixedPointBalances(
     currencies: [Currency], policy: LeftoverPolicy, absorbed: (String) -> Int
   ) throws(ReconciliationFailure) -> [ConvertedBalance]? {
     let failure = ReconciliationFailure(currency: currency.code, identity: "every converted sum fits")

@@ -13,7 +13,8 @@ import SplitBillInput
 /// - every diagnostic's position is inside the input;
 /// - read as a rates file (`--rates`), the same: no crash, positions inside the input, and every
 ///   rate read is found again on its day (directly or inverted), with a positive price, and a
-///   payment converted at it adds up to zero;
+///   payment converted at it adds up to zero; all its rates into one currency, in one ledger, give
+///   the same balances in fixed point (where it answers) as exactly, under every leftover policy;
 /// - read as the items file of a bills file, the same as the bills;
 /// - imported as a Splitwise and as a Spliit export: no crash, never the importer's own check
 ///   failing (a YAML file that would not read back as the export's balances), positions inside;
@@ -166,6 +167,34 @@ enum FuzzHarness {
       guard ledger.add(Payment(from: "A", to: "B", amount: amount), at: use) else { continue }
       guard let conversion = try? ledger.convert(policy: .balanced, absorbed: { _ in 0 }) else { continue }
       precondition(conversion.balances.reduce(0) { $0 + $1.balance.minorUnits } == 0, "\(conversion)")
+    }
+    checkFixedPoint(rates, table: table, bytes: bytes)
+  }
+
+  /// Every rate into the most quoted currency, in one ledger: payments among four people, of
+  /// amounts taken from the input's bytes. Where the fixed-point conversion answers, it is the
+  /// exact one's, under every leftover policy.
+  static func checkFixedPoint(_ rates: [ExchangeRate], table: RateTable, bytes: [UInt8]) {
+    guard let quote = Dictionary(grouping: rates, by: \.quote).max(by: { $0.value.count < $1.value.count })?.key
+    else { return }
+    var ledger = ConversionLedger(currency: quote)
+    let people = ["A", "B", "C", "D"]
+    for (index, rate) in rates.prefix(200).enumerated() where rate.quote == quote {
+      guard let use = table.rate(from: rate.base, to: quote, on: rate.date) else { continue }
+      let byte = Int64(bytes.isEmpty ? 7 : bytes[index % bytes.count])
+      let amount = Money(minorUnits: 1 + byte * byte * (Int64(index) + 1), currency: rate.base)
+      let payment = Payment(from: people[index % 4], to: people[(index + 1 + Int(byte) % 3) % 4], amount: amount)
+      guard payment.from != payment.to else { continue }
+      ledger.add(payment, at: use)
+    }
+    let absorbed = { (name: String) in Int(name.utf8.first ?? 0) % 3 }
+    for policy in LeftoverPolicy.allCases {
+      guard
+        let fixedPoint = try? ledger.fixedPointBalances(
+          currencies: ledger.sourceCurrencies, policy: policy, absorbed: absorbed)
+      else { continue }
+      let exact = try? ledger.exactBalances(currencies: ledger.sourceCurrencies, policy: policy, absorbed: absorbed)
+      precondition(fixedPoint == exact, "fixed point \(fixedPoint) but exactly \(String(describing: exact))")
     }
   }
 }
