@@ -287,7 +287,7 @@ public struct ReportRun: @unchecked Sendable {
     /// The stream's and the report's counts of problems not listed, by code.
     func omitted(_ severity: Diagnostic.Severity) -> [(code: String, count: Int)] {
       let stream = severity == .error ? stream.omittedErrors : stream.omittedWarnings
-      return stream.merging(pass.omittedProblems[severity] ?? [:], uniquingKeysWith: +).sorted { $0.key < $1.key }
+      return stream.merging(pass.problemTally.omitted(severity), uniquingKeysWith: +).sorted { $0.key < $1.key }
         .map { ($0.key, $0.value) }
     }
     var problems = ReportProblems(
@@ -515,10 +515,9 @@ struct Pass {
   var lastDate: CalendarDate?
   var filteredOut = 0
   /// Problems found here rather than by the reader (no date under a filter, a split that failed):
-  /// the first ``BillStream/keptPerKind`` of each code; the rest counted in ``omittedProblems``.
+  /// the first ``ProblemTally/keptPerKind`` of each kind; the rest counted in ``problemTally``.
   var reportProblems: [Diagnostic] = []
-  var omittedProblems: [Diagnostic.Severity: [String: Int]] = [:]
-  private var keptProblems: [String: Int] = [:]
+  var problemTally = ProblemTally()
 
   /// Keeps `bill` for the report's list of invalid records, or counts it past the list's end.
   mutating func keep(_ bill: InvalidBill) {
@@ -526,18 +525,10 @@ struct Pass {
     if bill.kind == .payment { invalidNotListed.payments += 1 } else { invalidNotListed.bills += 1 }
   }
 
-  /// Keeps `diagnostics` among ``reportProblems``, or counts them past ``BillStream/keptPerKind``
-  /// of their code.
+  /// Keeps `diagnostics` among ``reportProblems``, or counts them past ``ProblemTally/keptPerKind``
+  /// of their kind.
   mutating func note(_ diagnostics: [Diagnostic]) {
-    for diagnostic in diagnostics {
-      let key = diagnostic.severity.rawValue + " " + diagnostic.code
-      if keptProblems[key, default: 0] < BillStream.keptPerKind {
-        keptProblems[key, default: 0] += 1
-        reportProblems.append(diagnostic)
-      } else {
-        omittedProblems[diagnostic.severity, default: [:]][diagnostic.code, default: 0] += 1
-      }
-    }
+    for diagnostic in diagnostics where problemTally.keeps(diagnostic) { reportProblems.append(diagnostic) }
   }
 
   /// Books and writes what became of one record.

@@ -64,17 +64,22 @@ enum InputOptions {
       default: throw UsageError("'\(text)' is not a delimiter: expected ',', ';', 'tab' or '|'")
       }
     }
+    // The names `calc --people` and a diners cell read (the diner-list grammar), without weights.
     let people = try arguments.parse("--people") { text throws(UsageError) -> [String] in
-      var names: [String] = []
-      for part in text.split(separator: ",", omittingEmptySubsequences: false) {
-        let name = PersonName.normalized(String(part))
-        guard !name.isEmpty else {
-          throw UsageError("'\(text)' has an empty name: expected names separated by commas, such as 'Ana, Ben, Chloé'")
-        }
-        guard !names.contains(name) else { throw UsageError("'\(name)' is listed twice") }
-        names.append(name)
+      let diners: [Diner]
+      do throws(DinerList.Problem) {
+        diners = try DinerList.diners(in: text, decimalComma: decimalComma)
+      } catch .emptyName {
+        throw UsageError("'\(text)' has an empty name: expected names separated by commas, such as 'Ana, Ben, Chloé'")
+      } catch .diners(.duplicateDiner(let name)) {
+        throw UsageError("'\(name)' is listed twice")
+      } catch {
+        throw UsageError(error.description)
       }
-      return names
+      if let weighted = diners.first(where: { $0.weight != .one }) {
+        throw UsageError("'\(weighted.name)' has a weight: a roster lists names only, such as 'Ana, Ben, Chloé'")
+      }
+      return diners.map(\.name)
     }
     return ReadOptions(
       defaults: defaults, delimiter: delimiter, decimalComma: decimalComma,

@@ -69,8 +69,8 @@ enum BalancedRounding {
   /// The order in which candidates take a moved step: the leftover policy's
   /// (``LeftoverPolicy/takesUnitBefore(_:_:)``), the residue as the remainder and the name as the
   /// position (`payer` and `to-tip`, with no payer or tip to go to here, go as `balanced`).
-  static func order(
-    _ candidates: [(person: String, residue: BigInt)], policy: LeftoverPolicy, absorbed: (String) -> Int
+  static func order<Residue: Comparable>(
+    _ candidates: [(person: String, residue: Residue)], policy: LeftoverPolicy, absorbed: (String) -> Int
   ) -> [Int] {
     let keys = candidates.map { (remainder: $0.residue, absorbed: absorbed($0.person), position: $0.person) }
     return candidates.indices.sorted { policy.takesUnitBefore(keys[$0], keys[$1]) }

@@ -182,10 +182,8 @@ extension ConversionLedger {
       guard let sign = residues[person].certainSign else { return nil }
       if Int128(sign) == direction { eligible.append(person) }
     }
-    let keys = eligible.map {
-      (remainder: residues[$0].value * direction, absorbed: absorbed(people.names[$0]), position: people.names[$0])
-    }
-    let order = eligible.indices.sorted { policy.takesUnitBefore(keys[$0], keys[$1]) }
+    let order = BalancedRounding.order(
+      eligible.map { (people.names[$0], residues[$0].value * direction) }, policy: policy, absorbed: absorbed)
     if policy != .first {
       // Sorted by the fixed-point values, the order is the exact one when no two neighbours' bounds
       // overlap (an overlap anywhere shows between some two neighbours) or they are an exact tie.

@@ -50,23 +50,16 @@ package struct CashRule: Hashable, Sendable {
 package struct BillStream {
   /// How to read.
   package let options: ReadOptions
-  /// Every diagnostic so far, in reading order: the first ``keptPerKind`` errors and warnings of
+  /// Every diagnostic so far, in reading order: the first ``ProblemTally/keptPerKind`` errors and warnings of
   /// each kind (code).
   package private(set) var diagnostics: [Diagnostic] = []
-  /// How many problems of one kind, errors or warnings, are kept and shown. A file in which every
-  /// eighth bill repeats a receipt, or every amount is broken, would otherwise hold (and print)
-  /// hundreds of thousands of the same diagnostic, memory growing with each: past this, problems
-  /// are only counted, by code, in ``omittedWarnings`` and ``omittedErrors`` (as a compiler stops
-  /// listing errors past a limit, but counting on).
-  package static let keptPerKind = 1_000
+  /// Which diagnostics are kept (the first ``ProblemTally/keptPerKind`` of each kind), and the
+  /// counts of the others.
+  private var tally = ProblemTally()
   /// Warnings counted but not kept, by code.
-  package private(set) var omittedWarnings: [String: Int] = [:]
+  package var omittedWarnings: [String: Int] { tally.omitted(.warning) }
   /// Errors counted but not kept, by code.
-  package private(set) var omittedErrors: [String: Int] = [:]
-  /// Warnings kept, by code.
-  private var keptWarnings: [String: Int] = [:]
-  /// Errors kept, by code.
-  private var keptErrors: [String: Int] = [:]
+  package var omittedErrors: [String: Int] { tally.omitted(.error) }
   /// Errors and warnings in all, kept or not.
   package var counts: (errors: Int, warnings: Int) {
     let errors = diagnostics.count { $0.severity == .error }
@@ -154,7 +147,7 @@ package struct BillStream {
     self.rules = BillRules(options: options)
     self.rosterInEffect = options.people != nil
     self.knownRepeats = repeats
-    if repeats.omittedReceipts > 0 { omittedWarnings[Self.receiptCode] = repeats.omittedReceipts }
+    tally.count(.warning, code: Self.receiptCode, kept: 0, omitted: repeats.omittedReceipts)
   }
 
   /// The code of a probable duplicate receipt.
@@ -235,20 +228,19 @@ package struct BillStream {
     }
     found.hasRepeatedIDs = !repeatedIDs.isEmpty
     // A bill with a repeated id was never valid, so its receipt is not compared.
-    let kept = Self.keptPerKind - keptWarnings[Self.receiptCode, default: 0]
+    let kept = tally.room(for: .warning, code: Self.receiptCode)
     let receiptRepeats = receipts.repeats(skipping: repeatedIDs, limit: max(kept, 0))
     for repeated in receiptRepeats.first {
       found.diagnostics[repeated.entry.ordinal] = .warning(
         .probableDuplicateReceipt(id: repeated.entry.id, firstID: repeated.first.id, first: repeated.first.location),
         at: repeated.entry.location)
     }
-    keptWarnings[Self.receiptCode, default: 0] += receiptRepeats.first.count
     found.omittedReceipts = receiptRepeats.count - receiptRepeats.first.count
-    if found.omittedReceipts > 0 { omittedWarnings[Self.receiptCode, default: 0] += found.omittedReceipts }
+    tally.count(.warning, code: Self.receiptCode, kept: receiptRepeats.first.count, omitted: found.omittedReceipts)
     guard !found.diagnostics.isEmpty else { return found }
     var merged: [Diagnostic] = []
     var times: [Int] = []
-    // Repeated ids are kept and shown up to ``keptPerKind``, in reading order, like any error (the
+    // Repeated ids are kept and shown up to ``ProblemTally/keptPerKind``, in reading order, like any error (the
     // receipts' warnings were limited as they were found).
     var pending = found.diagnostics.sorted { $0.key < $1.key }.filter { _, diagnostic in
       diagnostic.severity == .warning || keeps(diagnostic)
@@ -277,26 +269,7 @@ package struct BillStream {
     diagnosticTimes.append(2 * recordCount + (ofBill ? 0 : 1))
   }
 
-  /// Whether `diagnostic` is one of the first ``keptPerKind`` of its kind (then counted as kept);
-  /// otherwise it is counted as omitted.
-  private mutating func keeps(_ diagnostic: Diagnostic) -> Bool {
-    let code = diagnostic.code
-    switch diagnostic.severity {
-    case .warning:
-      guard keptWarnings[code, default: 0] < Self.keptPerKind else {
-        omittedWarnings[code, default: 0] += 1
-        return false
-      }
-      keptWarnings[code, default: 0] += 1
-    case .error:
-      guard keptErrors[code, default: 0] < Self.keptPerKind else {
-        omittedErrors[code, default: 0] += 1
-        return false
-      }
-      keptErrors[code, default: 0] += 1
-    }
-    return true
-  }
+  private mutating func keeps(_ diagnostic: Diagnostic) -> Bool { tally.keeps(diagnostic) }
 
   /// The inputs `paths` name, in processing order; unreadable paths become diagnostics.
   package mutating func sources(for paths: [String]) -> [InputSource] {

@@ -41,6 +41,15 @@ struct CSVBillReader {
     var line: Int
     var column: Int
     var quoted: Bool
+
+    /// The columns the cell took in its line, the separator after it included: its text (in
+    /// `bytes`, the row's), and for a quoted cell its quotes, the inner ones doubled.
+    func width(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+      let text = unsafe UnsafeBufferPointer(rebasing: bytes[range])
+      var width = unsafe range.count - ByteScan.continuationBytes(text) + 1
+      if quoted { width += unsafe 2 + text.reduce(0) { $0 + ($1 == 0x22 ? 1 : 0) } }
+      return width
+    }
   }
 
   /// A row: its cells' text one after the other in `bytes` (quotes undone), or the problem that
@@ -67,10 +76,7 @@ struct CSVBillReader {
       unsafe bytes.withUnsafeBufferPointer { bytes in
         for index in cells.indices {
           cells[index].column = column
-          let range = cells[index].range
-          let text = unsafe UnsafeBufferPointer(rebasing: bytes[range])
-          unsafe column += range.count - ByteScan.continuationBytes(text) + 1
-          if cells[index].quoted { unsafe column += 2 + text.reduce(0) { $0 + ($1 == 0x22 ? 1 : 0) } }
+          column += unsafe cells[index].width(in: bytes)
         }
       }
     }

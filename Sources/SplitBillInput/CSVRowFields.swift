@@ -235,16 +235,10 @@ import SplitBillCore
   func nameLocation(of text: Text) -> SourceLocation {
     if counted != nil { return location(of: text) }
     // Recognizing: a row split in place has not counted its cells' columns. Count them up to
-    // this cell from the text (as `CSVBillReader.Row.settleColumns` does: a quoted cell stood in
-    // the line with its quotes doubled, between quotes).
+    // this cell from the text, as `CSVBillReader.Row.settleColumns` does.
     let target = Int(text.cell)
     var column = 1
-    for index in 0..<target {
-      let range = unsafe cells[index].range
-      let cellText = unsafe UnsafeBufferPointer(rebasing: bytes[range])
-      column += unsafe range.count - ByteScan.continuationBytes(cellText) + 1
-      if unsafe cells[index].quoted { column += unsafe 2 + cellText.reduce(0) { $0 + ($1 == 0x22 ? 1 : 0) } }
-    }
+    for index in 0..<target { column += unsafe cells[index].width(in: bytes) }
     let cell = unsafe cells[target]
     let before = unsafe UnsafeBufferPointer(
       rebasing: bytes[cell.range.lowerBound..<max(cell.range.lowerBound, Int(text.at))])

@@ -95,7 +95,7 @@ package enum DiagnosticFormatter {
   }
 
   /// The line that stands for problems of one kind counted but not shown (past
-  /// `BillStream.keptPerKind` of one kind).
+  /// `ProblemTally.keptPerKind` of one kind).
   package static func omitted(_ count: Int, code: String, severity: Diagnostic.Severity = .warning) -> String {
     severity.rawValue + ": " + omittedText(count, code: code, severity: severity) + "\n"
   }
@@ -103,7 +103,7 @@ package enum DiagnosticFormatter {
   /// ``omitted(_:code:severity:)`` without the severity.
   package static func omittedText(_ count: Int, code: String, severity: Diagnostic.Severity = .warning) -> String {
     "\(count) more \(code) \(severity.rawValue)\(count == 1 ? "" : "s") not shown (the first "
-      + "\(BillStream.keptPerKind) are above; the counts include them all)"
+      + "\(ProblemTally.keptPerKind) are above; the counts include them all)"
   }
 
   /// The `check --format json` object for one diagnostic.
