@@ -129,7 +129,10 @@ public enum Checker {
     run(paths, readOptions: options.readOptions, allowEmpty: options.allowEmpty)
   }
 
+  /// Recurring bills without an end (`repeat: month`) are checked up to today.
   package static func run(_ paths: [String], readOptions: ReadOptions, allowEmpty: Bool) -> CheckOutcome {
+    var readOptions = readOptions
+    if readOptions.repeatsThrough == nil { readOptions.repeatsThrough = CalendarDate.localToday() }
     var stream = BillStream(options: readOptions)
     let sources = stream.sources(for: paths)
     if !allowEmpty, let directory = stream.directoriesWithoutBills.first {

@@ -206,6 +206,9 @@ public struct ReportRun: @unchecked Sendable {
   init(paths: [String], options: ReportOptions, readOptions: ReadOptions) throws(ReportFailure) {
     self.paths = paths
     self.options = options
+    var readOptions = readOptions
+    // Recurring bills without an end come up to the period's last day, else to today.
+    if readOptions.repeatsThrough == nil { readOptions.repeatsThrough = options.period?.until ?? options.today }
     self.readOptions = readOptions
     guard options.outputs.count(where: { $0.destination == .returned }) <= 1 else {
       throw ReportFailure(.usage, "standard output ('-o -') is named twice")

@@ -276,13 +276,7 @@ enum ReportCommand {
   }
 
   /// Today in the local time zone.
-  static func localToday() -> CalendarDate {
-    var now = time(nil)
-    var parts = unsafe tm()
-    unsafe localtime_r(&now, &parts)
-    return unsafe CalendarDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
-      ?? CalendarDate(daysSinceEpoch: 0)
-  }
+  static func localToday() -> CalendarDate { CalendarDate.localToday() }
 
   /// Now, as ISO 8601 UTC.
   static func timestamp() -> String {

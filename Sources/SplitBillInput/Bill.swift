@@ -35,6 +35,15 @@ package struct Bill: Hashable, Sendable {
   /// when it has neither (nearly every bill: one reference, as a bill is moved from stage to stage
   /// and every word more is copied each time).
   package var rates: RecordRates?
+  /// How the bill repeats (`repeat:`), while it is read: the stream hands on its instances
+  /// (``BillStream``), each without one.
+  package var recurrence: Recurrence? {
+    get { recurrenceBox?.rule }
+    set { recurrenceBox = newValue.map(RecurrenceBox.init) }
+  }
+  /// One reference, nil for nearly every bill: a bill is moved from stage to stage, and every
+  /// word more is copied each time.
+  private var recurrenceBox: RecurrenceBox?
 
   /// The bill's own exchange rate (`rate:`).
   package var rate: BillRate? { rates?.own }
@@ -43,9 +52,10 @@ package struct Bill: Hashable, Sendable {
   package init(
     id: String, source: SourceLocation, date: CalendarDate? = nil, description: String? = nil,
     notes: String? = nil, terms: BillTerms, tipSource: TipSource, defaultTip: Percent? = nil,
-    rates: RecordRates? = nil
+    rates: RecordRates? = nil, recurrence: Recurrence? = nil
   ) {
     self.rates = rates
+    self.recurrenceBox = recurrence.map(RecurrenceBox.init)
     self.defaultTip = defaultTip
     self.id = id
     self.source = source
@@ -73,4 +83,12 @@ package final class RecordRates: Hashable, Sendable {
   package static func == (lhs: RecordRates, rhs: RecordRates) -> Bool { lhs === rhs || lhs.own == rhs.own }
 
   package func hash(into hasher: inout Hasher) { hasher.combine(own) }
+}
+
+/// A recurring bill's rule, boxed (``Bill/recurrence``).
+final class RecurrenceBox: Hashable, Sendable {
+  let rule: Recurrence
+  init(_ rule: Recurrence) { self.rule = rule }
+  static func == (lhs: RecurrenceBox, rhs: RecurrenceBox) -> Bool { lhs.rule == rhs.rule }
+  func hash(into hasher: inout Hasher) { hasher.combine(rule) }
 }

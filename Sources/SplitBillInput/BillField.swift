@@ -6,7 +6,7 @@ package struct BillField: Sendable {
   /// What values the key takes.
   package enum Kind: String, Sendable {
     case text, date, amount, currency, tip, tipAmount, diners, person, leftover, rounding, payers, shares, items,
-      adjustment, names, flag, tipBase, rate
+      adjustment, names, flag, tipBase, rate, recurrence
   }
 
   /// The key as written in YAML, and the CSV column name.
@@ -64,6 +64,12 @@ package struct BillField: Sendable {
         "What one unit of the bill's currency cost, such as '0.0058 EUR' (the card statement's rate); wins over rate tables."
     ),
     BillField(
+      name: "repeat", kind: .recurrence, required: false, inDefaults: false,
+      summary:
+        "A recurring bill: every (week, month, year), then until (a date) or count, and skip (instances not billed); "
+        + "in CSV 'every: month; until: 2026-12-31; skip: 2026-08'."
+    ),
+    BillField(
       name: "items", kind: .items, required: false, inDefaults: false,
       summary:
         "The receipt's lines: name, price, quantity (default 1), for (names; default every diner); amount then optional."
@@ -100,10 +106,13 @@ package struct BillField: Sendable {
 /// The bill keys by their position in ``BillField/all``: lookups by number, not by string.
 package enum BillKey: Int, CaseIterable, Sendable {
   case id, date, description, amount, currency, tip, tipAmount, diners, paidBy, notes, leftover, rounding, shares, rate
+  case `repeat`
   case items, discount, discountItems, service, tax, taxIncluded, tipOn, receiptTotal
 
   /// Whether the key takes a list or a mapping of names (``FieldValue/entries``).
-  var takesEntries: Bool { self == .diners || self == .paidBy || self == .shares || self == .discountItems }
+  var takesEntries: Bool {
+    self == .diners || self == .paidBy || self == .shares || self == .discountItems || self == .repeat
+  }
 
   /// The keys only an itemized bill takes: those after `items`, in the order of the table.
   static let receiptKeys = allCases.filter { $0.rawValue > BillKey.items.rawValue }

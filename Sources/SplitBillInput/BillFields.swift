@@ -39,6 +39,9 @@ protocol BillFields: ~Copyable {
   func nextEntry(_ key: BillKey, _ cursor: inout Int) -> (name: Text, value: Text?)?
   /// How many entries ``nextEntry(_:_:)`` gives for `key`, or about as many (room is made for them).
   func entryCount(_ key: BillKey) -> Int
+  /// The items of an entry's value that is a list (a YAML `skip: [2026-08, 2026-12]`); `nil`
+  /// when the value is one text.
+  func listItems(_ value: Text) -> [Text]?
 
   /// The bill's items: a YAML bill's `items`, a CSV row's rows in its items file (by bill `id`).
   func items(ofBill id: String) -> ItemList
@@ -68,6 +71,7 @@ protocol BillFields: ~Copyable {
 extension BillFields where Self: ~Copyable {
   func nameLocation(of text: Text) -> SourceLocation { location(of: text) }
   func isUnreadable(_ key: BillKey) -> Bool { false }
+  func listItems(_ value: Text) -> [Text]? { nil }
 
   /// The text as a string (readers hand on only valid UTF-8).
   func string(_ text: Text) -> String { unsafe String(decoding: bytes(text), as: UTF8.self) }

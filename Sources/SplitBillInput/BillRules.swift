@@ -131,6 +131,17 @@ struct BillRules {
       date = unsafe dates.value(for: fields.bytes(text)) { CalendarDate(iso: fields.string(text)) }
       if date == nil { try policy.report(.error(.badDate(fields.string(text)), at: fields.location(of: text))) }
     }
+    var recurrence: Recurrence?
+    switch fields.value(.repeat) {
+    case .absent, .null: break
+    default:
+      let dateGiven: Bool
+      switch fields.value(.date) {
+      case .absent, .null: dateGiven = false
+      default: dateGiven = true
+      }
+      recurrence = try self.recurrence(fields, date: date, dateGiven: dateGiven, &policy)
+    }
     let description = try Self.text(.description, fields, &policy).map { fields.string($0) }
     let notes = try Self.text(.notes, fields, &policy).map { fields.string($0) }
 
@@ -331,8 +342,122 @@ struct BillRules {
         amount: amount, tip: tip, diners: diners, payer: payer, payers: payers, leftover: leftover, rounding: rounding,
         receipt: receipt),
       tipSource: tipSource, defaultTip: defaultTip,
-      rates: rate.map { RecordRates(own: $0, file: context.rates?.file ?? RateTable()) } ?? context.rates)
+      rates: rate.map { RecordRates(own: $0, file: context.rates?.file ?? RateTable()) } ?? context.rates,
+      recurrence: recurrence)
     return (id, bill)
+  }
+
+  /// A bill's `repeat`: `month`, or `{every: month, until: 2026-12-31, skip: [2026-08]}` (in CSV
+  /// `every: month; until: 2026-12-31; skip: 2026-08 2026-10`); checked against the bill's
+  /// `date`, its first instance.
+  private func recurrence<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+    _ fields: borrowing Fields, date: CalendarDate?, dateGiven: Bool, _ policy: inout Policy
+  ) throws(Policy.Stop) -> Recurrence? {
+    var unit: Recurrence.Unit?
+    var until: CalendarDate?
+    var untilAt = fields.valueLocation(.repeat)
+    var count: Int?
+    var skips: [(text: String, at: SourceLocation)] = []
+    var failed = false
+    func report(_ problem: RecurrenceProblem, at location: SourceLocation) throws(Policy.Stop) {
+      failed = true
+      try policy.report(.error(.recurrence(problem), at: location))
+    }
+    func readUnit(_ text: String, at location: SourceLocation) throws(Policy.Stop) {
+      let word = text.trimmingSpaces.lowercased()
+      if let found = Recurrence.Unit(rawValue: word.hasSuffix("ly") ? String(word.dropLast(2)) : word) {
+        unit = found
+      } else {
+        let units = Recurrence.Unit.allCases.map(\.rawValue)
+        let guess = Spelling.suggestion(for: word, among: units).map { " (did you mean '\($0)'?)" } ?? ""
+        try report(.syntax("every '\(EchoedText.quote(text))' is not week, month or year\(guess)"), at: location)
+      }
+    }
+    switch fields.value(.repeat) {
+    case .absent, .null: return nil
+    case .text(let text): try readUnit(fields.string(text), at: fields.location(of: text))
+    case .unexpected: try report(.syntax("is \(fields.shape(of: .repeat))"), at: fields.valueLocation(.repeat))
+    case .entries:
+      var cursor = 0
+      while let (name, value) = fields.nextEntry(.repeat, &cursor) {
+        let key = fields.string(name).trimmingSpaces
+        let at = value.map { fields.location(of: $0) } ?? fields.location(of: name)
+        guard let value else {
+          try report(.syntax("gives \(key.isEmpty ? "an empty key" : "'\(EchoedText.quote(key))'") no value"), at: at)
+          continue
+        }
+        let list = fields.listItems(value)
+        if list != nil, key != "skip" {
+          try report(.syntax("gives \(EchoedText.quote(key)) a list"), at: at)
+          continue
+        }
+        let text = list == nil ? fields.string(value).trimmingSpaces : ""
+        switch key {
+        case "every": try readUnit(text, at: at)
+        case "until":
+          until = CalendarDate(iso: text)
+          untilAt = at
+          if until == nil { try report(.syntax("until: \(Problem.badDate(text).message)"), at: at) }
+        case "count":
+          count = Int(text)
+          if let count, count >= 1 { break }
+          count = nil
+          try report(.badCount(text), at: at)
+        case "skip":
+          if let items = list {
+            skips += items.map { (fields.string($0).trimmingSpaces, fields.location(of: $0)) }
+          } else {
+            skips += text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "," }).map { (String($0), at) }
+          }
+        default:
+          let keys = ["every", "until", "count", "skip"]
+          let guess = Spelling.suggestion(for: key, among: keys).map { " (did you mean '\($0)'?)" } ?? ""
+          try report(.syntax("has the key '\(EchoedText.quote(key))'\(guess)"), at: fields.location(of: name))
+        }
+      }
+      if unit == nil && !failed { try report(.syntax("has no every"), at: fields.valueLocation(.repeat)) }
+    }
+    if until != nil && count != nil { try report(.untilAndCount, at: untilAt) }
+    if !dateGiven { try report(.needsDate, at: fields.keyLocation(.repeat)) }
+    guard !failed, let unit, let date else { return nil }
+    if let until, until < date { try report(.untilBeforeDate(until: until, date: date), at: untilAt) }
+    let end: Recurrence.End
+    if let until {
+      end = .until(until)
+    } else if let count {
+      end = .count(count)
+    } else if options.repeatsThrough != nil {
+      end = .open
+    } else {
+      try report(.syntax("has no until or count"), at: fields.valueLocation(.repeat))
+      return nil
+    }
+    var rule = Recurrence(every: unit, end: end)
+    guard let dates = rule.allDates(from: date, through: options.repeatsThrough) else {
+      try report(.tooMany, at: fields.valueLocation(.repeat))
+      return nil
+    }
+    let keys = dates.map(rule.instanceKey(of:))
+    let known = Set(keys)
+    for (text, at) in skips {
+      // A date names the instance on that day; a month or a year, the instance in it.
+      if let key = rule.instanceKey(named: text), known.contains(key),
+        CalendarDate(iso: text).map(dates.contains) ?? true
+      {
+        rule.skipped.insert(key)
+      } else {
+        // The nearest instance: by days for a date, else the next period (or the last).
+        let example =
+          if let day = CalendarDate(iso: text) {
+            dates.min { abs($0.daysSinceEpoch - day.daysSinceEpoch) < abs($1.daysSinceEpoch - day.daysSinceEpoch) }?
+              .description
+          } else {
+            keys.first { $0 >= text } ?? keys.last
+          }
+        try report(.skipNotInstance(text, unit: unit, example: example), at: at)
+      }
+    }
+    return failed ? nil : rule
   }
 
   /// A single-valued field's text: `nil` when it is not given or null; other shapes are reported.

@@ -347,6 +347,36 @@ package enum BillSchema {
         ("type", .string("string")),
         ("pattern", .string("^\\s*([0-9]+(\\.[0-9]+)?\\s+[A-Za-z]{3}|[A-Za-z]{3}\\s+[0-9]+(\\.[0-9]+)?)\\s*$")),
       ]
+    case .recurrence:
+      let units = Node.array(Recurrence.Unit.allCases.map { .string($0.rawValue) })
+      let date = Node.object([("type", .string("string")), ("pattern", .string("^[0-9]{4}-[0-9]{2}-[0-9]{2}$"))])
+      let skipItem = Node.object([("type", .string("string")), ("pattern", .string("^[0-9]{4}(-[0-9]{2}){0,2}$"))])
+      members.append(
+        (
+          "anyOf",
+          .array([
+            .object([("type", .string("string")), ("enum", units)]),
+            .object([
+              ("type", .string("object")),
+              (
+                "properties",
+                .object([
+                  ("every", .object([("type", .string("string")), ("enum", units)])),
+                  ("until", date),
+                  ("count", .object([("type", .string("integer")), ("minimum", .integer(1))])),
+                  (
+                    "skip",
+                    .object([
+                      ("anyOf", .array([skipItem, .object([("type", .string("array")), ("items", skipItem)])]))
+                    ])
+                  ),
+                ])
+              ),
+              ("required", .array([.string("every")])),
+              ("additionalProperties", .bool(false)),
+            ]),
+          ])
+        ))
     case .tipBase:
       members += [("type", .string("string")), ("enum", .array(TipBase.allCases.map { .string($0.rawValue) }))]
     case .leftover:

@@ -123,6 +123,8 @@ package struct BillStream {
   /// Whether a roster applied somewhere (`--people`, a file's `people:`): names were checked
   /// against it, and look-alikes are not warned of.
   private var rosterInEffect: Bool
+  /// The `people:` roster of the last document read that has one.
+  package private(set) var roster: [String]?
   /// The rules YAML bills are read through, on this thread (CSV rows are read through a copy on
   /// the CSV reading thread).
   private var rules: BillRules
@@ -339,7 +341,10 @@ package struct BillStream {
       case .document(let header):
         let found: [Diagnostic]
         (context, found) = self.rules.context(for: header)
-        if context.roster != nil { self.rosterInEffect = true }
+        if let roster = context.roster {
+          self.rosterInEffect = true
+          self.roster = roster
+        }
         self.cashRules += context.cashRules
         for diagnostic in found { self.record(diagnostic, ofBill: false) }
         self.fileProblems += found
@@ -349,7 +354,12 @@ package struct BillStream {
       case .bill(let outcome, let givesID):
         self.billCount += 1
         self.recordCount += 1
-        handle(self.check(outcome, explicitID: givesID))
+        // Nearly no bill repeats: the test borrows the outcome, and only a rule is taken apart.
+        if let recurrence = outcome.recurrence {
+          if case .success(let rule) = consume outcome { self.expand(rule, recurrence, explicitID: givesID, handle) }
+        } else {
+          handle(self.check(outcome, explicitID: givesID))
+        }
       case .payment(let raw):
         self.paymentCount += 1
         self.recordCount += 1
@@ -462,25 +472,68 @@ package struct BillStream {
         return .valid(bill)
       }
       guard explicitID || bill.date != nil else { return .valid(bill) }
-      let repeated = explicitID && isRepeat(ids.add(key: bill.id, id: nil, ordinal: recordCount, location: bill.source))
-      // A repeat's receipt is added too: if the prediction was wrong, it counts as any other's.
-      if let date = bill.date {
-        // Several payers: their names, in the order given.
-        let payer =
-          bill.terms.payers.count > 1 ? bill.terms.payers.map(\.person).joined(separator: ";") : bill.terms.payer ?? ""
-        // Written on the stack; bytes suffice as the key: the payer's name is in NFC, the rest is ASCII.
-        unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.receiptKeyRoom(payer, bill.terms.amount)) {
-          room in
-          var key = unsafe ByteCursor(room)
-          unsafe Self.writeReceiptKey(date, bill.terms.amount, payer, to: &key)
-          unsafe receipts.add(
-            utf8: UnsafeBufferPointer(rebasing: room[..<key.count]), id: bill.id, ordinal: recordCount,
-            location: bill.source)
-        }
+      if noteIDAndReceipt(of: bill, explicitID: explicitID) {
+        return .invalid(InvalidBill(id: bill.id, source: bill.source, repeatOrdinal: recordCount))
       }
-      if repeated { return .invalid(InvalidBill(id: bill.id, source: bill.source, repeatOrdinal: recordCount)) }
       return .valid(bill)
     }
+  }
+
+  /// Notes a bill's explicit id and its receipt for the cross-file checks; whether the id repeats
+  /// one read before (a prediction, settled by ``repeatsNeedingAnotherReading()``).
+  @inline(__always)
+  private mutating func noteIDAndReceipt(of bill: borrowing Bill, explicitID: Bool) -> Bool {
+    let repeated = explicitID && isRepeat(ids.add(key: bill.id, id: nil, ordinal: recordCount, location: bill.source))
+    // A repeat's receipt is added too: if the prediction was wrong, it counts as any other's.
+    if let date = bill.date {
+      // Several payers: their names, in the order given.
+      let payer =
+        bill.terms.payers.count > 1 ? bill.terms.payers.map(\.person).joined(separator: ";") : bill.terms.payer ?? ""
+      // Written on the stack; bytes suffice as the key: the payer's name is in NFC, the rest is ASCII.
+      unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.receiptKeyRoom(payer, bill.terms.amount)) {
+        room in
+        var key = unsafe ByteCursor(room)
+        unsafe Self.writeReceiptKey(date, bill.terms.amount, payer, to: &key)
+        unsafe receipts.add(
+          utf8: UnsafeBufferPointer(rebasing: room[..<key.count]), id: bill.id, ordinal: recordCount,
+          location: bill.source)
+      }
+    }
+    return repeated
+  }
+
+  /// Hands on a recurring bill's instances (``Recurrence``), each a bill of its own dated on its
+  /// day and identified `<id>#<period>` (`rent#2026-11`); they count as bills. The instances'
+  /// ids are checked like any explicit id: a bill elsewhere written with an instance's id is a
+  /// repeat (skip the instance to write it by hand). An instance whose id repeats makes the rule
+  /// invalid as a whole.
+  private mutating func expand(
+    _ rule: Bill, _ recurrence: Recurrence, explicitID: Bool, _ handle: (consuming BillOutcome) -> Void
+  ) {
+    guard let first = rule.date else { return }
+    let dates = recurrence.dates(from: first, through: options.repeatsThrough) ?? []
+    billCount += dates.count - 1
+    var template = rule
+    template.recurrence = nil
+    let instances = dates.map { date in
+      var instance = template
+      instance.id = "\(rule.id)#\(recurrence.instanceKey(of: date))"
+      instance.date = date
+      return instance
+    }
+    if let knownRepeats, let diagnostic = knownRepeats.diagnostics[recordCount] {
+      record(diagnostic, ofBill: true)
+      if diagnostic.severity == .error {
+        return handle(.invalid(InvalidBill(id: rule.id, source: rule.source, diagnostics: [diagnostic])))
+      }
+    } else if knownRepeats == nil {
+      var repeated = false
+      for instance in instances where noteIDAndReceipt(of: instance, explicitID: true) { repeated = true }
+      if repeated {
+        return handle(.invalid(InvalidBill(id: rule.id, source: rule.source, repeatOrdinal: recordCount)))
+      }
+    }
+    for instance in instances { handle(.valid(instance)) }
   }
 
   /// Whether an explicit id with this hash was read before; notes it for the record read now.
@@ -637,5 +690,15 @@ package struct FileIdentity: Hashable, Sendable {
   /// `path` made absolute and tidied (`./a/../b` is `b`), for files that do not exist yet.
   package static func absolute(_ path: String) -> String {
     URL(fileURLWithPath: path).standardizedFileURL.path
+  }
+}
+
+extension Result where Success == Bill, Failure == InvalidBill {
+  /// A valid bill's repeat rule, read without copying the bill.
+  var recurrence: Recurrence? {
+    switch self {
+    case .success(let bill): bill.recurrence
+    case .failure: nil
+    }
   }
 }

@@ -160,6 +160,8 @@ import SplitBillCore
     case .shares: return .entries
     // One name, or names with amounts (`Ana:60.00;Ben:50.59`).
     case .paidBy: return unsafe cell.contains { $0 == 0x3A || $0 == 0x3D || $0 == 0x3B } ? .entries : .text(whole)
+    // `month`, or `every: month; until: 2026-12-31`.
+    case .repeat: return unsafe cell.contains { $0 == 0x3A || $0 == 0x3D } ? .entries : .text(whole)
     default: break
     }
     guard let count = unsafe DinerList.headCount(in: cell, decimalComma: decimalComma) else { return .entries }

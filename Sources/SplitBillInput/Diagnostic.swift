@@ -303,6 +303,8 @@ package enum Problem: Hashable, Sendable {
   case staleRate(
     currency: Currency, days: Int, limit: Int, id: String, kind: RecordKind, recordDate: CalendarDate,
     rateDate: CalendarDate, origin: String, recordDays: Int)
+  /// A recurring bill's `repeat` that is wrong.
+  case recurrence(RecurrenceProblem)
   /// A `cash_rounding` default that is not a mapping of currencies to increments: its shape.
   case cashRoundingShape(String)
   /// A `cash_rounding` key that is no currency.
@@ -422,6 +424,7 @@ package enum Problem: Hashable, Sendable {
     case .rateTooPrecise: return "rate.too-precise"
     case .staleRate: return "rate.stale"
     case .cashRoundingShape, .cashRoundingCurrency, .cashRoundingIncrement: return "cash_rounding.invalid"
+    case .recurrence(let problem): return problem.code
     }
   }
 
@@ -664,6 +667,7 @@ package enum Problem: Hashable, Sendable {
       return "\(currency.code) converted at a rate \(days) days old: \(kind.rawValue) '\(EchoedText.quote(id))' of "
         + "\(recordDate) took the rate of \(rateDate) (\(EchoedText.quote(origin))), the latest on or before its day"
         + "\(others); rates older than \(limit) days are flagged (--max-rate-age): is a rates file out of date?"
+    case .recurrence(let problem): return problem.message
     case .cashRoundingShape(let shape):
       return "cash_rounding is \(shape): \(Self.cashRoundingExpected)"
     case .cashRoundingCurrency(let code):
@@ -858,6 +862,11 @@ package enum Problem: Hashable, Sendable {
     ),
     ("rate.too-precise", "rates whose exact product has too many digits"),
     ("cash_rounding.invalid", "a cash_rounding default that is not currency -> increment"),
+    ("repeat.syntax", "a repeat that is not every: week, month or year, with until: DATE or count: N (and skip:)"),
+    ("repeat.needs-date", "a repeating bill without a date: its first instance's"),
+    ("repeat.end", "a repeat with both until and count, an until before the date, or a count below one"),
+    ("repeat.skip", "a skipped instance that is not one of the bill's instances"),
+    ("repeat.too-many", "a repeat of more than 10,000 instances"),
   ]
 }
 
@@ -920,6 +929,62 @@ extension SplitError {
     case .noDiners, .duplicateDiner, .conflictingTips, .tipNotResolved, .tipCurrencyMismatch, .totalTooLarge,
       .receiptTooComplex:
       return "split.failed"
+    }
+  }
+}
+
+/// What is wrong with a recurring bill's `repeat`.
+package enum RecurrenceProblem: Hashable, Sendable {
+  /// A shape or key the rule does not take, or a value it cannot read: what was found.
+  case syntax(String)
+  /// No `date:` to start from.
+  case needsDate
+  /// Both `until` and `count`.
+  case untilAndCount
+  /// `until` before the bill's date.
+  case untilBeforeDate(until: CalendarDate, date: CalendarDate)
+  /// `count` that is not a whole number from 1.
+  case badCount(String)
+  /// A skip entry that is not one of the instances: the text, and the instance keys nearest it.
+  case skipNotInstance(String, unit: Recurrence.Unit, example: String?)
+  /// More instances than ``Recurrence/instanceLimit``.
+  case tooMany
+
+  var code: String {
+    switch self {
+    case .syntax: return "repeat.syntax"
+    case .needsDate: return "repeat.needs-date"
+    case .untilAndCount, .untilBeforeDate, .badCount: return "repeat.end"
+    case .skipNotInstance: return "repeat.skip"
+    case .tooMany: return "repeat.too-many"
+    }
+  }
+
+  static let expected =
+    "expected every: week, month or year, then until: YYYY-MM-DD or count: N, optionally skip: instances"
+
+  var message: String {
+    switch self {
+    case .syntax(let found): return "repeat \(found); \(Self.expected)"
+    case .needsDate: return "a repeating bill needs a date: the day of its first instance"
+    case .untilAndCount: return "repeat gives both until and count: give one (the last date, or how many times)"
+    case .untilBeforeDate(let until, let date):
+      return "repeat until \(until) is before the bill's date \(date): expected the last day instances may fall on"
+    case .badCount(let text):
+      return
+        "repeat count '\(EchoedText.quote(text))' is not a whole number from 1: expected how many times the bill comes"
+    case .skipNotInstance(let text, let unit, let example):
+      let form =
+        switch unit {
+        case .week: "an instance's date"
+        case .month: "an instance's month (YYYY-MM) or date"
+        case .year: "an instance's year (YYYY) or date"
+        }
+      var message = "skip '\(EchoedText.quote(text))' is not one of the bill's instances: expected \(form)"
+      if let example { message += ", such as \(example)" }
+      return message
+    case .tooMany:
+      return "repeat makes more than \(Recurrence.instanceLimit) instances: expected a nearer until or a smaller count"
     }
   }
 }

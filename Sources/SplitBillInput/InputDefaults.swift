@@ -41,12 +41,16 @@ package struct ReadOptions: Sendable {
   /// `--people` (or the configuration's `people:`): the roster of every file that has none of its
   /// own (every CSV file; YAML files without `people:`), NFC names.
   package var people: [String]?
+  /// The last day a recurring bill without `until` or `count` has instances on: the report's
+  /// period end, else today. `nil`: such a bill is an error (it needs an end).
+  package var repeatsThrough: CalendarDate?
 
   /// Creates options.
   package init(
     defaults: InputDefaults = InputDefaults(), delimiter: UInt8? = nil, decimalComma: Bool = false,
-    inputFormat: InputFormat? = nil, people: [String]? = nil
+    inputFormat: InputFormat? = nil, people: [String]? = nil, repeatsThrough: CalendarDate? = nil
   ) {
+    self.repeatsThrough = repeatsThrough
     self.defaults = defaults
     self.delimiter = delimiter
     self.decimalComma = decimalComma

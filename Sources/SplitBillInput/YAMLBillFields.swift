@@ -106,8 +106,10 @@ import SplitBillText
     switch flat.events[position].kind {
     case .scalar, .plainScalar:
       return flat.isNull(at: position) ? .null : .text(Int32(position))
+    case .sequenceStart where key == .repeat:
+      return .unexpected
     case .sequenceStart, .mappingStart:
-      return key.takesEntries && oddItem(at: position) == nil ? .entries : .unexpected
+      return key.takesEntries && oddItem(at: position, listValues: key == .repeat) == nil ? .entries : .unexpected
     case .sequenceEnd, .mappingEnd:
       return .absent
     }
@@ -117,13 +119,13 @@ import SplitBillText
     let position = unsafe Int(slots[key.rawValue])
     guard position >= 0 else { return "nothing" }
     let container = flat.events[position].kind == .sequenceStart ? "a list" : "a mapping"
-    guard let odd = oddItem(at: position) else { return describe(at: position) }
+    guard let odd = oddItem(at: position, listValues: key == .repeat) else { return describe(at: position) }
     return "\(container) containing \(describe(at: odd))"
   }
 
   /// In the list or mapping at `position`, the first item that is not a scalar (in a mapping:
-  /// the value, else the key), if any.
-  private func oddItem(at position: Int) -> Int? {
+  /// the value, else the key; with `listValues`, a value may be a list of scalars), if any.
+  private func oddItem(at position: Int, listValues: Bool) -> Int? {
     let events = flat.events
     var item = position + 1
     if events[position].kind == .sequenceStart {
@@ -134,10 +136,14 @@ import SplitBillText
     } else if events[position].kind == .mappingStart {
       while events[item].kind != .mappingEnd {
         let valueStart = flat.end(ofNodeAt: item)
-        guard Self.isScalar(events[item].kind), Self.isScalar(events[valueStart].kind) else {
-          return Self.isScalar(events[valueStart].kind) ? item : valueStart
+        let valueEnd = flat.end(ofNodeAt: valueStart)
+        let isList =
+          listValues && events[valueStart].kind == .sequenceStart
+          && (valueStart + 1..<valueEnd - 1).allSatisfy { Self.isScalar(events[$0].kind) }
+        guard Self.isScalar(events[item].kind), Self.isScalar(events[valueStart].kind) || isList else {
+          return Self.isScalar(events[valueStart].kind) || isList ? item : valueStart
         }
-        item = valueStart + 1
+        item = valueEnd
       }
     }
     return nil
@@ -155,7 +161,7 @@ import SplitBillText
       return (Int32(cursor), nil)
     case .mappingStart:
       guard events[cursor].kind != .mappingEnd else { return nil }
-      defer { cursor += 2 }
+      defer { cursor = flat.end(ofNodeAt: cursor + 1) }
       // A null weight is no weight: one.
       return (Int32(cursor), flat.isNull(at: cursor + 1) ? nil : Int32(cursor + 1))
     default:
@@ -168,6 +174,12 @@ import SplitBillText
     guard position >= 0 else { return 0 }
     let items = flat.end(ofNodeAt: position) - position - 2
     return flat.events[position].kind == .mappingStart ? items / 2 : max(items, 0)
+  }
+
+  func listItems(_ value: Int32) -> [Int32]? {
+    let position = Int(value)
+    guard flat.events[position].kind == .sequenceStart else { return nil }
+    return (position + 1..<flat.end(ofNodeAt: position) - 1).map { Int32($0) }
   }
 
   func bytes(_ text: Int32) -> UnsafeBufferPointer<UInt8> {

@@ -141,7 +141,7 @@ import Testing
     #expect(
       Set(billProperties.keys) == [
         "id", "date", "description", "amount", "currency", "tip", "tip_amount", "diners", "paid_by", "notes",
-        "leftover", "rounding", "shares", "rate", "items", "discount", "discount_items", "service", "tax",
+        "leftover", "rounding", "shares", "rate", "repeat", "items", "discount", "discount_items", "service", "tax",
         "tax_included",
         "tip_on", "receipt_total",
       ])

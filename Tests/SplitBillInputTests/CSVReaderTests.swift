@@ -328,6 +328,10 @@ import Testing
       "tip_on": ["", "", "", "", "", "", "", "", "", "pretax", "bogus"],
       "receipt_total": ["", "", "", "", "", "", "", "", "", "84.50"],
       "rate": ["", "", "", "0.0061 EUR", "EUR 0.5", "x EUR", "0.5 USD", "1 2"],
+      "repeat": [
+        "", "", "", "", "", "month", "every: week; count: 3", "every: year; until: 2020-01-01", "fortnight",
+        "every: month; count: 2; skip: 2026-13", "every: month; until: 2027-01-01; count: 2",
+      ],
     ]
     var bytes = text.mapValues { $0.map { Array($0.utf8) } }
     bytes["notes"]?.append([0x63, 0x61, 0x66, 0xE9])  // "caf" and a lone Latin-1 byte

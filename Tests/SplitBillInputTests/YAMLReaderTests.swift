@@ -328,6 +328,11 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     "notes": ["\"nice\"", "~", "\"said \\\"hi\\\"\\nthen left\""],
     "leftover": ["balanced", "payer", "bogus", "~", "first", "to-tip"],
     "rounding": ["half-up", "down", "bogus", "~"],
+    "repeat": [
+      "{every: month, count: 2}", "month", "[month]", "{every: week, until: 2027-01-01, skip: [2026-11-27]}",
+      "{every: year, count: 0}", "{every: mnth}", "{every: month, skip: {a: 1}}",
+      "{every: month, count: 2, skip: 2099-01}",
+    ],
     "items": [
       "[{name: Wine, price: 84.50}]", "[{name: A, price: 40, for: Ana}, {name: B, price: 44.50, for: [Ana, Ben]}]",
       "[]", "x", "[{name: A}]", "[{price: 1, name: A, for: [Zed]}]", "[{name: A, price: 169, quantity: 0.5}]",
@@ -363,7 +368,7 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
         + ["date", "description", "currency", "paid_by", "notes"].filter { _ in
           random.next() % 2 == 0
         }
-      if random.next() % 8 == 0 { keys.append(pick(["tip_amount", "leftover", "rounding", "shares"])) }
+      if random.next() % 8 == 0 { keys.append(pick(["tip_amount", "leftover", "rounding", "shares", "repeat"])) }
       if random.next() % 4 == 0 {
         keys.append("items")
         for key in ["discount", "discount_items", "service", "tax", "tax_included", "tip_on", "receipt_total"]
@@ -411,7 +416,8 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     let result = readPaths([path], options: options)
     if seed % 4 != 3 { #expect(!result.bills.isEmpty) }
     #expect(!result.invalid.isEmpty)
-    #expect(result.bills.count + result.invalid.count == 300)
+    // A recurring bill's instances share its place: one record each.
+    #expect(Set(result.bills.map(\.source)).count + result.invalid.count == 300)
     expectInside(result.diagnostics, lines: text.split(separator: "\n", omittingEmptySubsequences: false).count)
   }
 }
