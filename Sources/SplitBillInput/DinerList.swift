@@ -93,7 +93,7 @@ package enum DinerList {
   }
 
   /// The items `text` lists, each name and weight text as written.
-  private static func entries(in text: String, decimalComma: Bool) -> [(name: String, weight: String?)] {
+  package static func entries(in text: String, decimalComma: Bool) -> [(name: String, weight: String?)] {
     var text = text
     return text.withUTF8 { bytes in
       var items: [(name: String, weight: String?)] = []

@@ -115,6 +115,26 @@ extension YAMLSyntaxError {
     return unsafe convert(&event)
   }
 
+  /// The next event with where it starts and ends (1-based lines and columns, in characters)
+  /// and whether it opens a flow collection (`[`, `{`): the outline `add` edits a file by.
+  func nextOutlined() throws(YAMLSyntaxError) -> (
+    event: YAMLEvent, start: (line: Int, column: Int), end: (line: Int, column: Int), flow: Bool
+  )? {
+    guard !finished else { return nil }
+    var event = unsafe yaml_event_t()
+    guard unsafe yaml_parser_parse(parser, &event) == 1 else { throw syntaxError() }
+    defer { unsafe yaml_event_delete(&event) }
+    let end = unsafe (Int(event.end_mark.line) + 1, Int(event.end_mark.column) + 1)
+    let flow =
+      switch unsafe event.type {
+      case YAML_SEQUENCE_START_EVENT: unsafe event.data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE
+      case YAML_MAPPING_START_EVENT: unsafe event.data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+      default: false
+      }
+    let (converted, line, column) = unsafe convert(&event)
+    return (converted, (line, column), end, flow)
+  }
+
   /// What ``capture(into:)`` did.
   enum Capture {
     /// The whole node is in the flat bill.

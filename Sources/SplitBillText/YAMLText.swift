@@ -19,6 +19,22 @@ package enum YAMLText {
     return out + "\""
   }
 
+  /// `text` as a YAML scalar that reads back as the same text, inside flow collections too:
+  /// plain when it is letters, digits and a few marks (`Ana`, `84.50`, `2026-11-20`, `18%`,
+  /// `Dinner at Zé's`), else ``quoted(_:)``. Words YAML 1.1 reads as booleans or null are quoted.
+  package static func scalar(_ text: String) -> String {
+    guard let first = text.unicodeScalars.first, let last = text.unicodeScalars.last,
+      first.properties.isAlphabetic || ("0"..."9").contains(first), last != " ",
+      text.unicodeScalars.allSatisfy({
+        $0.properties.isAlphabetic || ("0"..."9").contains($0) || " .-_'()/%+".unicodeScalars.contains($0)
+      }),
+      !plainWords.contains(text.lowercased())
+    else { return quoted(text) }
+    return text
+  }
+
+  private static let plainWords: Set<String> = ["true", "false", "yes", "no", "on", "off", "null", "y", "n"]
+
   /// `text` made safe for a `#` comment: one line, control and bidi characters shown as `?`.
   package static func comment(_ text: String) -> String {
     var out = ""

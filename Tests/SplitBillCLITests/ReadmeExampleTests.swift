@@ -26,9 +26,11 @@ import Testing
       var indent = 0
       // A `cd` holds to the end of the file, as in a terminal.
       var directory: String?
+      var ownStory = false
       for (index, raw) in text.components(separatedBy: "\n").enumerated() {
         let trimmed = raw.trimmingCharacters(in: .whitespaces)
         if trimmed.hasPrefix("```") {
+          ownStory = false
           inBlock = !inBlock && trimmed == "```console"
           indent = raw.prefix { $0 == " " }.count
           continue
@@ -37,6 +39,9 @@ import Testing
         let line = String(raw.dropFirst(min(indent, raw.prefix { $0 == " " }.count)))
         if line.hasPrefix("$ ") {
           let command = String(line.dropFirst(2))
+          // A story that starts in a new directory has a test of its own (FlatStoryTests).
+          if command.wholeMatch(of: /mkdir ~\/(\w+) && cd ~\/\w+/) != nil { ownStory = true }
+          if ownStory { continue }
           if let copy = command.firstMatch(of: /^cp -r (samples\/[\w\/]+) ~\/(\w+) && cd ~\/\w+$/) {
             directory = String(copy.1)
             continue
@@ -53,7 +58,7 @@ import Testing
             Example(
               file: file, line: index + 1, arguments: Array(words.dropFirst()), directory: inClone ? nil : directory,
               shown: []))
-        } else if !examples.isEmpty, examples[examples.count - 1].file == file {
+        } else if !ownStory, !examples.isEmpty, examples[examples.count - 1].file == file {
           examples[examples.count - 1].shown.append(line)
         }
       }

@@ -1,0 +1,396 @@
+import Foundation
+import SplitBillCore
+import SplitBillInput
+import SplitBillReports
+import SplitBillText
+
+/// A bill or payment to add to a file, its values as a person types them.
+public struct NewRecord: Sendable, Equatable {
+  /// What the record is.
+  public enum Kind: Sendable, Equatable { case bill, payment }
+
+  public var kind: Kind
+  /// Keys of the format (`amount`, `paid_by`, `diners`, `repeat`, `from`, ...) and their text in
+  /// the grammar of a CSV cell: diners `Ana, Ben=2` or `3`, several payers `Ana:60.00; Ben:50.59`,
+  /// shares `Ana:12.50; Ben:7.50`, a repeat `month` or `every: month; count: 12; skip: 2026-08`.
+  public var values: [String: String]
+
+  /// Creates a record.
+  public init(kind: Kind, values: [String: String]) {
+    self.kind = kind
+    self.values = values
+  }
+}
+
+/// What adding a record did.
+public struct AddOutcome: Sendable {
+  /// Whether the file was changed.
+  public enum Status: Sendable, Equatable {
+    /// The record was appended (or, for a dry run, would be).
+    case added
+    /// The record breaks a rule (``AddOutcome/problems``): the file is unchanged.
+    case refused
+    /// The file could not be read or added to (its syntax, a flow list, a missing column): why.
+    /// The file is unchanged.
+    case failed(String)
+    /// The file could not be written: why. The file is unchanged.
+    case unwritable(String)
+  }
+
+  public var status: Status
+  /// The record's id, when the file has ids (generated unless given).
+  public var id: String?
+  /// The lines appended, as written in the file.
+  public var text: String
+  /// The record's errors and warnings, located in the file as it would be.
+  public var problems: [BillProblem]
+}
+
+/// What a file holds that helps to add to it: the ids taken, the names known, the last bill.
+public struct AddContext: Sendable {
+  /// Every id in the file (bills, recurring instances, payments).
+  public var ids: Set<String> = []
+  /// The names a record may use: the file's roster (or the `--people` one), else every name seen.
+  public var names: [String] = []
+  /// Whether ``names`` is a roster (a name outside it is an error) rather than the names seen.
+  public var namesAreRoster = false
+  /// The last valid bill's values, as a record would give them (currency, tip, diners, paid_by).
+  public var lastBill: [String: String] = [:]
+}
+
+/// `splitbill add`: appends one bill or payment to a YAML or CSV file, in the file's own format
+/// (YAML keeping every comment and the style of its items; CSV in its header's columns), after
+/// checking the file with it by the rules every bill is read by. The file is replaced atomically
+/// and only when the new record has no error.
+public enum Adder {
+  /// What `path` holds that helps to add to it (nothing, for a file that does not exist yet).
+  public static func context(of path: String, options: ReadingOptions) -> AddContext {
+    context(of: path, readOptions: options.readOptions)
+  }
+
+  package static func context(of path: String, readOptions options: ReadOptions) -> AddContext {
+    var context = AddContext()
+    guard FileManager.default.fileExists(atPath: path) else {
+      context.names = options.people ?? []
+      context.namesAreRoster = options.people != nil
+      return context
+    }
+    var stream = BillStream(options: options)
+    var seen: [String] = []
+    var seenSet: Set<String> = []
+    func see(_ name: String) { if seenSet.insert(name).inserted { seen.append(name) } }
+    var last: Bill?
+    stream.read(stream.sources(for: [path])) { outcome in
+      switch consume outcome {
+      case .valid(let bill):
+        context.ids.insert(bill.id)
+        if let payer = bill.terms.payer { see(payer) }
+        for payer in bill.terms.payers { see(payer.person) }
+        switch bill.terms.diners {
+        case .named(let diners), .exact(let diners): for diner in diners { see(diner.name) }
+        default: break
+        }
+        last = bill
+      case .payment(let payment):
+        context.ids.insert(payment.id)
+        see(payment.payment.from)
+        see(payment.payment.to)
+      case .invalid(let invalid):
+        if let id = invalid.id { context.ids.insert(id) }
+      }
+    }
+    if let roster = stream.roster ?? options.people {
+      context.names = roster
+      context.namesAreRoster = true
+    } else {
+      context.names = seen
+    }
+    if let last {
+      context.lastBill["currency"] = last.terms.amount.currency.code
+      switch last.terms.tip {
+      case .percent(let percent): context.lastBill["tip"] = percent.description
+      case .advisor: context.lastBill["tip"] = "ai"
+      case .fixed: break
+      }
+      if let payer = last.terms.payer { context.lastBill["paid_by"] = payer }
+      switch last.terms.diners {
+      case .anonymous(let count): context.lastBill["diners"] = String(count)
+      case .named(let diners):
+        context.lastBill["diners"] = diners.map {
+          $0.weight == .one ? $0.name : "\($0.name)=\($0.weight)"
+        }.joined(separator: ", ")
+      case .exact, .itemized: break
+      }
+    }
+    return context
+  }
+
+  /// Adds `record` to `path` (made if it does not exist): checks the file with it, then, unless
+  /// `dryRun`, replaces the file atomically. `today` dates a bill or payment given no date.
+  public static func add(
+    _ record: NewRecord, to path: String, options: ReadingOptions, today: CalendarDate, dryRun: Bool = false
+  ) -> AddOutcome {
+    add(record, to: path, readOptions: options.readOptions, today: today, dryRun: dryRun)
+  }
+
+  package static func add(
+    _ record: NewRecord, to path: String, readOptions options: ReadOptions, today: CalendarDate, dryRun: Bool = false
+  ) -> AddOutcome {
+    func failed(_ message: String) -> AddOutcome {
+      AddOutcome(status: .failed(message), id: nil, text: "", problems: [])
+    }
+    let lowered = path.lowercased()
+    let isCSV: Bool
+    if lowered.hasSuffix(".csv") || lowered.hasSuffix(".tsv") {
+      isCSV = true
+    } else if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") {
+      isCSV = false
+    } else if let format = options.inputFormat {
+      isCSV = format == .csv
+    } else {
+      return failed("cannot tell the format of '\(path)': name it .yaml, .yml, .csv or .tsv, or pass --input-format")
+    }
+    let exists = FileManager.default.fileExists(atPath: path)
+    var original: [UInt8] = []
+    if exists {
+      guard let data = FileManager.default.contents(atPath: path) else {
+        return failed("cannot read '\(path)'")
+      }
+      original = Array(data)
+    }
+    var values = record.values.filter { !$0.value.trimmingSpaces.isEmpty }
+    if values["date"] == nil { values["date"] = today.description }
+    let context = exists ? Self.context(of: path, readOptions: options) : AddContext()
+    let edit: Edit
+    do throws(AddFailure) {
+      edit =
+        isCSV
+        ? try csvEdit(record.kind, values, original, path: path, options: options, takenIDs: context.ids)
+        : try yamlEdit(record.kind, values, original, takenIDs: context.ids, decimalComma: options.decimalComma)
+    } catch {
+      return failed(error.message)
+    }
+
+    // The file as it would be, checked where it lies (a besides items file, the same rules).
+    let directory = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    let scratch = (directory.isEmpty ? "" : directory + "/") + ".\(name).add-\(getpid())." + (isCSV ? "csv" : "yaml")
+    guard FileManager.default.createFile(atPath: scratch, contents: Data(edit.bytes)) else {
+      return AddOutcome(
+        status: .unwritable("cannot write beside '\(path)' to check the record"), id: nil, text: "", problems: [])
+    }
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    var checking = options
+    checking.inputFormat = isCSV ? .csv : .yaml
+    let checked = Checker.run([scratch], readOptions: checking, allowEmpty: true)
+    let problems = checked.problems.filter { $0.file == scratch && edit.lines.contains($0.line ?? 0) }.map {
+      var problem = $0
+      problem.file = path
+      problem.message = problem.message.replacingOccurrences(of: scratch, with: path)
+      return problem
+    }
+    var outcome = AddOutcome(status: .added, id: edit.id, text: edit.text, problems: problems)
+    if problems.contains(where: { $0.severity == "error" }) {
+      outcome.status = .refused
+      return outcome
+    }
+    guard !dryRun else { return outcome }
+    do {
+      try AtomicFile.write(to: path) { sink in sink.write(bytes: edit.bytes) }
+    } catch {
+      outcome.status = .unwritable("\(error)")
+    }
+    return outcome
+  }
+
+  // MARK: - Editing
+
+  /// The file with the record in it: its bytes, the lines the record takes, its text and id.
+  struct Edit {
+    var bytes: [UInt8]
+    var lines: ClosedRange<Int>
+    var text: String
+    var id: String?
+  }
+
+  struct AddFailure: Error {
+    var message: String
+  }
+
+  /// The keys of each kind of record, in the order they are written.
+  static func keys(of kind: NewRecord.Kind) -> [String] {
+    kind == .bill ? BillField.billKeys.filter { $0 != "items" } : PaymentField.all.map(\.name)
+  }
+
+  /// An id not in `taken`: the description's words (or `bill`, `payment`) and the date, then
+  /// `-2`, `-3`, ... (`groceries-2026-12-02`).
+  static func newID(_ kind: NewRecord.Kind, _ values: [String: String], takenIDs taken: Set<String>) -> String {
+    let plain = (values["description"] ?? "").lowercased().folding(options: .diacriticInsensitive, locale: nil)
+      .replacingOccurrences(of: "'", with: "").replacingOccurrences(of: "\u{2019}", with: "")
+    let words = plain.unicodeScalars.map {
+      ("a"..."z").contains($0) || ("0"..."9").contains($0) ? Character($0) : "-"
+    }
+    let slug = String(words).split(separator: "-").prefix(4).joined(separator: "-")
+    let stem =
+      (slug.isEmpty ? (kind == .bill ? "bill" : "payment") : String(slug.prefix(32))) + "-"
+      + (values["date"] ?? "")
+    var candidate = stem
+    var number = 1
+    while taken.contains(candidate) || taken.contains(where: { $0.hasPrefix(candidate + "#") }) {
+      number += 1
+      candidate = "\(stem)-\(number)"
+    }
+    return candidate
+  }
+
+  static func yamlEdit(
+    _ kind: NewRecord.Kind, _ given: [String: String], _ original: [UInt8], takenIDs: Set<String>,
+    decimalComma: Bool
+  ) throws(AddFailure) -> Edit {
+    var values = given
+    if values["id"] == nil { values["id"] = newID(kind, values, takenIDs: takenIDs) }
+    let section = kind == .bill ? "bills" : "payments"
+    let plan: YAMLAppendPlan
+    do throws(YAMLAppendPlan.Problem) {
+      plan = try YAMLAppendPlan.plan(for: original, section: section)
+    } catch {
+      throw AddFailure(message: error.message)
+    }
+    let pairs = keys(of: kind).compactMap { key in
+      values[key].map { (key, yamlValue(key, $0, decimalComma: decimalComma)) }
+    }
+    var lines: [String] = []
+    if original.isEmpty { lines.append("version: 1") }
+    if plan.writesSectionKey { lines.append("\(section):") }
+    let dash = String(repeating: " ", count: plan.dashColumn)
+    if plan.flowItems {
+      lines.append(dash + "- {" + pairs.map { "\($0.0): \($0.1)" }.joined(separator: ", ") + "}")
+    } else {
+      let indent = String(repeating: " ", count: plan.keyColumn)
+      let gap = String(repeating: " ", count: max(plan.keyColumn - plan.dashColumn - 1, 1))
+      for (index, (key, value)) in pairs.enumerated() {
+        lines.append((index == 0 ? dash + "-" + gap : indent) + "\(key): \(value)")
+      }
+    }
+    // The lines go after line `afterLine`: find where it ends.
+    var offset = 0
+    var line = 0
+    while line < plan.afterLine, offset < original.count {
+      if original[offset] == 0x0A { line += 1 }
+      offset += 1
+    }
+    let lineEnd =
+      original.contains(0x0D)
+        && original.firstIndex(of: 0x0A).map { $0 > 0 && original[$0 - 1] == 0x0D }
+          == true
+      ? "\r\n" : "\n"
+    var inserted = ""
+    // A last line without a line end gets one before the record.
+    if offset == original.count, let last = original.last, last != 0x0A { inserted += lineEnd }
+    inserted += lines.joined(separator: lineEnd) + lineEnd
+    var bytes = Array(original[..<offset])
+    bytes += Array(inserted.utf8)
+    bytes += original[offset...]
+    let first = plan.afterLine + 1 + (original.isEmpty ? 1 : 0) + (plan.writesSectionKey ? 1 : 0)
+    return Edit(
+      bytes: bytes, lines: first...(plan.afterLine + lines.count), text: lines.joined(separator: "\n") + "\n",
+      id: values["id"])
+  }
+
+  /// A value written in YAML: names lists and mappings as flow collections, texts as scalars.
+  static func yamlValue(_ key: String, _ text: String, decimalComma: Bool) -> String {
+    func entries(_ text: String) -> [(name: String, value: String?)] {
+      DinerList.entries(in: text, decimalComma: decimalComma).map {
+        ($0.name.trimmingSpaces, $0.weight?.trimmingSpaces)
+      }
+      .filter { !$0.name.isEmpty }
+    }
+    func mapping(_ items: [(name: String, value: String?)], _ value: (String, String?) -> String) -> String {
+      "{" + items.map { "\(YAMLText.scalar($0.name)): \(value($0.name, $0.value))" }.joined(separator: ", ") + "}"
+    }
+    let hasMarks = text.contains(":") || text.contains("=")
+    switch key {
+    case "diners" where text.trimmingSpaces.allSatisfy(\.isNumber):
+      return YAMLText.scalar(text.trimmingSpaces)
+    case "diners", "discount_items":
+      let items = entries(text)
+      if items.allSatisfy({ $0.value == nil }) {
+        return "[" + items.map { YAMLText.scalar($0.name) }.joined(separator: ", ") + "]"
+      }
+      return mapping(items) { _, weight in YAMLText.scalar(weight ?? "1") }
+    case "paid_by" where hasMarks || text.contains(";"), "shares":
+      return mapping(entries(text)) { _, amount in YAMLText.scalar(amount ?? "") }
+    case "repeat" where hasMarks:
+      return mapping(entries(text)) { name, value in
+        let value = value ?? ""
+        guard name == "skip" else { return YAMLText.scalar(value) }
+        return "[" + value.split(separator: " ").map { YAMLText.scalar(String($0)) }.joined(separator: ", ") + "]"
+      }
+    default:
+      return YAMLText.scalar(text.trimmingSpaces)
+    }
+  }
+
+  static func csvEdit(
+    _ kind: NewRecord.Kind, _ given: [String: String], _ original: [UInt8], path: String, options: ReadOptions,
+    takenIDs: Set<String>
+  ) throws(AddFailure) -> Edit {
+    var values = given
+    let tabSeparated = path.lowercased().hasSuffix(".tsv")
+    var header = ""
+    var plan: CSVAppendPlan
+    if let found = CSVAppendPlan.plan(for: original, delimiter: options.delimiter, tabSeparated: tabSeparated) {
+      plan = found
+    } else {
+      // A new file: the columns the record gives, in the format's order, and an id column.
+      if values["id"] == nil { values["id"] = newID(kind, values, takenIDs: takenIDs) }
+      let columns = keys(of: kind).filter { values[$0] != nil }
+      let delimiter = options.delimiter ?? (tabSeparated ? 0x09 : 0x2C)
+      plan = CSVAppendPlan(delimiter: delimiter, columns: columns, lineEnd: "\n", endsWithLineEnd: true)
+      header = columns.joined(separator: String(UnicodeScalar(delimiter))) + "\n"
+    }
+    if kind == .payment && !plan.holdsPayments {
+      throw AddFailure(message: "'\(path)' holds bills: payments go in a CSV file whose header has from, to and amount")
+    }
+    if kind == .bill && plan.holdsPayments {
+      throw AddFailure(message: "'\(path)' holds payments (its header has from and to): bills go in another file")
+    }
+    if plan.columns.contains("id"), values["id"] == nil { values["id"] = newID(kind, values, takenIDs: takenIDs) }
+    // A date given by default goes only where the file has dates.
+    if !plan.columns.contains("date"), given["date"] != nil, header.isEmpty, values["date"] == given["date"] {
+      values["date"] = nil
+    }
+    let missing = keys(of: kind).filter { values[$0] != nil && !plan.columns.contains($0) }
+    if let key = missing.first {
+      throw AddFailure(
+        message:
+          "'\(path)' has no '\(key)' column: add it to the header (\(plan.columns.joined(separator: ","))), or leave \(key) out"
+      )
+    }
+    let row = plan.columns.map { column in
+      plan.cell(values[column].map { csvValue(column, $0, decimalComma: options.decimalComma) } ?? "")
+    }
+    .joined(separator: String(UnicodeScalar(plan.delimiter)))
+    var bytes = original
+    var text = header
+    if !original.isEmpty && !plan.endsWithLineEnd { text += plan.lineEnd }
+    text += row + plan.lineEnd
+    bytes += Array(text.utf8)
+    let line = YAMLAppendPlan.lineCount(bytes)
+    return Edit(bytes: bytes, lines: line...line, text: header + row + "\n", id: values["id"])
+  }
+
+  /// A value in a CSV cell: names separated by `;` (the diner-list grammar's), texts as typed.
+  static func csvValue(_ key: String, _ text: String, decimalComma: Bool) -> String {
+    switch key {
+    case "diners", "paid_by", "shares", "discount_items":
+      if text.trimmingSpaces.allSatisfy(\.isNumber) { return text.trimmingSpaces }
+      return DinerList.entries(in: text, decimalComma: decimalComma).map { entry in
+        let name = entry.name.trimmingSpaces
+        return entry.weight.map { "\(name):\($0.trimmingSpaces)" } ?? name
+      }.filter { !$0.isEmpty }.joined(separator: ";")
+    default:
+      return text.trimmingSpaces
+    }
+  }
+}
