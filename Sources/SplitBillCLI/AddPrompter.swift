@@ -144,28 +144,30 @@ struct Prompter {
       return typed
     }
 
+    let currencyCode: (String) throws(AnswerProblem) -> String = { typed throws(AnswerProblem) in
+      guard (try? Currency(code: typed)) != nil else {
+        throw AnswerProblem(message: "'\(typed)' is not an ISO 4217 code, such as EUR or USD")
+      }
+      return typed.uppercased()
+    }
+    let tip: (String) throws(AnswerProblem) -> String = { typed throws(AnswerProblem) in
+      do throws(PercentError) {
+        _ = try TipText.parsing(typed, decimalComma: options.decimalComma)
+        return typed
+      } catch {
+        throw AnswerProblem(message: error.message(field: "tip") + " (or 'ai')")
+      }
+    }
+
     switch kind {
     case .bill:
       guard first("description", "Description"),
         field("date", "Date", default: today.description, date),
-        currencyText != nil
-          || field("currency", "Currency") { typed throws(AnswerProblem) in
-            guard (try? Currency(code: typed)) != nil else {
-              throw AnswerProblem(message: "'\(typed)' is not an ISO 4217 code, such as EUR or USD")
-            }
-            return typed.uppercased()
-          },
+        currencyText != nil || field("currency", "Currency", currencyCode),
         field("amount", "Amount" + (currencyText.map { " (\($0))" } ?? ""), amount),
         field("paid_by", "Paid by", default: context.lastBill["paid_by"], complete),
         field("diners", "Diners", default: context.lastBill["diners"], names),
-        field("tip", "Tip", default: context.lastBill["tip"] ?? "0") { typed throws(AnswerProblem) in
-          do throws(PercentError) {
-            _ = try TipText.parsing(typed, decimalComma: options.decimalComma)
-            return typed
-          } catch {
-            throw AnswerProblem(message: error.message(field: "tip") + " (or 'ai')")
-          }
-        },
+        field("tip", "Tip", default: context.lastBill["tip"] ?? "0", tip),
         field("notes", "Notes", default: "")
       else { return nil }
     case .payment:

@@ -135,6 +135,7 @@ struct AddCommandTests {
   func thePromptsAskCompleteAndCheckEachAnswer() throws {
     let session = "splitbill-add-\(getpid())"
     func tmux(_ arguments: [String]) throws -> Outcome { try runProcess("tmux", arguments, timeout: 30) }
+    @discardableResult
     func send(_ keys: [String], until expected: String) throws -> String {
       _ = try tmux(["send-keys", "-t", session] + keys)
       var text = ""
