@@ -83,4 +83,31 @@ struct RosterTests {
     #expect(pairs(["Maria", "Matteo"]).isEmpty)
     #expect(pairs(["Ana", "Ben", "Chloé", "Dmitri", "Émile", "Farah", "Gus", "Hiro", "Ines", "Jon"]).isEmpty)
   }
+
+  /// People are in one order in every section and format of a report: by name (a roster's own
+  /// order is not it), whatever order the bills name them in. A bill's shares keep the bill's
+  /// diner order, which `first` and `remainder` count by.
+  @Test func peopleAreInOneOrderInEverySectionAndFormat() throws {
+    let directory = try scratchDirectory()
+    let file = try write(
+      "people: [Maya, Jonas, Ines, Émile]\ndefaults: {currency: EUR, tip: 0}\nbills:\n"
+        + "  - {id: a, amount: 40, diners: [Maya, Émile, Jonas, Ines], paid_by: Maya}\n"
+        + "  - {id: b, amount: 10, diners: [Ines, Jonas], paid_by: Jonas}\n", "flat.yaml", in: directory)
+    let order = ["Ines", "Jonas", "Maya", "Émile"]
+    let json = try runBinary(["report", file, "--format", "json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect((object["people"] as? [[String: Any]] ?? []).compactMap { $0["person"] as? String } == order)
+    let settlements = (object["settlements"] as? [[String: Any]] ?? []).compactMap { $0["from"] as? String }
+    #expect(settlements == settlements.sorted { order.firstIndex(of: $0) ?? 0 < order.firstIndex(of: $1) ?? 0 })
+    // The People table's rows: a name, then its currency.
+    func rows(_ format: String, _ row: (String) -> String) throws -> [String] {
+      let lines = try runBinary(["report", file, "--format", format]).stdout.split(separator: "\n").map(String.init)
+      return lines.compactMap { line in order.first { line.hasPrefix(row($0)) } }
+    }
+    #expect(try rows("text") { "  \($0)" + String(repeating: " ", count: 7 - $0.count) + "EUR" } == order)
+    #expect(try rows("markdown") { "| \($0) | EUR |" } == order)
+    let text = try runBinary(["report", file]).stdout
+    let shares = text.split(separator: "\n").map(String.init).drop { !$0.hasPrefix("a ") }.dropFirst(2).prefix(4)
+    #expect(shares.map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["Maya", "Émile", "Jonas", "Ines"])
+  }
 }
