@@ -52,10 +52,10 @@ package struct Bill: Hashable, Sendable {
   package init(
     id: String, source: SourceLocation, date: CalendarDate? = nil, description: String? = nil,
     notes: String? = nil, terms: BillTerms, tipSource: TipSource, defaultTip: Percent? = nil,
-    rates: RecordRates? = nil, recurrence: Recurrence? = nil
+    rates: RecordRates? = nil
   ) {
     self.rates = rates
-    self.recurrenceBox = recurrence.map(RecurrenceBox.init)
+    self.recurrenceBox = nil
     self.defaultTip = defaultTip
     self.id = id
     self.source = source

@@ -336,14 +336,14 @@ struct BillRules {
     // command line's default percentage.
     var defaultTip: Percent?
     if case .value(.percent(let percent)) = context.tip { defaultTip = percent }
-    let bill = Bill(
+    var bill = Bill(
       id: id, source: fields.start, date: date, description: description, notes: notes,
       terms: BillTerms(
         amount: amount, tip: tip, diners: diners, payer: payer, payers: payers, leftover: leftover, rounding: rounding,
         receipt: receipt),
       tipSource: tipSource, defaultTip: defaultTip,
-      rates: rate.map { RecordRates(own: $0, file: context.rates?.file ?? RateTable()) } ?? context.rates,
-      recurrence: recurrence)
+      rates: rate.map { RecordRates(own: $0, file: context.rates?.file ?? RateTable()) } ?? context.rates)
+    if let recurrence { bill.recurrence = recurrence }
     return (id, bill)
   }
 

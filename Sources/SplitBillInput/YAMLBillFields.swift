@@ -136,11 +136,16 @@ import SplitBillText
     } else if events[position].kind == .mappingStart {
       while events[item].kind != .mappingEnd {
         let valueStart = flat.end(ofNodeAt: item)
+        if Self.isScalar(events[item].kind), Self.isScalar(events[valueStart].kind) {
+          item = valueStart + 1
+          continue
+        }
+        // A list of scalars as a value, where the key takes one (`skip: [2026-08]`).
         let valueEnd = flat.end(ofNodeAt: valueStart)
         let isList =
           listValues && events[valueStart].kind == .sequenceStart
           && (valueStart + 1..<valueEnd - 1).allSatisfy { Self.isScalar(events[$0].kind) }
-        guard Self.isScalar(events[item].kind), Self.isScalar(events[valueStart].kind) || isList else {
+        guard Self.isScalar(events[item].kind), isList else {
           return Self.isScalar(events[valueStart].kind) || isList ? item : valueStart
         }
         item = valueEnd
