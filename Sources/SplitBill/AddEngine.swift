@@ -54,7 +54,8 @@ public struct AddContext: Sendable {
   public var names: [String] = []
   /// Whether ``names`` is a roster (a name outside it is an error) rather than the names seen.
   public var namesAreRoster = false
-  /// The last valid bill's values, as a record would give them (currency, tip, diners, paid_by).
+  /// The last valid bill's values, as a record would give them (currency, tip, diners, paid_by,
+  /// category).
   public var lastBill: [String: String] = [:]
 }
 
@@ -113,6 +114,7 @@ public enum Adder {
       case .fixed: break
       }
       if let payer = last.terms.payer { context.lastBill["paid_by"] = payer }
+      if let category = last.category { context.lastBill["category"] = category }
       switch last.terms.diners {
       case .anonymous(let count): context.lastBill["diners"] = String(count)
       case .named(let diners):

@@ -24,6 +24,7 @@ enum AddCommand {
       .value("--tip-amount", "AMOUNT", "A fixed tip instead of a percentage."),
       .value("--date", "DATE", "YYYY-MM-DD (default: today)."),
       .value("--description", "TEXT", "What it was for."),
+      .value("--category", "CATEGORY", "Where the money went: groceries, rent, transport, ... (free text)."),
       .value("--notes", "TEXT", "Experience notes (for tip: ai), or how a payment was made."),
       .value("--id", "ID", "The record's id (default: made from the description and date, unique in the file)."),
       .value("--repeat", "RULE", "A recurring bill: month, week, year, or 'every: month; until: 2026-12-31'."),
@@ -58,6 +59,7 @@ enum AddCommand {
   static let fieldOptions: [(option: String, key: String)] = [
     ("--amount", "amount"), ("--paid-by", "paid_by"), ("--diners", "diners"), ("--shares", "shares"),
     ("--tip", "tip"), ("--tip-amount", "tip_amount"), ("--date", "date"), ("--description", "description"),
+    ("--category", "category"),
     ("--notes", "notes"), ("--id", "id"), ("--repeat", "repeat"), ("--from", "from"), ("--to", "to"),
   ]
 
@@ -70,7 +72,9 @@ enum AddCommand {
     var values: [String: String] = [:]
     for (option, key) in fieldOptions { if let value = arguments.value(option) { values[key] = value } }
     // Options the kind does not take are mistakes, not silently dropped.
-    let billOnly = ["--paid-by", "--diners", "--shares", "--tip", "--tip-amount", "--description", "--repeat"]
+    let billOnly = [
+      "--paid-by", "--diners", "--shares", "--tip", "--tip-amount", "--description", "--category", "--repeat",
+    ]
     let paymentOnly = ["--from", "--to"]
     for option in payment ? billOnly : paymentOnly where arguments.value(option) != nil {
       throw UsageError(payment ? "\(option) is for bills: leave it out with --payment" : "\(option) is for --payment")

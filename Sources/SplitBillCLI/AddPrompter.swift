@@ -168,6 +168,7 @@ struct Prompter {
         field("paid_by", "Paid by", default: context.lastBill["paid_by"], complete),
         field("diners", "Diners", default: context.lastBill["diners"], names),
         field("tip", "Tip", default: context.lastBill["tip"] ?? "0", tip),
+        field("category", "Category", default: context.lastBill["category"] ?? ""),
         field("notes", "Notes", default: "")
       else { return nil }
     case .payment:

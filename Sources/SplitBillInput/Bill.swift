@@ -22,6 +22,8 @@ package struct Bill: Hashable, Sendable {
   package var date: CalendarDate?
   /// A short description ("Dinner at Cervejaria").
   package var description: String?
+  /// Where the money went (`category:`, or the file's default): `groceries`, `rent`.
+  package var category: String?
   /// Experience notes for the advisor.
   package var notes: String?
   /// Amount, tip choice, diners, payer, leftover policy and rounding.

@@ -30,6 +30,9 @@ package struct BillField: Sendable {
       summary: "ISO date YYYY-MM-DD, a real calendar date."),
     BillField(name: "description", kind: .text, required: false, inDefaults: false, summary: "What the bill was for."),
     BillField(
+      name: "category", kind: .text, required: false, inDefaults: true,
+      summary: "Where the money went, free text: food, groceries, transport, lodging, rent, utilities, ..."),
+    BillField(
       name: "amount", kind: .amount, required: true, inDefaults: false,
       summary: "The bill before tip, as exact decimal text in the currency's digits."),
     BillField(
@@ -105,8 +108,8 @@ package struct BillField: Sendable {
 
 /// The bill keys by their position in ``BillField/all``: lookups by number, not by string.
 package enum BillKey: Int, CaseIterable, Sendable {
-  case id, date, description, amount, currency, tip, tipAmount, diners, paidBy, notes, leftover, rounding, shares, rate
-  case `repeat`
+  case id, date, description, category, amount, currency, tip, tipAmount, diners, paidBy, notes, leftover, rounding
+  case shares, rate, `repeat`
   case items, discount, discountItems, service, tax, taxIncluded, tipOn, receiptTotal
 
   /// Whether the key takes a list or a mapping of names (``FieldValue/entries``).

@@ -21,6 +21,8 @@ struct DocumentContext: Sendable {
   var rates: RecordRates?
   /// Its `defaults: cash_rounding:` rules.
   var cashRules: [CashRule] = []
+  /// `defaults: category:`, when given.
+  var category: String?
   /// The `people:` roster, NFC names, when given.
   var roster: [String]? = nil {
     didSet { rosterNames = roster.map(Set.init) }
@@ -143,6 +145,11 @@ struct BillRules {
       recurrence = try self.recurrence(fields, date: date, dateGiven: dateGiven, &policy)
     }
     let description = try Self.text(.description, fields, &policy).map { fields.string($0) }
+    var category = context.category
+    if let text = try Self.text(.category, fields, &policy) {
+      let given = fields.string(text).trimmingSpaces
+      category = given.isEmpty ? nil : given
+    }
     let notes = try Self.text(.notes, fields, &policy).map { fields.string($0) }
 
     // Currency first: amounts are read in its digits.
@@ -344,6 +351,7 @@ struct BillRules {
       tipSource: tipSource, defaultTip: defaultTip,
       rates: rate.map { RecordRates(own: $0, file: context.rates?.file ?? RateTable()) } ?? context.rates)
     if let recurrence { bill.recurrence = recurrence }
+    if let category { bill.category = category }
     return (id, bill)
   }
 
@@ -813,6 +821,10 @@ struct BillRules {
         context.cashRules.append(CashRule(currency: currency, increment: increment, location: location))
       }
     case nil: break
+    }
+    if let (text, _) = text(.category) {
+      let category = text.trimmingSpaces
+      context.category = category.isEmpty ? nil : category
     }
     if let (text, location) = text(.rounding) {
       context.rounding =

@@ -2,10 +2,10 @@
 @_spi(ByteWriters) import SplitBillCore
 
 /// One CSV row per share: bill id, date, description, currency, person, weight, share, absorbed,
-/// paid_by, and `kind` (`bill`). After the bills, one row per payment of the period, `kind`
+/// paid_by, `kind` (`bill`) and `category` (empty when the bill has none). After the bills, one row per payment of the period, `kind`
 /// `payment`: its id, date, notes as the description, the receiver as `person` and the amount as
 /// their `share`, the one who paid as `paid_by` (as a bill of that amount for the receiver alone
-/// moves balances, which is what a payment does); weight empty, absorbed 0.
+/// moves balances, which is what a payment does); weight and category empty, absorbed 0.
 ///
 /// RFC 4180 quoting; cells that a spreadsheet would run as a formula (starting with `=`, `+`, `-`,
 /// `@`, tab or carriage return) are prefixed with `'`. Amounts are never negative here, so no
@@ -16,7 +16,7 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
   /// Starts the file with its header row.
   package init(sink: Sink) {
     self.sink = sink
-    self.sink.write("bill_id,date,description,currency,person,weight,share,absorbed,paid_by,kind\r\n")
+    self.sink.write("bill_id,date,description,currency,person,weight,share,absorbed,paid_by,kind,category\r\n")
   }
 
   package mutating func write(_ bill: ReportedBill) {
@@ -24,9 +24,10 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
     let id = bill.bill.id
     let description = bill.bill.description ?? ""
     let payer = split.paidByCell ?? ""
+    let category = bill.bill.category ?? ""
     // A cell is at most its text doubled (every quote doubled), a `'` and two quotes; a number
     // at most 32 bytes.
-    let fixed = 2 * (id.utf8.count + description.utf8.count + payer.utf8.count) + 96
+    let fixed = 2 * (id.utf8.count + description.utf8.count + payer.utf8.count + category.utf8.count) + 99
     var room = 0
     for share in split.shares { room += fixed + 2 * share.person.utf8.count + 128 }
     sink.append { bytes in
@@ -50,7 +51,9 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
           unsafe DecimalText.write(Int64(share.absorbed), scale: 0, to: &out)
           unsafe out.write(0x2C)
           unsafe Self.writeCell(payer, to: &out)
-          unsafe out.write(",bill\r\n")
+          unsafe out.write(",bill,")
+          unsafe Self.writeCell(category, to: &out)
+          unsafe out.write("\r\n")
         }
       }
     }
@@ -61,7 +64,7 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
       let payment = record.payment
       let cells = [
         Self.cell(record.id), record.date?.description ?? "", Self.cell(record.notes ?? ""), payment.currency.code,
-        Self.cell(payment.to), "", payment.amount.decimalString, "0", Self.cell(payment.from), "payment",
+        Self.cell(payment.to), "", payment.amount.decimalString, "0", Self.cell(payment.from), "payment", "",
       ]
       sink.write(cells.joined(separator: ",") + "\r\n")
     }

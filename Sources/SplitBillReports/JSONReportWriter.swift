@@ -4,7 +4,7 @@ import SplitBillInput
 @_spi(ByteWriters) import SplitBillJSON
 
 extension ReportedBill {
-  /// Appends the bill object: `calc --json`'s members plus id, source, date, description,
+  /// Appends the bill object: `calc --json`'s members plus id, source, date, description, category,
   /// tip_source, paid_by and, for advised tips, `advice`, as `JSON.object` writes them at indent 2, as
   /// UTF-8 bytes and without building the tree: this runs once per bill in every JSON report.
   ///
@@ -16,6 +16,7 @@ extension ReportedBill {
     // Room for the worst case: the literals, numbers, and every string escaped six bytes a byte.
     var room = 2_048 + JSON.maximumEscapedLength(bill.id) + file.escaped.count
     if let description = bill.description { room += JSON.maximumEscapedLength(description) }
+    if let category = bill.category { room += JSON.maximumEscapedLength(category) }
     if let payer = split.payer { room += JSON.maximumEscapedLength(payer) }
     if split.hasSeveralPayers {
       for part in split.payers { room += 128 + JSON.maximumEscapedLength(part.person) }
@@ -69,7 +70,8 @@ extension ReportedBill {
       } else {
         unsafe out.write("\",\n      \"date\": null,\n      \"description\": ")
       }
-      text(bill.description, then: "\",\n      \"currency\": \"", orNull: "null,\n      \"currency\": \"")
+      text(bill.description, then: "\",\n      \"category\": ", orNull: "null,\n      \"category\": ")
+      text(bill.category, then: "\",\n      \"currency\": \"", orNull: "null,\n      \"currency\": \"")
       unsafe split.currency.writeCode(to: &out)
       unsafe out.write("\",\n      \"amount\": \"")
       money(split.amount)

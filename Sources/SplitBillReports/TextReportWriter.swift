@@ -39,6 +39,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     let path = shownSource.path(of: bill.source)
     let id = TerminalText.sanitize(bill.id)
     let description = bill.description.map(TerminalText.sanitize)
+    let category = bill.category.map(TerminalText.sanitize)
     let payer = split.paidByText.map(TerminalText.sanitize)
     var adviceLine: String?
     if let advice = reported.advice {
@@ -64,7 +65,9 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     var nameWidth = 0
     var weightWidth = 0
     var amountWidth = 0
-    var room = 512 + path.utf8.count + id.utf8.count + (description?.utf8.count ?? 0) + (payer?.utf8.count ?? 0)
+    var room =
+      512 + path.utf8.count + id.utf8.count + (description?.utf8.count ?? 0) + (category?.utf8.count ?? 0)
+      + (payer?.utf8.count ?? 0)
     room += (adviceLine?.utf8.count ?? 0) + receiptRoom
     for share in split.shares {
       let name = TerminalText.sanitize(share.person)
@@ -93,6 +96,11 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
         if let description {
           unsafe out.write("  ")
           unsafe out.write(utf8: description)
+        }
+        if let category {
+          unsafe out.write("  [")
+          unsafe out.write(utf8: category)
+          unsafe out.write("]")
         }
         unsafe out.write("  (")
         unsafe ShownSource.write(bill.source, path: path, to: &out)

@@ -45,7 +45,7 @@ struct AddCommandTests {
     let path = try write(Self.flat, "flat.yaml")
     let bill = try runBinary([
       "add", path, "--amount", "42.80", "--diners", "Maya, Jonas, Ines=2", "--paid-by", "Ines", "--description",
-      "Market: veg & cheese", "--date", "2026-11-20",
+      "Market: veg & cheese", "--date", "2026-11-20", "--category", "groceries",
     ])
     #expect(bill.code == 0, "\(bill.stderr)")
     #expect(bill.stderr.contains("added bill market-veg-cheese-2026-11-20 to \(path)"))
@@ -60,11 +60,11 @@ struct AddCommandTests {
     let billAt = try #require(lines.firstIndex(of: "  - id: market-veg-cheese-2026-11-20"))
     #expect(lines[billAt - 1] == "    paid_by: Jonas")
     #expect(
-      Array(lines[billAt + 1...billAt + 5]) == [
-        "    date: 2026-11-20", "    description: \"Market: veg & cheese\"", "    amount: 42.80",
-        "    diners: {Maya: 1, Jonas: 1, Ines: 2}", "    paid_by: Ines",
+      Array(lines[billAt + 1...billAt + 6]) == [
+        "    date: 2026-11-20", "    description: \"Market: veg & cheese\"", "    category: groceries",
+        "    amount: 42.80", "    diners: {Maya: 1, Jonas: 1, Ines: 2}", "    paid_by: Ines",
       ])
-    #expect(lines[billAt + 6] == "")
+    #expect(lines[billAt + 7] == "")
     let today = try #require(lines.last { $0.hasPrefix("  - {id: payment-") })
     #expect(today.hasSuffix(", from: Ines, to: Maya, amount: 20}"))
     #expect(lines.firstIndex(of: today) == lines.count - 2)
@@ -73,6 +73,10 @@ struct AddCommandTests {
     let report = try json(["report", path, "--until", "2026-11-30", "--format", "json"])
     let ids = (report["bills"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
     #expect(ids.contains("market-veg-cheese-2026-11-20"))
+    let added = (report["bills"] as? [[String: Any]] ?? []).first {
+      $0["id"] as? String == "market-veg-cheese-2026-11-20"
+    }
+    #expect(added?["category"] as? String == "groceries")
   }
 
   @Test func refusalsLeaveTheFileByteIdentical() throws {
@@ -165,7 +169,8 @@ struct AddCommandTests {
     text = try send(["Xa", "Enter"], until: "'Xa' is not in people")
     try send(["i", "Enter"], until: "Diners [Maya, Jonas]:")
     try send(["ma, jo, in", "Enter"], until: "Tip [0%]:")
-    try send(["Enter"], until: "Notes:")
+    try send(["Enter"], until: "Category:")
+    try send(["fun", "Enter"], until: "Notes:")
     text = try send(["Enter"], until: "added bill cinema-2026-11-21")
     #expect(text.contains("    diners: [Maya, Jonas, Ines]"))
     #expect(text.contains("    paid_by: Ines"))
@@ -178,6 +183,42 @@ struct AddCommandTests {
     #expect(try runBinary(["check", path]).code == 0)
     let file = try String(contentsOfFile: path, encoding: .utf8)
     #expect(
-      file.contains("  - id: cinema-2026-11-21\n    date: 2026-11-21\n    description: Cinema\n    amount: 18.50\n"))
+      file.contains(
+        "  - id: cinema-2026-11-21\n    date: 2026-11-21\n    description: Cinema\n    category: fun\n    amount: 18.50\n"
+      ))
+  }
+}
+
+/// A bill's `category` (its own, or its file's default) in YAML and CSV, through the JSON, CSV and
+/// text reports.
+@Suite(.disabled(if: underThreadSanitizer, "single-threaded; the plain and AddressSanitizer runs check it"))
+struct CategoryTests {
+  @Test func aCategoryIsReadFromTheBillOrTheDefaultsAndReported() throws {
+    let directory = try scratchDirectory()
+    let yaml = directory.appendingPathComponent("flat.yaml")
+    try """
+    defaults: {currency: EUR, tip: 0, category: food}
+    bills:
+      - {id: a, amount: 10, diners: [Ana, Ben], paid_by: Ana}
+      - {id: b, amount: 10, diners: [Ana, Ben], paid_by: Ana, category: "  rent  "}
+      - {id: c, amount: 10, diners: [Ana, Ben], paid_by: Ana, category: "=cmd"}
+
+    """.write(to: yaml, atomically: true, encoding: .utf8)
+    let csv = directory.appendingPathComponent("trip.csv")
+    try "id,amount,currency,tip,diners,category\nd,5,EUR,0,Ana;Ben,transport\ne,5,EUR,0,Ana;Ben,\n".write(
+      to: csv, atomically: true, encoding: .utf8)
+    let json = try runBinary(["report", yaml.path, csv.path, "--format", "json"])
+    #expect(json.code == 0, "\(json.stderr)")
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let categories = (object["bills"] as? [[String: Any]] ?? []).map { $0["category"] as? String ?? "-" }
+    #expect(categories == ["food", "rent", "=cmd", "transport", "-"])
+    let rows = try runBinary(["report", yaml.path, csv.path, "--format", "csv"]).stdout.split(separator: "\r\n")
+    #expect(rows.first == "bill_id,date,description,currency,person,weight,share,absorbed,paid_by,kind,category")
+    #expect(rows.contains("b,,,EUR,Ana,1,5.00,0,Ana,bill,rent"))
+    // A category a spreadsheet would run as a formula is defused, as every cell.
+    #expect(rows.contains("c,,,EUR,Ana,1,5.00,0,Ana,bill,'=cmd"))
+    #expect(rows.contains("e,,,EUR,Ana,1,2.50,0,,bill,"))
+    let text = try runBinary(["report", yaml.path]).stdout
+    #expect(text.contains("b  [rent]  ("))
   }
 }

@@ -140,7 +140,8 @@ import Testing
     let billProperties = try #require(defs["bill"]?["properties"] as? [String: Any])
     #expect(
       Set(billProperties.keys) == [
-        "id", "date", "description", "amount", "currency", "tip", "tip_amount", "diners", "paid_by", "notes",
+        "id", "date", "description", "category", "amount", "currency", "tip", "tip_amount", "diners", "paid_by",
+        "notes",
         "leftover", "rounding", "shares", "rate", "repeat", "items", "discount", "discount_items", "service", "tax",
         "tax_included",
         "tip_on", "receipt_total",
@@ -148,7 +149,7 @@ import Testing
     let paymentProperties = try #require(defs["payment"]?["properties"] as? [String: Any])
     #expect(Set(paymentProperties.keys) == ["id", "date", "from", "to", "amount", "currency", "notes"])
     let defaultProperties = try #require(defs["defaults"]?["properties"] as? [String: Any])
-    #expect(Set(defaultProperties.keys) == ["currency", "tip", "leftover", "rounding", "cash_rounding"])
+    #expect(Set(defaultProperties.keys) == ["currency", "tip", "category", "leftover", "rounding", "cash_rounding"])
   }
 
   /// The samples and the starter validate against the schema with Python's jsonschema (CI installs it).

@@ -328,6 +328,7 @@ import Testing
       "tip_on": ["", "", "", "", "", "", "", "", "", "pretax", "bogus"],
       "receipt_total": ["", "", "", "", "", "", "", "", "", "84.50"],
       "rate": ["", "", "", "0.0061 EUR", "EUR 0.5", "x EUR", "0.5 USD", "1 2"],
+      "category": ["", "", "groceries", "  rent  ", "=x"],
       "repeat": [
         "", "", "", "", "", "month", "every: week; count: 3", "every: year; until: 2020-01-01", "fortnight",
         "every: month; count: 2; skip: 2026-13", "every: month; until: 2027-01-01; count: 2",

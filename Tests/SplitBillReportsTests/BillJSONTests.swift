@@ -89,6 +89,7 @@ extension ReportedBill {
       ("source", .string(bill.source.description)),
       ("date", .optional(bill.date?.description)),
       ("description", .optional(bill.description)),
+      ("category", .optional(bill.category)),
     ]
     members += split.jsonMembers
     let shares = members.firstIndex { $0.0 == "shares" } ?? members.count
