@@ -22,8 +22,6 @@ package struct Bill: Hashable, Sendable {
   package var date: CalendarDate?
   /// A short description ("Dinner at Cervejaria").
   package var description: String?
-  /// Where the money went (`category:`, or the file's default): `groceries`, `rent`.
-  package var category: String?
   /// Experience notes for the advisor.
   package var notes: String?
   /// Amount, tip choice, diners, payer, leftover policy and rounding.
@@ -37,15 +35,20 @@ package struct Bill: Hashable, Sendable {
   /// when it has neither (nearly every bill: one reference, as a bill is moved from stage to stage
   /// and every word more is copied each time).
   package var rates: RecordRates?
+  /// Where the money went (`category:`, or the file's default): `groceries`, `rent`.
+  package var category: String? {
+    get { extras?.category }
+    set { extras = BillExtras(category: newValue, recurrence: recurrence) }
+  }
   /// How the bill repeats (`repeat:`), while it is read: the stream hands on its instances
   /// (``BillStream``), each without one.
   package var recurrence: Recurrence? {
-    get { recurrenceBox?.rule }
-    set { recurrenceBox = newValue.map(RecurrenceBox.init) }
+    get { extras?.recurrence }
+    set { extras = BillExtras(category: category, recurrence: newValue) }
   }
-  /// One reference, nil for nearly every bill: a bill is moved from stage to stage, and every
-  /// word more is copied each time.
-  private var recurrenceBox: RecurrenceBox?
+  /// What few bills give (a category, a repeat rule), in one reference that is nil for the rest:
+  /// a bill is copied from stage to stage, and every field more is a retain and a release each time.
+  private var extras: BillExtras?
 
   /// The bill's own exchange rate (`rate:`).
   package var rate: BillRate? { rates?.own }
@@ -57,7 +60,7 @@ package struct Bill: Hashable, Sendable {
     rates: RecordRates? = nil
   ) {
     self.rates = rates
-    self.recurrenceBox = nil
+    self.extras = nil
     self.defaultTip = defaultTip
     self.id = id
     self.source = source
@@ -87,10 +90,20 @@ package final class RecordRates: Hashable, Sendable {
   package func hash(into hasher: inout Hasher) { hasher.combine(own) }
 }
 
-/// A recurring bill's rule, boxed (``Bill/recurrence``).
-final class RecurrenceBox: Hashable, Sendable {
-  let rule: Recurrence
-  init(_ rule: Recurrence) { self.rule = rule }
-  static func == (lhs: RecurrenceBox, rhs: RecurrenceBox) -> Bool { lhs.rule == rhs.rule }
-  func hash(into hasher: inout Hasher) { hasher.combine(rule) }
+/// A bill's rarely given values (``Bill/category``, ``Bill/recurrence``), boxed.
+final class BillExtras: Hashable, Sendable {
+  let category: String?
+  let recurrence: Recurrence?
+  init?(category: String?, recurrence: Recurrence?) {
+    guard category != nil || recurrence != nil else { return nil }
+    self.category = category
+    self.recurrence = recurrence
+  }
+  static func == (lhs: BillExtras, rhs: BillExtras) -> Bool {
+    lhs.category == rhs.category && lhs.recurrence == rhs.recurrence
+  }
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(category)
+    hasher.combine(recurrence)
+  }
 }
