@@ -141,17 +141,15 @@ public enum Adder {
     func failed(_ message: String) -> AddOutcome {
       AddOutcome(status: .failed(message), id: nil, text: "", problems: [])
     }
-    let lowered = path.lowercased()
-    let isCSV: Bool
-    if lowered.hasSuffix(".csv") || lowered.hasSuffix(".tsv") {
-      isCSV = true
-    } else if lowered.hasSuffix(".yaml") || lowered.hasSuffix(".yml") {
-      isCSV = false
-    } else if let format = options.inputFormat {
-      isCSV = format == .csv
-    } else {
-      return failed("cannot tell the format of '\(path)': name it .yaml, .yml, .csv or .tsv, or pass --input-format")
+    func unwritable(_ error: WriteError) -> AddOutcome {
+      AddOutcome(status: .unwritable(error.reason), id: nil, text: "", problems: [])
     }
+    // The format as the readers tell it: the name, else --input-format.
+    guard
+      let source = BillStream.source(for: path, override: nil)
+        ?? BillStream.source(for: path, override: options.inputFormat)
+    else { return failed(Problem.unknownFormat(path: path).message) }
+    let isCSV = source.format == .csv
     let exists = FileManager.default.fileExists(atPath: path)
     var original: [UInt8] = []
     if exists {
@@ -161,30 +159,43 @@ public enum Adder {
       original = Array(data)
     }
     var values = record.values.filter { !$0.value.trimmingSpaces.isEmpty }
-    if values["date"] == nil { values["date"] = today.description }
+    let dateGiven = values["date"] != nil
+    if !dateGiven { values["date"] = today.description }
     let context = exists ? Self.context(of: path, readOptions: options) : AddContext()
     let edit: Edit
     do throws(AddFailure) {
       edit =
         isCSV
-        ? try csvEdit(record.kind, values, original, path: path, options: options, takenIDs: context.ids)
+        ? try csvEdit(
+          record.kind, values, original, path: path, tabSeparated: source.isTabSeparated, dateGiven: dateGiven,
+          options: options, takenIDs: context.ids)
         : try yamlEdit(record.kind, values, original, takenIDs: context.ids, decimalComma: options.decimalComma)
     } catch {
       return failed(error.message)
     }
 
-    // The file as it would be, checked where it lies (a besides items file, the same rules).
-    let directory = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
-    let scratch = (directory.isEmpty ? "" : directory + "/") + ".\(name).add-\(getpid())." + (isCSV ? "csv" : "yaml")
-    guard FileManager.default.createFile(atPath: scratch, contents: Data(edit.bytes)) else {
-      return AddOutcome(
-        status: .unwritable("cannot write beside '\(path)' to check the record"), id: nil, text: "", problems: [])
+    // The file as it would be is written to the temporary file that will replace it (removed on a
+    // signal, as every output's is), checked there by the same rules, then renamed into place.
+    let pending: PendingFile
+    do throws(WriteError) {
+      pending = try PendingFile(path: path)
+      pending.sink.write(bytes: edit.bytes)
+      try pending.prepare()
+    } catch {
+      return unwritable(error)
     }
-    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    guard let scratch = pending.preparedPath else {
+      pending.abort()
+      return failed("'\(path)' is not a regular file")
+    }
     var checking = options
-    checking.inputFormat = isCSV ? .csv : .yaml
+    checking.inputFormat = source.format
+    if source.isTabSeparated, checking.delimiter == nil { checking.delimiter = 0x09 }
     let checked = Checker.run([scratch], readOptions: checking, allowEmpty: true)
+    guard checked.status == .checked else {
+      pending.abort()
+      return failed("the file with the record could not be checked")
+    }
     let problems = checked.problems.filter { $0.file == scratch && edit.lines.contains($0.line ?? 0) }.map {
       var problem = $0
       problem.file = path
@@ -192,15 +203,15 @@ public enum Adder {
       return problem
     }
     var outcome = AddOutcome(status: .added, id: edit.id, text: edit.text, problems: problems)
-    if problems.contains(where: { $0.severity == "error" }) {
-      outcome.status = .refused
+    if problems.contains(where: { $0.severity == "error" }) { outcome.status = .refused }
+    guard outcome.status == .added, !dryRun else {
+      pending.abort()
       return outcome
     }
-    guard !dryRun else { return outcome }
-    do {
-      try AtomicFile.write(to: path) { sink in sink.write(bytes: edit.bytes) }
+    do throws(WriteError) {
+      try pending.commit()
     } catch {
-      outcome.status = .unwritable("\(error)")
+      outcome.status = .unwritable(error.reason)
     }
     return outcome
   }
@@ -281,11 +292,7 @@ public enum Adder {
       if original[offset] == 0x0A { line += 1 }
       offset += 1
     }
-    let lineEnd =
-      original.contains(0x0D)
-        && original.firstIndex(of: 0x0A).map { $0 > 0 && original[$0 - 1] == 0x0D }
-          == true
-      ? "\r\n" : "\n"
+    let lineEnd = SourceLines.lineEnd(of: original)
     var inserted = ""
     // A last line without a line end gets one before the record.
     if offset == original.count, let last = original.last, last != 0x0A { inserted += lineEnd }
@@ -334,33 +341,44 @@ public enum Adder {
   }
 
   static func csvEdit(
-    _ kind: NewRecord.Kind, _ given: [String: String], _ original: [UInt8], path: String, options: ReadOptions,
-    takenIDs: Set<String>
+    _ kind: NewRecord.Kind, _ given: [String: String], _ original: [UInt8], path: String, tabSeparated: Bool,
+    dateGiven: Bool, options: ReadOptions, takenIDs: Set<String>
   ) throws(AddFailure) -> Edit {
     var values = given
-    let tabSeparated = path.lowercased().hasSuffix(".tsv")
+    var original = original
     var header = ""
-    var plan: CSVAppendPlan
-    if let found = CSVAppendPlan.plan(for: original, delimiter: options.delimiter, tabSeparated: tabSeparated) {
-      plan = found
-    } else {
-      // A new file: the columns the record gives, in the format's order, and an id column.
+    let plan: CSVAppendPlan
+    if original.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+      // A new (or blank) file: the columns the record gives, in the format's order, and an id column.
+      original = []
       if values["id"] == nil { values["id"] = newID(kind, values, takenIDs: takenIDs) }
       let columns = keys(of: kind).filter { values[$0] != nil }
       let delimiter = options.delimiter ?? (tabSeparated ? 0x09 : 0x2C)
       plan = CSVAppendPlan(delimiter: delimiter, columns: columns, lineEnd: "\n", endsWithLineEnd: true)
       header = columns.joined(separator: String(UnicodeScalar(delimiter))) + "\n"
+    } else if let found = CSVAppendPlan.plan(
+      for: original, file: path, delimiter: options.delimiter, tabSeparated: tabSeparated)
+    {
+      plan = found
+    } else {
+      throw AddFailure(message: "its header cannot be read: check it with splitbill check \(path)")
     }
+    if plan.columns.contains("id"), values["id"] == nil { values["id"] = newID(kind, values, takenIDs: takenIDs) }
+    // Today's date goes only where the file has dates; a date given goes nowhere else.
+    if !plan.columns.contains("date"), !dateGiven { values["date"] = nil }
+    return try csvRow(kind, values, original, header: header, plan: plan, path: path, options: options)
+  }
+
+  /// `original` with the record's row (after `header`, for a new file) in `plan`'s columns.
+  static func csvRow(
+    _ kind: NewRecord.Kind, _ values: [String: String], _ original: [UInt8], header: String, plan: CSVAppendPlan,
+    path: String, options: ReadOptions
+  ) throws(AddFailure) -> Edit {
     if kind == .payment && !plan.holdsPayments {
       throw AddFailure(message: "'\(path)' holds bills: payments go in a CSV file whose header has from, to and amount")
     }
     if kind == .bill && plan.holdsPayments {
       throw AddFailure(message: "'\(path)' holds payments (its header has from and to): bills go in another file")
-    }
-    if plan.columns.contains("id"), values["id"] == nil { values["id"] = newID(kind, values, takenIDs: takenIDs) }
-    // A date given by default goes only where the file has dates.
-    if !plan.columns.contains("date"), given["date"] != nil, header.isEmpty, values["date"] == given["date"] {
-      values["date"] = nil
     }
     let missing = keys(of: kind).filter { values[$0] != nil && !plan.columns.contains($0) }
     if let key = missing.first {
@@ -378,7 +396,7 @@ public enum Adder {
     if !original.isEmpty && !plan.endsWithLineEnd { text += plan.lineEnd }
     text += row + plan.lineEnd
     bytes += Array(text.utf8)
-    let line = YAMLAppendPlan.lineCount(bytes)
+    let line = SourceLines.count(in: bytes)
     return Edit(bytes: bytes, lines: line...line, text: header + row + "\n", id: values["id"])
   }
 

@@ -33,7 +33,7 @@ enum AddCommand {
       .value("--to", "NAME", "Who received it."),
       .flag("--dry-run", "Check and print the record without writing the file."),
       .flag("--strict", "Refuse the record on warnings too (a name like another, a probable duplicate)."),
-    ] + InputOptions.specs.filter { $0.name != "--allow-empty" && $0.name != "--input-format" },
+    ] + InputOptions.specs.filter { $0.name != "--allow-empty" },
     details: """
       The record is written in the file's own format: YAML keeping every comment and the style of
       its items (block or one-line), CSV in its header's columns. It is checked with the whole file
@@ -45,7 +45,8 @@ enum AddCommand {
       Without --amount or --payment's fields, on a terminal, add asks for each field in turn:
       the default in brackets (from the file's last bill) is taken by Enter, a name is completed
       from its first letters when only one known name starts so, and each answer is checked as it
-      is given. After each record it starts again; an empty first answer or Ctrl-D ends.
+      is given. After each record it starts again; an empty first answer or Ctrl-D ends (exit 1
+      when nothing was added).
       """,
     examples: [
       "splitbill add flat.yaml --amount 42.80 --diners Maya,Jonas,Ines --paid-by Maya --description Groceries",

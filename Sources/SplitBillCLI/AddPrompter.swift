@@ -93,18 +93,21 @@ struct Prompter {
       var out: [String] = []
       for (name, weight) in DinerList.entries(in: typed, decimalComma: options.decimalComma) {
         let completed = try complete(name)
-        if out.contains(where: {
-          $0.hasPrefix(completed) && ($0 == completed || $0.dropFirst(completed.count).first == "=")
-        }) {
-          throw AnswerProblem(message: "'\(completed)' is listed twice")
-        }
         out.append(weight.map { "\(completed)=\($0.trimmingCharacters(in: .whitespaces))" } ?? completed)
       }
-      if out.isEmpty {
+      // The names completed, checked by the diner-list grammar's own rules (a name twice, a weight).
+      let list = out.joined(separator: "; ")
+      do throws(DinerList.Problem) {
+        _ = try DinerList.diners(in: list, decimalComma: options.decimalComma)
+      } catch {
+        throw AnswerProblem(message: error.description)
+      }
+      guard !out.isEmpty else {
         throw AnswerProblem(message: "name who shares it, such as \(known.prefix(3).joined(separator: ", "))")
       }
-      return out.joined(separator: ", ")
+      return list
     }
+
     let currencyText = values["currency"] ?? options.defaults.currency?.code ?? context.lastBill["currency"]
     func amount(_ typed: String) throws(AnswerProblem) -> String {
       guard let code = values["currency"] ?? currencyText, let currency = try? Currency(code: code) else {

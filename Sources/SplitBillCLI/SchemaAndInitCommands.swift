@@ -62,6 +62,7 @@ enum InitCommand {
       - id: first-dinner            # optional, unique; default "<file>#<n>"
         date: 2026-11-20            # optional, YYYY-MM-DD
         description: Dinner
+        category: food              # optional: where the money went (groceries, rent, transport, ...)
         amount: 84.50               # the bill before tip, written exactly
         diners: [Ana, Ben, Chloé]   # a count (3), a list of names, or name: weight
         paid_by: Ana
@@ -73,6 +74,7 @@ enum InitCommand {
         diners: {Ana: 2, Ben: 1}    # Ana pays two parts
         paid_by: Ben
         notes: "Quick and friendly"  # experience notes, for tip: ai
+        # repeat: {every: month, until: 2027-06-30}   # a recurring bill: one instance a month
 
       - id: itemized-receipt        # items instead of an amount: who had what
         date: 2026-11-22

@@ -621,7 +621,7 @@ package struct BillStream {
     fileProblems.append(diagnostic)
   }
 
-  static func source(for path: String, override: InputFormat?) -> InputSource? {
+  package static func source(for path: String, override: InputFormat?) -> InputSource? {
     let lowered = path.lowercased()
     let isTSV = lowered.hasSuffix(".tsv")
     if let override { return InputSource(path: path, format: override, isTabSeparated: isTSV) }

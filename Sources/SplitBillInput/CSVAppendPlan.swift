@@ -2,7 +2,7 @@ import Foundation
 import SplitBillText
 
 /// What `splitbill add` needs of a CSV bill file to append a row: its delimiter, its columns (as
-/// the header names them, lowercased), its line end, and whether it holds payments.
+/// the reader matches them), its line end, and whether it holds payments.
 package struct CSVAppendPlan: Sendable, Equatable {
   /// The header's delimiter: `--delimiter`, else tab for `.tsv`, else the one the header uses most.
   package var delimiter: UInt8
@@ -12,7 +12,7 @@ package struct CSVAppendPlan: Sendable, Equatable {
   package var lineEnd: String
   /// Whether the file's last byte is a line end (else one is written before the row).
   package var endsWithLineEnd: Bool
-  /// A header naming `from` and `to` and no `diners`: a payments file.
+
   package init(delimiter: UInt8, columns: [String], lineEnd: String, endsWithLineEnd: Bool) {
     self.delimiter = delimiter
     self.columns = columns
@@ -20,37 +20,21 @@ package struct CSVAppendPlan: Sendable, Equatable {
     self.endsWithLineEnd = endsWithLineEnd
   }
 
-  package var holdsPayments: Bool { columns.contains("from") && columns.contains("to") && !columns.contains("diners") }
+  /// Whether the header is a payments file's (as the reader tells it).
+  package var holdsPayments: Bool { CSVBillReader.namesPayments(columns) }
 
-  /// The plan for `bytes` (a whole CSV file, its header first); `nil` when it has no header line.
-  package static func plan(for bytes: [UInt8], delimiter given: UInt8?, tabSeparated: Bool) -> CSVAppendPlan? {
-    var body = bytes[...]
-    if body.starts(with: [0xEF, 0xBB, 0xBF]) { body = body.dropFirst(3) }
-    guard !body.isEmpty else { return nil }
-    let delimiter = given ?? (tabSeparated ? 0x09 : CSVBillReader.sniffDelimiter(body))
-    var columns: [String] = []
-    var cell: [UInt8] = []
-    var quoted = false
-    var index = body.startIndex
-    var lineEnd = "\n"
-    while index < body.endIndex {
-      let byte = body[index]
-      if byte == 0x22 {
-        quoted.toggle()
-      } else if !quoted && byte == delimiter {
-        columns.append(String(decoding: cell, as: UTF8.self))
-        cell = []
-      } else if !quoted && (byte == 0x0A || byte == 0x0D) {
-        if byte == 0x0D { lineEnd = "\r\n" }
-        break
-      } else {
-        cell.append(byte)
-      }
-      index += 1
-    }
-    columns.append(String(decoding: cell, as: UTF8.self))
+  /// The plan for `bytes`, the whole of the CSV file `file`, its header read by the CSV reader
+  /// itself; `nil` when the header cannot be read (none, or an unterminated quote).
+  package static func plan(for bytes: [UInt8], file: String, delimiter given: UInt8?, tabSeparated: Bool)
+    -> CSVAppendPlan?
+  {
+    let rules = BillRules(options: ReadOptions())
+    var reader = CSVBillReader(
+      file: file, input: ByteReader(bytes: bytes), delimiter: given ?? (tabSeparated ? 0x09 : nil), rules: rules,
+      context: rules.context(for: DocumentHeader(file: file)).0)
+    guard let (delimiter, columns) = reader.headerColumns() else { return nil }
     return CSVAppendPlan(
-      delimiter: delimiter, columns: columns.map { $0.trimmingSpaces.lowercased() }, lineEnd: lineEnd,
+      delimiter: delimiter, columns: columns, lineEnd: SourceLines.lineEnd(of: bytes),
       endsWithLineEnd: bytes.last == 0x0A)
   }
 

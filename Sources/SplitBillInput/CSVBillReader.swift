@@ -82,14 +82,39 @@ struct CSVBillReader {
     }
   }
 
-  mutating func read(_ emit: (consuming ReaderEvent) -> Void) {
+  /// Reads the header row, after a byte order mark (and settles the delimiter): `nil` when the
+  /// input has none.
+  private mutating func readHeader() -> Row? {
     // A UTF-8 byte order mark is skipped.
     if ByteOrderMark.starts(input.buffered) {
       for _ in ByteOrderMark.bytes { _ = input.next() }
     }
     if delimiter == nil { delimiter = Self.sniffDelimiter(input.buffered) }
     var header = Row(line: line)
-    guard nextRow(into: &header), !header.cells.isEmpty else {
+    guard nextRow(into: &header), !header.cells.isEmpty else { return nil }
+    return header
+  }
+
+  /// A header's column names as the reader matches them: trimmed and lowercased.
+  private static func columnNames(_ header: Row) -> [String] {
+    header.cells.map { String(decoding: header.text(of: $0), as: UTF8.self).trimmingSpaces.lowercased() }
+  }
+
+  /// Whether a header with these names is a payments file's: `from` and `to`, and no `diners`.
+  static func namesPayments(_ names: [String]) -> Bool {
+    names.contains("from") && names.contains("to") && !names.contains("diners")
+  }
+
+  /// The header's delimiter and column names (``columnNames(_:)``), read as ``read(_:)`` reads
+  /// them; `nil` when there is no header or it does not parse (an unterminated quote).
+  mutating func headerColumns() -> (delimiter: UInt8, names: [String])? {
+    guard var header = readHeader(), header.problem == nil else { return nil }
+    header.settleColumns()
+    return (delimiter ?? 0x2C, Self.columnNames(header))
+  }
+
+  mutating func read(_ emit: (consuming ReaderEvent) -> Void) {
+    guard var header = readHeader() else {
       emit(.document(DocumentHeader(file: file)))
       return
     }
@@ -98,9 +123,8 @@ struct CSVBillReader {
       return
     }
     header.settleColumns()
-    // A header naming `from` and `to` (and no `diners`) is a payments file.
-    let names = header.cells.map { String(decoding: header.text(of: $0), as: UTF8.self).trimmingSpaces.lowercased() }
-    if names.contains("from") && names.contains("to") && !names.contains("diners") {
+    let names = Self.columnNames(header)
+    if Self.namesPayments(names) {
       return readPayments(header, names: names, emit)
     }
     let headerStart = SourceLocation(in: sourceFile, line: header.line, column: 1)

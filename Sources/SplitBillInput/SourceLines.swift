@@ -6,6 +6,18 @@ import SplitBillCore
 
 /// Fetches source lines for diagnostics' excerpts, reading each file once, only for the lines needed.
 package enum SourceLines {
+  /// How many lines `bytes` has (a last line without a line end counts).
+  package static func count(in bytes: [UInt8]) -> Int {
+    let newlines = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+    return newlines + (bytes.last.map { $0 == 0x0A ? 0 : 1 } ?? 0)
+  }
+
+  /// The line end `bytes` uses, by its first line: `\r\n` or `\n`.
+  package static func lineEnd(of bytes: [UInt8]) -> String {
+    guard let first = bytes.firstIndex(of: 0x0A), first > 0, bytes[first - 1] == 0x0D else { return "\n" }
+    return "\r\n"
+  }
+
   /// The most bytes of a line kept for an excerpt.
   package static let lineLimit = 1 << 16
 

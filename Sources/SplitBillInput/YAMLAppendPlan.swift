@@ -44,7 +44,7 @@ package struct YAMLAppendPlan: Sendable, Equatable {
   /// The plan for adding to `section` (`bills` or `payments`) of the YAML `bytes`.
   package static func plan(for bytes: [UInt8], section: String) throws(Problem) -> YAMLAppendPlan {
     let reader = YAMLEventReader(bytes: bytes)
-    let lineCount = Self.lineCount(bytes)
+    let lineCount = SourceLines.count(in: bytes)
     // The state of the last document read so far.
     var plan: YAMLAppendPlan?
     var rootKind: YAMLEvent?
@@ -52,11 +52,11 @@ package struct YAMLAppendPlan: Sendable, Equatable {
     var expectingKey = true
     var inSection = false
     var sectionDepth = 0
-    var sectionKeyLine = 0
+    // The line of the section's key, while its value is still to come.
+    var sectionKeyLine: Int?
     var firstItemSeen = false
     var lastContentLine = 0
     var flowStack: [Bool] = []
-    var sectionFound = false
     var problem: Problem?
     do {
       while let (event, start, end, flow) = try reader.nextOutlined() {
@@ -64,8 +64,8 @@ package struct YAMLAppendPlan: Sendable, Equatable {
         let endLine = end.column == 1 ? end.line - 1 : end.line
         switch event {
         case .documentStart:
-          (plan, rootKind, depth, expectingKey, inSection, sectionFound, problem) =
-            (nil, nil, 0, true, false, false, nil)
+          (plan, rootKind, depth, expectingKey, inSection, sectionKeyLine, problem) =
+            (nil, nil, 0, true, false, nil, nil)
           firstItemSeen = false
           flowStack = []
         case .streamStart, .streamEnd, .documentEnd:
@@ -81,30 +81,30 @@ package struct YAMLAppendPlan: Sendable, Equatable {
             }
           } else if depth == 1, case .mappingStart? = rootKind {
             if expectingKey, value == section, case .scalar = event {
-              sectionFound = true
               sectionKeyLine = start.line
               expectingKey = false
               continue
             }
             // A null section value (`bills:` with nothing under it): items go after its key.
-            if !expectingKey, sectionFound, plan == nil, sectionKeyLine > 0 {
+            if let keyLine = sectionKeyLine {
               if case .scalar(let text, _, true) = event, ["", "~", "null", "Null", "NULL"].contains(text) {
                 plan = YAMLAppendPlan(
                   afterLine: endLine, writesSectionKey: false, dashColumn: 2, keyColumn: 4, flowItems: false)
               } else if problem == nil {
-                problem = .flowSection(section, line: sectionKeyLine)
+                problem = .flowSection(section, line: keyLine)
               }
-              sectionKeyLine = 0
+              sectionKeyLine = nil
             }
           }
           if depth == 1 { expectingKey.toggle() }
         case .sequenceStart, .mappingStart:
-          let isRootSequence = depth == 0 && section == "bills"
+          var isSequence = false
+          if case .sequenceStart = event { isSequence = true }
           if depth == 0 { rootKind = event }
-          let isSectionValue = depth == 1 && !expectingKey && sectionFound && sectionKeyLine > 0
-          if isSectionValue || (isRootSequence && { if case .sequenceStart = event { true } else { false } }()) {
-            sectionKeyLine = 0
-            if case .sequenceStart = event, !flow {
+          // The section's value, or a bare list of bills (the whole document).
+          if (depth == 1 && sectionKeyLine != nil) || (depth == 0 && isSequence && section == "bills") {
+            sectionKeyLine = nil
+            if isSequence, !flow {
               inSection = true
               sectionDepth = depth
               firstItemSeen = false
@@ -149,11 +149,5 @@ package struct YAMLAppendPlan: Sendable, Equatable {
     case .sequenceStart?: throw .bareListOfBills
     default: throw .notAMapping
     }
-  }
-
-  /// How many lines `bytes` has (a last line without a newline counts).
-  package static func lineCount(_ bytes: [UInt8]) -> Int {
-    let newlines = bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-    return newlines + (bytes.last.map { $0 == 0x0A ? 0 : 1 } ?? 0)
   }
 }

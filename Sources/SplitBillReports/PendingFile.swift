@@ -130,6 +130,11 @@ package final class PendingFile {
     descriptor = -1
   }
 
+  /// The complete temporary file after ``prepare()``, to be read before ``commit()`` (`add`
+  /// checks the file it would make there); `nil` when the target is written directly (not a
+  /// regular file) or the file is gone.
+  package var preparedPath: String? { direct || done || descriptor >= 0 ? nil : temporary }
+
   /// Flushes, syncs and renames the file into place (``prepare()`` first, if not done yet).
   package func commit() throws(WriteError) {
     guard !done else { return }

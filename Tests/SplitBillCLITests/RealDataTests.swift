@@ -126,6 +126,44 @@ struct RealDataTests {
     #expect(older.code == 0)
   }
 
+  /// `add` on books imported from real exports (quoted names, comments, a file with no payments
+  /// yet): a bill and a payment go in, every line the import wrote stays, and the file checks.
+  @Test(arguments: [
+    ("splitwise", "brazil-expenses_splitwise.csv"), ("splitwise", "moneystack_splitwise.csv"),
+    ("spliit", "spliitcloud_spliit-sardinia.json"),
+  ])
+  func addingToImportedBooksKeepsThemWhole(kind: String, name: String) throws {
+    let file = try scratchDirectory().appendingPathComponent("books.yaml").path
+    #expect(try runBinary(["import", kind, Self.path("exports/" + name), "-o", file, "--skip-invalid"]).code == 0)
+    let before = try String(contentsOfFile: file, encoding: .utf8)
+    let report = try runBinary(["report", file, "--format", "json"])
+    let people = try #require(
+      (try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])?["people"]
+        as? [[String: Any]])
+    let names = people.compactMap { $0["person"] as? String }
+    let currency = try #require(people.first?["currency"] as? String)
+    try #require(names.count >= 2)
+    let bill = try runBinary([
+      "add", file, "--amount", "12.00", "--currency", currency, "--tip", "0", "--diners", names[0] + "; " + names[1],
+      "--paid-by", names[0], "--date", "2026-12-01",
+    ])
+    #expect(bill.code == 0, "\(bill.stderr)")
+    let payment = try runBinary([
+      "add", file, "--payment", "--from", names[1], "--to", names[0], "--amount", "1", "--currency", currency,
+      "--date", "2026-12-02",
+    ])
+    #expect(payment.code == 0, "\(payment.stderr)")
+    let after = try String(contentsOfFile: file, encoding: .utf8)
+    let kept = before.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let lines = after.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    #expect(lines.filter { kept.contains($0) } == kept)
+    #expect(
+      lines.count == kept.count + bill.stdout.split(separator: "\n").count + payment.stdout.split(separator: "\n").count
+    )
+    let checked = try runBinary(["check", file])
+    #expect(checked.code == 0, "\(checked.stdout)")
+  }
+
   @Test func theFeaturesDemoGroupImports() throws {
     let outcome = try runBinary(["import", "spliit", Self.path("exports/spliitcloud_spliit-export-features.json")])
     #expect(outcome.code == 0, "\(outcome.stderr)")
