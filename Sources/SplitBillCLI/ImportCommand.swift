@@ -37,7 +37,7 @@ enum ImportCommand {
       FILE is a Splitwise "Export as spreadsheet" CSV (any of its languages: English, German, French,
       Spanish, Italian, Portuguese, Dutch) or a Spliit JSON export; '-' reads standard input, and a
       pipe or FIFO is read to its end. The YAML keeps the source's dates, descriptions and ids
-      (Splitwise has none: sw-DATE-N), with categories in notes; `check` accepts it and `report`
+      (Splitwise has none: sw-DATE-N), categories kept as categories; `check` accepts it and `report`
       settles it. Before anything is written, the file is read back and split by splitbill itself and
       every member's balance compared with the source's own: Splitwise's Total balance row, the
       balances Spliit showed (by the rule of the export's era, --spliit-rule). A difference is an

@@ -36,6 +36,8 @@ package struct ImportedBill: Hashable, Sendable {
   package var comment: String?
   /// The source's negative cost when the bill is a refund (written as the balances it moves).
   package var refund: Money? = nil
+  /// The source's category (Splitwise's `Category` cell, Spliit's category name), as written.
+  package var category: String? = nil
 }
 
 extension ImportedBill {
@@ -44,7 +46,7 @@ extension ImportedBill {
   /// splitbill bills never have) is written, exactly.
   static func moving(
     _ effects: [ImportedPart], refund: Money, id: String, date: CalendarDate?, description: String?, notes: String?,
-    comment: String?
+    comment: String?, category: String? = nil
   ) -> ImportedBill {
     let gains = effects.filter { $0.minorUnits > 0 }
     let losses = effects.filter { $0.minorUnits < 0 }.map {
@@ -53,7 +55,7 @@ extension ImportedBill {
     let total = gains.reduce(0) { $0 + $1.minorUnits }
     return ImportedBill(
       id: id, date: date, description: description, amount: Money(minorUnits: total, currency: refund.currency),
-      payers: gains, shares: losses, notes: notes, comment: comment, refund: refund)
+      payers: gains, shares: losses, notes: notes, comment: comment, refund: refund, category: category)
   }
 
   /// `parts` with each person once, their parts added (in the order they first come).
@@ -148,6 +150,7 @@ package struct ImportedBook: Sendable {
       out.append("  - id: \(YAMLText.quoted(bill.id))")
       if let date = bill.date { out.append("    date: \(date)") }
       if let description = bill.description { out.append("    description: \(YAMLText.quoted(description))") }
+      if let category = bill.category { out.append("    category: \(YAMLText.quoted(category))") }
       out.append("    amount: \(bill.amount.decimalString)")
       if single == nil { out.append("    currency: \(bill.amount.currency.code)") }
       if bill.payers.count == 1 {

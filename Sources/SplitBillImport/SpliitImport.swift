@@ -133,6 +133,8 @@ package enum SpliitImport {
     var payers: [SpliitRule.Entry]
     var isReimbursement: Bool
     var notes: [String]
+    /// Spliit's category name (`Dining Out`), the default one's (`General`) too.
+    var category: String?
     /// How Spliit split it, written above the bill.
     var comment: String
   }
@@ -267,15 +269,14 @@ package enum SpliitImport {
         throw Refusal(code: "spliit.paid-by", message: "a reimbursement with several payers cannot be a payment")
       }
       var notes: [String] = []
-      if !isReimbursement, let category = Self.category(expense["category"]) {
-        notes.append("Spliit category: \(category)")
-      }
       if let original = originalAmount(expense) { notes.append(original) }
       if let text = expense["notes"]?.string, !text.isEmpty { notes.append(text) }
       let date = Self.date(expense["expenseDate"]) ?? Self.date(expense["createdAt"])
       return Expense(
         id: id, seed: seed, title: title, date: date, amount: amount, paidFor: paidFor, payers: payers,
-        isReimbursement: isReimbursement, notes: notes, comment: Self.comment(mode, expense["paidFor"]?.items ?? []))
+        isReimbursement: isReimbursement, notes: notes,
+        category: isReimbursement ? nil : Self.category(expense["category"]),
+        comment: Self.comment(mode, expense["paidFor"]?.items ?? []))
     }
 
     /// An amount of the export in the currency's minor units: as written, or from hundredths for a
@@ -377,14 +378,15 @@ package enum SpliitImport {
             effects, refund: total, id: expense.id, date: expense.date,
             description: expense.title.isEmpty ? nil : expense.title,
             notes: (expense.notes + ["Spliit refund of \(total)"]).joined(separator: "; "),
-            comment: "\(expense.comment); a refund of \(total), written as the balances it moves"))
+            comment: "\(expense.comment); a refund of \(total), written as the balances it moves",
+            category: expense.category))
         return
       }
       book.bills.append(
         ImportedBill(
           id: expense.id, date: expense.date, description: expense.title.isEmpty ? nil : expense.title, amount: total,
           payers: paid.filter { $0.minorUnits > 0 }, shares: owed.filter { $0.minorUnits > 0 },
-          notes: notes, comment: expense.comment))
+          notes: notes, comment: expense.comment, category: expense.category))
     }
 
     static func date(_ value: JSON?) -> CalendarDate? {
@@ -392,14 +394,15 @@ package enum SpliitImport {
       return CalendarDate(iso: text.prefix(10))
     }
 
+    /// The category's name (`{grouping: Food and Drink, name: Dining Out}` is `Dining Out`: names
+    /// are unique across Spliit's groupings, and are Splitwise's), or its grouping without one.
     static func category(_ value: JSON?) -> String? {
       switch value {
       case .object?:
-        let parts = [value?["grouping"]?.string, value?["name"]?.string].compactMap { $0 }.filter { !$0.isEmpty }
-        // Spliit's default category says nothing.
-        guard !parts.isEmpty, parts != ["Uncategorized", "General"] else { return nil }
-        return parts.joined(separator: " / ")
-      case .string(let text)?: return text.isEmpty ? nil : text
+        let name = value?["name"]?.string?.trimmedOfSpaces ?? ""
+        let grouping = value?["grouping"]?.string?.trimmedOfSpaces ?? ""
+        return name.isEmpty ? grouping.nilIfEmpty : name
+      case .string(let text)?: return text.trimmedOfSpaces.nilIfEmpty
       default: return nil
       }
     }
@@ -431,5 +434,5 @@ package enum SpliitImport {
 }
 
 extension String {
-  fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+  var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -361,14 +361,13 @@ package enum SplitwiseImport {
       book.bills.append(
         Self.bill(
           cells: cells, cost: Money(minorUnits: cost, currency: currency), members: members, id: id, date: date,
-          description: description.isEmpty ? nil : description,
-          notes: category.isEmpty ? nil : "Splitwise category: \(category)"))
+          description: description.isEmpty ? nil : description, category: category.nilIfEmpty))
     }
 
     /// The bill whose payers and shares give each member their cell (see the type's rule).
     static func bill(
       cells: [Int64], cost: Money, members: [String], id: String, date: CalendarDate?, description: String?,
-      notes: String?
+      category: String?
     ) -> ImportedBill {
       let payers = cells.indices.filter { cells[$0] > 0 }
       let rest = cost.minorUnits - payers.reduce(0) { $0 + cells[$1] }
@@ -387,8 +386,8 @@ package enum SplitwiseImport {
         if share > 0 { shares.append(ImportedPart(person: members[index], minorUnits: share)) }
       }
       return ImportedBill(
-        id: id, date: date, description: description, amount: cost, payers: paid, shares: shares, notes: notes,
-        comment: nil)
+        id: id, date: date, description: description, amount: cost, payers: paid, shares: shares, notes: nil,
+        comment: nil, category: category)
     }
 
     /// The bill a refund row (negative cost) moves: whoever the row credits paid their cell, whoever
@@ -401,10 +400,9 @@ package enum SplitwiseImport {
       let receivers = effects.filter { $0.minorUnits < 0 }.map(\.person).joined(separator: ", ")
       return ImportedBill.moving(
         effects, refund: cost, id: id, date: date, description: description,
-        notes: ((category.isEmpty ? [] : ["Splitwise category: \(category)"]) + ["Splitwise refund of \(cost)"])
-          .joined(separator: "; "),
+        notes: "Splitwise refund of \(cost)",
         comment: "Splitwise refund of \(cost): \(receivers) got back money that was others' too; written as the "
-          + "balances it moves")
+          + "balances it moves", category: category.nilIfEmpty)
     }
 
     /// Payments from the positive cells to the negative ones, matched in column order.

@@ -46,7 +46,9 @@ private func expense(
     #expect(result.book.bills.map { $0.payers.map(\.person) } == [["Ana"], ["Ben"], ["Chloé"], ["Ana"]])
     #expect(result.book.bills[0].comment == "Spliit: split evenly")
     #expect(result.book.bills[2].comment == "Spliit: split by percentage 50%/25%/25%")
-    #expect(result.book.bills[0].notes == "Spliit category: Food and Drink / Dining Out")
+    // The category's name is kept as the bill's category, not in its notes.
+    #expect(result.book.bills[0].category == "Dining Out")
+    #expect(result.book.bills[0].notes == nil)
     #expect(result.book.bills[0].date == CalendarDate(year: 2026, month: 11, day: 14))
     let euro = try Currency(code: "EUR")
     // Paid minus shares: Ana paid 10.00 and 25.50, Ben 10.00, Chloé 9.99.
