@@ -37,6 +37,8 @@ struct BillSplitter {
   var leftovers = LeftoverLedger()
   /// With `--settle-in`: every balance change booked at the rate it converts at.
   var conversion: ConversionLedger?
+  /// With `--settle-in`: the period's spending by category, converted bill by bill.
+  var convertedCategories: ConvertedCategoryLedger?
 
   /// By currency, the magnitudes of every booked record's total (a bill's total, a payment's
   /// amount) added up: no sum the ledgers keep (totals, shares, paid, balances) is larger, so
@@ -75,6 +77,7 @@ struct BillSplitter {
     self.settleIn = settleIn
     self.rateTables = rateTables
     conversion = settleIn.map(ConversionLedger.init(currency:))
+    convertedCategories = settleIn.map(ConvertedCategoryLedger.init(currency:))
   }
 
   /// How a record in `currency` on `date` converts into the settlement currency (its own rate,
@@ -162,9 +165,15 @@ struct BillSplitter {
     }
   }
 
-  /// Books a split bill in conversion group `number`.
+  /// Books a split bill in conversion group `number`, and a bill of the period (`category` not
+  /// `nil`, its value the bill's category) in the converted spending by category.
   @inline(never)
-  mutating func book(_ split: BillSplit, group number: Int) { conversion?.add(split, group: number) }
+  mutating func book(_ split: BillSplit, group number: Int, category: String??) {
+    conversion?.add(split, group: number)
+    if let category, let factor = conversion?.factor(of: number) {
+      convertedCategories?.add(split, category: category, factor: factor)
+    }
+  }
 
   /// Takes `amount` (a record's total) into the volumes; `false`, and nothing taken, when a
   /// volume would pass 64 bits. (Out of line: two additions a record.)
@@ -272,7 +281,7 @@ struct BillSplitter {
       guard admit(split.total, converted: group) else {
         return .refused(tooLarge(bill.id, .bill, bill.terms.amount.currency, at: bill.source))
       }
-      if let group { book(split, group: group) }
+      if let group { book(split, group: group, category: before ? nil : .some(bill.category)) }
       let reported = ReportedBill(bill: bill, split: split, advice: advice)
       return before ? .carried(reported) : .split(reported)
     } catch {

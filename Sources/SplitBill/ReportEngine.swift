@@ -317,6 +317,8 @@ public struct ReportRun: @unchecked Sendable {
       period: options.period?.description, stamp: options.stamp)
     summary.invalidNotListed = pass.invalidNotListed
     summary.conversion = settled.conversion
+    summary.categories = pass.categories.categories(totals: summary.totals, people: summary.people)
+    if !summary.categories.isEmpty { summary.convertedCategories = pass.convertedCategories?.categories }
     summary.cash = settled.cash
     for index in pass.writers.indices { pass.writers[index].finish(summary) }
     var recordRefused = false
@@ -507,6 +509,10 @@ struct Pass {
   var spool: SpoolSink?
   var writers: [any ReportWriter] = []
   var ledger = ReportLedger()
+  /// The period's bills that have a category, by category.
+  var categories = CategoryLedger()
+  /// With `settleIn`: the period's spending by category in the settlement currency.
+  var convertedCategories: ConvertedCategoryLedger?
   /// With `settleIn`: every balance change booked at the rate it converts at.
   var conversion: ConversionLedger?
   /// The first ``ReportSummary/invalidListed`` invalid records; the rest counted.
@@ -547,6 +553,7 @@ struct Pass {
       filteredOut += 1
     case .split(let reported):
       ledger.add(reported.split)
+      if let category = reported.bill.category { categories.add(reported.split, category: category) }
       if let date = reported.bill.date { lastDate = max(lastDate ?? date, date) }
       for index in writers.indices { writers[index].write(reported) }
     case .carried(let reported):
@@ -566,6 +573,7 @@ struct Pass {
   /// Takes the splitter's conversion ledger and warnings once every record went through it.
   mutating func finish(_ splitter: BillSplitter) {
     conversion = splitter.conversion
+    convertedCategories = splitter.convertedCategories
     reportProblems += splitter.staleRateWarnings
   }
 

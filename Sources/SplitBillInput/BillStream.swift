@@ -120,6 +120,11 @@ package struct BillStream {
   /// The first ``BillRules/spellingsNoted`` names met in the run, with where, and the set of them.
   private var spellings: [(name: String, location: SourceLocation)] = []
   private var spelled: Set<String> = []
+  /// The first ``categoriesNoted`` categories met in the run, with where, and the set of them.
+  private var categories: [(name: String, location: SourceLocation)] = []
+  private var categorySet: Set<String> = []
+  /// How many distinct categories are compared for look-alikes (a run has a few dozen).
+  static let categoriesNoted = 1_000
   /// Whether a roster applied somewhere (`--people`, a file's `people:`): names were checked
   /// against it, and look-alikes are not warned of.
   private var rosterInEffect: Bool
@@ -198,6 +203,35 @@ package struct BillStream {
     }
   }
 
+  /// Notes a category the first time the run meets it.
+  private mutating func note(category: (name: String, source: SourceLocation)) {
+    guard categories.count < Self.categoriesNoted, categorySet.insert(category.name).inserted else { return }
+    categories.append((category.name, category.source))
+  }
+
+  /// Warns of each category spelt like another of the run, or like a common one
+  /// (``CommonCategory``), but not the same: categories compare exactly, so `Grocries` is a
+  /// category of its own, silently, unless told.
+  private mutating func warnOfSimilarCategories() {
+    let names = categories.map(\.name)
+    var warned: Set<Int> = []
+    for (name, like) in PersonName.lookalikes(names) {
+      warned.insert(name)
+      record(
+        .warning(
+          .similarCategories(names[name], like: names[like], first: categories[like].location),
+          at: categories[name].location),
+        ofBill: false)
+    }
+    for (index, name) in names.enumerated() where !warned.contains(index) {
+      if let common = CommonCategory.nearMiss(name), !categorySet.contains(common) {
+        record(
+          .warning(.similarCategories(name, like: common, first: nil), at: categories[index].location), ofBill: false)
+      }
+    }
+    categories = []
+  }
+
   /// Without a roster anywhere in the run, warns of each name that looks like another
   /// (``PersonName/lookalikes(_:)``): a misspelt name is otherwise a new person, silently.
   private mutating func warnOfLookalikeNames() {
@@ -217,6 +251,7 @@ package struct BillStream {
   /// no repeat left to find.
   package mutating func findRepeats() -> Repeats {
     warnOfLookalikeNames()
+    warnOfSimilarCategories()
     if knownRepeats != nil { return Repeats() }
     // The guesses are made: their table is not held through the search's own.
     idHashes = HashSet(room: 0)
@@ -354,6 +389,7 @@ package struct BillStream {
       case .bill(let outcome, let givesID):
         self.billCount += 1
         self.recordCount += 1
+        if self.knownRepeats == nil, let category = outcome.category { self.note(category: category) }
         // Nearly no bill repeats: the test borrows the outcome, and only a rule is taken apart.
         if let recurrence = outcome.recurrence {
           if case .success(let rule) = consume outcome { self.expand(rule, recurrence, explicitID: givesID, handle) }
@@ -694,6 +730,14 @@ package struct FileIdentity: Hashable, Sendable {
 }
 
 extension Result where Success == Bill, Failure == InvalidBill {
+  /// A valid bill's category and where the bill is, read without copying the bill.
+  var category: (name: String, source: SourceLocation)? {
+    switch self {
+    case .success(let bill): bill.category.map { ($0, bill.source) }
+    case .failure: nil
+    }
+  }
+
   /// A valid bill's repeat rule, read without copying the bill.
   var recurrence: Recurrence? {
     switch self {

@@ -283,6 +283,8 @@ package enum Problem: Hashable, Sendable {
   case probableDuplicateReceipt(id: String, firstID: String, first: SourceLocation)
   /// A name that looks like another of the run (no roster to tell): a misspelling, most likely.
   case similarNames(String, like: String, first: SourceLocation)
+  /// A category spelt like another of the run (at `first`) or a common one (`first` nil).
+  case similarCategories(String, like: String, first: SourceLocation?)
   /// A bill or payment without a date where the run needs one (`journal`: for a journal, else a
   /// date filter).
   case missingDate(id: String, journal: Bool, kind: RecordKind = .bill)
@@ -417,6 +419,7 @@ package enum Problem: Hashable, Sendable {
     case .repeatedID: return "id.duplicate"
     case .probableDuplicateReceipt: return "receipt.duplicate"
     case .similarNames: return "names.similar"
+    case .similarCategories: return "category.similar"
     case .missingDate: return "date.missing"
     case .rate(let problem): return problem.code
     case .missingRate: return "rate.missing"
@@ -644,6 +647,10 @@ package enum Problem: Hashable, Sendable {
     case .similarNames(let name, let like, let first):
       return
         "'\(EchoedText.quote(name))' looks like '\(EchoedText.quote(like))' (\(first)): one person misspelt? A roster makes a name outside it an error: 'people:' in a YAML file, '--people' or the configuration's 'people:' for every file"
+    case .similarCategories(let name, let like, let first):
+      let place = first.map { " (\($0))" } ?? ", a common category"
+      return
+        "category '\(EchoedText.quote(name))' looks like '\(EchoedText.quote(like))'\(place): did you mean '\(EchoedText.quote(like))'? Categories compare exactly, so these are counted apart"
     case .missingDate(let id, let journal, let kind):
       return
         "\(kind.rawValue) '\(EchoedText.quote(id))' has no date, but \(journal ? "journal formats date every transaction" : "a date filter is in use")"

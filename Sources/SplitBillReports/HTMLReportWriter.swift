@@ -3,15 +3,19 @@
 import SplitBillInput
 import SplitBillText
 
-/// One self-contained HTML file: no external assets, no script, works offline. Summary, an inline
-/// SVG chart of balances per person, the settlement list, the per-bill table with absorbed leftover
-/// units marked, and invalid bills. Every piece of user text is escaped.
+/// One self-contained HTML file: no external assets, no script, works offline. Summary, the
+/// settlement list, spending by category, balances per person (now and week by week) and each
+/// person's consumption against what they paid, each as an inline SVG chart beside its numbers
+/// (``HTMLCharts``); the per-bill table with absorbed leftover units marked, and invalid bills.
+/// Every piece of user text is escaped.
 package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private let bills = SpoolSink()
   private var count = 0
   /// Bills' sources, their paths made safe once per file.
   private var shownSource = ShownSource(escape: { HTMLReportWriter<StringSink>.escape($0) })
+  /// Each person's balance week by week, for the line chart.
+  private var timeline = BalanceTimeline()
 
   /// Writes to `sink` when the report finishes.
   package init(sink: Sink) { self.sink = sink }
@@ -20,6 +24,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     let split = reported.split
     let bill = reported.bill
     let currency = split.currency
+    timeline.add(split, on: bill.date)
     let path = shownSource.path(of: bill.source)
     var adviceCell: String?
     if let advice = reported.advice {
@@ -107,6 +112,12 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     count += 1
   }
 
+  package mutating func write(_ payment: PaymentRecord) {
+    let units = payment.payment.amount.minorUnits
+    timeline.add(units, to: payment.payment.from, in: payment.payment.currency, on: payment.date)
+    timeline.add(-units, to: payment.payment.to, in: payment.payment.currency, on: payment.date)
+  }
+
   /// A plain table of escaped cells.
   private static func table(_ headings: [String], _ rows: [[String]]) -> String {
     let head = headings.map { "<th>\(escape($0))</th>" }.joined()
@@ -118,7 +129,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     var out = [
       "<!DOCTYPE html>", "<html lang=\"en\">", "<head>", "<meta charset=\"utf-8\">",
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
-      "<title>splitbill report</title>", "<style>\(Self.style)</style>", "</head>", "<body>",
+      "<title>splitbill report</title>", "<style>\(Self.style)\n\(HTMLCharts.style)</style>", "</head>", "<body>",
       "<h1>splitbill report</h1>",
     ]
     var counted = plural(summary.billCount, "bill")
@@ -156,6 +167,14 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
         out.append(Self.table(ConversionRows.residueHeadings, ConversionRows.residues(cash)))
       }
     }
+    let categoryTables = CategoryTable.tables(summary)
+    if !categoryTables.isEmpty {
+      out.append("<h2 id=\"by-category\">By category</h2>")
+      for category in categoryTables {
+        out.append("<h3>\(Self.escape(category.title))</h3>")
+        out.append(HTMLCharts.spending(category))
+      }
+    }
     if let conversion = summary.conversion {
       out.append("<h2>Settled in \(conversion.currency.code)</h2>")
       out.append("<p>\(Self.escape(ConversionRows.method(conversion)))</p>")
@@ -166,7 +185,16 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     if !summary.people.isEmpty {
       out.append("<h2>Balances</h2>")
       let byCurrency = Dictionary(grouping: summary.people, by: \.currency.code)
-      for code in byCurrency.keys.sorted() { out.append(Self.chart(byCurrency[code] ?? [], code: code)) }
+      for code in byCurrency.keys.sorted() {
+        guard let people = byCurrency[code], let currency = people.first?.currency else { continue }
+        out.append(HTMLCharts.balances(people, currency: currency))
+      }
+      for series in timeline.series(opening: summary.people) { out.append(HTMLCharts.timeline(series)) }
+      out.append("<h2>Consumed and paid</h2>")
+      for code in byCurrency.keys.sorted() {
+        guard let people = byCurrency[code], let currency = people.first?.currency else { continue }
+        out.append(HTMLCharts.consumption(people, currency: currency))
+      }
       out.append("<h2>People</h2>")
       let columns = PeopleColumns(summary)
       let headings = columns.names.map { "<th>" + $0.prefix(1).uppercased() + $0.dropFirst() + "</th>" }
@@ -231,38 +259,6 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     sink.write(out.joined(separator: "\n") + "\n")
     bills.copy(to: &sink)
     sink.write("</tbody></table>\n</body>\n</html>\n")
-  }
-
-  /// A horizontal bar per person: credit to the right in green, debt to the left in red.
-  static func chart(_ people: [PersonTotals], code: String) -> String {
-    let rowHeight = 26
-    let width = 640
-    let labelWidth = 140
-    let middle = labelWidth + (width - labelWidth) / 2
-    let half = Int64((width - labelWidth) / 2 - 70)
-    let largest = max(people.map { $0.closing.magnitude }.max() ?? 1, 1)
-    let height = rowHeight * people.count + 30
-    var svg = [
-      "<figure><svg role=\"img\" aria-label=\"Balances in \(code)\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(width)\" height=\"\(height)\" viewBox=\"0 0 \(width) \(height)\">",
-      "<text x=\"0\" y=\"16\" class=\"axis\">\(code)</text>",
-      "<line x1=\"\(middle)\" y1=\"22\" x2=\"\(middle)\" y2=\"\(height)\" stroke=\"#888\"/>",
-    ]
-    for (index, person) in people.enumerated() {
-      let y = 26 + index * rowHeight
-      let length = Int(Int64(person.closing.magnitude) * half / Int64(largest))
-      let x = person.closing >= 0 ? middle : middle - length
-      let amount = Money(minorUnits: person.closing, currency: person.currency).decimalString
-      let labelX = person.closing >= 0 ? middle + length + 4 : middle - length - 4
-      svg.append(
-        "<text x=\"0\" y=\"\(y + 15)\">\(escape(person.person))</text>"
-          + "<rect x=\"\(x)\" y=\"\(y + 3)\" width=\"\(max(length, 1))\" height=\"16\" fill=\"\(person.closing >= 0 ? "#2e7d32" : "#c62828")\"/>"
-          + "<text x=\"\(labelX)\" y=\"\(y + 15)\" text-anchor=\"\(person.closing >= 0 ? "start" : "end")\">\(amount)</text>"
-      )
-    }
-    svg.append(
-      "</svg><figcaption>Balance per person in \(code): right of the line others owe them, left of it they owe.</figcaption></figure>"
-    )
-    return svg.joined(separator: "\n")
   }
 
   static var style: String {

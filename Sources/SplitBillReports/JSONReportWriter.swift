@@ -170,8 +170,11 @@ struct EscapedPath {
 ///
 /// Keys: `schema_version`, `generated` (only with `--stamp`), `period`, `bills`, `invalid`,
 /// `people` (with `opening` and `closing` balances), `payments`, `settlements` (of the closing
-/// balances), `totals`, `filtered_out` (records after the period), `reconciled`. Money is a decimal string in the
-/// currency's digits; counts of minor units (`absorbed`) are integers.
+/// balances), `totals`, `categories` (spending by category of the period, per currency, the bills
+/// without a category as `"category": null`; empty when no bill has one), `filtered_out` (records
+/// after the period), `reconciled`; with `--settle-in`, `conversion` (its `categories` in the
+/// settlement currency). Money is a decimal string in the currency's digits; counts of minor units
+/// (`absorbed`) are integers.
 package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
   private var count = 0
@@ -196,8 +199,27 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
 
   /// The `conversion` object: the currency, the rates used, each person's converted balance (with
   /// its parts by currency) and the units each absorbed.
-  static func conversion(_ conversion: Conversion) -> JSON {
-    .object([
+  /// Spending by category: each category's currency, bills, total and each person's part.
+  static func categories(_ categories: [CategoryTotals]) -> JSON {
+    .array(
+      categories.map { category in
+        let money = { (units: Int64) in JSON.money(Money(minorUnits: units, currency: category.currency)) }
+        return .object([
+          ("category", .optional(category.category)),
+          ("currency", .string(category.currency.code)),
+          ("bills", .int(category.bills)),
+          ("total", money(category.total)),
+          (
+            "people",
+            .array(
+              category.people.map { .object([("person", .string($0.person)), ("consumed", money($0.consumed))]) })
+          ),
+        ])
+      })
+  }
+
+  static func conversion(_ conversion: Conversion, categories: [CategoryTotals]?) -> JSON {
+    var members: [(String, JSON)] = [
       ("currency", .string(conversion.currency.code)),
       ("rounding", .string("half-even")),
       (
@@ -248,7 +270,9 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
       ),
       ("converted_records", .int(conversion.converted)),
       ("unconverted_records", .int(conversion.unconverted)),
-    ])
+    ]
+    if let categories { members.append(("categories", Self.categories(categories))) }
+    return .object(members)
   }
 
   package mutating func finish(_ summary: ReportSummary) {
@@ -349,10 +373,13 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
             ])
           })
       ),
+      ("categories", Self.categories(summary.categories)),
       ("filtered_out", .int(summary.filteredOut)),
       ("period", .optional(summary.period)),
     ]
-    if let conversion = summary.conversion { members.append(("conversion", Self.conversion(conversion))) }
+    if let conversion = summary.conversion {
+      members.append(("conversion", Self.conversion(conversion, categories: summary.convertedCategories)))
+    }
     // Only past the first ReportSummary.invalidListed invalid records, which `invalid` lists.
     if summary.invalidCount > summary.invalid.count {
       members.append(("invalid_not_listed", .int(summary.invalidCount - summary.invalid.count)))

@@ -126,6 +126,13 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
         for row in rows { out.append(Self.row(row)) }
       }
     }
+    for category in CategoryTable.tables(summary) {
+      out += ["", "### By category: \(Self.escape(category.title))", ""]
+      let fixed = ["Category", "Bills", "Total", "Share"]
+      out.append(Self.row(fixed + category.people))
+      out.append("| --- |" + String(repeating: " ---: |", count: category.headings.count - 1))
+      for row in category.rows { out.append(Self.row(row)) }
+    }
     if let conversion = summary.conversion {
       out += ["", "### Settled in \(conversion.currency.code)", "", ConversionRows.method(conversion), ""]
       out += Self.head(ConversionRows.rateHeadings, right: [3])

@@ -49,6 +49,12 @@ package struct ReportSummary: Sendable {
   /// Settlements paid in cash multiples (`--cash-rounding`, `cash_rounding:`): their increments
   /// and residues, by currency (``settlements`` holds their rounded transfers).
   package var cash: [CashSettlement] = []
+  /// Spending by category of the period, per currency (the bills without a category last in
+  /// each); empty when no bill had a category.
+  package var categories: [CategoryTotals] = []
+  /// With `--settle-in` and categories: the same in the settlement currency, each bill converted
+  /// at its own rate.
+  package var convertedCategories: [CategoryTotals]?
 
   /// Creates a summary.
   package init(

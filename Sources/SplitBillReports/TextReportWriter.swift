@@ -217,6 +217,18 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
       lines += table.lines(indent: "  ")
     }
 
+    let categoryTables = CategoryTable.tables(summary)
+    if !categoryTables.isEmpty {
+      lines += ["", paint("By category", "1")]
+      for category in categoryTables {
+        lines.append("  \(category.title):")
+        var table = TextTable(alignments: [.left] + category.headings.dropFirst().map { _ in .right })
+        table.rows.append(category.headings.map(TerminalText.sanitize))
+        table.rows += category.rows.map { $0.map(TerminalText.sanitize) }
+        lines += table.lines(indent: "    ", trimmed: true)
+      }
+    }
+
     if let conversion = summary.conversion {
       lines += ["", paint("Settled in \(conversion.currency.code)", "1")]
       lines.append("  " + ConversionRows.method(conversion))
