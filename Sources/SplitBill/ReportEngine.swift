@@ -36,6 +36,11 @@ public struct ReportOptions: Sendable {
   public var booksOf: String?
   /// Journals: account and commodity declarations (leave them out to append).
   public var declarations: Bool
+  /// Journals: each category's expense account, by category (matched without case), before the
+  /// built-in ones (docs/guide.md lists them): `["groceries": "Expenses:Food:Groceries"]`.
+  public var categoryAccounts: [String: String]
+  /// Journals: how the group journal's accounts are laid out.
+  public var journalLayout: JournalLayout
   /// Convert every balance into this currency at each record's rate and settle once in it.
   public var settleIn: Currency?
   /// Rate files (YAML, `date,base,quote,rate` CSV or the ECB's), after the bill files' own rates.
@@ -67,6 +72,8 @@ public struct ReportOptions: Sendable {
     self.journalSettlements = false
     self.booksOf = nil
     self.declarations = true
+    self.categoryAccounts = [:]
+    self.journalLayout = .expenses
     self.settleIn = nil
     self.rateFiles = []
     self.maxRateAge = 7
@@ -198,6 +205,8 @@ public struct ReportRun: @unchecked Sendable {
   let options: ReportOptions
   let readOptions: ReadOptions
   let settling: Settling
+  /// The journals' expense accounts, the user's checked.
+  let categoryAccounts: CategoryAccounts
   private var stream: BillStream
   private let sources: [InputSource]
   /// With ``adviceRequests()``: every record, read once and held until the advice is in.
@@ -216,6 +225,11 @@ public struct ReportRun: @unchecked Sendable {
     if !options.rateFiles.isEmpty, options.settleIn == nil {
       throw ReportFailure(.usage, "--rates is for --settle-in CODE: give the currency to settle in")
     }
+    if options.journalLayout == .people, options.booksOf != nil {
+      throw ReportFailure(
+        .usage, "the people layout is the group journal's; --books-of writes one person's own books: leave out one")
+    }
+    self.categoryAccounts = try Self.categoryAccounts(options.categoryAccounts)
     settling = try Settling(
       currency: options.settleIn, rateFiles: options.rateFiles, maxRateAge: options.maxRateAge,
       cashRounding: options.cashRounding)
@@ -395,6 +409,18 @@ public struct ReportRun: @unchecked Sendable {
     return pass
   }
 
+  /// The user's category accounts, each checked (``CategoryAccounts/problem(of:)``).
+  static func categoryAccounts(_ given: [String: String]) throws(ReportFailure) -> CategoryAccounts {
+    var accounts = CategoryAccounts()
+    for (category, account) in given.sorted(by: { $0.key < $1.key }) {
+      if let problem = accounts.map(category, to: account) {
+        throw ReportFailure(
+          .usage, "the account '\(EchoedText.quote(account))' for category '\(EchoedText.quote(category))': \(problem)")
+      }
+    }
+    return accounts
+  }
+
   private func splitter(advice: [String: TipAdvice]) -> BillSplitter {
     BillSplitter(
       filter: options.period, needsDates: options.hasJournal, answers: advice, commandLineTip: commandLineTip,
@@ -407,7 +433,7 @@ public struct ReportRun: @unchecked Sendable {
     var pass = Pass()
     let journal = JournalOptions(
       withSettlements: options.journalSettlements, booksOf: options.booksOf, declarations: options.declarations,
-      periodStart: options.period?.since)
+      periodStart: options.period?.since, categoryAccounts: categoryAccounts, layout: options.journalLayout)
     let period = options.period?.description
     do {
       for output in options.outputs {

@@ -38,9 +38,12 @@ enum Configuration {
     guard !arguments.flag("--no-config") else { return applied }
     let known = Set(SplitBillCommandLine.commands.flatMap { $0.allOptions.map(\.name) })
     var settings: [String: ConfigFile.Setting] = [:]
+    // The nearer file's mapping entries after the farther's: the later wins, category by category.
+    var categoryAccounts: [ConfigFile.Setting] = []
     for path in paths(environment: context.environment) {
       guard let file = try ConfigFile.read(path) else { continue }
-      applied.read.append((path, file.settings.count))
+      applied.read.append((path, file.settings.count + file.categoryAccounts.count))
+      categoryAccounts += file.categoryAccounts
       for setting in file.settings {
         if setting.key == "ai-key" {
           let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o644
@@ -55,6 +58,15 @@ enum Configuration {
         settings[setting.key] = setting
       }
     }
+    if !categoryAccounts.isEmpty, command.allOptions.contains(where: { $0.name == "--category-account" }) {
+      // The command line's come last, so they win.
+      if applied.arguments.values["--category-account"] == nil {
+        applied.arguments.configured.insert("--category-account")
+      }
+      applied.arguments.values["--category-account"] =
+        categoryAccounts.map(\.value) + (applied.arguments.values["--category-account"] ?? [])
+      applied.origins["--category-account"] = categoryAccounts[0].location
+    }
     for (key, setting) in settings.sorted(by: { $0.key < $1.key }) {
       if key == "ai-key" {
         for variable in ["GEMINI_API_KEY", "OPENAI_API_KEY"] where context.environment[variable] == nil {
@@ -67,7 +79,10 @@ enum Configuration {
         guard let on = ["true": true, "yes": true, "false": false, "no": false][setting.value.lowercased()] else {
           throw ConfigProblem(.error(.configValue(key: key, message: "expected true or false"), at: setting.location))
         }
-        if on { applied.arguments.flags.insert(spec.name) }
+        if on {
+          applied.arguments.flags.insert(spec.name)
+          applied.arguments.configured.insert(spec.name)
+        }
         continue
       }
       guard applied.arguments.values[spec.name] == nil else { continue }

@@ -33,6 +33,13 @@ enum ReportCommand {
       .value("--books-of", "NAME", "Journals: NAME's own books instead of the group journal."),
       .flag("--no-declarations", "Journals: leave out account and commodity declarations, for appending."),
       .value(
+        "--category-account", "CATEGORY=ACCOUNT", repeatable: true,
+        "Journals: book CATEGORY's expenses to ACCOUNT (repeatable; the configuration's category-accounts: mapping)."),
+      .value(
+        "--journal-layout", "LAYOUT",
+        "Journals: expenses (default: shares to each category's expense account) or people (each person's accounts under Equity:People:NAME, one net line each).",
+        choices: JournalLayout.allCases.map(\.rawValue)),
+      .value(
         "--record-settlements", "FILE",
         "Also write the suggested settlements as payments (YAML) to FILE, dated the period's last day.",
         files: ["yaml"]),
@@ -81,6 +88,21 @@ enum ReportCommand {
     ],
     run: run, operands: InputOptions.extensions)
 
+  /// `--category-account CATEGORY=ACCOUNT`s (the configuration's first, so the command line's win).
+  static func categoryAccounts(_ arguments: ParsedArguments) throws -> [String: String] {
+    var accounts: [String: String] = [:]
+    for given in arguments.values["--category-account"] ?? [] {
+      guard let equals = given.firstIndex(of: "="), equals != given.startIndex else {
+        throw UsageError(
+          "--category-account '\(EchoedText.quote(given))': expected CATEGORY=ACCOUNT, such as 'groceries=Expenses:Food:Groceries'"
+        )
+      }
+      let category = String(given[..<equals]).trimmingSpaces
+      accounts[category.lowercased()] = String(given[given.index(after: equals)...]).trimmingSpaces
+    }
+    return accounts
+  }
+
   static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) async throws -> ExitCode {
     let arguments = context.readingStandardInput(arguments)
     guard !arguments.positionals.isEmpty else {
@@ -92,9 +114,11 @@ enum ReportCommand {
       throw UsageError("--force goes with --record-settlements FILE (report outputs are always replaced)")
     }
     if !outputs.contains(where: { $0.format.isJournal }),
-      let idle = ["--with-settlements", "--no-declarations", "--books-of"].first(where: {
-        arguments.flag($0) || arguments.value($0) != nil
-      })
+      let idle = ["--with-settlements", "--no-declarations", "--books-of", "--category-account", "--journal-layout"]
+        .first(where: {
+          // A configuration file's settings serve every run: only the command line's are idle.
+          !arguments.configured.contains($0) && (arguments.flag($0) || arguments.value($0) != nil)
+        })
     {
       throw UsageError("\(idle) is for the journals: add --format hledger, ledger or beancount (or -o FILE.journal)")
     }
@@ -103,6 +127,8 @@ enum ReportCommand {
     options.journalSettlements = arguments.flag("--with-settlements")
     options.booksOf = arguments.value("--books-of")
     options.declarations = !arguments.flag("--no-declarations")
+    options.categoryAccounts = try categoryAccounts(arguments)
+    options.journalLayout = arguments.value("--journal-layout").flatMap(JournalLayout.init(rawValue:)) ?? .expenses
     options.stamp = arguments.flag("--stamp") ? timestamp() : nil
     options.recordSettlementsTo = arguments.value("--record-settlements")
     options.replaceRecordedSettlements = arguments.flag("--force")

@@ -21,6 +21,11 @@ package struct ConfigFile: Sendable {
 
   package var path: String
   package var settings: [Setting]
+  /// `category-accounts:`, a mapping of categories to journal accounts: each entry a setting of
+  /// ``categoryAccountsKey``'s option, valued `CATEGORY=ACCOUNT`.
+  package var categoryAccounts: [Setting] = []
+  /// The one key whose value is a mapping.
+  package static let categoryAccountsKey = "category-accounts"
 
   /// Reads `path`; `nil` when there is no such file. Throws the first problem found.
   package static func read(_ path: String) throws(ConfigProblem) -> ConfigFile? {
@@ -47,12 +52,46 @@ package struct ConfigFile: Sendable {
           at: SourceLocation(in: file, line: root.line, column: root.column)))
     }
     var settings: [Setting] = []
+    var categoryAccounts: [Setting]?
+    var categoryAccountsAt: SourceLocation?
     for (key, value) in pairs {
       guard let name = key.scalar, case .scalar = key.kind else {
         throw ConfigProblem(
           .error(
             .configShape("an option name", found: Self.shape(key)),
             at: SourceLocation(in: file, line: key.line, column: key.column)))
+      }
+      if name == Self.categoryAccountsKey {
+        let keyLocation = SourceLocation(in: file, line: key.line, column: key.column)
+        if let first = categoryAccountsAt {
+          throw ConfigProblem(.error(.repeatedKey(name, place: "configuration", first: first), at: keyLocation))
+        }
+        categoryAccountsAt = keyLocation
+        guard case .mapping(let entries) = value.kind else {
+          throw ConfigProblem(
+            .error(
+              .configShape(
+                "a mapping of categories to accounts, such as 'groceries: Expenses:Food:Groceries'",
+                found: value.isNull ? "nothing" : Self.shape(value)),
+              at: SourceLocation(in: file, line: value.line, column: value.column)))
+        }
+        var found: [Setting] = []
+        for (category, account) in entries {
+          guard let categoryText = category.scalar, let accountText = account.scalar, !account.isNull else {
+            throw ConfigProblem(
+              .error(
+                .configShape(
+                  "a category and its account", found: Self.shape(account.scalar == nil ? account : category)),
+                at: SourceLocation(in: file, line: category.line, column: category.column)))
+          }
+          found.append(
+            Setting(
+              key: name, value: "\(categoryText)=\(accountText)",
+              location: SourceLocation(in: file, line: account.line, column: account.column),
+              keyLocation: SourceLocation(in: file, line: category.line, column: category.column)))
+        }
+        categoryAccounts = found
+        continue
       }
       guard case .scalar(let text, _) = value.kind, !value.isNull else {
         throw ConfigProblem(
@@ -71,7 +110,9 @@ package struct ConfigFile: Sendable {
           key: name, value: text, location: SourceLocation(in: file, line: value.line, column: value.column),
           keyLocation: SourceLocation(in: file, line: key.line, column: key.column)))
     }
-    return ConfigFile(path: path, settings: settings)
+    var read = ConfigFile(path: path, settings: settings)
+    read.categoryAccounts = categoryAccounts ?? []
+    return read
   }
 
   /// A node's shape, without its text: `text`, `a list`, `a mapping`.

@@ -13,15 +13,22 @@ package struct JournalOptions: Sendable {
   /// The first day of the report's period, if it has one: what was carried from before it is one
   /// "Opening balances" transaction on that day.
   package var periodStart: CalendarDate?
+  /// Each category's expense account.
+  package var categoryAccounts: CategoryAccounts
+  /// How the group journal's accounts are laid out.
+  package var layout: JournalLayout
 
   /// Creates options.
   package init(
-    withSettlements: Bool = false, booksOf: String? = nil, declarations: Bool = true, periodStart: CalendarDate? = nil
+    withSettlements: Bool = false, booksOf: String? = nil, declarations: Bool = true, periodStart: CalendarDate? = nil,
+    categoryAccounts: CategoryAccounts = CategoryAccounts(), layout: JournalLayout = .expenses
   ) {
     self.withSettlements = withSettlements
     self.booksOf = booksOf
     self.declarations = declarations
     self.periodStart = periodStart
+    self.categoryAccounts = categoryAccounts
+    self.layout = layout
   }
 }
 
@@ -75,15 +82,25 @@ private struct Account {
   }
 }
 
-/// Where a person's account sits in the chart of accounts.
+/// Where a person's account (other than their consumption's) sits in the chart of accounts.
 private enum AccountBranch: Int {
-  case dining, receivables, paid
+  /// Others' shares in a person's own books.
+  case receivables
+  /// What a person paid (and, in the group journal, what was carried or converted).
+  case paid
+  /// A person's payments.
+  case settled
+  /// What a person paid for a head-count bill, which is in nobody's balance: `Equity:Paid:<Name>`
+  /// in every layout.
+  case paidOutside
 
-  var prefix: String {
-    switch self {
-    case .dining: "Expenses:Dining:"
-    case .receivables: "Assets:Receivables:"
-    case .paid: "Equity:Paid:"
+  /// The account of the person whose account name part is `component`.
+  func name(_ component: String, layout: JournalLayout) -> String {
+    switch (self, layout) {
+    case (.receivables, _): "Assets:Receivables:" + component
+    case (.paid, .expenses), (.settled, .expenses), (.paidOutside, _): "Equity:Paid:" + component
+    case (.paid, .people): "Equity:People:" + component + ":Paid"
+    case (.settled, .people): "Equity:People:" + component + ":Settled"
     }
   }
 }
@@ -157,9 +174,12 @@ private struct MetaLine {
 /// Plain-text-accounting journals for hledger, Ledger and Beancount: each bill a balanced
 /// transaction with its id, tip, total and absorbed leftover as metadata.
 ///
-/// Group journal (default): each share to `Expenses:Dining:<Name>` (anonymous diners to
-/// `Expenses:Dining:Unnamed`), the total from `Equity:Paid:<Payer>` (`Equity:Unpaid` without a
-/// payer). A person's balance is then minus the sum of their two accounts.
+/// Group journal (default): each share to its category's expense account per person
+/// (`Expenses:Food:Dining:<Name>`, ``CategoryAccounts``; `Expenses:Dining:<Name>` without a
+/// category; anonymous diners to `…:Unnamed`), the total from `Equity:Paid:<Payer>`
+/// (`Equity:Unpaid` without a payer). A person's balance is then minus the sum of their accounts.
+/// With the `people` layout (``JournalLayout``) every account of a person is under
+/// `Equity:People:<Name>`, which then sums to minus their balance.
 /// `--books-of NAME`: that person's own books, in the shape plain-text-accounting users import:
 /// their share to `Expenses:Dining`, others' shares to `Assets:Receivables:<Name>` (one net account
 /// each: positive means they owe NAME), what NAME paid from `Assets:Cash`, and a bill someone else
@@ -186,7 +206,14 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   /// People numbered by name (found by their bytes, cheaper than hashing a `String`).
   private var people = PersonNumbers()
   /// Each person's accounts, by branch, then by the person's number.
-  private var personal: [[Account?]] = [[], [], []]
+  private var personal: [[Account?]] = [[], [], [], []]
+  /// The expense accounts met (the uncategorized one first), as the tool reads them.
+  private var expenseAccounts: [String] = []
+  /// Each category's place in ``expenseAccounts``.
+  private var expenseNumbers: [String: Int] = [:]
+  /// Each person's consumption account, by expense account, then by the person's number; in the
+  /// people layout, the accounts outside `Equity:People` second.
+  private var consumption: [[[Account?]]] = [[], []]
   /// Accounts without a person (`Assets:Cash`…), made on first use.
   private var fixed: [String: Account] = [:]
   /// People's names as metadata values, by number.
@@ -209,12 +236,60 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     self.flavor = flavor
     self.options = options
     self.namer = AccountNamer(beancount: flavor == .beancount)
+    expenseAccounts = [safeAccount(CategoryAccounts.uncategorized)]
+    consumption = [[[]], [[]]]
+  }
+
+  /// `account` with each part made safe for the tool (Beancount's letters, no `;`…).
+  private func safeAccount(_ account: String) -> String {
+    account.split(separator: ":", omittingEmptySubsequences: false).map { part in
+      flavor == .beancount ? AccountNamer.beancountComponent(String(part)) : AccountNamer.plainComponent(String(part))
+    }
+    .joined(separator: ":")
+  }
+
+  /// The number of `category`'s expense account in ``expenseAccounts`` (0 without a category).
+  private mutating func expenseNumber(_ category: String?) -> Int {
+    guard let category else { return 0 }
+    if let known = expenseNumbers[category] { return known }
+    let name = safeAccount(options.categoryAccounts.account(for: category))
+    let number = expenseAccounts.firstIndex(of: name) ?? expenseAccounts.count
+    if number == expenseAccounts.count {
+      expenseAccounts.append(name)
+      for index in consumption.indices { consumption[index].append([]) }
+    }
+    expenseNumbers[category] = number
+    return number
+  }
+
+  /// The account of `person`'s shares of bills whose expense account is number `expense`;
+  /// `inBalances` false for a bill nobody paid, which is in nobody's balance (then never under
+  /// `Equity:People`).
+  private mutating func consumed(_ expense: Int, _ person: String, inBalances: Bool) -> Account {
+    let number = people.number(of: person)
+    let table = inBalances ? 0 : 1
+    if number < consumption[table][expense].count, let known = consumption[table][expense][number] { return known }
+    let component = namer.component(person)
+    let name: String
+    switch inBalances ? options.layout : .expenses {
+    case .expenses: name = expenseAccounts[expense] + ":" + component
+    case .people:
+      let expense = expenseAccounts[expense]
+      name =
+        "Equity:People:" + component + ":Consumed:"
+        + (expense.hasPrefix("Expenses:") ? String(expense.dropFirst("Expenses:".count)) : expense)
+    }
+    let made = Account(name, person: value(person))
+    while consumption[table][expense].count <= number { consumption[table][expense].append(nil) }
+    consumption[table][expense][number] = made
+    accounts.insert(made.name)
+    return made
   }
 
   private mutating func account(_ branch: AccountBranch, _ person: String) -> Account {
     let number = people.number(of: person)
     if number < personal[branch.rawValue].count, let known = personal[branch.rawValue][number] { return known }
-    let made = Account(branch.prefix + namer.component(person), person: value(person))
+    let made = Account(branch.name(namer.component(person), layout: options.layout), person: value(person))
     while personal[branch.rawValue].count <= number { personal[branch.rawValue].append(nil) }
     personal[branch.rawValue][number] = made
     accounts.insert(made.name)
@@ -246,21 +321,23 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
 
   /// The postings of `split` in these books; `false` when the bill is not in them (`--books-of`
   /// someone who neither ate nor paid).
-  private mutating func postings(for split: BillSplit, into postings: inout [Posting]) -> Bool {
+  private mutating func postings(for split: BillSplit, category: String?, into postings: inout [Posting]) -> Bool {
     let payer = split.payer
+    let expense = expenseNumber(category)
     if let me = options.booksOf, split.hasSeveralPayers {
-      return severalPayersPostings(split, of: me, into: &postings)
+      return severalPayersPostings(split, of: me, expense: expenseAccounts[expense], into: &postings)
     }
     if let me = options.booksOf {
+      let expenses = expenseAccounts[expense]
       let mine = split.anonymousDiners ? nil : split.shares.first { $0.person == me }
       if payer == me {
         if split.anonymousDiners {
           postings.append(
             Posting(
-              account: account("Expenses:Dining"), units: split.total.minorUnits, note: .diners(split.shares.count)))
+              account: account(expenses), units: split.total.minorUnits, note: .diners(split.shares.count)))
         } else {
           for share in split.shares {
-            let account = share.person == me ? account("Expenses:Dining") : account(.receivables, share.person)
+            let account = share.person == me ? account(expenses) : account(.receivables, share.person)
             postings.append(Posting(account: account, units: share.amount.minorUnits, note: shareNote(share)))
           }
         }
@@ -268,7 +345,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
           Posting(account: account("Assets:Cash"), units: -split.total.minorUnits, note: .payer(name: value(me))))
       } else if let mine {
         postings.append(
-          Posting(account: account("Expenses:Dining"), units: mine.amount.minorUnits, note: shareNote(mine)))
+          Posting(account: account(expenses), units: mine.amount.minorUnits, note: shareNote(mine)))
         let other = payer.map { account(.receivables, $0) } ?? account("Liabilities:Unpaid")
         postings.append(
           Posting(account: other, units: -mine.amount.minorUnits, note: payer.map { .payer(name: value($0)) } ?? .none))
@@ -280,10 +357,11 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
         if split.anonymousDiners {
           postings.append(
             Posting(
-              account: account("Expenses:Dining:Unnamed"), units: share.amount.minorUnits, note: shareNote(share)))
+              account: account(expenseAccounts[expense] + ":Unnamed"), units: share.amount.minorUnits,
+              note: shareNote(share)))
         } else {
           // The person's account holds their name as a value: one lookup for both.
-          let account = account(.dining, share.person)
+          let account = consumed(expense, share.person, inBalances: split.isPaid)
           let note = PostingNote.share(
             name: account.person, weight: share.weight.tenThousandths, absorbed: share.absorbed)
           postings.append(Posting(account: account, units: share.amount.minorUnits, note: note))
@@ -291,7 +369,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
       }
       if split.isPaid {
         split.forEachPayer { payer, amount in
-          let funding = account(.paid, payer)
+          let funding = account(split.anonymousDiners ? .paidOutside : .paid, payer)
           postings.append(Posting(account: funding, units: -amount.minorUnits, note: .payer(name: funding.person)))
         }
       } else {
@@ -305,13 +383,13 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   /// paid from `Assets:Cash`, and the difference owed to or by the others, spread over those on the
   /// other side of the bill (owed money when `me` is owed, owing it otherwise) in proportion to how
   /// far each is, split as a bill is (largest remainder); `false` when `me` neither ate nor paid.
-  private mutating func severalPayersPostings(_ split: BillSplit, of me: String, into postings: inout [Posting])
-    -> Bool
-  {
+  private mutating func severalPayersPostings(
+    _ split: BillSplit, of me: String, expense: String, into postings: inout [Posting]
+  ) -> Bool {
     let paid = split.payers.first { $0.person == me }?.amount.minorUnits ?? 0
     if split.anonymousDiners {
       guard paid > 0 else { return false }
-      postings.append(Posting(account: account("Expenses:Dining"), units: paid, note: .diners(split.shares.count)))
+      postings.append(Posting(account: account(expense), units: paid, note: .diners(split.shares.count)))
       postings.append(Posting(account: account("Assets:Cash"), units: -paid, note: .payer(name: value(me))))
       return true
     }
@@ -331,7 +409,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     let net = paid - (mine?.amount.minorUnits ?? 0)
     if let mine {
       postings.append(
-        Posting(account: account("Expenses:Dining"), units: mine.amount.minorUnits, note: shareNote(mine)))
+        Posting(account: account(expense), units: mine.amount.minorUnits, note: shareNote(mine)))
     }
     if paid > 0 {
       postings.append(Posting(account: account("Assets:Cash"), units: -paid, note: .payer(name: value(me))))
@@ -358,8 +436,8 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   private mutating func postings(from: String, to: String, units: Int64) -> [Posting] {
     guard let me = options.booksOf else {
       return [
-        Posting(account: account(.paid, from), units: -units, note: .none),
-        Posting(account: account(.paid, to), units: units, note: .none),
+        Posting(account: account(.settled, from), units: -units, note: .none),
+        Posting(account: account(.settled, to), units: units, note: .none),
       ]
     }
     if from == me {
@@ -389,7 +467,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
       return
     }
     var postings: [Posting] = []
-    guard self.postings(for: split, into: &postings) else { return }
+    guard self.postings(for: split, category: reported.bill.category, into: &postings) else { return }
     for posting in postings
     where posting.account.name.hasPrefix("Assets:") || posting.account.name.hasPrefix("Liabilities:") {
       carry(posting.account, posting.units, split.currency)
@@ -436,7 +514,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     swap(&postings, &scratch)
     postings.removeAll(keepingCapacity: true)
     defer { scratch = postings }
-    guard self.postings(for: split, into: &postings) else { return }
+    guard self.postings(for: split, category: bill.category, into: &postings) else { return }
     currencies.insert(split.currency)
 
     // The comments, the first line and the transaction's metadata.

@@ -203,9 +203,15 @@ struct JournalToolTests {
       let path = try Self.journal(flavor, extra)
       try Self.check(flavor, path)
       let balances = try Self.balances(flavor, path)
+      /// Σ of the expense accounts (one per category) ending in `:name`.
+      func expenses(_ name: String, _ currency: String) -> Decimal {
+        balances.filter { $0.key.hasPrefix("Expenses:") && $0.key.hasSuffix(":\(name)") }.values.reduce(0) {
+          $0 + ($1[currency] ?? 0)
+        }
+      }
       for (person, byCurrency) in figures.consumed {
         for (currency, consumed) in byCurrency {
-          #expect(balances["Expenses:Dining:\(person)"]?[currency] == consumed, "\(flavor) \(person) \(currency)")
+          #expect(expenses(person, currency) == consumed, "\(flavor) \(person) \(currency)")
           if extra.isEmpty {
             // every bill the person paid, those with anonymous diners included
             let paid = -(figures.paidAll[person]?[currency] ?? 0)
@@ -213,16 +219,14 @@ struct JournalToolTests {
           } else {
             // after the suggested settlements each person's paid and consumed cancel out, but for
             // bills with anonymous diners, which are in nobody's figures
-            let net = (balances["Equity:Paid:\(person)"]?[currency] ?? 0) + consumed
+            let net = (balances["Equity:Paid:\(person)"]?[currency] ?? 0) + expenses(person, currency)
             let balance = figures.balance[person]?[currency] ?? 0
             let named = (figures.paidAll[person]?[currency] ?? 0) - consumed - balance
             #expect(net == -named, "\(flavor) settled \(person) \(currency)")
           }
         }
       }
-      for (currency, total) in figures.anonymous {
-        #expect(balances["Expenses:Dining:Unnamed"]?[currency] == total)
-      }
+      for (currency, total) in figures.anonymous { #expect(expenses("Unnamed", currency) == total) }
     }
   }
 
