@@ -141,6 +141,11 @@ public struct ReportOutcome: Sendable {
   public var invalid: Int
   /// The settlements: one per currency, or one in ``ReportOptions/settleIn``.
   public var settlements: [Settlement]
+  /// Each person's figures, per currency (by currency code, then name); their ``PersonTotals/closing``
+  /// balance is what the settlements settle.
+  public var people: [PersonTotals] = []
+  /// With ``ReportOptions/settleIn``: the rates used and each person's converted balance.
+  public var conversion: Conversion?
   /// The files written, in the order given.
   public var written: [String]
   /// The ``ReportOutput/Destination/returned`` report.
@@ -375,8 +380,8 @@ public struct ReportRun: @unchecked Sendable {
     }
     return ReportOutcome(
       bills: summary.billCount, invalid: summary.invalidCount, settlements: summary.settlements,
-      written: pass.pending.map(\.path), text: pass.spool.map { ReportText(spool: $0) }, problems: problems,
-      settlementsNotRecorded: recordRefused)
+      people: summary.people, conversion: summary.conversion, written: pass.pending.map(\.path),
+      text: pass.spool.map { ReportText(spool: $0) }, problems: problems, settlementsNotRecorded: recordRefused)
   }
 
   /// One reading of the inputs (or the held records) into every output. A record whose id

@@ -14,7 +14,7 @@ package enum SplitBillCommandLine {
   package static let version = "0.1.0"
 
   static let commands: [Command] = [
-    ReportCommand.command, SuggestCommand.command,
+    ReportCommand.command, BalanceCommand.command, SuggestCommand.command,
     CalcCommand.command, CheckCommand.command, AddCommand.command, ImportCommand.command, SchemaCommand.command,
     InitCommand.command,
     CompletionsCommand.command, ManCommand.command, VersionCommand.command,

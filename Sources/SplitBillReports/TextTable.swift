@@ -1,13 +1,19 @@
 /// Aligns rows of cells into columns for a terminal.
-struct TextTable {
-  var alignments: [TerminalText.Alignment]
-  var rows: [[String]] = []
+package struct TextTable {
+  package var alignments: [TerminalText.Alignment]
+  package var rows: [[String]] = []
+
+  /// A table with a column per alignment.
+  package init(alignments: [TerminalText.Alignment], rows: [[String]] = []) {
+    self.alignments = alignments
+    self.rows = rows
+  }
 
   /// The rows, each cell padded to its column's width, joined by two spaces, indented; with
   /// `trimmed`, trailing spaces (left by empty last cells) removed.
   ///
   /// A report prints a table per bill: each line is built in one string, each cell measured once.
-  func lines(indent: String = "", trimmed: Bool = false) -> [String] {
+  package func lines(indent: String = "", trimmed: Bool = false) -> [String] {
     let columns = alignments.count
     var widths = [Int](repeating: 0, count: columns)
     var cellWidths: [Int] = []

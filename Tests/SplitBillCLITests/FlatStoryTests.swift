@@ -22,7 +22,7 @@ struct FlatStoryTests {
         steps[steps.count - 1].shown.append(line)
       }
     }
-    #expect(steps.count == 6)
+    #expect(steps.count == 8)
     #expect(steps.filter { $0.command.hasPrefix("splitbill add") }.count == 4)
 
     let directory = try scratchDirectory()
