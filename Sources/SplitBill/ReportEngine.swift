@@ -337,6 +337,7 @@ public struct ReportRun: @unchecked Sendable {
     summary.invalidNotListed = pass.invalidNotListed
     summary.conversion = settled.conversion
     summary.categories = pass.categories.categories(totals: summary.totals, people: summary.people)
+    summary.weeklyBalances = pass.ledger.weeklyBalances
     if !summary.categories.isEmpty { summary.convertedCategories = pass.convertedCategories?.categories }
     summary.cash = settled.cash
     for index in pass.writers.indices { pass.writers[index].finish(summary) }
@@ -436,6 +437,8 @@ public struct ReportRun: @unchecked Sendable {
   /// visible until the books reconcile.
   private func makePass() throws(ReportFailure) -> Pass {
     var pass = Pass()
+    // The HTML report draws each person's balance week by week.
+    pass.ledger = ReportLedger(tracksWeeks: options.outputs.contains { $0.format == .html })
     let journal = JournalOptions(
       withSettlements: options.journalSettlements, booksOf: options.booksOf, declarations: options.declarations,
       periodStart: options.period?.since, categoryAccounts: categoryAccounts, layout: options.journalLayout)
@@ -583,7 +586,7 @@ struct Pass {
     case .filteredOut:
       filteredOut += 1
     case .split(let reported):
-      ledger.add(reported.split)
+      ledger.add(reported.split, on: reported.bill.date)
       if let category = reported.bill.category { categories.add(reported.split, category: category) }
       if let date = reported.bill.date { lastDate = max(lastDate ?? date, date) }
       for index in writers.indices { writers[index].write(reported) }
@@ -591,7 +594,7 @@ struct Pass {
       ledger.carry(reported.split)
       for index in writers.indices { writers[index].carry(reported) }
     case .payment(let payment):
-      ledger.add(payment.payment)
+      ledger.add(payment.payment, on: payment.date)
       if let date = payment.date { lastDate = max(lastDate ?? date, date) }
       payments.append(payment)
       for index in writers.indices { writers[index].write(payment) }

@@ -62,6 +62,22 @@ public struct CurrencyTotals: Hashable, Sendable {
   public var unpaidBills = 0
 }
 
+/// Each person's balance week by week in one currency (``ReportLedger/weeklyBalances``).
+public struct WeeklyBalances: Hashable, Sendable {
+  /// One person's line.
+  public struct Line: Hashable, Sendable {
+    public var person: String
+    /// Their balance at the end of each week of ``WeeklyBalances/mondays``.
+    public var balances: [Int64]
+  }
+
+  public var currency: Currency
+  /// The Monday of each week, in order, one week apart.
+  public var mondays: [CalendarDate]
+  /// A line per person, by name.
+  public var people: [Line]
+}
+
 /// A reconciliation identity that did not hold, which must never happen.
 public struct ReconciliationFailure: Error, Equatable, Sendable, CustomStringConvertible {
   /// The currency whose books do not add up.
@@ -89,6 +105,44 @@ public struct ReportLedger: Sendable {
     var people: [PersonTotals] = []
     /// Each person's number is where their figures are in `people`.
     var numbers = PersonNumbers()
+    /// With weeks tracked (``ReportLedger/init(tracksWeeks:)``): each week's balance changes, by
+    /// week (from ``firstWeek``, every week between the first and the last met) then person
+    /// position, and the undated records'.
+    var weekRows: [[Int64]] = []
+    /// The number of the first week in `weekRows`: weeks counted from the one of 1969-12-29, a Monday.
+    var firstWeek = 0
+    var undated: [Int64] = []
+
+    /// Where a record of `day` books its balance changes: its week's row, or ``undatedRow``.
+    mutating func weekRow(_ day: Int?) -> Int {
+      guard let day else { return Self.undatedRow }
+      // 1970-01-01 was a Thursday: day + 3 counts from the Monday before it.
+      let week = (day + 3 >= 0 ? day + 3 : day + 3 - 6) / 7
+      if weekRows.isEmpty { firstWeek = week }
+      if week < firstWeek {
+        weekRows.insert(contentsOf: repeatElement([], count: firstWeek - week), at: 0)
+        firstWeek = week
+      }
+      let row = week - firstWeek
+      if row >= weekRows.count { weekRows.append(contentsOf: repeatElement([], count: row + 1 - weekRows.count)) }
+      return row
+    }
+
+    /// No week tracked.
+    static let untracked = -1
+    /// An undated record's changes.
+    static let undatedRow = -2
+
+    /// Adds a balance change of the person at `position` to week `row` (nothing when untracked).
+    @inline(__always)
+    mutating func addWeekly(_ units: Int64, row: Int, position: Int) {
+      guard row != Self.untracked else { return }
+      if row == Self.undatedRow {
+        ReportLedger.addGrowing(&undated, units, at: position)
+      } else {
+        ReportLedger.addGrowing(&weekRows[row], units, at: position)
+      }
+    }
 
     /// The position of `name`'s figures, created at zero on first sight.
     mutating func position(of name: String) -> Int {
@@ -102,17 +156,19 @@ public struct ReportLedger: Sendable {
       Dictionary(uniqueKeysWithValues: people.map { ($0.person, $0.closing) })
     }
 
-    /// Adds a payment in the period.
-    mutating func add(_ payment: Payment, _ overflowed: inout Bool) {
+    /// Adds a payment in the period (its balance changes to week `row`, if tracked).
+    mutating func add(_ payment: Payment, _ overflowed: inout Bool, row: Int) {
       let units = payment.amount.minorUnits
       totals.payments += 1
       ReportLedger.add(&totals.paymentsAmount, units, &overflowed)
       let from = position(of: payment.from)
       ReportLedger.add(&people[from].sent, units, &overflowed)
       ReportLedger.add(&people[from].balance, units, &overflowed)
+      addWeekly(units, row: row, position: from)
       let to = position(of: payment.to)
       ReportLedger.add(&people[to].received, units, &overflowed)
       ReportLedger.add(&people[to].balance, -units, &overflowed)
+      addWeekly(-units, row: row, position: to)
     }
 
     /// Carries a bill from before the period into the opening balances: only who owes whom.
@@ -135,8 +191,9 @@ public struct ReportLedger: Sendable {
       ReportLedger.add(&people[position(of: payment.to)].opening, -payment.amount.minorUnits, &overflowed)
     }
 
-    /// Adds one split bill in this book's currency; a sum that leaves 64 bits sets `overflowed`.
-    mutating func add(_ split: BillSplit, _ overflowed: inout Bool) {
+    /// Adds one split bill in this book's currency (its balance changes to week `row`, if
+    /// tracked); a sum that leaves 64 bits sets `overflowed`.
+    mutating func add(_ split: BillSplit, _ overflowed: inout Bool, row: Int) {
       let shareSum = split.shares.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
       let absorbed = split.shares.reduce(0) { $0 + $1.absorbed }
       totals.bills += 1
@@ -158,12 +215,16 @@ public struct ReportLedger: Sendable {
         let person = position(of: share.person)
         ReportLedger.add(&people[person].consumed, share.amount.minorUnits, &overflowed)
         people[person].absorbed += share.absorbed
-        if paid { ReportLedger.add(&people[person].balance, -share.amount.minorUnits, &overflowed) }
+        if paid {
+          ReportLedger.add(&people[person].balance, -share.amount.minorUnits, &overflowed)
+          addWeekly(-share.amount.minorUnits, row: row, position: person)
+        }
       }
       split.forEachPayer { payer, amount in
         let person = position(of: payer)
         ReportLedger.add(&people[person].paid, amount.minorUnits, &overflowed)
         ReportLedger.add(&people[person].balance, amount.minorUnits, &overflowed)
+        addWeekly(amount.minorUnits, row: row, position: person)
         ReportLedger.add(&totals.paid, amount.minorUnits, &overflowed)
       }
       if !paid { totals.unpaidBills += 1 }
@@ -175,6 +236,8 @@ public struct ReportLedger: Sendable {
   private var books: [Book] = []
   /// Set when a sum left 64 bits (only possible with absurd inputs); reconciliation then fails.
   private var overflowed = false
+  /// Whether each person's balance is also kept week by week (``weeklyBalances``).
+  public let tracksWeeks: Bool
 
   private static func add(_ sum: inout Int64, _ value: Int64, _ overflowed: inout Bool) {
     let (result, overflow) = sum.addingReportingOverflow(value)
@@ -182,8 +245,15 @@ public struct ReportLedger: Sendable {
     if overflow { overflowed = true }
   }
 
-  /// An empty ledger.
-  public init() {}
+  /// An empty ledger; with `tracksWeeks`, one that also keeps each person's balance changes week
+  /// by week (``weeklyBalances``), for records added with their date.
+  public init(tracksWeeks: Bool = false) { self.tracksWeeks = tracksWeeks }
+
+  /// `sums[position] += units`, the array grown with zeros as needed.
+  static func addGrowing(_ sums: inout [Int64], _ units: Int64, at position: Int) {
+    if position >= sums.count { sums.append(contentsOf: repeatElement(0, count: position + 1 - sums.count)) }
+    sums[position] &+= units
+  }
 
   private mutating func bookPosition(_ currency: Currency) -> Int {
     if let known = books.firstIndex(where: { $0.totals.currency == currency }) { return known }
@@ -194,12 +264,49 @@ public struct ReportLedger: Sendable {
   /// Adds one split bill of the period.
   public mutating func add(_ split: BillSplit) {
     // The book is changed in place: copying it out and back would copy its arrays.
-    books[bookPosition(split.currency)].add(split, &overflowed)
+    books[bookPosition(split.currency)].add(split, &overflowed, row: Book.untracked)
+  }
+
+  /// Adds one split bill of the period, dated `date` (its week's changes kept when weeks are
+  /// tracked; an undated bill's count from the start).
+  public mutating func add(_ split: BillSplit, on date: CalendarDate?) {
+    let book = bookPosition(split.currency)
+    let row = tracksWeeks ? books[book].weekRow(date?.daysSinceEpoch) : Book.untracked
+    books[book].add(split, &overflowed, row: row)
   }
 
   /// Adds one payment of the period.
   public mutating func add(_ payment: Payment) {
-    books[bookPosition(payment.currency)].add(payment, &overflowed)
+    books[bookPosition(payment.currency)].add(payment, &overflowed, row: Book.untracked)
+  }
+
+  /// Adds one payment of the period, dated `date` (as ``add(_:on:)-(BillSplit,_)`` for a bill).
+  public mutating func add(_ payment: Payment, on date: CalendarDate?) {
+    let book = bookPosition(payment.currency)
+    let row = tracksWeeks ? books[book].weekRow(date?.daysSinceEpoch) : Book.untracked
+    books[book].add(payment, &overflowed, row: row)
+  }
+
+  /// Each person's balance at the end of every week, per currency (by code), for a ledger that
+  /// tracks weeks: from the first week with a dated record to the last, each week between
+  /// shown; each line starts at the person's opening balance with the undated records' changes,
+  /// so its last point is their closing balance. People by name; a currency without a dated
+  /// record has none.
+  public var weeklyBalances: [WeeklyBalances] {
+    sortedBooks.compactMap { book in
+      guard !book.weekRows.isEmpty else { return nil }
+      let order = book.people.indices.sorted { book.people[$0].person < book.people[$1].person }
+      let lines = order.map { position in
+        var balance = book.people[position].opening &+ (position < book.undated.count ? book.undated[position] : 0)
+        let balances = book.weekRows.map { row in
+          balance &+= position < row.count ? row[position] : 0
+          return balance
+        }
+        return WeeklyBalances.Line(person: book.people[position].person, balances: balances)
+      }
+      let mondays = book.weekRows.indices.map { CalendarDate(daysSinceEpoch: 7 * (book.firstWeek + $0) - 3) }
+      return WeeklyBalances(currency: book.totals.currency, mondays: mondays, people: lines)
+    }
   }
 
   /// Carries a split bill from before the period into the opening balances.

@@ -389,7 +389,6 @@ package struct BillStream {
       case .bill(let outcome, let givesID):
         self.billCount += 1
         self.recordCount += 1
-        if self.knownRepeats == nil, let category = outcome.category { self.note(category: category) }
         // Nearly no bill repeats: the test borrows the outcome, and only a rule is taken apart.
         if let recurrence = outcome.recurrence {
           if case .success(let rule) = consume outcome { self.expand(rule, recurrence, explicitID: givesID, handle) }
@@ -499,6 +498,7 @@ package struct BillStream {
       for diagnostic in invalid.diagnostics { record(diagnostic, ofBill: true) }
       return .invalid(invalid)
     case .success(let bill):
+      if knownRepeats == nil, let category = bill.category { note(category: (category, bill.source)) }
       if let knownRepeats {
         guard let diagnostic = knownRepeats.diagnostics[recordCount] else { return .valid(bill) }
         record(diagnostic, ofBill: true)
@@ -547,6 +547,7 @@ package struct BillStream {
     _ rule: Bill, _ recurrence: Recurrence, explicitID: Bool, _ handle: (consuming BillOutcome) -> Void
   ) {
     guard let first = rule.date else { return }
+    if knownRepeats == nil, let category = rule.category { note(category: (category, rule.source)) }
     let dates = recurrence.dates(from: first, through: options.repeatsThrough) ?? []
     billCount += dates.count - 1
     var template = rule
@@ -730,14 +731,6 @@ package struct FileIdentity: Hashable, Sendable {
 }
 
 extension Result where Success == Bill, Failure == InvalidBill {
-  /// A valid bill's category and where the bill is, read without copying the bill.
-  var category: (name: String, source: SourceLocation)? {
-    switch self {
-    case .success(let bill): bill.category.map { ($0, bill.source) }
-    case .failure: nil
-    }
-  }
-
   /// A valid bill's repeat rule, read without copying the bill.
   var recurrence: Recurrence? {
     switch self {

@@ -131,7 +131,7 @@ enum HTMLCharts {
   }
 
   /// Each person's balance at the end of each week, a line a person.
-  static func timeline(_ series: BalanceTimeline.Series) -> String {
+  static func timeline(_ series: WeeklyBalances) -> String {
     let escape = { HTMLReportWriter<StringSink>.escape($0) }
     let money = { (units: Int64) in Money(minorUnits: units, currency: series.currency).decimalString }
     let left = 80
@@ -144,18 +144,19 @@ enum HTMLCharts {
     let high = values.max() ?? 0
     let low = values.min() ?? 0
     let range = max(high - low, 1)
-    let columns = max(series.weeks.count - 1, 1)
-    func x(_ week: Int) -> Int { left + (series.weeks.count == 1 ? span / 2 : week * span / columns) }
+    let columns = max(series.mondays.count - 1, 1)
+    func x(_ week: Int) -> Int { left + (series.mondays.count == 1 ? span / 2 : week * span / columns) }
     func y(_ value: Int64) -> Int { top + Int(Int128(high - value) * Int128(plotHeight) / Int128(range)) }
     var body = [
       "<line class=\"axis-line\" x1=\"\(left)\" y1=\"\(y(0))\" x2=\"\(width - right)\" y2=\"\(y(0))\"/>",
       "<text x=\"\(left - 6)\" y=\"\(y(high) + 4)\" text-anchor=\"end\">\(money(high))</text>",
       "<text x=\"\(left - 6)\" y=\"\(y(0) + 4)\" text-anchor=\"end\">0</text>",
       "<text x=\"\(left - 6)\" y=\"\(y(low) + 4)\" text-anchor=\"end\">\(money(low))</text>",
-      "<text x=\"\(x(0))\" y=\"\(height - 10)\" text-anchor=\"middle\">\(series.weeks.first.map { "\($0)" } ?? "")</text>",
+      "<text x=\"\(x(0))\" y=\"\(height - 10)\" text-anchor=\"middle\">\(series.mondays.first.map { "\($0)" } ?? "")</text>",
     ]
-    if series.weeks.count > 1, let last = series.weeks.last {
-      body.append("<text x=\"\(x(series.weeks.count - 1))\" y=\"\(height - 10)\" text-anchor=\"middle\">\(last)</text>")
+    if series.mondays.count > 1, let last = series.mondays.last {
+      body.append(
+        "<text x=\"\(x(series.mondays.count - 1))\" y=\"\(height - 10)\" text-anchor=\"middle\">\(last)</text>")
     }
     // The names at the lines' ends, moved apart to at least a line of text each.
     var labelY = Dictionary(
@@ -170,7 +171,8 @@ enum HTMLCharts {
       let points = person.balances.enumerated().map { "\(x($0.offset)),\(y($0.element))" }.joined(separator: " ")
       let style = "series-\(number % 8)"
       body.append("<polyline class=\"line \(style)\" points=\"\(points)\"/>")
-      for (week, value) in person.balances.enumerated() {
+      // A dot a week while the weeks are few enough to tell apart.
+      for (week, value) in person.balances.enumerated() where person.balances.count <= 26 {
         body.append("<circle class=\"dot \(style)\" cx=\"\(x(week))\" cy=\"\(y(value))\" r=\"3\"/>")
       }
       if let last = person.balances.last {
@@ -180,8 +182,8 @@ enum HTMLCharts {
       }
     }
     let headings = ["week of"] + series.people.map(\.person)
-    let rows = series.weeks.indices.map { week in
-      ["\(series.weeks[week])"] + series.people.map { money($0.balances[week]) }
+    let rows = series.mondays.indices.map { week in
+      ["\(series.mondays[week])"] + series.people.map { money($0.balances[week]) }
     }
     return figure(
       id: "timeline-\(series.currency.code)", title: "Balances week by week in \(series.currency.code)",
@@ -213,71 +215,4 @@ enum HTMLCharts {
     .series-6{stroke:var(--s6);fill:var(--s6)}.series-7{stroke:var(--s7);fill:var(--s7)}polyline.line{fill:none}
     @media print{:root{--fg:#000;--bg:#fff}.chart{break-inside:avoid}svg{print-color-adjust:exact;-webkit-print-color-adjust:exact}}
     """
-}
-
-/// Each person's balance week by week, per currency, for the HTML report's line chart: what was
-/// carried from before the period and the undated records are where every line starts; each
-/// week (Monday to Sunday) adds its bills' and payments' changes, so the last point is the
-/// closing balance.
-struct BalanceTimeline {
-  /// One currency's lines.
-  struct Series {
-    var currency: Currency
-    /// The Monday of each week shown.
-    var weeks: [CalendarDate]
-    /// A line per person (by name): their balance at the end of each week.
-    var people: [(person: String, balances: [Int64])]
-  }
-
-  private struct Book {
-    var start: [String: Int64] = [:]
-    var weeks: [Int: [String: Int64]] = [:]
-  }
-
-  private var books: [Currency: Book] = [:]
-
-  /// Adds a change of `units` to `person`'s balance in `currency` on `date` (`nil`: from the start).
-  mutating func add(_ units: Int64, to person: String, in currency: Currency, on date: CalendarDate?) {
-    if let date {
-      let day = date.daysSinceEpoch
-      // 1970-01-01 was a Thursday: the Monday on or before `day`.
-      let monday = day - (((day + 3) % 7) + 7) % 7
-      books[currency, default: Book()].weeks[monday, default: [:]][person, default: 0] &+= units
-    } else {
-      books[currency, default: Book()].start[person, default: 0] &+= units
-    }
-  }
-
-  /// Adds a bill's balance changes (a paid bill with named diners changes balances).
-  mutating func add(_ split: BillSplit, on date: CalendarDate?) {
-    guard !split.anonymousDiners, split.isPaid else { return }
-    for share in split.shares { add(-share.amount.minorUnits, to: share.person, in: split.currency, on: date) }
-    split.forEachPayer { payer, amount in add(amount.minorUnits, to: payer, in: split.currency, on: date) }
-  }
-
-  /// The lines, each currency's from the first week with a record to the last, every week
-  /// between shown; `opening` is each person's balance carried from before the period.
-  func series(opening people: [PersonTotals]) -> [Series] {
-    books.keys.sorted().compactMap { currency in
-      guard let book = books[currency], let first = book.weeks.keys.min(), let last = book.weeks.keys.max() else {
-        return nil
-      }
-      let mondays = Array(stride(from: first, through: last, by: 7))
-      // More than ten years of weeks is not a chart: the report's tables say it all.
-      guard mondays.count <= 520 else { return nil }
-      let names = Set(book.start.keys).union(book.weeks.values.flatMap(\.keys)).union(
-        people.filter { $0.currency == currency && $0.opening != 0 }.map(\.person))
-      let lines = names.sorted().map { name in
-        var balance =
-          (people.first { $0.currency == currency && $0.person == name }?.opening ?? 0) &+ (book.start[name] ?? 0)
-        let balances = mondays.map { monday in
-          balance &+= book.weeks[monday]?[name] ?? 0
-          return balance
-        }
-        return (person: name, balances: balances)
-      }
-      return Series(
-        currency: currency, weeks: mondays.map { CalendarDate(daysSinceEpoch: $0) }, people: lines)
-    }
-  }
 }

@@ -14,8 +14,6 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
   private var count = 0
   /// Bills' sources, their paths made safe once per file.
   private var shownSource = ShownSource(escape: { HTMLReportWriter<StringSink>.escape($0) })
-  /// Each person's balance week by week, for the line chart.
-  private var timeline = BalanceTimeline()
 
   /// Writes to `sink` when the report finishes.
   package init(sink: Sink) { self.sink = sink }
@@ -24,7 +22,6 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     let split = reported.split
     let bill = reported.bill
     let currency = split.currency
-    timeline.add(split, on: bill.date)
     let path = shownSource.path(of: bill.source)
     var adviceCell: String?
     if let advice = reported.advice {
@@ -112,12 +109,6 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     count += 1
   }
 
-  package mutating func write(_ payment: PaymentRecord) {
-    let units = payment.payment.amount.minorUnits
-    timeline.add(units, to: payment.payment.from, in: payment.payment.currency, on: payment.date)
-    timeline.add(-units, to: payment.payment.to, in: payment.payment.currency, on: payment.date)
-  }
-
   /// A plain table of escaped cells.
   private static func table(_ headings: [String], _ rows: [[String]]) -> String {
     let head = headings.map { "<th>\(escape($0))</th>" }.joined()
@@ -189,7 +180,16 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
         guard let people = byCurrency[code], let currency = people.first?.currency else { continue }
         out.append(HTMLCharts.balances(people, currency: currency))
       }
-      for series in timeline.series(opening: summary.people) { out.append(HTMLCharts.timeline(series)) }
+      for series in summary.weeklyBalances {
+        // Past ten years of weeks a line a week is no chart: the tables say it all.
+        guard series.mondays.count <= 520 else {
+          out.append(
+            "<p class=\"note\">\(series.currency.code): \(series.mondays.count) weeks, too many to draw week by week.</p>"
+          )
+          continue
+        }
+        out.append(HTMLCharts.timeline(series))
+      }
       out.append("<h2>Consumed and paid</h2>")
       for code in byCurrency.keys.sorted() {
         guard let people = byCurrency[code], let currency = people.first?.currency else { continue }
@@ -292,6 +292,12 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
 
   /// `text` safe inside HTML text and attribute values; control characters dropped.
   package static func escape(_ text: String) -> String {
+    // Most cells are numbers and plain names: printable ASCII with nothing to escape.
+    if text.utf8.allSatisfy({
+      (0x20...0x7E).contains($0) && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27
+    }) {
+      return text
+    }
     var out = ""
     for scalar in text.unicodeScalars {
       switch scalar {

@@ -211,6 +211,8 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   private var expenseAccounts: [String] = []
   /// Each category's place in ``expenseAccounts``.
   private var expenseNumbers: [String: Int] = [:]
+  /// Each expense account's `…:Unnamed`, for head-count diners, made on first use.
+  private var unnamed: [Account?] = [nil]
   /// Each person's consumption account, by expense account, then by the person's number; in the
   /// people layout, the accounts outside `Equity:People` second.
   private var consumption: [[[Account?]]] = [[], []]
@@ -257,9 +259,18 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     if number == expenseAccounts.count {
       expenseAccounts.append(name)
       for index in consumption.indices { consumption[index].append([]) }
+      unnamed.append(nil)
     }
     expenseNumbers[category] = number
     return number
+  }
+
+  /// The account of head-count diners' shares of bills whose expense account is number `expense`.
+  private mutating func unnamedAccount(_ expense: Int) -> Account {
+    if let known = unnamed[expense] { return known }
+    let made = account(expenseAccounts[expense] + ":Unnamed")
+    unnamed[expense] = made
+    return made
   }
 
   /// The account of `person`'s shares of bills whose expense account is number `expense`;
@@ -353,21 +364,21 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
         return false  // neither a diner nor the payer: not in these books
       }
     } else {
+      let paid = split.isPaid
       for share in split.shares {
         if split.anonymousDiners {
           postings.append(
             Posting(
-              account: account(expenseAccounts[expense] + ":Unnamed"), units: share.amount.minorUnits,
-              note: shareNote(share)))
+              account: unnamedAccount(expense), units: share.amount.minorUnits, note: shareNote(share)))
         } else {
           // The person's account holds their name as a value: one lookup for both.
-          let account = consumed(expense, share.person, inBalances: split.isPaid)
+          let account = consumed(expense, share.person, inBalances: paid)
           let note = PostingNote.share(
             name: account.person, weight: share.weight.tenThousandths, absorbed: share.absorbed)
           postings.append(Posting(account: account, units: share.amount.minorUnits, note: note))
         }
       }
-      if split.isPaid {
+      if paid {
         split.forEachPayer { payer, amount in
           let funding = account(split.anonymousDiners ? .paidOutside : .paid, payer)
           postings.append(Posting(account: funding, units: -amount.minorUnits, note: .payer(name: funding.person)))

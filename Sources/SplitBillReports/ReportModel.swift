@@ -55,6 +55,8 @@ package struct ReportSummary: Sendable {
   /// With `--settle-in` and categories: the same in the settlement currency, each bill converted
   /// at its own rate.
   package var convertedCategories: [CategoryTotals]?
+  /// Each person's balance week by week, per currency (only when an HTML report is written).
+  package var weeklyBalances: [WeeklyBalances] = []
 
   /// Creates a summary.
   package init(

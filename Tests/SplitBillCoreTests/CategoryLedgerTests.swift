@@ -126,4 +126,47 @@ import Testing
     #expect(ConvertedCategoryLedger.convert(7, by: ExactRatio(unchecked: 1, 2)) == 4)  // 3.5: to even
     #expect(ConvertedCategoryLedger.convert(-5, by: ExactRatio(unchecked: 1, 2)) == -2)
   }
+
+  /// Weeks tracked: every line ends at the person's closing balance, weeks run Monday to Monday
+  /// without a gap, and the books are the untracked ledger's.
+  @Test func weeklyBalancesEndAtTheClosingBalances() throws {
+    var random = SeededGenerator(seed: 2_026_120_3)
+    let euro = try Currency(code: "EUR")
+    for _ in 0..<40 {
+      var tracked = ReportLedger(tracksWeeks: true)
+      var plain = ReportLedger()
+      var leftovers = LeftoverLedger()
+      for _ in 0..<Int.random(in: 1...80, using: &random) {
+        let day = Int.random(in: 0..<6, using: &random) == 0 ? nil : Int.random(in: 20_400...20_800, using: &random)
+        let date = day.map { CalendarDate(daysSinceEpoch: $0) }
+        if Int.random(in: 0..<5, using: &random) == 0 {
+          let payment = Payment(
+            from: "Ana", to: ["Ben", "Chloé"].randomElement(using: &random) ?? "Ben",
+            amount: Money(minorUnits: Int64.random(in: 1...50_000, using: &random), currency: euro))
+          tracked.add(payment, on: date)
+          plain.add(payment)
+        } else if Int.random(in: 0..<8, using: &random) == 0 {
+          // Carried from before the period: the lines start there.
+          let split = try Self.randomSplit(&random, currency: euro, ledger: &leftovers)
+          tracked.carry(split)
+          plain.carry(split)
+        } else {
+          let split = try Self.randomSplit(&random, currency: euro, ledger: &leftovers)
+          tracked.add(split, on: date)
+          plain.add(split)
+        }
+      }
+      #expect(tracked.personTotals == plain.personTotals)
+      #expect(plain.weeklyBalances.isEmpty)
+      for series in tracked.weeklyBalances {
+        #expect(series.mondays.allSatisfy { $0.isoWeekday == 1 })
+        #expect(zip(series.mondays, series.mondays.dropFirst()).allSatisfy { $1.daysSinceEpoch - $0.daysSinceEpoch == 7 })
+        for line in series.people {
+          let closing = tracked.personTotals.first { $0.person == line.person && $0.currency == series.currency }?.closing
+          #expect(line.balances.count == series.mondays.count)
+          #expect(line.balances.last == closing, "\(line.person)")
+        }
+      }
+    }
+  }
 }
