@@ -160,9 +160,11 @@ import Testing
       #expect(plain.weeklyBalances.isEmpty)
       for series in tracked.weeklyBalances {
         #expect(series.mondays.allSatisfy { $0.isoWeekday == 1 })
-        #expect(zip(series.mondays, series.mondays.dropFirst()).allSatisfy { $1.daysSinceEpoch - $0.daysSinceEpoch == 7 })
+        #expect(
+          zip(series.mondays, series.mondays.dropFirst()).allSatisfy { $1.daysSinceEpoch - $0.daysSinceEpoch == 7 })
         for line in series.people {
-          let closing = tracked.personTotals.first { $0.person == line.person && $0.currency == series.currency }?.closing
+          let closing = tracked.personTotals.first { $0.person == line.person && $0.currency == series.currency }?
+            .closing
           #expect(line.balances.count == series.mondays.count)
           #expect(line.balances.last == closing, "\(line.person)")
         }
