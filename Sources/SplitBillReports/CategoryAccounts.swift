@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a bill's expense goes in the journals, by its category: a built-in account for the
 /// common categories and Splitwise's and Spliit's, the user's own mapping (the configuration's
 /// `category-accounts:`, `--category-account`) before it, and `Expenses:<Category>` for the
@@ -45,12 +47,15 @@ package struct CategoryAccounts: Sendable, Equatable {
   }
 
   /// The account `category`'s expenses go to, before the journal makes its names safe for its
-  /// tool: the user's, the built-in one, or `Expenses:<Category>` (first letter up).
+  /// tool: the user's, the built-in one, or `Expenses:<Category>` (first letter up; a `:` in it
+  /// makes sub-accounts, empty parts left out).
   package func account(for category: String?) -> String {
     guard let category else { return Self.uncategorized }
     let key = category.lowercased()
     if let account = mapping[key] ?? Self.builtIn[key] { return account }
-    return "Expenses:" + category.prefix(1).uppercased() + category.dropFirst()
+    let parts = category.split(separator: ":").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    guard let first = parts.first else { return "Expenses:Other" }
+    return (["Expenses", first.prefix(1).uppercased() + first.dropFirst()] + parts.dropFirst()).joined(separator: ":")
   }
 
   /// Why `account` cannot be an expense account the three tools take, or `nil`: it must be
