@@ -25,6 +25,8 @@ public struct CalcRequest: Sendable {
   public var rounding: RoundingMode?
   /// Amounts written `84,50`.
   public var decimalComma: Bool
+  /// Empty names in ``people`` are passed over (`Ana, , Ben`, `Ana,`), as while a row is being typed.
+  package var skipsEmptyNames = false
   /// A receipt's lines: `NAME=PRICE[xQTY][@NAMES]` (`Wine=9.00x3@Ana;Ben`).
   public var items: [String]
   /// A receipt's discount, service and tax: a percentage (`10%`) or an amount.
@@ -48,13 +50,27 @@ public struct CalcRequest: Sendable {
   }
 }
 
+/// Which value of a ``CalcRequest`` a ``CalcFailure`` is about.
+public enum CalcField: Sendable, Hashable {
+  case amount, tip, tipAmount, people, split, currency, items
+}
+
 /// Why a bill could not be worked out: one message naming the value (`--tip: ...`, as the command
-/// line's options are named).
+/// line's options are named), and which value it is (`field`) with what is wrong with it
+/// (`reason`, without the name: what a form shows beside the field).
 public struct CalcFailure: Error, Sendable, CustomStringConvertible {
   public var message: String
+  /// The value at fault; `nil` when it is the bill as a whole (its diners and weights, as split).
+  public var field: CalcField?
+  /// The message without the option's name.
+  public var reason: String
   public var description: String { message }
 
-  init(_ message: String) { self.message = message }
+  init(_ message: String, field: CalcField? = nil, reason: String? = nil) {
+    self.message = message
+    self.field = field
+    self.reason = reason ?? message
+  }
 }
 
 /// `calc`: one bill worked out, the original app's screen as a function.
@@ -91,10 +107,13 @@ public enum Calculator {
   public static func terms(_ request: CalcRequest) throws(CalcFailure) -> BillTerms {
     let decimalComma = request.decimalComma
     let currency =
-      try parse("--currency", request.currency) { text throws(MoneyError) in try Currency(code: text) } ?? .usd
+      try parse("--currency", .currency, request.currency) { text throws(MoneyError) in try Currency(code: text) }
+      ?? .usd
     let receipt = try receipt(request, currency: currency)
     guard receipt != nil || request.amount != nil else {
-      throw CalcFailure("missing the bill AMOUNT, for example: splitbill calc 84.50 --tip 18 --split 3")
+      throw CalcFailure(
+        "missing the bill AMOUNT, for example: splitbill calc 84.50 --tip 18 --split 3", field: .amount,
+        reason: "type the bill amount")
     }
     var amount: Money
     let rounding = request.rounding ?? .halfUp
@@ -102,10 +121,10 @@ public enum Calculator {
     do {
       figures = try receipt?.figures(currency: currency, rounding: rounding)
     } catch {
-      throw CalcFailure(error.description)
+      throw CalcFailure(error.description, field: .items)
     }
     guard let amountText = request.amount else {
-      guard let figures else { throw CalcFailure("missing the bill AMOUNT") }
+      guard let figures else { throw CalcFailure("missing the bill AMOUNT", field: .amount) }
       return try finish(figures.beforeTip, receipt: receipt, currency: currency, rounding: rounding, request)
     }
     // `84,50`: a decimal comma is the likelier reading than a thousands separator; say so first.
@@ -114,17 +133,18 @@ public enum Calculator {
       amountText.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ",") })
     {
       throw CalcFailure(
-        "decimal comma? amount '\(amountText)': use --decimal-comma to read it so, or write \(amountText.replacingOccurrences(of: ",", with: "."))"
-      )
+        "decimal comma? amount '\(amountText)': use --decimal-comma to read it so, or write \(amountText.replacingOccurrences(of: ",", with: "."))",
+        field: .amount)
     }
     do {
       amount = try Money(parsing: amountText, currency: currency, decimalComma: decimalComma)
     } catch {
-      throw CalcFailure(error.message(field: "amount"))
+      throw CalcFailure(error.message(field: "amount"), field: .amount)
     }
     if let figures {
       guard amount == figures.beforeTip else {
-        throw CalcFailure(SplitError.amountDoesNotMatchItems(amount: amount, computed: figures.beforeTip).description)
+        throw CalcFailure(
+          SplitError.amountDoesNotMatchItems(amount: amount, computed: figures.beforeTip).description, field: .amount)
       }
       amount = figures.beforeTip
     }
@@ -134,14 +154,25 @@ public enum Calculator {
   /// The diners ``CalcRequest/people`` or ``CalcRequest/split`` name (one anonymous person when
   /// neither is given).
   public static func diners(people: String?, split: String?, decimalComma: Bool) throws(CalcFailure) -> Diners {
-    if split != nil && people != nil { throw CalcFailure("give either --split N or --people NAMES, not both") }
+    try diners(people: people, split: split, decimalComma: decimalComma, skippingEmpty: false)
+  }
+
+  /// The diners, empty names passed over with `skippingEmpty`.
+  static func diners(people: String?, split: String?, decimalComma: Bool, skippingEmpty: Bool) throws(CalcFailure)
+    -> Diners
+  {
+    if split != nil && people != nil {
+      throw CalcFailure("give either --split N or --people NAMES, not both", field: .people)
+    }
     if let people = try parse(
-      "--people", people,
-      { text throws(DinerList.Problem) in try DinerList.diners(in: text, decimalComma: decimalComma) }
+      "--people", .people, people,
+      { text throws(DinerList.Problem) in
+        try DinerList.diners(in: text, decimalComma: decimalComma, skippingEmpty: skippingEmpty)
+      }
     ) {
       return .named(people)
     }
-    let count = try parse("--split", split) { text throws(CalcFailure) in
+    let count = try parse("--split", .split, split) { text throws(CalcFailure) in
       guard let count = Int(text), count > 0 else {
         throw CalcFailure("'\(text)' is not a number of people: expected a whole number of at least 1")
       }
@@ -150,17 +181,18 @@ public enum Calculator {
     return .anonymous(count: count ?? 1)
   }
 
-  /// `transform(text)` when `text` is given; a mistake is prefixed with the option's name.
+  /// `transform(text)` when `text` is given; a mistake is prefixed with the option's name and
+  /// is about `field`.
   private static func parse<T, Failure: Error>(
-    _ option: String, _ text: String?, _ transform: (String) throws(Failure) -> T
+    _ option: String, _ field: CalcField, _ text: String?, _ transform: (String) throws(Failure) -> T
   ) throws(CalcFailure) -> T? {
     guard let text else { return nil }
     do {
       return try transform(text)
     } catch let failure as CalcFailure {
-      throw CalcFailure("\(option): \(failure.message)")
+      throw CalcFailure("\(option): \(failure.message)", field: field, reason: failure.reason)
     } catch {
-      throw CalcFailure("\(option): \(error)")
+      throw CalcFailure("\(option): \(error)", field: field, reason: "\(error)")
     }
   }
 
@@ -169,7 +201,7 @@ public enum Calculator {
     _ amount: Money, receipt: Receipt?, currency: Currency, rounding: RoundingMode, _ request: CalcRequest
   ) throws(CalcFailure) -> BillTerms {
     let decimalComma = request.decimalComma
-    let percent = try parse("--tip", request.tip) { text throws(CalcFailure) in
+    let percent = try parse("--tip", .tip, request.tip) { text throws(CalcFailure) in
       let tip: DefaultTip
       do throws(PercentError) {
         tip = try TipText.parsing(text, decimalComma: decimalComma)
@@ -178,10 +210,13 @@ public enum Calculator {
       }
       switch tip {
       case .percent(let percent): return percent
-      case .advisor: throw CalcFailure("'ai' tips are for bill files; give a percentage such as 15")
+      case .advisor:
+        throw CalcFailure(
+          "'ai' tips are for bill files; give a percentage such as 15",
+          reason: "type a percentage here; advice has its own key")
       }
     }
-    let fixed = try parse("--tip-amount", request.tipAmount) { text throws(CalcFailure) in
+    let fixed = try parse("--tip-amount", .tipAmount, request.tipAmount) { text throws(CalcFailure) in
       do throws(MoneyError) {
         return try Money(parsing: text, currency: currency, decimalComma: decimalComma)
       } catch {
@@ -192,12 +227,15 @@ public enum Calculator {
     do {
       choice = try TipChoice.resolve(percent: percent, fixed: fixed, askAdvisor: false)
     } catch {
-      throw CalcFailure("give either --tip or --tip-amount, not both")
+      throw CalcFailure("give either --tip or --tip-amount, not both", field: .tip)
     }
     guard let choice else {
-      throw CalcFailure("no tip given: add --tip PERCENT (for example --tip 15) or --tip-amount AMOUNT")
+      throw CalcFailure(
+        "no tip given: add --tip PERCENT (for example --tip 15) or --tip-amount AMOUNT", field: .tip,
+        reason: "choose a preset or type a custom tip")
     }
-    let diners = try diners(people: request.people, split: request.split, decimalComma: decimalComma)
+    let diners = try diners(
+      people: request.people, split: request.split, decimalComma: decimalComma, skippingEmpty: request.skipsEmptyNames)
     return BillTerms(
       amount: amount, tip: choice, diners: diners, payer: request.payer, leftover: request.leftover ?? .balanced,
       rounding: rounding, receipt: receipt)

@@ -1,3 +1,4 @@
+import SplitBill
 import SplitBillCore
 import SplitBillInput
 import SplitBillText
@@ -102,38 +103,29 @@ package struct CalcScreen: Hashable, Sendable {
     }
   }
 
-  /// The bill worked out by the core, or the first problem with the input.
+  /// The bill worked out by the engine (``Calculator``, as `calc` works it out), or the first
+  /// problem with the input, under the field it is about.
   package var result: Result<BillSplit, ScreenError> {
-    let currency: Currency
-    do {
-      currency = try Currency(code: currencyText)
+    var request = CalcRequest()
+    request.currency = currencyText
+    request.amount = amountText.isEmpty ? nil : amountText
+    request.tip = preset.map { "\($0)" } ?? (customTipText.isEmpty ? nil : customTipText)
+    if namesGiven {
+      request.people = namesText
+      request.skipsEmptyNames = true
+    } else {
+      request.split = String(people)
+    }
+    request.leftover = leftover
+    do throws(CalcFailure) {
+      return .success(try Calculator.split(request))
     } catch {
-      return .failure(.currency(error.message(field: "currency")))
-    }
-    guard !amountText.isEmpty else { return .failure(.emptyAmount) }
-    let amount: Money
-    do {
-      amount = try Money(parsing: amountText, currency: currency)
-    } catch {
-      return .failure(.amount(error.message(field: "amount")))
-    }
-    let percent: Percent
-    switch effectivePercent {
-    case .success(let value): percent = value
-    case .failure(let error): return .failure(error)
-    }
-    let diners: Diners
-    switch parsedNames {
-    case .success(let names): diners = names.isEmpty ? .anonymous(count: people) : .named(names)
-    case .failure(let error): return .failure(error)
-    }
-    var ledger = LeftoverLedger()
-    do {
-      return .success(
-        try BillTerms(amount: amount, tip: .percent(percent), diners: diners, leftover: leftover).split(ledger: &ledger)
-      )
-    } catch {
-      return .failure(.people(error.description))
+      switch error.field {
+      case .currency: return .failure(.currency(error.reason))
+      case .amount: return .failure(amountText.isEmpty ? .emptyAmount : .amount(error.reason))
+      case .tip, .tipAmount: return .failure(customTipText.isEmpty && preset == nil ? .noTip : .tip(error.reason))
+      case .people, .split, .items, nil: return .failure(.people(error.reason))
+      }
     }
   }
 

@@ -33,4 +33,44 @@ import Testing
       (error as? CalcFailure)?.message == "--tip: 'ai' tips are for bill files; give a percentage such as 15"
     }
   }
+
+  /// A form shows each mistake beside its field: the failure says which, and the reason without
+  /// the option's name.
+  @Test func aFailureSaysWhichValueItIsAbout() {
+    func failure(_ change: (inout CalcRequest) -> Void) -> CalcFailure? {
+      var request = CalcRequest()
+      request.amount = "84.50"
+      request.tip = "15"
+      request.split = "3"
+      change(&request)
+      do {
+        _ = try Calculator.split(request)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    let currency = failure { $0.currency = "US" }
+    #expect(currency?.field == .currency)
+    #expect(currency?.reason == "unknown currency 'US': expected an ISO 4217 code such as EUR, USD or JPY")
+    #expect(currency?.message == "--currency: " + (currency?.reason ?? ""))
+    #expect(failure { $0.amount = "12.345" }?.field == .amount)
+    #expect(failure { $0.amount = nil }?.field == .amount)
+    let tip = failure { $0.tip = "101" }
+    #expect(tip?.field == .tip)
+    #expect(tip?.reason == "tip '101' is out of range: expected a percentage from 0 to 100")
+    #expect(failure { $0.tip = nil }?.field == .tip)
+    #expect(failure { $0.split = "0" }?.field == .split)
+    #expect(
+      failure {
+        $0.split = nil
+        $0.people = "Ana, Ana"
+      }?.field == .people)
+    #expect(
+      failure {
+        $0.split = nil
+        $0.people = "Ana=0"
+      }.map { $0.field == .people || $0.field == nil } == true)
+    #expect(failure { _ in } == nil)
+  }
 }
