@@ -103,7 +103,7 @@ struct CategoryReportTests {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6])
+  @Test(arguments: [UInt64(1), 2, 3, 4])
   func theCategoriesAreTheBillsAddedUp(seed: UInt64) throws {
     let path = try scratchDirectory().appendingPathComponent("books.yaml")
     try Self.randomBooks(seed: seed).write(to: path, atomically: true, encoding: .utf8)
@@ -314,7 +314,9 @@ struct CategoryReportTests {
 
   /// The page rendered by Chromium (Debian's, headless) to a PNG: the category bars, the
   /// consumed and paid bars are drawn in their colours, in light and in dark mode.
-  @Test(.enabled(if: needing(toolExists("chromium")), "needs chromium (apt-get install chromium)"))
+  @Test(
+    .enabled(if: needing(toolExists("chromium")), "needs chromium (apt-get install chromium)"),
+    .disabled(if: underAddressSanitizer, "the page's drawing; the plain run checks it"))
   func aRealBrowserDrawsTheCharts() throws {
     let directory = try scratchDirectory()
     let page = directory.appendingPathComponent("trip.html")

@@ -127,3 +127,5 @@ import Testing
 
 /// Whether the tests run on a ThreadSanitizer build (`.ci/run` sets `SPLITBILL_SANITIZER`).
 let underThreadSanitizer = ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] == "thread"
+/// Whether the tests run under AddressSanitizer (.ci/run's second run).
+let underAddressSanitizer = ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] == "address"
