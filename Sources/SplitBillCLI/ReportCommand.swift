@@ -81,6 +81,7 @@ enum ReportCommand {
       "splitbill report expenses/ --format markdown >> \"$GITHUB_STEP_SUMMARY\"",
       "splitbill report expenses/ --last-week -o weekly.html -o weekly.journal",
       "splitbill report samples/trip.yaml --format beancount --books-of Ana --with-settlements",
+      "splitbill report samples/trip.yaml -o trip.journal --journal-layout people --category-account groceries=Expenses:Food:Market",
       "splitbill report samples/trip.yaml --settle-in EUR",
       "splitbill report trip.yaml --settle-in EUR --rates eurofxref-hist.csv --cash-rounding 0.05",
       "GEMINI_API_KEY=... splitbill report samples/trip.yaml --advisor gemini",

@@ -1,3 +1,5 @@
+import SplitBillBytes
+
 /// One category's spending in one currency: its bills, their total, and what each named diner
 /// consumed of it.
 public struct CategoryTotals: Hashable, Sendable {
@@ -39,7 +41,7 @@ public struct CategoryTotals: Hashable, Sendable {
 public struct CategoryLedger: Sendable {
   private struct Entry: Sendable {
     var totals: CategoryTotals
-    var numbers = PersonNumbersInOrder()
+    var numbers = PersonNumbers()
     var consumed: [Int64] = []
   }
 
@@ -146,19 +148,6 @@ extension CategoryTotals {
   }
 }
 
-/// People numbered by name in the order first met (a small `PersonNumbers` without byte spellings).
-struct PersonNumbersInOrder: Sendable {
-  private(set) var names: [String] = []
-  private var numbers: [String: Int] = [:]
-
-  mutating func number(of name: String) -> Int {
-    if let known = numbers[name] { return known }
-    numbers[name] = names.count
-    names.append(name)
-    return names.count - 1
-  }
-}
-
 /// Spending by category converted into the settlement currency (`--settle-in`): every bill of the
 /// period, its total converted at its own rate and rounded to the unit (halves to even), its named
 /// diners' shares converted by the same rate and rounded so that they add up to the converted
@@ -198,16 +187,10 @@ public struct ConvertedCategoryLedger: Sendable {
 
   /// `units × factor`, to the nearest unit, halves to even; `nil` past 64 bits.
   static func convert(_ units: Int64, by factor: ExactRatio) -> Int64? {
-    let (product, overflow) = Int128(units).multipliedReportingOverflow(by: factor.numerator)
+    let (product, overflow) = Int128(units.magnitude).multipliedReportingOverflow(by: factor.numerator)
     guard !overflow else { return nil }
-    var (quotient, remainder) = product.quotientAndRemainder(dividingBy: factor.denominator)
-    if remainder < 0 {
-      quotient -= 1
-      remainder += factor.denominator
-    }
-    let twice = remainder * 2
-    if twice > factor.denominator || (twice == factor.denominator && quotient & 1 == 1) { quotient += 1 }
-    return Int64(exactly: quotient)
+    let rounded = RoundingMode.halfEven.divide(product, by: factor.denominator)
+    return Int64(exactly: units < 0 ? -rounded : rounded)
   }
 
   /// `parts` scaled to `converted` in proportion to `whole`: each `part × converted / whole` rounded

@@ -26,7 +26,7 @@ extension PersonName {
   /// name is paired with the first it looks like. Names are compared in the order given (first
   /// met first); past ``Spelling/longestWord`` letters a name is compared only by case and accents.
   package static func lookalikes(_ names: [String]) -> [(name: Int, like: Int)] {
-    let folded = names.map { Array($0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)) }
+    let folded = names.map(Self.folded)
     var first: [String: Int] = [:]
     var found: [(name: Int, like: Int)] = []
     for (index, key) in folded.enumerated() {
@@ -35,19 +35,26 @@ extension PersonName {
         continue
       }
       first[String(key)] = index
-      guard key.count >= 3, key.count <= Spelling.longestWord else { continue }
-      for earlier in 0..<index {
-        let other = folded[earlier]
-        let allowed = min(other.count, key.count) > 5 ? 2 : 1
-        guard other.count >= 3, other.count <= Spelling.longestWord, abs(other.count - key.count) <= allowed,
-          first[String(other)] == earlier
-        else { continue }
-        if Spelling.editDistance(other, key, atMost: allowed) != nil {
-          found.append((index, earlier))
-          break
-        }
+      for earlier in 0..<index where first[String(folded[earlier])] == earlier && isNearMiss(key, of: folded[earlier]) {
+        found.append((index, earlier))
+        break
       }
     }
     return found
+  }
+
+  /// `text` as look-alikes are compared: without case and accents.
+  package static func folded(_ text: String) -> [Character] {
+    Array(text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil))
+  }
+
+  /// Whether `key` is a near miss of `other` (both ``folded(_:)``): each of three letters to
+  /// ``Spelling/longestWord``, one edit apart (two when both have more than five letters).
+  package static func isNearMiss(_ key: [Character], of other: [Character]) -> Bool {
+    let allowed = min(other.count, key.count) > 5 ? 2 : 1
+    guard key.count >= 3, key.count <= Spelling.longestWord, other.count >= 3, other.count <= Spelling.longestWord,
+      abs(other.count - key.count) <= allowed
+    else { return false }
+    return Spelling.editDistance(other, key, atMost: allowed) != nil
   }
 }

@@ -39,9 +39,8 @@ package struct CategoryTable: Sendable {
   /// not positive.
   package static func percent(_ part: Int64, of whole: Int64) -> String {
     guard whole > 0 else { return "–" }
-    let tenths = (Int128(part) * 2000 + Int128(whole)) / (Int128(whole) * 2)
-    let sign = tenths < 0 ? "-" : ""
-    return "\(sign)\(tenths.magnitude / 10).\(tenths.magnitude % 10)%"
+    let tenths = RoundingMode.halfUp.divide(Int128(part.magnitude) * 1000, by: Int128(whole))
+    return "\(part < 0 ? "-" : "")\(tenths / 10).\(tenths % 10)%"
   }
 
   /// The tables of a summary: each currency's, then the settlement currency's; none when no bill

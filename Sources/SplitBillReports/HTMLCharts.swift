@@ -23,18 +23,9 @@ enum HTMLCharts {
       .joined(separator: "\n")
   }
 
-  /// A table of escaped cells, numbers (every column but the first) right-aligned.
+  /// A table of escaped cells, every column but the first a number.
   private static func table(_ headings: [String], _ rows: [[String]]) -> String {
-    let escape = { HTMLReportWriter<StringSink>.escape($0) }
-    let head = headings.map { "<th>\(escape($0))</th>" }.joined()
-    let body = rows.map { row in
-      "<tr>"
-        + row.enumerated().map { index, cell in
-          index == 0 ? "<td>\(escape(cell))</td>" : "<td class=\"num\">\(escape(cell))</td>"
-        }
-        .joined() + "</tr>"
-    }
-    return "<table><thead><tr>\(head)</tr></thead><tbody>\(body.joined())</tbody></table>"
+    HTMLReportWriter<StringSink>.table(headings, rows, numbersFrom: 1)
   }
 
   /// `value` of `largest` as a length of at most `span` pixels (0 when `largest` is 0).

@@ -109,11 +109,17 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     count += 1
   }
 
-  /// A plain table of escaped cells.
-  private static func table(_ headings: [String], _ rows: [[String]]) -> String {
+  /// A table of escaped cells; the columns from `numbersFrom` on are numbers (right-aligned).
+  static func table(_ headings: [String], _ rows: [[String]], numbersFrom: Int = .max) -> String {
     let head = headings.map { "<th>\(escape($0))</th>" }.joined()
-    let body = rows.map { "<tr>" + $0.map { "<td>\(escape($0))</td>" }.joined() + "</tr>" }.joined()
-    return "<table><thead><tr>\(head)</tr></thead><tbody>\(body)</tbody></table>"
+    let body = rows.map { row in
+      "<tr>"
+        + row.enumerated().map { index, cell in
+          index >= numbersFrom ? "<td class=\"num\">\(escape(cell))</td>" : "<td>\(escape(cell))</td>"
+        }
+        .joined() + "</tr>"
+    }
+    return "<table><thead><tr>\(head)</tr></thead><tbody>\(body.joined())</tbody></table>"
   }
 
   package mutating func finish(_ summary: ReportSummary) {
