@@ -29,6 +29,15 @@ let package = Package(
     .target(name: "SplitBillText", swiftSettings: checked),
     // libyaml from Debian's libyaml-dev, through pkg-config yaml-0.1.
     .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
+    // Tesseract (text recognition), Leptonica (images) and libheif (HEIC), from Debian's
+    // libtesseract-dev, libleptonica-dev and libheif-dev.
+    .systemLibrary(
+      name: "CTesseract", pkgConfig: "tesseract",
+      providers: [.apt(["libtesseract-dev", "libleptonica-dev", "libheif-dev"]), .brew(["tesseract", "libheif"])]),
+    // Receipts read from photos offline: images normalised, text recognised, lines rebuilt,
+    // figures found and checked by their arithmetic.
+    .target(
+      name: "SplitBillScan", dependencies: ["SplitBillCore", "SplitBillText", "CTesseract"], swiftSettings: checked),
     // Readers: YAML through libyaml's event API, CSV scanned as bytes; the bill rules and diagnostics.
     .target(
       name: "SplitBillInput",
@@ -53,7 +62,7 @@ let package = Package(
       name: "SplitBill",
       dependencies: [
         "SplitBillCore", "SplitBillInput", "SplitBillImport", "SplitBillAdvisor", "SplitBillReports", "SplitBillJSON",
-        "SplitBillText",
+        "SplitBillText", "SplitBillScan",
       ],
       swiftSettings: checked),
     // Argument parsing and the commands (the interactive screen's state and drawing with `calc`);

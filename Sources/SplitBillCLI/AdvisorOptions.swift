@@ -179,7 +179,8 @@ struct Redactor: Sendable {
   }
 }
 
-/// The progress line on a terminal's stderr: advised / total, requests, rate-limit waits, retries.
+/// The progress line on a terminal's stderr: advised / total, requests, rate-limit waits, retries
+/// (or photos scanned).
 final class ProgressLine: @unchecked Sendable {
   private let lock = NSLock()
   private let enabled: Bool
@@ -193,6 +194,12 @@ final class ProgressLine: @unchecked Sendable {
       "advice: \(progress.advised)/\(progress.total) bills, \(progress.requests) request\(progress.requests == 1 ? "" : "s")"
     if let waiting = progress.waiting { text += ", waiting \(waiting.components.seconds + 1) s for the rate limit" }
     if progress.retries > 0 { text += ", \(progress.retries) retr\(progress.retries == 1 ? "y" : "ies")" }
+    show(text: text)
+  }
+
+  /// Shows `text` (one line) in place of the line shown before.
+  func show(text: String) {
+    guard enabled else { return }
     write("\r\u{1B}[2K" + text)
   }
 

@@ -1,0 +1,263 @@
+import Dispatch
+import Foundation
+import SplitBillInput
+import SplitBillJSON
+@_exported import SplitBillScan
+import SplitBillText
+import Synchronization
+
+/// What `scan` is asked to do.
+public struct ScanOptions: Sendable {
+  /// Photos and directories of photos (a directory's JPEG, PNG, TIFF and HEIC files, by name).
+  public var paths: [String]
+  /// The currency of receipts that print no code or sign naming one.
+  public var currency: Currency?
+  /// Who shared every bill, and who paid it; `nil` leaves them for the reviewer.
+  public var diners: [String]?
+  public var paidBy: String?
+  /// Tesseract's languages, `eng` or `eng+deu`.
+  public var languages: String
+  /// How many photos are read at once (one Tesseract per thread); default every core.
+  public var workers: Int
+  /// `true`: a date like 04/05/2026 is day first; `nil`: month first for US dollars only.
+  public var dayFirst: Bool?
+
+  public init(
+    paths: [String], currency: Currency? = nil, diners: [String]? = nil, paidBy: String? = nil,
+    languages: String = "eng", workers: Int = ProcessInfo.processInfo.activeProcessorCount, dayFirst: Bool? = nil
+  ) {
+    self.paths = paths
+    self.currency = currency
+    self.diners = diners
+    self.paidBy = paidBy
+    self.languages = languages
+    self.workers = max(1, workers)
+    self.dayFirst = dayFirst
+  }
+}
+
+/// One photo's result: its bill, or why it could not be read.
+public struct ScannedPhoto: Sendable {
+  public var path: String
+  /// The bill made of it, when it could be read.
+  public var bill: ReceiptBill?
+  /// Why it could not be read at all (not an image, a file that cannot be opened).
+  public var error: String?
+  /// Seconds spent on it (decoding, recognition, reading).
+  public var seconds: Double
+}
+
+/// What a scan gave: a result per photo, in the order the photos were named.
+public struct ScanOutcome: Sendable {
+  public var photos: [ScannedPhoto]
+  /// Paths given that are neither a photo nor a directory holding one.
+  public var missing: [String]
+
+  public var verified: Int { photos.filter { $0.bill?.receipt.status == .verified }.count }
+  public var needsReview: Int { photos.filter { $0.bill != nil && $0.bill?.receipt.status != .verified }.count }
+  public var unreadable: Int { photos.filter { $0.error != nil }.count }
+
+  /// The bills as a new YAML file.
+  public func yamlFile(date: CalendarDate) -> String {
+    var lines = [
+      "# Scanned by splitbill scan on \(date): \(photos.count) photo\(photos.count == 1 ? "" : "s"), "
+        + "\(verified) verified, \(needsReview) to review\(unreadable > 0 ? ", \(unreadable) unreadable" : "").",
+      "# Read every bill against its photo; lines marked REVIEW did not add up.",
+      "version: 1",
+      "bills:",
+    ]
+    for bill in photos.compactMap(\.bill) { lines += bill.yamlLines(dash: 2) }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The bills added to the YAML file `original` (its `bills:` list, made if it has none), or why
+  /// they cannot be.
+  public func appended(to original: [UInt8]) -> Result<[UInt8], ScanFailure> {
+    let plan: YAMLAppendPlan
+    do throws(YAMLAppendPlan.Problem) {
+      plan = try YAMLAppendPlan.plan(for: original, section: "bills")
+    } catch {
+      return .failure(ScanFailure(message: error.message))
+    }
+    var lines: [String] = []
+    if original.isEmpty { lines.append("version: 1") }
+    if plan.writesSectionKey { lines.append("bills:") }
+    for bill in photos.compactMap(\.bill) { lines += bill.yamlLines(dash: plan.dashColumn) }
+    var offset = 0
+    var line = 0
+    while line < plan.afterLine, offset < original.count {
+      if original[offset] == 0x0A { line += 1 }
+      offset += 1
+    }
+    var inserted = ""
+    if offset == original.count, let last = original.last, last != 0x0A { inserted += "\n" }
+    inserted += lines.joined(separator: "\n") + "\n"
+    return .success(Array(original[..<offset]) + Array(inserted.utf8) + Array(original[offset...]))
+  }
+
+  /// The JSON answer for tools: a summary and, per photo, what was read and checked.
+  package var json: JSON {
+    func money(_ figure: ReadFigure?, _ exponent: Int) -> JSON {
+      figure.map { .number(DecimalText.format($0.minorUnits, scale: exponent)) } ?? .null
+    }
+    let entries: [JSON] = photos.map { photo in
+      guard let bill = photo.bill else {
+        return .object([
+          ("file", .string(photo.path)), ("status", .string("unreadable")), ("error", .string(photo.error ?? "")),
+        ])
+      }
+      let receipt = bill.receipt
+      let exponent = receipt.currency?.exponent ?? 2
+      return .object([
+        ("file", .string(photo.path)),
+        ("id", .string(bill.id)),
+        ("status", .string(receipt.status.rawValue)),
+        ("total", money(receipt.total, exponent)),
+        ("currency", receipt.currency.map { .string($0.code) } ?? .null),
+        ("date", receipt.date.map { .string($0.description) } ?? .null),
+        ("merchant", receipt.merchant.map(JSON.string) ?? .null),
+        ("subtotal", money(receipt.subtotal, exponent)),
+        ("discount", money(receipt.discount, exponent)),
+        ("service", money(receipt.service, exponent)),
+        ("tax", money(receipt.tax, exponent)),
+        ("tax_included", .bool(receipt.taxIncluded)),
+        ("rounding", money(receipt.rounding, exponent)),
+        ("tip", money(receipt.tip, exponent)),
+        ("cash", money(receipt.cash, exponent)),
+        ("change", money(receipt.change, exponent)),
+        (
+          "items",
+          .array(
+            receipt.items.map { item in
+              .object([
+                ("name", .string(item.name)),
+                ("price", .number(DecimalText.format(item.amount, scale: exponent))),
+                ("quantity", .number(String(item.quantity))),
+                ("unit_price", .number(DecimalText.format(item.unitPrice, scale: exponent))),
+                ("line", .number(String(item.line))),
+              ])
+            })
+        ),
+        (
+          "checks",
+          .array(
+            receipt.checks.map {
+              .object([("name", .string($0.name)), ("passed", .bool($0.passed)), ("detail", .string($0.detail))])
+            })
+        ),
+        (
+          "review",
+          .array(
+            receipt.reasons.map {
+              .object([
+                ("code", .string($0.code)), ("message", .string($0.message)),
+                ("line", $0.line.map { .number(String($0)) } ?? .null),
+              ])
+            })
+        ),
+        ("seconds", .number(String(format: "%.2f", photo.seconds))),
+        ("lines", .array(receipt.lines.map(JSON.string))),
+      ])
+    }
+    return .object([
+      ("version", .number("1")),
+      (
+        "summary",
+        .object([
+          ("photos", .number(String(photos.count))), ("verified", .number(String(verified))),
+          ("needs_review", .number(String(needsReview))), ("unreadable", .number(String(unreadable))),
+        ])
+      ),
+      ("receipts", .array(entries)),
+    ])
+  }
+}
+
+/// Why a scan could not be done at all (no recogniser, a file that cannot be added to).
+public struct ScanFailure: Error, Sendable, CustomStringConvertible {
+  public var message: String
+  public var description: String { message }
+}
+
+/// `scan`: receipts read from photos, offline, every core at work, one photo in memory per core.
+public enum Scanner {
+  /// The photos `paths` name: files as given, a directory's image files sorted by name (not its
+  /// subdirectories'); and the paths that name neither.
+  public static func photos(in paths: [String]) -> (photos: [String], missing: [String]) {
+    var photos: [String] = []
+    var missing: [String] = []
+    let extensions: Set<String> = ["jpg", "jpeg", "png", "tif", "tiff", "heic", "heif"]
+    for path in paths {
+      var isDirectory: ObjCBool = false
+      guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+        missing.append(path)
+        continue
+      }
+      if isDirectory.boolValue {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        let found = names.filter { extensions.contains(($0.split(separator: ".").last ?? "").lowercased()) }.sorted()
+        if found.isEmpty { missing.append(path) }
+        photos += found.map { (path.hasSuffix("/") ? path : path + "/") + $0 }
+      } else {
+        photos.append(path)
+      }
+    }
+    return (photos, missing)
+  }
+
+  /// Scans every photo `options.paths` names. `progress` is called (from any thread) with the
+  /// number of photos done after each.
+  public static func run(_ options: ScanOptions, progress: @Sendable (Int, Int) -> Void = { _, _ in })
+    throws(ScanFailure) -> ScanOutcome
+  {
+    let (paths, missing) = photos(in: options.paths)
+    // Fail before any work when Tesseract or its language data is missing.
+    do { _ = try ReceiptScanner(languages: options.languages) } catch {
+      throw ScanFailure(message: error.message)
+    }
+    let results = Mutex([ScannedPhoto?](repeating: nil, count: paths.count))
+    let next = Atomic<Int>(0)
+    let done = Atomic<Int>(0)
+    let workers = min(options.workers, max(paths.count, 1))
+    let ids = uniqueIDs(paths)
+    DispatchQueue.concurrentPerform(iterations: workers) { _ in
+      // Each worker owns one recogniser and reads one photo at a time.
+      guard let scanner = try? ReceiptScanner(languages: options.languages) else { return }
+      while true {
+        let index = next.add(1, ordering: .relaxed).oldValue
+        guard index < paths.count else { return }
+        let path = paths[index]
+        let started = DispatchTime.now().uptimeNanoseconds
+        var photo = ScannedPhoto(path: path, bill: nil, error: nil, seconds: 0)
+        if let data = FileManager.default.contents(atPath: path) {
+          do throws(PhotoError) {
+            let receipt = try scanner.scan(Array(data), currency: options.currency, dayFirst: options.dayFirst)
+            photo.bill = ReceiptBill(
+              id: ids[index], photo: path, receipt: receipt, diners: options.diners, paidBy: options.paidBy)
+          } catch {
+            photo.error = error.message
+          }
+        } else {
+          photo.error = "cannot be read"
+        }
+        photo.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        results.withLock { $0[index] = photo }
+        progress(done.add(1, ordering: .relaxed).newValue, paths.count)
+      }
+    }
+    let photos = results.withLock { $0 }.enumerated().map { index, photo in
+      photo ?? ScannedPhoto(path: paths[index], bill: nil, error: "not scanned", seconds: 0)
+    }
+    return ScanOutcome(photos: photos, missing: missing)
+  }
+
+  /// An id per photo, from its file name; a name seen before gets `-2`, `-3`.
+  static func uniqueIDs(_ paths: [String]) -> [String] {
+    var seen: [String: Int] = [:]
+    return paths.map { path in
+      let id = ReceiptBill.id(forPhoto: path)
+      seen[id, default: 0] += 1
+      return seen[id]! == 1 ? id : "\(id)-\(seen[id]!)"
+    }
+  }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import SplitBill
+import SplitBillCore
+import SplitBillInput
+import SplitBillJSON
+import SplitBillReports
+import SplitBillText
+
+/// `splitbill scan PHOTO|DIR...`: receipts read from photos into bills ready for review.
+enum ScanCommand {
+  static let command = Command(
+    name: "scan",
+    summary: "read receipts from photos (offline, checked by their arithmetic) into itemized bills",
+    usage:
+      "splitbill scan PHOTO|DIR... [-o bills.yaml | --append FILE] [--format yaml|json] [--diners NAMES] "
+      + "[--paid-by NAME] [--currency CODE] [--lang LANGS]",
+    options: [
+      .value(
+        "--output", short: "-o", "OUT", "Write the bills to OUT (atomically) instead of standard output.", files: [""]),
+      .flag("--force", "With -o: replace OUT if it exists."),
+      .value(
+        "--append", "FILE", "Add the bills to the YAML bills file FILE (atomically; made if missing).",
+        files: ["yaml", "yml"]),
+      .value(
+        "--format", "FORMAT", "yaml (default: the bills) or json (what was read and checked, per photo).",
+        choices: ["yaml", "json"]),
+      .value("--diners", "NAMES", "Who shared every bill: 'Ana, Ben, Chloé'. Without it each bill says it is missing."),
+      .value("--paid-by", "NAME", "Who paid every bill."),
+      .value(
+        "--currency", "CODE",
+        "The currency of receipts that print no code or sign naming one (a bare $ is USD without it)."),
+      .value(
+        "--lang", "LANGS",
+        "Tesseract's languages, joined by +: eng (default), deu, fra, spa, ita, por, nld, msa, ind (each needs its tesseract-ocr-<lang> package)."
+      ),
+      .value(
+        "--dates", "ORDER", "day-first or month-first for dates like 04/05/2026 (default: month first for USD only).",
+        choices: ["day-first", "month-first"]),
+      .value("--jobs", "N", "Photos read at once (default: one per core)."),
+      .flag("--quiet", "No progress line and no summary on stderr."),
+    ],
+    details: """
+      Reads each photo (JPEG, PNG, TIFF or HEIC; EXIF orientation honoured) with Tesseract, offline,
+      and writes one itemized bill per photo: id from the file name, date, merchant, currency,
+      items, discount, service, tax, a printed tip, and receipt_total, the printed total. What is
+      read is checked, never trusted: the items must add up to the subtotal, the subtotal less the
+      discount plus service, tax and rounding to the total, cash less change to the total. A
+      receipt is verified only when that arithmetic ties its total to its items; otherwise it needs
+      review, and its bill carries a REVIEW comment on the line that does not add up. Exit 0 when
+      every receipt is verified, 1 when some need review (the bills are still written), 66 when a
+      photo cannot be read or none is found. docs/scan.md says what is read and checked.
+      """,
+    examples: [
+      "splitbill scan receipts/ --diners 'Ana, Ben, Chloé' --paid-by Ana -o trip.yaml",
+      "splitbill scan IMG_0412.HEIC --append trip.yaml --currency EUR",
+      "splitbill scan receipts/ --format json | jq '.receipts[] | {file, status, total}'",
+    ],
+    run: run, operands: ["jpg", "jpeg", "png", "tif", "tiff", "heic"])
+
+  static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) async throws -> ExitCode {
+    guard !arguments.positionals.isEmpty else {
+      throw UsageError("name the photos or directories to scan: splitbill scan receipts/")
+    }
+    if arguments.value("--output") != nil, arguments.value("--append") != nil {
+      throw UsageError("-o and --append both say where the bills go: give one")
+    }
+    if arguments.flag("--force"), arguments.value("--output") == nil { throw UsageError("--force goes with -o OUT") }
+    let json = arguments.value("--format") == "json"
+    if json, arguments.value("--append") != nil { throw UsageError("--append adds bills: it goes with --format yaml") }
+    var options = ScanOptions(paths: arguments.positionals)
+    if let code = arguments.value("--currency") {
+      do { options.currency = try Currency(code: code.uppercased()) } catch {
+        throw UsageError("--currency \(code): \(error)")
+      }
+    }
+    if let diners = arguments.value("--diners") {
+      let names = diners.split(separator: ",").map { PersonName.normalized(String($0)) }.filter { !$0.isEmpty }
+      guard !names.isEmpty else { throw UsageError("--diners names nobody: give names separated by commas") }
+      options.diners = names
+    }
+    options.paidBy = arguments.value("--paid-by").map(PersonName.normalized)
+    if let languages = arguments.value("--lang") { options.languages = languages }
+    if let order = arguments.value("--dates") { options.dayFirst = order == "day-first" }
+    if let jobs = arguments.value("--jobs") {
+      guard let count = Int(jobs), count >= 1 else { throw UsageError("--jobs \(jobs): expected a whole number ≥ 1") }
+      options.workers = count
+    }
+    let quiet = arguments.flag("--quiet")
+    let showProgress = context.stderrIsTerminal && !quiet
+    let line = ProgressLine(enabled: showProgress)
+    let outcome: ScanOutcome
+    do {
+      let scanOptions = options
+      outcome = try await DedicatedThread.run(&context) { _ in
+        try Scanner.run(scanOptions) { done, total in
+          line.show(text: "scanning: \(done)/\(total) photos")
+        }
+      }
+    } catch let failure as ScanFailure {
+      throw CommandFailure(message: failure.message, code: .unavailable)
+    }
+    line.finish()
+    for path in outcome.missing {
+      context.message(
+        "error: \(TerminalText.sanitize(path)): no such photo, or a directory with no JPEG, PNG, TIFF or HEIC file")
+    }
+    for photo in outcome.photos {
+      if let error = photo.error {
+        context.message("error: \(TerminalText.sanitize(photo.path)): \(error)")
+      } else if let bill = photo.bill, bill.receipt.status != .verified, !quiet {
+        for reason in bill.receipt.reasons {
+          context.message(
+            "review: \(TerminalText.sanitize(photo.path))\(reason.line.map { " (line \($0))" } ?? ""): \(TerminalText.sanitize(reason.message))"
+          )
+        }
+      }
+    }
+    guard !outcome.photos.isEmpty else {
+      throw CommandFailure(message: "no photo to scan", code: .noInput)
+    }
+
+    let text: [UInt8]
+    if json {
+      var out = StringSink()
+      outcome.json.write(to: &out)
+      text = Array((out.text + "\n").utf8)
+    } else if let path = arguments.value("--append") {
+      let original = FileManager.default.contents(atPath: path).map(Array.init) ?? []
+      switch outcome.appended(to: original) {
+      case .success(let bytes): text = bytes
+      case .failure(let failure):
+        throw CommandFailure(message: "cannot add to \(path): \(failure.message)", code: .cannotCreate)
+      }
+    } else {
+      text = Array(outcome.yamlFile(date: ReportCommand.localToday()).utf8)
+    }
+    let destination = arguments.value("--append") ?? arguments.value("--output")
+    if let destination, destination != "-" {
+      do {
+        try AtomicFile.write(
+          to: destination, overwrite: arguments.flag("--force") || arguments.value("--append") != nil
+        ) {
+          $0.write(bytes: text)
+        }
+      } catch {
+        throw CommandFailure(message: "\(error)", code: .cannotCreate)
+      }
+    } else {
+      context.stdout.write(bytes: text)
+    }
+    if !quiet {
+      context.message(
+        "scanned \(outcome.photos.count) photo\(outcome.photos.count == 1 ? "" : "s"): \(outcome.verified) verified, "
+          + "\(outcome.needsReview) to review" + (outcome.unreadable > 0 ? ", \(outcome.unreadable) unreadable" : "")
+          + (destination.map { "; wrote \(TerminalText.sanitize($0))" } ?? ""))
+    }
+    if outcome.unreadable > 0 || !outcome.missing.isEmpty { return .noInput }
+    return outcome.needsReview > 0 ? .invalidBills : .success
+  }
+}

@@ -1,0 +1,130 @@
+import SplitBillText
+
+/// What a receipt line with an amount is: an item, or one of the figures under them. Told by the
+/// words before the amount, in the languages `scan` reads (en, de, fr, es, it, pt, nl, ms/id),
+/// allowing a misread letter in long words (`TOTA`, `SUBT0TAL`, `Teta]` is too far).
+public enum LineRole: String, Sendable, Equatable {
+  case item, subtotal, discount, service, tax, rounding, tip, total, cash, tender, change
+  /// A line that is none of them and no item either: a phone number, a date, a count of items.
+  case ignored
+
+  /// The role of a line labelled `label` (the words before its amount).
+  public static func of(label: String) -> LineRole? {
+    let words = normalisedWords(label)
+    guard !words.isEmpty else { return nil }
+    let joined = words.joined(separator: " ")
+    for (role, phrases) in table {
+      for phrase in phrases where matches(phrase, words: words, joined: joined) { return role }
+    }
+    return nil
+  }
+
+  /// The label's words, upper-case letters only (`Sub-Total:` → `SUB`, `TOTAL`), accents kept.
+  static func normalisedWords(_ label: String) -> [String] {
+    label.uppercased().split { !$0.isLetter }.map(String.init).filter { !$0.isEmpty }
+  }
+
+  /// Whether `phrase` (one word or several) is in the label: each word exactly, or a word of five
+  /// letters or more with one edit (two for ten or more).
+  static func matches(_ phrase: String, words: [String], joined: String) -> Bool {
+    let parts = phrase.split(separator: " ").map(String.init)
+    if parts.count > 1 {
+      if joined.contains(phrase) { return true }
+      // A phrase printed as one word (`SUBTOTAL`, `GRANDTOTAL`) or with a letter misread.
+      let glued = parts.joined()
+      return words.contains { near($0, glued) }
+        || words.indices.dropLast(parts.count - 1).contains { start in
+          zip(parts, words[start..<(start + parts.count)]).allSatisfy { near($1, $0) }
+        }
+    }
+    return words.contains { near($0, phrase) }
+  }
+
+  static func near(_ word: String, _ keyword: String) -> Bool {
+    if word == keyword { return true }
+    let allowed = keyword.count >= 10 ? 2 : keyword.count >= 5 ? 1 : 0
+    guard allowed > 0, abs(word.count - keyword.count) <= allowed else { return false }
+    return Spelling.editDistance(Array(word), Array(keyword), atMost: allowed) != nil
+  }
+
+  /// Roles in the order they are tried: the more specific first (`SUB TOTAL` before `TOTAL`,
+  /// `TOTAL GST` before `TOTAL`, `CHANGE` before `CASH`).
+  static let table: [(LineRole, [String])] = [
+    (
+      .ignored,
+      [
+        "TOTAL QTY", "TOTAL QUANTITY", "TOTAL ITEMS", "TOTAL ITEM", "ITEM COUNT", "NO OF ITEMS", "TOTAL SAVINGS",
+        "YOU SAVED", "TOTAL DISCOUNT", "QTY", "ITEMS SOLD", "ANZAHL", "ARTIKEL", "POINTS", "BALANCE POINTS",
+        "TEL", "FAX", "PHONE", "GST ID", "GST REG", "REG NO", "INVOICE", "RECEIPT NO", "BILL NO", "TABLE", "PAX",
+        "CASHIER", "TERMINAL", "APPROVAL", "AUTH", "REF", "TRANS", "CARD NO", "ACCOUNT", "MEMBER", "TIME",
+      ]
+    ),
+    (
+      .subtotal,
+      [
+        "SUB TOTAL", "SUBTOTAL", "SUB TTL", "ZWISCHENSUMME", "SOUS TOTAL", "SUBTOTALE", "SUBTOTAAL", "JUMLAH KECIL",
+        "TOTAL EXCL", "TOTAL EXCLUDING", "TOTAL BEFORE", "NETTO", "NET AMOUNT", "TOTAL SALES EXCLUSIVE",
+      ]
+    ),
+    (
+      .change,
+      [
+        "CHANGE", "CHANGE DUE", "RUCKGELD", "RÜCKGELD", "WECHSELGELD", "RENDU", "MONNAIE", "CAMBIO", "VUELTO", "RESTO",
+        "TROCO", "WISSELGELD", "BAKI", "KEMBALIAN", "KEMBALI",
+      ]
+    ),
+    // A total that names the tax it holds is the total, not the tax.
+    (
+      .total,
+      [
+        "TOTAL INCL", "TOTAL INCLUSIVE", "TOTAL INC", "TOTAL AMOUNT", "NET TOTAL", "GRAND TOTAL", "TOTAL PAYABLE",
+        "TOTAL RM", "TOTAL MYR", "TOTAL SALES INCLUSIVE", "TOTAL TTC", "TOTAL EUR", "TOTAL USD",
+      ]
+    ),
+    (.rounding, ["ROUNDING", "ROUND ADJ", "ROUNDING ADJ", "ADJ", "PEMBUNDARAN", "RUNDUNG", "ARRONDI", "REDONDEO"]),
+    (
+      .tax,
+      [
+        "GST", "VAT", "TAX", "HST", "PST", "QST", "SST", "MWST", "MWST", "UST", "TVA", "IVA", "BTW", "PPN", "PB1",
+        "CUKAI", "PAJAK", "IMPOSTO", "IMPUESTO", "STEUER", "SALES TAX", "TAXES",
+      ]
+    ),
+    (
+      .service,
+      [
+        "SERVICE", "SERVICE CHARGE", "SVC", "SVC CHG", "SERV CHG", "SERVIS", "CAJ PERKHIDMATAN", "BEDIENUNG", "COPERTO",
+        "SERVIZIO", "SERVICIO", "SERVIÇO", "BEDIENING",
+      ]
+    ),
+    (
+      .discount,
+      [
+        "DISCOUNT", "DISC", "DISKAUN", "DISKON", "RABATT", "NACHLASS", "REMISE", "RÉDUCTION", "REDUCTION", "DESCUENTO",
+        "SCONTO", "DESCONTO", "KORTING", "PROMO", "COUPON", "VOUCHER", "SAVINGS",
+      ]
+    ),
+    (.tip, ["TIP", "TIPS", "GRATUITY", "TRINKGELD", "POURBOIRE", "PROPINA", "MANCIA", "GORJETA", "FOOI", "GRAT"]),
+    (
+      .cash,
+      [
+        "CASH", "TUNAI", "BAR", "BARGELD", "ESPECES", "ESPÈCES", "EFECTIVO", "CONTANTI", "DINHEIRO", "CONTANT",
+        "CASH TENDERED", "TENDERED", "BETAALD", "GEGEBEN",
+      ]
+    ),
+    (
+      .tender,
+      [
+        "VISA", "MASTERCARD", "MASTER", "AMEX", "DEBIT", "CREDIT", "CARD", "TEND", "EFTPOS", "KARTE", "CARTE",
+        "TARJETA", "CARTA", "CARTAO", "PIN", "MAESTRO", "INTERAC", "PAID", "PAYMENT",
+      ]
+    ),
+    (
+      .total,
+      [
+        "TOTAL", "NET TOTAL", "GRAND TOTAL", "AMOUNT DUE", "BALANCE DUE", "TOTAL DUE", "AMOUNT", "SUMME", "GESAMT",
+        "ZU ZAHLEN", "SUMA", "TOTALE", "TOTAAL", "TE BETALEN", "JUMLAH", "MONTANT", "A PAGAR", "IMPORTE", "DUE",
+        "BALANCE", "TTL", "NETT",
+      ]
+    ),
+  ]
+}

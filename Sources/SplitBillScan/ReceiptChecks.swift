@@ -1,0 +1,122 @@
+import SplitBillCore
+
+/// The arithmetic a receipt is held to. Each check compares figures read independently; a
+/// receipt is verified only when the chain from its items to its total closes and nothing read
+/// contradicts it.
+enum ReceiptChecks {
+  static func check(_ receipt: inout ScannedReceipt, exponent: Int) {
+    func text(_ units: Int64) -> String { DecimalText.format(units, scale: exponent) }
+    let items = receipt.itemsSum
+
+    if receipt.currency == nil {
+      receipt.reasons.append(
+        ReviewReason(
+          code: "scan.no-currency",
+          message: "no currency code or sign is printed that names one: give --currency", line: nil))
+    }
+    if let decimals = receipt.checks.first(where: { $0.name == "decimals" && !$0.passed }) {
+      receipt.reasons.append(
+        ReviewReason(code: "scan.decimals", message: "an amount has \(decimals.detail)", line: nil))
+    }
+    guard let total = receipt.total else {
+      receipt.reasons.append(
+        ReviewReason(code: "scan.no-total", message: "no total was read: type the printed total in", line: nil))
+      if receipt.items.isEmpty {
+        receipt.reasons.append(ReviewReason(code: "scan.no-items", message: "no item lines were read", line: nil))
+      }
+      return
+    }
+    guard !receipt.items.isEmpty else {
+      receipt.reasons.append(
+        ReviewReason(
+          code: "scan.no-items",
+          message: "no item lines were read: the total \(text(total.minorUnits)) is not checked", line: total.line))
+      return
+    }
+
+    // Items → subtotal.
+    if let subtotal = receipt.subtotal {
+      let passed = items == subtotal.minorUnits
+      receipt.checks.append(
+        ReceiptCheck(
+          name: "items-subtotal", passed: passed,
+          detail: "items \(text(items)) \(passed ? "=" : "≠") subtotal \(text(subtotal.minorUnits))"))
+      if !passed {
+        receipt.reasons.append(
+          ReviewReason(
+            code: "scan.items-subtotal",
+            message:
+              "the items read add up to \(text(items)) but the subtotal reads \(text(subtotal.minorUnits)) "
+              + "(\(text(abs(items - subtotal.minorUnits))) \(items < subtotal.minorUnits ? "missing" : "too much")): "
+              + "an item is missing or misread", line: subtotal.line))
+      }
+    }
+
+    // Subtotal (or items) → total.
+    let base = receipt.subtotal?.minorUnits ?? items
+    var computed = base
+    var terms = [receipt.subtotal == nil ? "items \(text(items))" : "subtotal \(text(base))"]
+    if let discount = receipt.discount {
+      computed -= discount.minorUnits
+      terms.append("− discount \(text(discount.minorUnits))")
+    }
+    if let service = receipt.service {
+      computed += service.minorUnits
+      terms.append("+ service \(text(service.minorUnits))")
+    }
+    if let tax = receipt.tax, !receipt.taxIncluded {
+      computed += tax.minorUnits
+      terms.append("+ tax \(text(tax.minorUnits))")
+    }
+    if let rounding = receipt.rounding {
+      computed += rounding.minorUnits
+      terms.append("\(rounding.minorUnits < 0 ? "−" : "+") rounding \(text(abs(rounding.minorUnits)))")
+    }
+    var withTip = computed
+    if let tip = receipt.tip {
+      withTip += tip.minorUnits
+      terms.append("+ tip \(text(tip.minorUnits))")
+    }
+    let closes = total.minorUnits == withTip || total.minorUnits == computed
+    let name = receipt.subtotal == nil ? "items-total" : "subtotal-total"
+    receipt.checks.append(
+      ReceiptCheck(
+        name: name, passed: closes,
+        detail: terms.joined(separator: " ")
+          + " = \(text(withTip)) \(closes ? "=" : "≠") total \(text(total.minorUnits))"
+          + (receipt.taxIncluded ? " (tax included in the prices)" : "")))
+    if !closes {
+      receipt.reasons.append(
+        ReviewReason(
+          code: "scan.total-mismatch",
+          message:
+            terms.joined(separator: " ") + " = \(text(withTip)), but the total reads \(text(total.minorUnits)) "
+            + "(\(text(abs(withTip - total.minorUnits))) apart)", line: total.line))
+    }
+
+    // Cash − change → total.
+    if let cash = receipt.cash, let change = receipt.change {
+      let paid = cash.minorUnits - change.minorUnits
+      let passed = paid == total.minorUnits
+      receipt.checks.append(
+        ReceiptCheck(
+          name: "cash-change", passed: passed,
+          detail: "cash \(text(cash.minorUnits)) − change \(text(change.minorUnits)) = \(text(paid)) "
+            + "\(passed ? "=" : "≠") total \(text(total.minorUnits))"))
+      if !passed {
+        receipt.reasons.append(
+          ReviewReason(
+            code: "scan.cash-change",
+            message:
+              "cash \(text(cash.minorUnits)) less change \(text(change.minorUnits)) is \(text(paid)), not the total "
+              + "\(text(total.minorUnits))", line: change.line))
+      }
+    }
+    if !receipt.checks.contains(where: { $0.name == "decimals" }) {
+      receipt.checks.append(
+        ReceiptCheck(
+          name: "decimals", passed: true,
+          detail: "every amount has at most \(exponent) decimals (\(receipt.currency?.code ?? "two, by default"))"))
+    }
+  }
+}

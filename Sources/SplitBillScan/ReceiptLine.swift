@@ -1,0 +1,77 @@
+/// A printed line of the receipt, rebuilt from the words' boxes: words whose vertical middles
+/// meet, left to right. Tesseract's own lines break where a price sits a little higher than its
+/// name (a photo not quite straight) and join two columns; the boxes tell.
+public struct ReceiptLine: Sendable, Equatable {
+  /// The line's number on the page, from 1 at the top: what a review reason points at.
+  public var number: Int
+  /// The line's words, left to right.
+  public var words: [RecognizedWord]
+
+  public init(number: Int, words: [RecognizedWord]) {
+    self.number = number
+    self.words = words
+  }
+
+  /// The words joined by single spaces.
+  public var text: String { words.map(\.text).joined(separator: " ") }
+
+  /// Groups `words` into lines, top to bottom, and repairs numbers split in two (`14 .00`).
+  public static func lines(from words: [RecognizedWord]) -> [ReceiptLine] {
+    var rows: [[RecognizedWord]] = []
+    var middles: [Int] = []
+    var heights: [Int] = []
+    for word in words.sorted(by: { ($0.middle, $0.left) < ($1.middle, $1.left) }) {
+      // The row whose middle is nearest, if the word's middle is within half a line of it and it
+      // has no word where this one is.
+      var best: Int?
+      for row in rows.indices.reversed().prefix(4) {
+        let tolerance = max(min(heights[row], word.height), 4) / 2
+        guard abs(middles[row] - word.middle) <= tolerance,
+          !rows[row].contains(where: { $0.left < word.right - 2 && word.left < $0.right - 2 })
+        else { continue }
+        if best.map({ abs(middles[$0] - word.middle) > abs(middles[row] - word.middle) }) ?? true { best = row }
+      }
+      if let row = best {
+        rows[row].append(word)
+        middles[row] = (middles[row] * (rows[row].count - 1) + word.middle) / rows[row].count
+        heights[row] = max(heights[row], word.height)
+      } else {
+        rows.append([word])
+        middles.append(word.middle)
+        heights.append(word.height)
+      }
+    }
+    let ordered = zip(rows, middles).sorted { $0.1 < $1.1 }.map(\.0)
+    return ordered.enumerated().map { index, row in
+      ReceiptLine(number: index + 1, words: joinSplitNumbers(row.sorted { $0.left < $1.left }))
+    }
+  }
+
+  /// Joins a number Tesseract read as two words (`14` `.00`, `14.` `00`, `1` `4.00` close together).
+  static func joinSplitNumbers(_ words: [RecognizedWord]) -> [RecognizedWord] {
+    var result: [RecognizedWord] = []
+    for word in words {
+      if let previous = result.last {
+        let gap = word.left - previous.right
+        let close = gap <= max(previous.height, word.height) * 2 / 3
+        let left = previous.text
+        let right = word.text
+        let leftIsDigits = !left.isEmpty && left.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }
+        let rightIsDigits =
+          !right.isEmpty && right.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }
+        let separatorBetween =
+          left.last == "." || left.last == "," || right.first == "." || right.first == ","
+        if close, leftIsDigits, rightIsDigits, separatorBetween, PrintedAmount.parse(left + right) != nil {
+          var joined = previous
+          joined.text = left + right
+          joined.width = word.right - previous.left
+          joined.confidence = min(previous.confidence, word.confidence)
+          result[result.count - 1] = joined
+          continue
+        }
+      }
+      result.append(word)
+    }
+    return result
+  }
+}

@@ -1,0 +1,389 @@
+import Foundation
+import SplitBillCore
+
+/// Makes a ``ScannedReceipt`` of a page's lines: finds the price column, tells items from the
+/// figures under them, picks the total the arithmetic supports, and checks it. No I/O.
+public enum ReceiptReader {
+  /// A line that ends in an amount.
+  struct PricedLine {
+    var index: Int
+    var label: [RecognizedWord]
+    var amount: PrintedAmount
+    var role: LineRole?
+    var labelText: String { label.map(\.text).joined(separator: " ") }
+    var hasLetters: Bool { labelText.filter(\.isLetter).count >= 2 }
+  }
+
+  /// Reads `lines`. `currency` is `--currency`: used when the receipt prints no code or sign that
+  /// names one (a bare `$` is read as it, else as US dollars).
+  public static func read(_ lines: [ReceiptLine], currency option: Currency?, dayFirst: Bool? = nil)
+    -> ScannedReceipt
+  {
+    var receipt = ScannedReceipt()
+    receipt.lines = lines.map(\.text)
+    let (currency, source) = findCurrency(lines, option: option)
+    receipt.currency = currency
+    receipt.currencySource = source
+    receipt.merchant = findMerchant(lines)
+    receipt.date = findDate(lines, dayFirst: dayFirst ?? (currency?.code != "USD"))
+    let exponent = currency?.exponent ?? 2
+
+    // Whole amounts (`174,600`) are prices when the receipt prints its prices so.
+    var priced = lines.indices.compactMap { pricedLine(lines[$0], index: $0, exponent: exponent, whole: false) }
+    let grouped = priced.filter(\.amount.groupedWhole).count
+    let decimal = priced.filter { $0.amount.fractionDigits > 0 }.count
+    if exponent == 0 || (grouped >= 2 && grouped > decimal) {
+      priced = lines.indices.compactMap { pricedLine(lines[$0], index: $0, exponent: exponent, whole: true) }
+    }
+    attachValuesToBareLabels(lines, &priced, exponent: exponent)
+
+    // Decimals the currency does not have.
+    let tooPrecise = priced.filter { $0.amount.minorUnits(exponent: exponent) == nil }
+    if let first = tooPrecise.first {
+      receipt.checks.append(
+        ReceiptCheck(
+          name: "decimals", passed: false,
+          detail:
+            "\(first.amount.fractionDigits) decimals on line \(first.index + 1); \(currency?.code ?? "the currency") has \(exponent)"
+        ))
+    }
+    priced.removeAll { $0.amount.minorUnits(exponent: exponent) == nil }
+    func value(_ line: PricedLine) -> Int64 { line.amount.minorUnits(exponent: exponent) ?? 0 }
+    func figure(_ line: PricedLine) -> ReadFigure { ReadFigure(minorUnits: value(line), line: line.index + 1) }
+
+    let summaryRoles: Set<LineRole> = [.subtotal, .total, .tax, .service, .rounding, .cash, .tender, .change, .tip]
+    let summaryStart = priced.first { $0.role.map(summaryRoles.contains) ?? false }?.index ?? lines.count
+    receipt.items = items(lines, priced.filter { $0.index < summaryStart }, exponent: exponent)
+
+    let summary = priced.filter { $0.index >= summaryStart }
+    let totals = summary.filter { $0.role == .total && value($0) > 0 }
+    receipt.subtotal = summary.first { $0.role == .subtotal }.map(figure)
+    let payments = summary.filter { [.cash, .tender].contains($0.role) }
+    receipt.change = summary.first { $0.role == .change }.map(figure)
+    receipt.cash = summary.first { $0.role == .cash }.map(figure)
+
+    // The figures between the items and a candidate total.
+    func adjustments(before totalIndex: Int) -> (discount: Int64, service: Int64, tax: Int64, rounding: Int64) {
+      let between = summary.filter { $0.index < totalIndex }
+      func sum(_ role: LineRole) -> Int64 { between.filter { $0.role == role }.reduce(0) { $0 + value($1) } }
+      return (abs(sum(.discount)), sum(.service), sum(.tax), sum(.rounding))
+    }
+    let base = receipt.subtotal?.minorUnits ?? receipt.itemsSum
+
+    // The total is the candidate the arithmetic closes on; failing that, the one a payment
+    // confirms; failing that, the largest.
+    var chosen: PricedLine?
+    var included = false
+    for candidate in totals {
+      let parts = adjustments(before: candidate.index)
+      let beforeTax = base - parts.discount + parts.service + parts.rounding
+      let tip = summary.first { $0.role == .tip && $0.index < candidate.index }.map(value) ?? 0
+      if value(candidate) == beforeTax + parts.tax + tip || value(candidate) == beforeTax + parts.tax {
+        chosen = candidate
+        break
+      }
+      if parts.tax > 0, value(candidate) == beforeTax + tip || value(candidate) == beforeTax {
+        chosen = candidate
+        included = true
+        break
+      }
+    }
+    if chosen == nil {
+      let paid = receipt.cash.map { $0.minorUnits - (receipt.change?.minorUnits ?? 0) }
+      chosen =
+        totals.first { candidate in
+          value(candidate) == paid || payments.contains { $0.role == .tender && value($0) == value(candidate) }
+        } ?? totals.max { value($0) < value($1) }
+    }
+    if chosen == nil, let paid = receipt.cash.map({ $0.minorUnits - (receipt.change?.minorUnits ?? 0) }), paid > 0 {
+      // No total line read: what was paid, if the items tie to it.
+      if paid == receipt.itemsSum { receipt.total = ReadFigure(minorUnits: paid, line: receipt.cash!.line) }
+    }
+    if let chosen {
+      receipt.total = figure(chosen)
+      let parts = adjustments(before: chosen.index)
+      let between = summary.filter { $0.index < chosen.index }
+      if parts.discount > 0 {
+        receipt.discount = ReadFigure(
+          minorUnits: parts.discount, line: between.first { $0.role == .discount }.map { $0.index + 1 } ?? 0)
+      }
+      if parts.service != 0 {
+        receipt.service = ReadFigure(
+          minorUnits: parts.service, line: between.first { $0.role == .service }.map { $0.index + 1 } ?? 0)
+      }
+      if parts.tax != 0 {
+        receipt.tax = ReadFigure(
+          minorUnits: parts.tax, line: between.first { $0.role == .tax }.map { $0.index + 1 } ?? 0)
+      }
+      if parts.rounding != 0 {
+        receipt.rounding = ReadFigure(
+          minorUnits: parts.rounding, line: between.first { $0.role == .rounding }.map { $0.index + 1 } ?? 0)
+      }
+      receipt.tip = between.first { $0.role == .tip }.map(figure)
+      receipt.taxIncluded = included
+      // A tax printed after the total, none before it: a VAT summary, included in the prices.
+      if receipt.tax == nil, let after = summary.first(where: { $0.role == .tax && $0.index > chosen.index }),
+        value(after) < value(chosen)
+      {
+        receipt.tax = figure(after)
+        receipt.taxIncluded = true
+      }
+    }
+    ReceiptChecks.check(&receipt, exponent: exponent)
+    return receipt
+  }
+
+  // MARK: - Lines and amounts
+
+  /// Words after an amount that are not part of a name: tax codes and flags (`J`, `T`, `SR`, `*`).
+  static func isTrailingFlag(_ word: String) -> Bool {
+    word.count <= 2 && !word.contains(where: \.isNumber) || word == "*" || word == "**"
+  }
+
+  /// The line's amount: its rightmost number, past tax flags, with the words before it.
+  static func pricedLine(_ line: ReceiptLine, index: Int, exponent: Int, whole: Bool) -> PricedLine? {
+    var words = line.words
+    var skipped = 0
+    while let last = words.last, skipped < 2, isTrailingFlag(last.text),
+      PrintedAmount.parse(last.text, exponent: exponent, wholeAmounts: whole) == nil
+    {
+      words.removeLast()
+      skipped += 1
+    }
+    guard let last = words.last,
+      let amount = PrintedAmount.parse(cleanNumber(last.text), exponent: exponent, wholeAmounts: whole)
+    else { return nil }
+    var label = Array(words.dropLast())
+    // A currency sign or code standing alone before the amount belongs to neither.
+    while let mark = label.last, isCurrencyWord(mark.text) || mark.text == ":" { label.removeLast() }
+    // A bare whole number is only a price on a line with words (not a date or a phone number).
+    if whole, amount.fractionDigits == 0, label.isEmpty, !amount.groupedWhole { return nil }
+    let text = label.map(\.text).joined(separator: " ")
+    return PricedLine(index: index, label: label, amount: amount, role: LineRole.of(label: text))
+  }
+
+  /// A number token with the letters Tesseract puts for digits mended (`1O.5O` → `10.50`,
+  /// `l4.00` → `14.00`), when the rest of it is a number.
+  static func cleanNumber(_ token: String) -> String {
+    let digits = token.filter(\.isNumber).count
+    guard digits >= 2, token.contains(where: { $0 == "." || $0 == "," }) else { return token }
+    let mended = String(
+      token.map { character -> Character in
+        switch character {
+        case "O", "o", "D": "0"
+        case "l", "I", "|", "i": "1"
+        default: character
+        }
+      })
+    return mended
+  }
+
+  static func isCurrencyWord(_ word: String) -> Bool {
+    let upper = word.uppercased()
+    return upper == "$" || CurrencyMark.unambiguous.contains { $0.mark == upper } || commonCodes.contains(upper)
+  }
+
+  /// A label that names a figure whose value is printed on the line above or below, alone
+  /// (`NET TOTAL` under `14.85`): the value is given to the label.
+  static func attachValuesToBareLabels(_ lines: [ReceiptLine], _ priced: inout [PricedLine], exponent: Int) {
+    let pricedIndices = Set(priced.map(\.index))
+    for (index, line) in lines.enumerated() where !pricedIndices.contains(index) {
+      guard let role = LineRole.of(label: line.text), role != .ignored, role != .item else { continue }
+      for neighbour in [index - 1, index + 1] {
+        guard let position = priced.firstIndex(where: { $0.index == neighbour }), !priced[position].hasLetters,
+          priced[position].role == nil
+        else { continue }
+        priced[position].role = role
+        priced[position].label = line.words
+        break
+      }
+    }
+  }
+
+  // MARK: - Items
+
+  /// Header words of an item table, never an item's name.
+  static let headerWords: Set<String> = [
+    "QTY", "ITEM", "ITEMS", "DESCRIPTION", "PRICE", "AMOUNT", "AMT", "RSP", "TOTAL", "UNIT", "MENGE", "PREIS",
+    "BETRAG", "ARTICLE", "PRIX", "CANT", "CANTIDAD", "PRECIO", "QTE", "QTÉ",
+  ]
+
+  static func isHeader(_ line: ReceiptLine) -> Bool {
+    let words = LineRole.normalisedWords(line.text)
+    return words.count >= 2 && words.filter { headerWords.contains($0) }.count >= 2
+  }
+
+  static func items(_ lines: [ReceiptLine], _ candidates: [PricedLine], exponent: Int) -> [ScannedItem] {
+    let pricedIndices = Set(candidates.map(\.index))
+    var used = Set<Int>()
+    var items: [ScannedItem] = []
+    // Items start after a table header if there is one.
+    let headerIndex = lines.indices.last { index in
+      index < (candidates.last?.index ?? 0) && isHeader(lines[index])
+    }
+    for candidate in candidates where candidate.role == nil {
+      if let headerIndex, candidate.index <= headerIndex { continue }
+      guard let amount = candidate.amount.minorUnits(exponent: exponent), amount != 0 else { continue }
+      var label = candidate.label
+      func isNameLine(_ index: Int) -> Bool {
+        guard lines.indices.contains(index), !pricedIndices.contains(index), !used.contains(index) else { return false }
+        let line = lines[index]
+        return line.text.filter(\.isLetter).count >= 3 && !isHeader(line) && LineRole.of(label: line.text) == nil
+      }
+      if !candidate.hasLetters {
+        // A code line: its name is printed on the line above or below it.
+        let source = [candidate.index - 1, candidate.index + 1].first { index in
+          isNameLine(index) && (headerIndex.map { index > $0 } ?? true)
+        }
+        guard let source else { continue }
+        used.insert(source)
+        label = lines[source].words + label
+      } else if !items.isEmpty, isNameLine(candidate.index - 1), candidate.index - 1 > (items.last?.line ?? 0) - 1 {
+        // A name too long for one line, its first part on the line above.
+        used.insert(candidate.index - 1)
+        label = lines[candidate.index - 1].words + label
+      }
+      let (name, quantity) = nameAndQuantity(label, amount: amount, exponent: exponent)
+      guard !name.isEmpty else { continue }
+      items.append(ScannedItem(name: name, amount: amount, quantity: quantity, line: candidate.index + 1))
+    }
+    return items
+  }
+
+  /// The item's name (codes, quantities and unit prices taken out) and its quantity: a leading
+  /// count (`2 FISHBALL NOODLE`, `2x`), or a count and unit price before the amount (`5 3.50`),
+  /// kept only when count × unit price is the amount (else 1).
+  static func nameAndQuantity(_ label: [RecognizedWord], amount: Int64, exponent: Int) -> (String, Int) {
+    var words = label.map(\.text)
+    var quantity = 1
+    let numbers = words.compactMap {
+      PrintedAmount.parse($0.hasPrefix("@") ? String($0.dropFirst()) : $0, exponent: exponent)
+    }
+    .compactMap { $0.minorUnits(exponent: exponent) }
+    let counts = words.compactMap { word -> Int? in
+      let trimmed = word.lowercased().hasSuffix("x") ? String(word.dropLast()) : word
+      return trimmed.count <= 3 ? Int(trimmed) : nil
+    }
+    for count in counts where count > 1 {
+      if numbers.contains(where: { $0 * Int64(count) == amount }) || (numbers.isEmpty && amount % Int64(count) == 0) {
+        quantity = count
+        break
+      }
+    }
+    // What is left: the words with letters, codes (long digit runs) and prices dropped.
+    words.removeAll { word in
+      let digits = word.filter(\.isNumber).count
+      if word.hasPrefix("@") { return true }
+      if PrintedAmount.parse(word, exponent: exponent) != nil { return true }
+      if digits >= 5 && digits * 10 >= word.count * 8 { return true }
+      if word.lowercased() == "x" || word == "@" { return true }
+      return false
+    }
+    // A leading count.
+    if let first = words.first, let count = Int(first.lowercased().replacingOccurrences(of: "x", with: "")),
+      count < 1000, words.count > 1
+    {
+      if count == quantity || count == 1 { words.removeFirst() }
+    }
+    if let last = words.last, Int(last) == quantity, quantity > 1 { words.removeLast() }
+    while let last = words.last, isCurrencyWord(last) || last == "@" { words.removeLast() }
+    let name = words.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: " .:-*"))
+    return (name, quantity)
+  }
+
+  // MARK: - Merchant, date and currency
+
+  static func findMerchant(_ lines: [ReceiptLine]) -> String? {
+    for line in lines.prefix(6) {
+      let text = line.text
+      let letters = text.filter(\.isLetter).count
+      guard letters >= 3, letters * 2 >= text.filter({ !$0.isWhitespace }).count else { continue }
+      return String(text.prefix(60))
+    }
+    return nil
+  }
+
+  static let monthNames: [String: Int] = [
+    "JAN": 1, "FEB": 2, "MAR": 3, "APR": 4, "MAY": 5, "JUN": 6, "JUL": 7, "AUG": 8, "SEP": 9, "OCT": 10, "NOV": 11,
+    "DEC": 12, "MEI": 5, "AGU": 8, "OKT": 10, "DES": 12, "MRZ": 3, "DEZ": 12, "JANV": 1, "FEV": 2, "AVR": 4,
+    "MAI": 5, "ENE": 1, "ABR": 4, "AGO": 8, "DIC": 12, "GEN": 1, "MAG": 5, "GIU": 6, "LUG": 7, "SET": 9, "OTT": 10,
+  ]
+
+  /// The first date printed: `2026-11-20`, `19/04/2017`, `20-11-17`, `12.04.2018`, `03 MAR 19`.
+  /// Day and month are told apart by a number over 12, else by `dayFirst` (month first for US dollars).
+  static func findDate(_ lines: [ReceiptLine], dayFirst: Bool) -> CalendarDate? {
+    for line in lines {
+      let text = line.text.uppercased()
+      let tokens = text.split { $0 == " " || $0 == "," }.map(String.init)
+      for (position, token) in tokens.enumerated() {
+        let parts = token.split { $0 == "/" || $0 == "-" || $0 == "." }.map(String.init)
+        if parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isNumber) && !$0.isEmpty }) {
+          let numbers = parts.compactMap { Int($0) }
+          if parts[0].count == 4, let date = CalendarDate(year: numbers[0], month: numbers[1], day: numbers[2]) {
+            return date
+          }
+          guard parts[2].count == 4 || parts[2].count == 2 else { continue }
+          let year = parts[2].count == 2 ? 2000 + numbers[2] : numbers[2]
+          let (day, month) =
+            numbers[0] > 12
+            ? (numbers[0], numbers[1])
+            : numbers[1] > 12
+              ? (numbers[1], numbers[0])
+              : dayFirst ? (numbers[0], numbers[1]) : (numbers[1], numbers[0])
+          if let date = CalendarDate(year: year, month: month, day: day) { return date }
+        }
+        // 03 MAR 19, 3 MAR 2019
+        if position + 2 < tokens.count, let day = Int(token),
+          let month = monthNames[String(tokens[position + 1].prefix(3))],
+          let yearNumber = Int(tokens[position + 2].prefix(4)),
+          tokens[position + 2].count == 2 || tokens[position + 2].count == 4
+        {
+          let year = yearNumber < 100 ? 2000 + yearNumber : yearNumber
+          if let date = CalendarDate(year: year, month: month, day: day) { return date }
+        }
+      }
+    }
+    return nil
+  }
+
+  /// Currencies a receipt names by code.
+  static let commonCodes: Set<String> = [
+    "USD", "EUR", "GBP", "MYR", "IDR", "CAD", "AUD", "NZD", "SGD", "CHF", "JPY", "INR", "THB", "PHP", "VND", "HKD",
+    "CNY", "KRW", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "MXN", "BRL", "ZAR", "TRY", "AED", "KWD",
+  ]
+
+  /// The receipt's currency: a code it prints, else a sign that names one currency, else
+  /// `option`, else a bare `$` as US dollars.
+  static func findCurrency(_ lines: [ReceiptLine], option: Currency?) -> (Currency?, String?) {
+    var counts: [String: Int] = [:]
+    var dollar = false
+    for line in lines {
+      for word in line.words {
+        let upper = word.text.uppercased()
+        let letters = String(upper.filter { $0.isLetter })
+        if commonCodes.contains(letters), letters.count == 3,
+          upper.hasPrefix(letters) || upper.hasSuffix(letters) || upper.contains("(" + letters)
+        {
+          counts[letters, default: 0] += 2
+        }
+        for (mark, code) in CurrencyMark.unambiguous where upper.hasPrefix(mark) {
+          // `RM` and `Rp` are words too: count them before a number or alone.
+          let rest = upper.dropFirst(mark.count)
+          if mark.count > 1, mark.allSatisfy(\.isLetter), !(rest.isEmpty || rest.first!.isNumber || rest.first == ".") {
+            continue
+          }
+          counts[code, default: 0] += 1
+        }
+        if upper.contains("$") { dollar = true }
+      }
+    }
+    if let best = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }),
+      let currency = try? Currency(code: best.key)
+    {
+      return (currency, "printed")
+    }
+    if let option { return (option, "option") }
+    if dollar { return (.usd, "dollar") }
+    return (nil, nil)
+  }
+}

@@ -1,0 +1,82 @@
+import SplitBillCore
+
+/// A figure read off a receipt: its value in the currency's minor units and the line it is on.
+public struct ReadFigure: Sendable, Equatable {
+  public var minorUnits: Int64
+  public var line: Int
+}
+
+/// An item line: its name as printed, the line's amount (`price` × `quantity`), the quantity when
+/// one is printed and the unit price ties it to the amount.
+public struct ScannedItem: Sendable, Equatable {
+  public var name: String
+  /// The line's amount as printed, in minor units (negative for a discount line among the items).
+  public var amount: Int64
+  public var quantity: Int
+  public var line: Int
+
+  /// The price of one (`amount / quantity`, exact by construction).
+  public var unitPrice: Int64 { amount / Int64(quantity) }
+}
+
+/// One arithmetic check made on what was read: its name (`items-subtotal`, `subtotal-total`,
+/// `items-total`, `cash-change`, `decimals`), whether it held, and what it compared.
+public struct ReceiptCheck: Sendable, Equatable {
+  public var name: String
+  public var passed: Bool
+  public var detail: String
+}
+
+/// Why a receipt needs a person to look at it: a code, the sentence, and the line it is about.
+public struct ReviewReason: Sendable, Equatable {
+  public var code: String
+  public var message: String
+  /// The line of the page the reason is about, when one is.
+  public var line: Int?
+}
+
+/// What was read from one receipt, and how far it was checked.
+///
+/// `verified` means that the total read is tied by arithmetic to the items read: the items add up
+/// to the subtotal (when one is printed), and the subtotal less the discount plus service, tax
+/// (unless included), rounding and a printed tip is the total; no check made failed. Anything
+/// less is `needs-review`, with the reasons.
+public struct ScannedReceipt: Sendable, Equatable {
+  public enum Status: String, Sendable, Equatable {
+    case verified
+    case needsReview = "needs-review"
+  }
+
+  public var merchant: String?
+  public var date: CalendarDate?
+  public var currency: Currency?
+  /// Where the currency came from: `printed` (a code or sign on the receipt), `option`
+  /// (`--currency`), `dollar` (a bare `$`, read as US dollars).
+  public var currencySource: String?
+  public var items: [ScannedItem] = []
+  public var subtotal: ReadFigure?
+  public var discount: ReadFigure?
+  public var service: ReadFigure?
+  public var tax: ReadFigure?
+  /// Whether the prices hold the tax (VAT): the tax is printed but not added.
+  public var taxIncluded = false
+  public var rounding: ReadFigure?
+  public var tip: ReadFigure?
+  public var total: ReadFigure?
+  public var cash: ReadFigure?
+  public var change: ReadFigure?
+  public var checks: [ReceiptCheck] = []
+  public var reasons: [ReviewReason] = []
+  /// The page's lines as read, numbered from 1.
+  public var lines: [String] = []
+
+  public var status: Status { reasons.isEmpty && total != nil ? .verified : .needsReview }
+
+  /// The items' amounts added up, discount lines among them included.
+  public var itemsSum: Int64 { items.reduce(0) { $0 + $1.amount } }
+
+  /// How many of the checks held: what picks the best of several readings.
+  var score: Int {
+    checks.filter(\.passed).count * 4 - reasons.count + min(items.count, 3) + (total == nil ? -10 : 0)
+  }
+}

@@ -1,0 +1,225 @@
+import CTesseract
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A word Tesseract read: its text, its box on the normalised page (pixels, origin top left) and
+/// how sure Tesseract was (0–100).
+public struct RecognizedWord: Sendable, Equatable {
+  public var text: String
+  public var left: Int
+  public var top: Int
+  public var width: Int
+  public var height: Int
+  public var confidence: Int
+
+  public init(text: String, left: Int, top: Int, width: Int, height: Int, confidence: Int) {
+    self.text = text
+    self.left = left
+    self.top = top
+    self.width = width
+    self.height = height
+    self.confidence = confidence
+  }
+
+  /// The box's right edge.
+  public var right: Int { left + width }
+  /// The box's vertical middle.
+  public var middle: Int { top + height / 2 }
+}
+
+/// Why a photo could not be read at all.
+public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
+  public var message: String
+  public var description: String { message }
+}
+
+/// A way to prepare the page before recognition; several are tried when the arithmetic of the
+/// first reading does not close.
+public enum RecognitionPass: Sendable, CaseIterable, Equatable {
+  /// Greyscale, deskewed, scaled; the page read as one block of text (Tesseract's PSM 6).
+  case block
+  /// The same page with its background flattened (uneven light, faded thermal print), read as
+  /// one column of text of varying sizes (PSM 4).
+  case flattened
+  /// The page scaled larger, for small print, read as one block.
+  case enlarged
+}
+
+/// A photo decoded, turned upright and made grey: Leptonica's picture, owned and freed here.
+///
+/// Every Leptonica and libheif call of the project is in this file and ``TextRecognizer``: a
+/// picture is only ever read or replaced through these methods, so its pointer never escapes.
+@safe final class PageImage {
+  private var picture: UnsafeMutablePointer<PIX>?
+
+  /// The page's size in pixels.
+  var width: Int { unsafe Int(pixGetWidth(picture)) }
+  var height: Int { unsafe Int(pixGetHeight(picture)) }
+
+  private init(_ picture: UnsafeMutablePointer<PIX>) { unsafe self.picture = picture }
+
+  deinit { unsafe pixDestroy(&picture) }
+
+  /// Decodes `bytes` (JPEG, PNG, TIFF or HEIC), applies the EXIF orientation and makes it grey.
+  static func decode(_ bytes: [UInt8]) throws(PhotoError) -> PageImage {
+    setMsgSeverity(Int32(L_SEVERITY_NONE))
+    guard let format = ImageFormat.sniff(bytes) else {
+      throw PhotoError(message: "not a JPEG, PNG, TIFF or HEIC image")
+    }
+    let decoded: UnsafeMutablePointer<PIX>?
+    if format == .heic {
+      unsafe decoded = unsafe try decodeHEIC(bytes)
+    } else {
+      unsafe decoded = unsafe bytes.withUnsafeBufferPointer { unsafe pixReadMem($0.baseAddress, $0.count) }
+    }
+    guard let decoded = unsafe decoded else {
+      throw PhotoError(message: "the \(format.rawValue.uppercased()) image cannot be decoded")
+    }
+    let image = unsafe PageImage(decoded)
+    if let orientation = ExifOrientation.read(from: bytes, format: format) {
+      if orientation.mirrored { unsafe image.replace(unsafe pixFlipLR(nil, image.picture)) }
+      if orientation.clockwiseQuarterTurns != 0 {
+        unsafe image.replace(unsafe pixRotateOrth(image.picture, Int32(orientation.clockwiseQuarterTurns)))
+      }
+    }
+    unsafe image.replace(unsafe pixConvertTo8(image.picture, 0))
+    return image
+  }
+
+  /// libheif's decoding of the primary image, as a 32-bit Leptonica picture (libheif applies the
+  /// file's own rotation and mirroring).
+  private static func decodeHEIC(_ bytes: [UInt8]) throws(PhotoError) -> UnsafeMutablePointer<PIX>? {
+    guard let context = unsafe heif_context_alloc() else { return nil }
+    defer { unsafe heif_context_free(context) }
+    let read = unsafe bytes.withUnsafeBytes {
+      unsafe heif_context_read_from_memory(context, $0.baseAddress, $0.count, nil)
+    }
+    guard unsafe read.code == heif_error_Ok else {
+      throw PhotoError(message: "the HEIC image cannot be read (\(unsafe String(cString: read.message)))")
+    }
+    var handle: OpaquePointer?
+    guard unsafe heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok,
+      let handle = unsafe handle
+    else {
+      throw PhotoError(message: "the HEIC file has no primary image")
+    }
+    defer { unsafe heif_image_handle_release(handle) }
+    var image: OpaquePointer?
+    let decoded = unsafe heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil)
+    guard unsafe decoded.code == heif_error_Ok, let image = unsafe image else {
+      throw PhotoError(message: "the HEIC image cannot be decoded (\(unsafe String(cString: decoded.message)))")
+    }
+    defer { unsafe heif_image_release(image) }
+    let width = unsafe heif_image_get_width(image, heif_channel_interleaved)
+    let height = unsafe heif_image_get_height(image, heif_channel_interleaved)
+    var stride: Int32 = 0
+    guard width > 0, height > 0,
+      let plane = unsafe heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
+      let picture = unsafe pixCreate(width, height, 32), let data = unsafe pixGetData(picture)
+    else { return nil }
+    let wordsPerLine = Int(unsafe pixGetWpl(picture))
+    for row in 0..<Int(height) {
+      let source = unsafe plane + row * Int(stride)
+      let target = unsafe data + row * wordsPerLine
+      for column in 0..<Int(width) {
+        let red = unsafe UInt32(source[column * 3])
+        let green = unsafe UInt32(source[column * 3 + 1])
+        let blue = unsafe UInt32(source[column * 3 + 2])
+        unsafe target[column] = red << 24 | green << 16 | blue << 8
+      }
+    }
+    return unsafe picture
+  }
+
+  /// Replaces the picture by `next` (made from it), freeing the old one; keeps it when `next` is nil.
+  private func replace(_ next: UnsafeMutablePointer<PIX>?) {
+    guard let next = unsafe next else { return }
+    unsafe pixDestroy(&picture)
+    unsafe picture = next
+  }
+
+  /// Scales the page by `factor` (area-mapped when shrinking, interpolated when enlarging).
+  func scale(by factor: Float) {
+    guard abs(factor - 1) > 0.02 else { return }
+    unsafe replace(unsafe pixScale(picture, factor, factor))
+  }
+
+  /// Straightens a page photographed a few degrees askew.
+  func deskew() { unsafe replace(unsafe pixDeskew(picture, 0)) }
+
+  /// Flattens uneven lighting and faded print: the background normalised to white.
+  func flattenBackground() { unsafe replace(unsafe pixBackgroundNormSimple(picture, nil, nil)) }
+
+  /// A copy, for a pass that changes the page.
+  func copy() -> PageImage { unsafe PageImage(unsafe pixCopy(nil, picture)!) }
+
+  /// Hands the picture to Tesseract for the duration of `body`.
+  fileprivate func withPicture<T>(_ body: (UnsafeMutablePointer<PIX>?) -> T) -> T { unsafe body(picture) }
+}
+
+/// Tesseract, once per thread: initialised with the languages asked for, reused for every photo
+/// that thread reads.
+@safe final class TextRecognizer {
+  private let api: OpaquePointer?
+
+  /// A recogniser for `languages` (Tesseract's names joined by `+`, `eng+deu`), with the data in
+  /// `dataPath` (`nil`: Tesseract's default, Debian's /usr/share/tesseract-ocr/5/tessdata).
+  init(languages: String, dataPath: String?) throws(PhotoError) {
+    // One recogniser per core already uses every core: Tesseract's own OpenMP threads would
+    // only compete with them (and spin, waiting for work).
+    omp_set_max_active_levels(0)
+    unsafe api = unsafe TessBaseAPICreate()
+    let status = unsafe TessBaseAPIInit3(api, dataPath, languages)
+    guard status == 0 else {
+      unsafe TessBaseAPIDelete(api)
+      throw PhotoError(
+        message:
+          "Tesseract cannot load the language data for \(languages) (install tesseract-ocr-eng, or the "
+          + "tesseract-ocr-<language> package for each language asked for)")
+    }
+    unsafe TessBaseAPISetVariable(api, "preserve_interword_spaces", "1")
+    unsafe TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+  }
+
+  deinit {
+    unsafe TessBaseAPIEnd(api)
+    unsafe TessBaseAPIDelete(api)
+  }
+
+  /// The words on `page`, read with the page segmentation the pass uses.
+  func words(on page: PageImage, pass: RecognitionPass) -> [RecognizedWord] {
+    let mode = pass == .flattened ? PSM_SINGLE_COLUMN : PSM_SINGLE_BLOCK
+    unsafe TessBaseAPISetPageSegMode(api, mode)
+    unsafe page.withPicture { unsafe TessBaseAPISetImage2(api, $0) }
+    unsafe TessBaseAPISetSourceResolution(api, 300)
+    guard unsafe TessBaseAPIRecognize(api, nil) == 0, let text = unsafe TessBaseAPIGetTsvText(api, 0) else {
+      unsafe TessBaseAPIClear(api)
+      return []
+    }
+    let tsv = unsafe String(cString: text)
+    unsafe TessDeleteText(text)
+    unsafe TessBaseAPIClear(api)
+    return Self.parseTSV(tsv)
+  }
+
+  /// Tesseract's TSV: `level page block paragraph line word left top width height confidence text`,
+  /// a row per element; the words are level 5.
+  static func parseTSV(_ tsv: String) -> [RecognizedWord] {
+    var words: [RecognizedWord] = []
+    for row in tsv.split(separator: "\n") {
+      let fields = row.split(separator: "\t", maxSplits: 11, omittingEmptySubsequences: false)
+      guard fields.count == 12, fields[0] == "5",
+        let left = Int(fields[6]), let top = Int(fields[7]), let width = Int(fields[8]), let height = Int(fields[9])
+      else { continue }
+      let text = fields[11].trimmingCharacters(in: .whitespaces)
+      guard !text.isEmpty else { continue }
+      let confidence = Int(fields[10].split(separator: ".").first ?? "0") ?? 0
+      words.append(
+        RecognizedWord(text: text, left: left, top: top, width: width, height: height, confidence: confidence))
+    }
+    return words
+  }
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""How well `splitbill scan` reads real receipts: runs it on a folder of photos with ground truth
+(../shared/realdata/receipts/: truth.json and images/) and prints, per photo and overall:
+
+- totals exact: the total read equals the printed total (photos whose total is printed);
+- verified precision: of the receipts scan calls `verified`, the share whose total is right
+  (must be 100 %);
+- share verified;
+- items found: labelled items matched by exact price (line amount) to an item read, each used once;
+- seconds and peak memory per photo (one photo at a time, `--jobs 1`, GNU time).
+
+Usage: scripts/scan_accuracy.py [--binary .build/release/splitbill] [--receipts DIR] [--json OUT]
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from decimal import Decimal
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser.add_argument("--binary", default=os.path.join(here, "..", ".build", "release", "splitbill"))
+    parser.add_argument("--receipts", default=os.path.join(here, "..", "..", "shared", "realdata", "receipts"))
+    parser.add_argument("--json", help="write the per-photo results here")
+    parser.add_argument("--only", help="only photos whose name contains this")
+    args = parser.parse_args()
+    truth_path = os.path.join(args.receipts, "truth.json")
+    if not os.path.exists(truth_path):
+        print(f"skipped: no ground truth at {truth_path}", file=sys.stderr)
+        return 0
+    truth = json.load(open(truth_path))
+    rows = []
+    for entry in truth:
+        if args.only and args.only not in entry["file"]:
+            continue
+        photo = os.path.join(args.receipts, entry["file"])
+        with tempfile.NamedTemporaryFile(suffix=".json") as out:
+            command = ["/usr/bin/time", "-f", "%e %M", args.binary, "scan", photo, "--format", "json", "--jobs", "1",
+                       "--quiet", "-o", out.name, "--force"]
+            if entry.get("currency"):
+                command += ["--currency", entry["currency"]]
+            done = subprocess.run(command, capture_output=True, text=True)
+            seconds, kilobytes = done.stderr.strip().splitlines()[-1].split()
+            try:
+                result = json.load(open(out.name))["receipts"][0]
+            except (ValueError, KeyError, IndexError):
+                result = {"status": "unreadable", "items": []}
+        expected_total = entry.get("total") if entry.get("total_printed", True) else None
+        read_total = result.get("total")
+        total_right = expected_total is not None and read_total is not None and \
+            Decimal(str(read_total)) == Decimal(str(expected_total))
+        labelled = [Decimal(str(item["price"])) for item in entry.get("items", [])]
+        found = [Decimal(str(item["price"])) for item in result.get("items", [])]
+        matched = 0
+        for price in labelled:
+            if price in found:
+                found.remove(price)
+                matched += 1
+        rows.append({
+            "file": os.path.basename(entry["file"]), "expected": expected_total, "read": read_total,
+            "total_right": total_right, "status": result.get("status"), "items": len(labelled), "matched": matched,
+            "seconds": float(seconds), "peak_mb": int(kilobytes) / 1024,
+            "review": [reason["code"] for reason in result.get("review", [])],
+        })
+    print(f"{'photo':40} {'total':>10} {'read':>10}  status        items   s     MB")
+    for row in rows:
+        mark = "ok" if row["total_right"] else ("--" if row["expected"] is None else "XX")
+        print(f"{row['file'][:40]:40} {str(row['expected']):>10} {str(row['read']):>10} {mark} "
+              f"{row['status']:12} {row['matched']:>2}/{row['items']:<2} {row['seconds']:5.2f} {row['peak_mb']:5.0f}"
+              f"  {' '.join(row['review'])}")
+    with_total = [row for row in rows if row["expected"] is not None]
+    verified = [row for row in rows if row["status"] == "verified"]
+    wrong_verified = [row for row in verified if row["expected"] is not None and not row["total_right"]]
+    items = sum(row["items"] for row in rows)
+    matched = sum(row["matched"] for row in rows)
+    print()
+    print(f"totals exact: {sum(r['total_right'] for r in with_total)}/{len(with_total)} "
+          f"({100 * sum(r['total_right'] for r in with_total) / max(len(with_total), 1):.0f} %)")
+    print(f"verified: {len(verified)}/{len(rows)}; verified with a wrong total: {len(wrong_verified)} "
+          f"(precision {100 * (len(verified) - len(wrong_verified)) / max(len(verified), 1):.0f} %)")
+    print(f"items found (price exact): {matched}/{items} ({100 * matched / max(items, 1):.0f} %)")
+    seconds = sorted(row["seconds"] for row in rows)
+    print(f"seconds per photo: median {seconds[len(seconds) // 2]:.2f}, max {seconds[-1]:.2f}; "
+          f"peak memory max {max(row['peak_mb'] for row in rows):.0f} MB")
+    if args.json:
+        json.dump(rows, open(args.json, "w"), indent=1)
+    return 1 if wrong_verified else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
