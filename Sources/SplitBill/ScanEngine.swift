@@ -256,8 +256,9 @@ public enum Scanner {
     var seen: [String: Int] = [:]
     return paths.map { path in
       let id = ReceiptBill.id(forPhoto: path)
-      seen[id, default: 0] += 1
-      return seen[id]! == 1 ? id : "\(id)-\(seen[id]!)"
+      let count = (seen[id] ?? 0) + 1
+      seen[id] = count
+      return count == 1 ? id : "\(id)-\(count)"
     }
   }
 }

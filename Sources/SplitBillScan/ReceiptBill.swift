@@ -108,7 +108,7 @@ public struct ReceiptBill: Sendable {
   /// An id made of a photo's file name: its stem, letters, digits, `-`, `_` and `.` kept.
   public static func id(forPhoto path: String) -> String {
     let name = path.split(separator: "/").last.map(String.init) ?? path
-    let stem = name.contains(".") ? String(name[..<name.lastIndex(of: ".")!]) : name
+    let stem = name.lastIndex(of: ".").map { String(name[..<$0]) } ?? name
     let kept = String(stem.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "-" })
     return kept.isEmpty ? "receipt" : kept
   }

@@ -34,6 +34,13 @@ enum ReceiptChecks {
       return
     }
 
+    for line in receipt.unreadPrices {
+      receipt.reasons.append(
+        ReviewReason(
+          code: "scan.unread-price", message: "an item's price on this line could not be read: add the item by hand",
+          line: line))
+    }
+
     // Items → subtotal.
     if let subtotal = receipt.subtotal {
       let passed = items == subtotal.minorUnits

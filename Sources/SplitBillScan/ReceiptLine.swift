@@ -56,7 +56,9 @@ public struct ReceiptLine: Sendable, Equatable {
         let close = gap <= max(previous.height, word.height) * 2 / 3
         let left = previous.text
         let right = word.text
-        let leftIsDigits = !left.isEmpty && left.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }
+        let leftNumber = PrintedAmount.stripCurrencyMarks(Substring(left))
+        let leftIsDigits =
+          !leftNumber.isEmpty && leftNumber.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }
         let rightIsDigits =
           !right.isEmpty && right.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }
         let separatorBetween =

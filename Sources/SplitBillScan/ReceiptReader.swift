@@ -55,6 +55,7 @@ public enum ReceiptReader {
     let summaryStart = priced.first { $0.role.map(summaryRoles.contains) ?? false }?.index ?? lines.count
     receipt.items = items(lines, priced.filter { $0.index < summaryStart }, exponent: exponent)
 
+    receipt.unreadPrices = unreadPriceLines(lines, priced: priced, items: receipt.items, before: summaryStart)
     let summary = priced.filter { $0.index >= summaryStart }
     let totals = summary.filter { $0.role == .total && value($0) > 0 }
     receipt.subtotal = summary.first { $0.role == .subtotal }.map(figure)
@@ -95,9 +96,10 @@ public enum ReceiptReader {
           value(candidate) == paid || payments.contains { $0.role == .tender && value($0) == value(candidate) }
         } ?? totals.max { value($0) < value($1) }
     }
-    if chosen == nil, let paid = receipt.cash.map({ $0.minorUnits - (receipt.change?.minorUnits ?? 0) }), paid > 0 {
+    if chosen == nil, let cash = receipt.cash, cash.minorUnits - (receipt.change?.minorUnits ?? 0) > 0 {
       // No total line read: what was paid, if the items tie to it.
-      if paid == receipt.itemsSum { receipt.total = ReadFigure(minorUnits: paid, line: receipt.cash!.line) }
+      let paid = cash.minorUnits - (receipt.change?.minorUnits ?? 0)
+      if paid == receipt.itemsSum { receipt.total = ReadFigure(minorUnits: paid, line: cash.line) }
     }
     if let chosen {
       receipt.total = figure(chosen)
@@ -151,7 +153,9 @@ public enum ReceiptReader {
       skipped += 1
     }
     guard let last = words.last,
-      let amount = PrintedAmount.parse(cleanNumber(last.text), exponent: exponent, wholeAmounts: whole)
+      let amount = PrintedAmount.parse(
+        cleanNumber(String(last.text.trimmingSuffix(while: { ",.;:".contains($0) }))), exponent: exponent,
+        wholeAmounts: whole)
     else { return nil }
     var label = Array(words.dropLast())
     // A currency sign or code standing alone before the amount belongs to neither.
@@ -183,24 +187,84 @@ public enum ReceiptReader {
     return upper == "$" || CurrencyMark.unambiguous.contains { $0.mark == upper } || commonCodes.contains(upper)
   }
 
-  /// A label that names a figure whose value is printed on the line above or below, alone
-  /// (`NET TOTAL` under `14.85`): the value is given to the label.
+  /// Labels whose value is printed on another line: alone on the line above (`14.85` over
+  /// `NET TOTAL`), or, where the price column has slipped a line down (a curled or tilted
+  /// receipt), on the line below, each label of the run taking the value one line under it.
+  ///
+  /// A run down the page must end on a value alone on its line; one that does not (a price split
+  /// in two, a garbled word) is undone, and a line with words that name nothing never gives its
+  /// value away.
   static func attachValuesToBareLabels(_ lines: [ReceiptLine], _ priced: inout [PricedLine], exponent: Int) {
-    let pricedIndices = Set(priced.map(\.index))
-    for (index, line) in lines.enumerated() where !pricedIndices.contains(index) {
-      guard let role = LineRole.of(label: line.text), role != .ignored, role != .item else { continue }
-      for neighbour in [index - 1, index + 1] {
-        guard let position = priced.firstIndex(where: { $0.index == neighbour }), !priced[position].hasLetters,
-          priced[position].role == nil
-        else { continue }
-        priced[position].role = role
-        priced[position].label = line.words
-        break
+    let figureRoles: Set<LineRole> = [
+      .subtotal, .discount, .service, .tax, .rounding, .tip, .total, .cash, .tender, .change,
+    ]
+    var pending: (role: LineRole, words: [RecognizedWord])?
+    var before = priced
+    for (index, line) in lines.enumerated() {
+      if let position = priced.firstIndex(where: { $0.index == index }) {
+        guard let label = pending else { continue }
+        let bare = !priced[position].hasLetters && priced[position].role == nil
+        let own = priced[position].role.flatMap { figureRoles.contains($0) ? $0 : nil }
+        guard bare || own != nil else {
+          priced = before
+          pending = nil
+          continue
+        }
+        let ownWords = priced[position].label
+        priced[position].role = label.role
+        priced[position].label = label.words
+        // This line's own label takes the value of the line after; a bare value ends the run.
+        pending = own.map { ($0, ownWords) }
+        if pending == nil { before = priced }
+        continue
+      }
+      guard let role = LineRole.of(label: line.text), figureRoles.contains(role) else {
+        if pending != nil { priced = before }
+        pending = nil
+        continue
+      }
+      if pending != nil {
+        priced = before
+        pending = nil
+      }
+      // The value alone on the line above, unclaimed, unless it is the price of a name above it.
+      let nameAbove =
+        index >= 2 && !priced.contains { $0.index == index - 2 } && lines[index - 2].text.filter(\.isLetter).count >= 3
+        && LineRole.of(label: lines[index - 2].text) == nil
+      if !nameAbove, let above = priced.firstIndex(where: { $0.index == index - 1 }), !priced[above].hasLetters,
+        priced[above].role == nil
+      {
+        priced[above].role = role
+        priced[above].label = line.words
+        before = priced
+      } else {
+        before = priced
+        pending = (role, line.words)
       }
     }
+    if pending != nil { priced = before }
   }
 
   // MARK: - Items
+
+  /// Lines among the items that end in what looks like a price but does not read as one
+  /// (`“O55`, `1O,5`): an item whose price was lost, so the items cannot tie to the total.
+  static func unreadPriceLines(_ lines: [ReceiptLine], priced: [PricedLine], items: [ScannedItem], before end: Int)
+    -> [Int]
+  {
+    guard let first = items.first?.line else { return [] }
+    let pricedIndices = Set(priced.map(\.index))
+    return lines.indices.filter { index in
+      guard index + 1 > first, index < end, !pricedIndices.contains(index) else { return false }
+      var words = lines[index].words.map(\.text)
+      while let last = words.last, isTrailingFlag(last), words.count > 1 { words.removeLast() }
+      guard words.count > 1, let last = words.last, last.count <= 8, lines[index].text.filter(\.isLetter).count >= 3
+      else { return false }
+      let digits = last.filter(\.isNumber).count
+      let letters = last.filter(\.isLetter).count
+      return digits >= 2 && (digits > letters || last.contains(where: { $0 == "." || $0 == "," })) && Int(last) == nil
+    }.map { $0 + 1 }
+  }
 
   /// Header words of an item table, never an item's name.
   static let headerWords: Set<String> = [
@@ -369,7 +433,7 @@ public enum ReceiptReader {
         for (mark, code) in CurrencyMark.unambiguous where upper.hasPrefix(mark) {
           // `RM` and `Rp` are words too: count them before a number or alone.
           let rest = upper.dropFirst(mark.count)
-          if mark.count > 1, mark.allSatisfy(\.isLetter), !(rest.isEmpty || rest.first!.isNumber || rest.first == ".") {
+          if mark.count > 1, mark.allSatisfy(\.isLetter), let next = rest.first, !(next.isNumber || next == ".") {
             continue
           }
           counts[code, default: 0] += 1
@@ -385,5 +449,14 @@ public enum ReceiptReader {
     if let option { return (option, "option") }
     if dollar { return (.usd, "dollar") }
     return (nil, nil)
+  }
+}
+
+extension StringProtocol {
+  /// The text without the characters at its end that `predicate` accepts.
+  func trimmingSuffix(while predicate: (Character) -> Bool) -> SubSequence {
+    var end = endIndex
+    while end > startIndex, predicate(self[index(before: end)]) { end = index(before: end) }
+    return self[startIndex..<end]
   }
 }

@@ -31,15 +31,11 @@ public final class ReceiptScanner {
     page.deskew()
     var best: ScannedReceipt?
     for pass in RecognitionPass.allCases {
-      let image: PageImage
+      guard let image = pass == .block ? page : page.copy() else { continue }
       switch pass {
-      case .block: image = page
-      case .flattened:
-        image = page.copy()
-        image.flattenBackground()
-      case .enlarged:
-        image = page.copy()
-        image.scale(by: 1.5)
+      case .block: break
+      case .flattened: image.flattenBackground()
+      case .enlarged: image.scale(by: 1.5)
       }
       let words = recognizer.words(on: image, pass: pass)
       let receipt = ReceiptReader.read(ReceiptLine.lines(from: words), currency: currency, dayFirst: dayFirst)

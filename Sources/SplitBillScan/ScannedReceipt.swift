@@ -65,6 +65,8 @@ public struct ScannedReceipt: Sendable, Equatable {
   public var total: ReadFigure?
   public var cash: ReadFigure?
   public var change: ReadFigure?
+  /// Lines among the items whose price could not be read.
+  public var unreadPrices: [Int] = []
   public var checks: [ReceiptCheck] = []
   public var reasons: [ReviewReason] = []
   /// The page's lines as read, numbered from 1.

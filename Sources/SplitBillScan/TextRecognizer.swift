@@ -153,8 +153,11 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   /// Flattens uneven lighting and faded print: the background normalised to white.
   func flattenBackground() { unsafe replace(unsafe pixBackgroundNormSimple(picture, nil, nil)) }
 
-  /// A copy, for a pass that changes the page.
-  func copy() -> PageImage { unsafe PageImage(unsafe pixCopy(nil, picture)!) }
+  /// A copy, for a pass that changes the page (`nil` when there is no memory for it).
+  func copy() -> PageImage? {
+    guard let copied = unsafe pixCopy(nil, picture) else { return nil }
+    return unsafe PageImage(copied)
+  }
 
   /// Hands the picture to Tesseract for the duration of `body`.
   fileprivate func withPicture<T>(_ body: (UnsafeMutablePointer<PIX>?) -> T) -> T { unsafe body(picture) }
