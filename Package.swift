@@ -84,6 +84,7 @@ let package = Package(
     .testTarget(
       name: "SplitBillInputTests", dependencies: ["SplitBillInput", "SplitBillBytes", "SplitBillText"],
       resources: [.copy("Fixtures")]),
+    .testTarget(name: "SplitBillScanTests", dependencies: ["SplitBillScan", "SplitBillCore"]),
     .testTarget(name: "SplitBillAdvisorTests", dependencies: ["SplitBillAdvisor", "SplitBillJSON", "SplitBillInput"]),
     .testTarget(
       name: "SplitBillReportsTests",

@@ -72,7 +72,9 @@ public struct ScanOutcome: Sendable {
 
   /// The bills added to the YAML file `original` (its `bills:` list, made if it has none), or why
   /// they cannot be.
-  public func appended(to original: [UInt8]) -> Result<[UInt8], ScanFailure> {
+  /// Bills whose id the file already has get `-2`, `-3`.
+  public func appended(to original: [UInt8], path: String) -> Result<[UInt8], ScanFailure> {
+    let taken = original.isEmpty ? [] : Adder.context(of: path, options: ReadingOptions(allowEmpty: true)).ids
     let plan: YAMLAppendPlan
     do throws(YAMLAppendPlan.Problem) {
       plan = try YAMLAppendPlan.plan(for: original, section: "bills")
@@ -82,7 +84,18 @@ public struct ScanOutcome: Sendable {
     var lines: [String] = []
     if original.isEmpty { lines.append("version: 1") }
     if plan.writesSectionKey { lines.append("bills:") }
-    for bill in photos.compactMap(\.bill) { lines += bill.yamlLines(dash: plan.dashColumn) }
+    var used = taken
+    for var bill in photos.compactMap(\.bill) {
+      var candidate = bill.id
+      var number = 1
+      while used.contains(candidate) {
+        number += 1
+        candidate = "\(bill.id)-\(number)"
+      }
+      used.insert(candidate)
+      bill.id = candidate
+      lines += bill.yamlLines(dash: plan.dashColumn)
+    }
     var offset = 0
     var line = 0
     while line < plan.afterLine, offset < original.count {

@@ -126,7 +126,7 @@ enum ScanCommand {
       text = Array((out.text + "\n").utf8)
     } else if let path = arguments.value("--append") {
       let original = FileManager.default.contents(atPath: path).map(Array.init) ?? []
-      switch outcome.appended(to: original) {
+      switch outcome.appended(to: original, path: path) {
       case .success(let bytes): text = bytes
       case .failure(let failure):
         throw CommandFailure(message: "cannot add to \(path): \(failure.message)", code: .cannotCreate)

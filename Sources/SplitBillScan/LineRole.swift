@@ -67,6 +67,14 @@ public enum LineRole: String, Sendable, Equatable {
       ]
     ),
     (
+      .service,
+      [
+        "SERVICE", "SERVICE CHARGE", "SVC", "SVC CHG", "SERV CHG", "SRV", "SRV CHG", "SERVIS", "CAJ PERKHIDMATAN",
+        "BEDIENUNG", "COPERTO",
+        "SERVIZIO", "SERVICIO", "SERVIÇO", "BEDIENING",
+      ]
+    ),
+    (
       .change,
       [
         "CHANGE", "CHANGE DUE", "RUCKGELD", "RÜCKGELD", "WECHSELGELD", "RENDU", "MONNAIE", "CAMBIO", "VUELTO", "RESTO",
@@ -87,13 +95,6 @@ public enum LineRole: String, Sendable, Equatable {
       [
         "GST", "VAT", "TAX", "HST", "PST", "QST", "SST", "MWST", "MWST", "UST", "TVA", "IVA", "BTW", "PPN", "PB1",
         "CUKAI", "PAJAK", "IMPOSTO", "IMPUESTO", "STEUER", "SALES TAX", "TAXES",
-      ]
-    ),
-    (
-      .service,
-      [
-        "SERVICE", "SERVICE CHARGE", "SVC", "SVC CHG", "SERV CHG", "SERVIS", "CAJ PERKHIDMATAN", "BEDIENUNG", "COPERTO",
-        "SERVIZIO", "SERVICIO", "SERVIÇO", "BEDIENING",
       ]
     ),
     (

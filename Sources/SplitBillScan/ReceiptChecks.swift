@@ -93,12 +93,43 @@ enum ReceiptChecks {
           + " = \(text(withTip)) \(closes ? "=" : "≠") total \(text(total.minorUnits))"
           + (receipt.taxIncluded ? " (tax included in the prices)" : "")))
     if !closes {
+      let sum =
+        terms.count == 1
+        ? "the \(receipt.subtotal == nil ? "items add up to" : "subtotal reads") \(text(withTip))"
+        : terms.joined(separator: " ") + " = \(text(withTip))"
       receipt.reasons.append(
         ReviewReason(
           code: "scan.total-mismatch",
-          message:
-            terms.joined(separator: " ") + " = \(text(withTip)), but the total reads \(text(total.minorUnits)) "
-            + "(\(text(abs(withTip - total.minorUnits))) apart)", line: total.line))
+          message: sum
+            + ", but the total reads \(text(total.minorUnits)) (\(text(abs(withTip - total.minorUnits))) apart)",
+          line: total.line))
+    }
+
+    // An included tax is not in the sum: it is checked against its printed rate, if any.
+    if receipt.taxIncluded, let tax = receipt.tax {
+      if let rate = receipt.taxRate, rate > 0 {
+        // total × rate / (100 % + rate), to the nearest unit.
+        let expected = (2 * total.minorUnits * rate + (10_000 + rate)) / (2 * (10_000 + rate))
+        let passed = abs(expected - tax.minorUnits) <= 1
+        receipt.checks.append(
+          ReceiptCheck(
+            name: "tax-included", passed: passed,
+            detail: "tax \(text(tax.minorUnits)) \(passed ? "=" : "≠") \(DecimalText.format(rate, scale: 2))% of "
+              + "\(text(total.minorUnits)) included (\(text(expected)))"))
+        if !passed {
+          receipt.reasons.append(
+            ReviewReason(
+              code: "scan.tax-included",
+              message:
+                "the tax included reads \(text(tax.minorUnits)) but \(DecimalText.format(rate, scale: 2))% of "
+                + "\(text(total.minorUnits)) is \(text(expected))", line: tax.line))
+        }
+      } else {
+        receipt.checks.append(
+          ReceiptCheck(
+            name: "tax-included", passed: true,
+            detail: "tax \(text(tax.minorUnits)) included in the prices: no rate printed, so not checked"))
+      }
     }
 
     // Cash − change → total.

@@ -123,12 +123,14 @@ public enum ReceiptReader {
       }
       receipt.tip = between.first { $0.role == .tip }.map(figure)
       receipt.taxIncluded = included
+      receipt.taxRate = between.first { $0.role == .tax }.flatMap { percentage(in: $0.labelText) }
       // A tax printed after the total, none before it: a VAT summary, included in the prices.
       if receipt.tax == nil, let after = summary.first(where: { $0.role == .tax && $0.index > chosen.index }),
         value(after) < value(chosen)
       {
         receipt.tax = figure(after)
         receipt.taxIncluded = true
+        receipt.taxRate = percentage(in: after.labelText)
       }
     }
     ReceiptChecks.check(&receipt, exponent: exponent)
@@ -243,6 +245,31 @@ public enum ReceiptReader {
       }
     }
     if pending != nil { priced = before }
+  }
+
+  /// The percentage a label prints (`GST 6%`, `MwSt 19 %`, `8.875%`), in hundredths of a percent.
+  static func percentage(in label: String) -> Int64? {
+    let words = label.split(separator: " ").map(String.init)
+    for (index, word) in words.enumerated() {
+      var number = word
+      if word == "%", index > 0 {
+        number = words[index - 1]
+      } else if word.hasSuffix("%") {
+        number = String(word.dropLast())
+      } else {
+        continue
+      }
+      number = String(number.drop { !$0.isNumber }).replacingOccurrences(of: ",", with: ".")
+      let parts = number.split(separator: ".", omittingEmptySubsequences: false)
+      guard parts.count <= 2, let whole = Int64(parts[0]), whole <= 100 else { continue }
+      var fraction: Int64 = 0
+      if parts.count == 2 {
+        guard parts[1].count <= 2, let digits = Int64(parts[1]) else { continue }
+        fraction = parts[1].count == 1 ? digits * 10 : digits
+      }
+      return whole * 100 + fraction
+    }
+    return nil
   }
 
   // MARK: - Items

@@ -60,6 +60,8 @@ public struct ScannedReceipt: Sendable, Equatable {
   public var tax: ReadFigure?
   /// Whether the prices hold the tax (VAT): the tax is printed but not added.
   public var taxIncluded = false
+  /// The tax's rate as printed beside it, in hundredths of a percent (`6%` is 600).
+  public var taxRate: Int64?
   public var rounding: ReadFigure?
   public var tip: ReadFigure?
   public var total: ReadFigure?

@@ -1,0 +1,272 @@
+import SplitBillCore
+import Testing
+
+@testable import SplitBillScan
+
+/// Lines as Tesseract would give them: each entry a line of words, the last word at the right
+/// edge (the price column), 40 px apart.
+func page(_ rows: [String]) -> [ReceiptLine] {
+  var words: [RecognizedWord] = []
+  for (row, text) in rows.enumerated() {
+    let parts = text.split(separator: " ").map(String.init)
+    var left = 20
+    for (index, part) in parts.enumerated() {
+      let width = part.count * 14
+      let isLast = index == parts.count - 1 && parts.count > 1 && part.contains(where: \.isNumber)
+      words.append(
+        RecognizedWord(
+          text: part, left: isLast ? 700 - width : left, top: 20 + row * 40, width: width, height: 24, confidence: 90))
+      left += width + 12
+    }
+  }
+  return ReceiptLine.lines(from: words)
+}
+
+@Suite struct PrintedAmountTests {
+  @Test func readsThePrintedFormsExactly() throws {
+    func units(_ text: String, exponent: Int = 2, whole: Bool = false) -> Int64? {
+      PrintedAmount.parse(text, exponent: exponent, wholeAmounts: whole)?.minorUnits(exponent: exponent)
+    }
+    #expect(units("14.00") == 1400)
+    #expect(units("8.2") == 820)
+    #expect(units("1,234.56") == 123_456)
+    #expect(units("1.234,56") == 123_456)
+    #expect(units("12,50") == 1250)
+    #expect(units("$7.97") == 797)
+    #expect(units("RM12.00") == 1200)
+    #expect(units("€3,50") == 350)
+    #expect(units("5.00-") == -500)
+    #expect(units("(2.50)") == -250)
+    #expect(units("174,600", exponent: 2) == 17_460_000)
+    #expect(units("0.825") == nil, "three decimals are not a price in a two-decimal currency")
+    #expect(units("1.250", exponent: 3) == 1250)
+    #expect(units("2017") == nil, "a bare integer is a year or a count")
+    #expect(units("1500", exponent: 0, whole: true) == 1500)
+    #expect(units("12:44") == nil)
+    #expect(units("19/04/2017") == nil)
+    #expect(units("1,2,3") == nil)
+  }
+}
+
+@Suite struct LineRoleTests {
+  @Test(arguments: [
+    ("SUBTOTAL", LineRole.subtotal), ("Sub Total", .subtotal), ("Zwischensumme", .subtotal),
+    ("TOTAL", .total), ("TOTA", .total), ("Net Total", .total), ("Summe EUR", .total), ("TOTALE", .total),
+    ("Totaal", .total), ("Jumlah", .total), ("Total incl. GST", .total), ("GST 6%", .tax), ("MwSt 19%", .tax),
+    ("TVA 10%", .tax), ("IVA", .tax), ("BTW 9%", .tax), ("10% Srv Chg", .service), ("Service charge", .service),
+    ("Coperto", .service), ("Discount", .discount), ("Rabatt", .discount), ("Rounding adj", .rounding),
+    ("Tip", .tip), ("Gratuity 18%", .tip), ("Trinkgeld", .tip), ("CASH", .cash), ("Tunai", .cash),
+    ("CHANGE DUE", .change), ("Rückgeld", .change), ("Kembalian", .change), ("VISA TEND", .tender),
+    ("Total qty", .ignored), ("Tel", .ignored),
+  ])
+  func tellsTheFigureByItsLabel(label: String, role: LineRole) {
+    #expect(LineRole.of(label: label) == role)
+  }
+
+  @Test func anItemNameIsNoFigure() {
+    for name in ["Clam chowder", "Pizza margherita", "Fish tacos", "Bagel"] { #expect(LineRole.of(label: name) == nil) }
+  }
+}
+
+@Suite struct ReceiptReaderTests {
+  let usd = Currency.usd
+
+  @Test func aReceiptWhoseArithmeticClosesIsVerified() {
+    let receipt = ReceiptReader.read(
+      page([
+        "BLUE HERON CAFE", "Date: 2026-11-20", "Clam chowder 9.50", "2 x Fish tacos 25.00", "Lemonade 4.25",
+        "Subtotal 38.75", "Tax 8% 3.10", "TOTAL 41.85", "CASH 50.00", "CHANGE 8.15",
+      ]), currency: usd)
+    #expect(receipt.status == .verified)
+    #expect(receipt.total?.minorUnits == 4185)
+    #expect(receipt.merchant == "BLUE HERON CAFE")
+    #expect(receipt.date == CalendarDate(year: 2026, month: 11, day: 20))
+    #expect(receipt.items.map(\.name) == ["Clam chowder", "Fish tacos", "Lemonade"])
+    #expect(receipt.items.map(\.quantity) == [1, 2, 1])
+    #expect(receipt.items[1].unitPrice == 1250)
+    #expect(receipt.checks.map(\.name) == ["items-subtotal", "subtotal-total", "cash-change", "decimals"])
+    #expect(receipt.checks.filter { !$0.passed }.isEmpty)
+  }
+
+  @Test func aTotalThatDoesNotAddUpNeedsReviewAtItsLine() {
+    let receipt = ReceiptReader.read(
+      page(["CAFE", "Soup 9.50", "Bread 4.25", "Subtotal 13.75", "Tax 1.10", "TOTAL 14.95"]), currency: usd)
+    #expect(receipt.status == .needsReview)
+    #expect(receipt.total?.minorUnits == 1495)
+    let reason = receipt.reasons.first { $0.code == "scan.total-mismatch" }
+    #expect(reason?.line == 6)
+    #expect(reason?.message.contains("14.85") == true)
+  }
+
+  @Test func aMissingItemNeedsReview() {
+    let receipt = ReceiptReader.read(
+      page(["CAFE", "Soup 9.50", "Subtotal 13.75", "Tax 1.10", "TOTAL 14.85"]), currency: usd)
+    #expect(receipt.status == .needsReview)
+    #expect(receipt.reasons.map(\.code) == ["scan.items-subtotal"])
+  }
+
+  @Test func cashLessChangeMustBeTheTotal() {
+    let receipt = ReceiptReader.read(
+      page(["CAFE", "Soup 9.50", "Bread 4.25", "TOTAL 13.75", "CASH 20.00", "CHANGE 7.25"]), currency: usd)
+    #expect(receipt.status == .needsReview)
+    #expect(receipt.reasons.map(\.code) == ["scan.cash-change"])
+  }
+
+  @Test func noTotalAndNoItemsAreSaid() {
+    let receipt = ReceiptReader.read(page(["CAFE", "Thank you"]), currency: usd)
+    #expect(Set(receipt.reasons.map(\.code)) == ["scan.no-total", "scan.no-items"])
+    let noItems = ReceiptReader.read(page(["CAFE", "TOTAL 13.75"]), currency: usd)
+    #expect(noItems.reasons.map(\.code) == ["scan.no-items"])
+  }
+
+  @Test func anUnreadablePriceAmongTheItemsNeedsReview() {
+    let receipt = ReceiptReader.read(
+      page(["CAFE", "Soup 9.50", "Bread 4.2O5x", "TOTAL 9.50"]), currency: usd)
+    #expect(receipt.reasons.map(\.code) == ["scan.unread-price"])
+    #expect(receipt.reasons.first?.line == 3)
+  }
+
+  @Test func anIncludedTaxIsCheckedByItsRate() {
+    let wrong = ReceiptReader.read(
+      page(["KEDAI", "Nasi lemak RM 8.50", "Teh tarik RM 2.80", "TOTAL RM 11.30", "GST 6% included 0.84"]),
+      currency: nil)
+    #expect(wrong.reasons.map(\.code) == ["scan.tax-included"])
+  }
+
+  @Test func includedTaxIsNotAdded() {
+    let receipt = ReceiptReader.read(
+      page(["KEDAI", "Nasi lemak RM 8.50", "Teh tarik RM 2.80", "TOTAL RM 11.30", "GST 6% included 0.64"]),
+      currency: nil)
+    #expect(receipt.currency?.code == "MYR")
+    #expect(receipt.status == .verified)
+    #expect(receipt.taxIncluded)
+    #expect(receipt.tax?.minorUnits == 64)
+  }
+
+  @Test func serviceDiscountAndRoundingCloseTheChain() throws {
+    let receipt = ReceiptReader.read(
+      page([
+        "TONY'S", "Steak 67.67", "Latte 9.35", "Subtotal 77.02", "Discount 2.00", "10% Service 7.50", "GST 6% 4.97",
+        "Rounding -0.04", "Total 87.45",
+      ]), currency: try Currency(code: "MYR"))
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+    #expect(receipt.discount?.minorUnits == 200)
+    #expect(receipt.service?.minorUnits == 750)
+    #expect(receipt.rounding?.minorUnits == -4)
+  }
+
+  @Test func decimalCommaAndWordsInOtherLanguages() {
+    let receipt = ReceiptReader.read(
+      page(["GASTHAUS ADLER", "21.11.2026", "Schnitzel 18,90", "Bier 4,50", "Summe EUR 23,40"]), currency: nil)
+    #expect(receipt.status == .verified)
+    #expect(receipt.currency?.code == "EUR")
+    #expect(receipt.total?.minorUnits == 2340)
+    #expect(receipt.date == CalendarDate(year: 2026, month: 11, day: 21))
+  }
+
+  @Test func valuesPrintedUnderTheirLabelsAreTaken() {
+    // The price column slipped a line down: each label's value is on the line under it.
+    let receipt = ReceiptReader.read(
+      page(["LOBLAW", "COORS LIGHT 13.99", "DEPOSIT", "0.60", "SUBTOTAL", "HST 13% 14.59", "1.82", "TOTAL", "16.41"]),
+      currency: .usd)
+    #expect(receipt.subtotal?.minorUnits == 1459)
+    #expect(receipt.tax?.minorUnits == 182)
+    #expect(receipt.total?.minorUnits == 1641)
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+  }
+
+  @Test func aPrintedTipIsPartOfTheTotal() {
+    let receipt = ReceiptReader.read(
+      page(["DINER", "Burger 12.00", "Fries 4.00", "Subtotal 16.00", "Tip 3.00", "Total 19.00"]), currency: .usd)
+    #expect(receipt.status == .verified)
+    #expect(receipt.tip?.minorUnits == 300)
+  }
+
+  @Test func wholeAmountCurrencies() throws {
+    let receipt = ReceiptReader.read(
+      page(["WARUNG", "Ice coffee 82,000", "Avocado coffee 61,000", "Subtotal 143,000", "TOTAL 143,000"]),
+      currency: try Currency(code: "IDR"))
+    #expect(receipt.status == .verified)
+    #expect(receipt.total?.minorUnits == 14_300_000)
+  }
+
+  @Test func dayAndMonthAreToldApart() {
+    #expect(
+      ReceiptReader.read(page(["A", "04/05/2026"]), currency: .usd).date == CalendarDate(year: 2026, month: 4, day: 5))
+    #expect(
+      ReceiptReader.read(page(["A", "04/05/2026"]), currency: .eur).date == CalendarDate(year: 2026, month: 5, day: 4))
+    #expect(
+      ReceiptReader.read(page(["A", "25/12/18"]), currency: .usd).date == CalendarDate(year: 2018, month: 12, day: 25))
+    #expect(
+      ReceiptReader.read(page(["A", "03 MAR 19"]), currency: .usd).date == CalendarDate(year: 2019, month: 3, day: 3))
+  }
+
+  /// Many generated receipts, each read once as printed and once with one figure misread: the
+  /// right one is verified with its total, the misread one never is.
+  @Test func aWrongFigureIsNeverVerified() {
+    var generator = SeededGenerator(seed: 20_261_203)
+    for _ in 0..<400 {
+      let count = Int.random(in: 1...6, using: &generator)
+      let prices = (0..<count).map { _ in Int64.random(in: 50...9_999, using: &generator) }
+      let subtotal = prices.reduce(0, +)
+      let tax = subtotal * Int64.random(in: 0...20, using: &generator) / 100
+      let total = subtotal + tax
+      func money(_ units: Int64) -> String { DecimalText.format(units, scale: 2) }
+      var rows = ["SHOP"] + prices.enumerated().map { "Item\($0.offset + 1) \(money($0.element))" }
+      rows += ["Subtotal \(money(subtotal))", "Tax \(money(tax))", "TOTAL \(money(total))"]
+      let right = ReceiptReader.read(page(rows), currency: .usd)
+      #expect(right.status == .verified && right.total?.minorUnits == total, "\(rows)")
+      // One figure misread by a digit's worth.
+      var wrong = rows
+      let line = Int.random(in: 1..<wrong.count, using: &generator)
+      let delta = [1, 9, 10, 90, 100, 900][Int.random(in: 0..<6, using: &generator)]
+      let parts = wrong[line].split(separator: " ")
+      let value = PrintedAmount.parse(parts.last!)!.minorUnits(exponent: 2)! + Int64(delta)
+      wrong[line] = parts.dropLast().joined(separator: " ") + " " + money(value)
+      let misread = ReceiptReader.read(page(wrong), currency: .usd)
+      // A misread tax with no rate printed may be read as included in the prices (nothing to
+      // check it by): the total is then still the right one.
+      let taxLine = wrong.count - 2
+      #expect(
+        misread.status == .needsReview
+          || (line == taxLine && misread.taxIncluded && misread.total?.minorUnits == total),
+        "\(wrong) was verified")
+    }
+  }
+}
+
+/// A small deterministic generator (SplitMix64), so the generated cases are the same every run.
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+@Suite struct ImageFormatTests {
+  @Test func formatsAreToldByTheirFirstBytes() {
+    #expect(ImageFormat.sniff([0xFF, 0xD8, 0xFF, 0xE0]) == .jpeg)
+    #expect(ImageFormat.sniff([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) == .png)
+    #expect(ImageFormat.sniff(Array("II*\u{0}".utf8)) == .tiff)
+    #expect(ImageFormat.sniff([0, 0, 0, 0x18] + Array("ftypheic".utf8)) == .heic)
+    #expect(ImageFormat.sniff(Array("%PDF-1.4".utf8)) == nil)
+  }
+
+  @Test func theExifOrientationIsReadFromAJPEG() {
+    // SOI, then APP1 "Exif\0\0" holding a little-endian TIFF with one entry: 0x0112 = 6.
+    let tiff: [UInt8] = [0x49, 0x49, 0x2A, 0, 8, 0, 0, 0, 1, 0, 0x12, 0x01, 3, 0, 1, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0]
+    let body = Array("Exif".utf8) + [0, 0] + tiff
+    let length = body.count + 2
+    let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1, UInt8(length >> 8), UInt8(length & 0xFF)] + body + [0xFF, 0xD9]
+    let orientation = ExifOrientation.read(from: jpeg, format: .jpeg)
+    #expect(orientation?.value == 6)
+    #expect(orientation?.clockwiseQuarterTurns == 1)
+    #expect(orientation?.mirrored == false)
+    #expect(ExifOrientation.read(from: [0xFF, 0xD8, 0xFF, 0xD9], format: .jpeg) == nil)
+  }
+}

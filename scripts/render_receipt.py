@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Renders receipts with known contents as photos, for the scan tests.
+
+Reads a JSON list from standard input, one object per photo:
+  {"file": "out/a.jpg", "lines": [["NAME", "PRICE"], ["TEXT"]...], "format": "jpeg|png|tiff|heic",
+   "rotate": degrees, "blur": radius, "noise": amplitude, "fade": true, "exif_orientation": 6}
+Lines are drawn in DejaVu Sans Mono (Debian's fonts-dejavu-core), a left column and a right-aligned
+price column. `fade` lowers the contrast and greys the paper as old thermal print does;
+`exif_orientation` 6 stores the pixels turned a quarter left with the tag that turns them back.
+Needs Pillow (and pillow-heif for HEIC). Writes nothing on standard output.
+"""
+import json
+import random
+import sys
+
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
+
+
+def render(spec):
+    font = ImageFont.truetype(FONT, spec.get("size", 30))
+    width = 820
+    line_height = int(spec.get("size", 30) * 1.5)
+    height = 80 + line_height * len(spec["lines"])
+    page = Image.new("L", (width, height), 255)
+    draw = ImageDraw.Draw(page)
+    for number, line in enumerate(spec["lines"]):
+        y = 40 + number * line_height
+        draw.text((40, y), line[0], font=font, fill=0)
+        if len(line) > 1:
+            right = line[1]
+            draw.text((width - 40 - draw.textlength(right, font=font), y), right, font=font, fill=0)
+    if spec.get("fade"):
+        page = page.point(lambda value: 150 + value * 95 // 255)
+    if spec.get("noise"):
+        generator = random.Random(spec.get("seed", 7))
+        amplitude = spec["noise"]
+        pixels = page.load()
+        for y in range(page.height):
+            for x in range(page.width):
+                pixels[x, y] = max(0, min(255, pixels[x, y] + generator.randint(-amplitude, amplitude)))
+    if spec.get("blur"):
+        page = page.filter(ImageFilter.GaussianBlur(spec["blur"]))
+    # A photo: the receipt on a darker table, a little turned.
+    photo = Image.new("L", (width + 160, height + 160), 90)
+    photo.paste(page, (80, 80))
+    if spec.get("rotate"):
+        photo = photo.rotate(spec["rotate"], resample=Image.BICUBIC, expand=True, fillcolor=90)
+    photo = photo.convert("RGB")
+    kind = spec.get("format", "png")
+    options = {}
+    if spec.get("exif_orientation") == 6:
+        # Stored turned a quarter to the left; the tag says: turn it a quarter right to view.
+        photo = photo.transpose(Image.Transpose.ROTATE_90)
+        exif = Image.Exif()
+        exif[0x0112] = 6
+        options["exif"] = exif.tobytes()
+    if kind == "heic":
+        import pillow_heif
+
+        pillow_heif.register_heif_opener()
+        photo.save(spec["file"], format="HEIF", quality=90)
+    elif kind == "jpeg":
+        photo.save(spec["file"], format="JPEG", quality=spec.get("quality", 90), **options)
+    elif kind == "tiff":
+        photo.save(spec["file"], format="TIFF")
+    else:
+        photo.save(spec["file"], format="PNG")
+
+
+def main():
+    for spec in json.load(sys.stdin):
+        render(spec)
+
+
+if __name__ == "__main__":
+    main()
