@@ -37,7 +37,8 @@ let package = Package(
     // Receipts read from photos offline: images normalised, text recognised, lines rebuilt,
     // figures found and checked by their arithmetic.
     .target(
-      name: "SplitBillScan", dependencies: ["SplitBillCore", "SplitBillText", "CTesseract"], swiftSettings: checked),
+      name: "SplitBillScan", dependencies: ["SplitBillCore", "SplitBillJSON", "SplitBillText", "CTesseract"],
+      swiftSettings: checked),
     // Readers: YAML through libyaml's event API, CSV scanned as bytes; the bill rules and diagnostics.
     .target(
       name: "SplitBillInput",

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import SplitBillAdvisor
 import SplitBillInput
 import SplitBillJSON
 @_exported import SplitBillScan
@@ -45,6 +46,8 @@ public struct ScannedPhoto: Sendable {
   public var error: String?
   /// Seconds spent on it (decoding, recognition, reading).
   public var seconds: Double
+  /// Whether the vision model could not be asked about it (a network failure, a bad key).
+  public var providerFailed = false
 }
 
 /// What a scan gave: a result per photo, in the order the photos were named.
@@ -147,7 +150,7 @@ public struct ScanOutcome: Sendable {
                 ("price", .number(DecimalText.format(item.amount, scale: exponent))),
                 ("quantity", .number(String(item.quantity))),
                 ("unit_price", .number(DecimalText.format(item.unitPrice, scale: exponent))),
-                ("line", .number(String(item.line))),
+                ("line", item.line.map { .number(String($0)) } ?? .null),
               ])
             })
         ),
@@ -273,5 +276,123 @@ public enum Scanner {
       seen[id] = count
       return count == 1 ? id : "\(id)-\(count)"
     }
+  }
+}
+
+/// A vision model to read receipts with instead of Tesseract (`scan --engine gemini|openai`):
+/// the photo is sent (upright, grey, downscaled) and the model's answer checked like a reading.
+public struct VisionSettings: Sendable {
+  public enum Provider: String, Sendable, CaseIterable {
+    case gemini, openai
+  }
+
+  public var provider: Provider
+  /// The API key (a request header, never a URL); `nil` for a local server that needs none.
+  public var apiKey: String?
+  /// The model; `nil`, the provider's default.
+  public var model: String?
+  /// The server; `nil`, Google's for Gemini, Ollama's (`http://localhost:11434/v1`) for OpenAI.
+  public var baseURL: String?
+  /// Gemini's API version (`v1beta`).
+  public var apiVersion: String?
+  /// Requests per rolling minute, requests in flight, retries of a failed request.
+  public var requestsPerMinute = 5
+  public var concurrency = 1
+  public var maxRetries = 4
+  /// Give up on one request after this long.
+  public var timeout: Duration = .seconds(60)
+  /// Where answers are kept, by the photo's hash (`nil`: no cache).
+  public var cacheDirectory: String?
+
+  public init(provider: Provider, apiKey: String? = nil) {
+    self.provider = provider
+    self.apiKey = apiKey
+  }
+
+  /// The default cache directory for `environment` (`$XDG_CACHE_HOME/splitbill/receipts`).
+  public static func defaultCacheDirectory(environment: [String: String]) -> String? {
+    AdviceCache.defaultDirectory(environment: environment).map { $0.replacing("/advice", with: "/receipts") }
+  }
+}
+
+extension Scanner {
+  /// Scans every photo `options.paths` names with the vision model `vision`: photos prepared on
+  /// every core, then sent under the rate limit (cached answers first), each answer checked.
+  /// `progress` is called with the photos answered; `trace` with each request (key redacted).
+  public static func run(
+    _ options: ScanOptions, vision: VisionSettings, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+    trace: @escaping @Sendable (String) -> Void = { _ in }
+  ) async throws(ScanFailure) -> ScanOutcome {
+    let provider: VisionProvider
+    switch vision.provider {
+    case .gemini:
+      guard let key = vision.apiKey else {
+        throw ScanFailure(message: "--engine gemini needs an API key: set GEMINI_API_KEY or pass --ai-key-file PATH")
+      }
+      provider = .gemini(
+        GeminiProvider(
+          apiKey: key, model: vision.model ?? GeminiProvider.defaultModel,
+          baseURL: vision.baseURL ?? GeminiProvider.defaultBaseURL,
+          version: vision.apiVersion ?? GeminiProvider.defaultVersion))
+    case .openai:
+      provider = .openai(
+        OpenAIProvider(
+          apiKey: vision.apiKey, model: vision.model ?? OpenAIProvider.defaultModel,
+          baseURL: vision.baseURL ?? OpenAIProvider.defaultBaseURL))
+    }
+    let (paths, missing) = photos(in: options.paths)
+    let ids = uniqueIDs(paths)
+    // Decoding and downscaling on every core, one photo at a time per core.
+    let prepared = Mutex([Result<VisionPhoto, PhotoError>?](repeating: nil, count: paths.count))
+    DispatchQueue.concurrentPerform(iterations: paths.count) { index in
+      let result: Result<VisionPhoto, PhotoError>
+      if let data = FileManager.default.contents(atPath: paths[index]) {
+        let bytes = Array(data)
+        do throws(PhotoError) {
+          let jpeg = try ReceiptScanner.uploadJPEG(bytes)
+          result = .success(
+            VisionPhoto(
+              id: String(index), image: jpeg, mimeType: "image/jpeg",
+              digest: SHA256.digest(bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()))
+        } catch {
+          result = .failure(error)
+        }
+      } else {
+        result = .failure(PhotoError(message: "cannot be read"))
+      }
+      prepared.withLock { $0[index] = result }
+    }
+    let ready = prepared.withLock { $0 }
+    var settings = AdvisorSettings()
+    settings.requestsPerMinute = vision.requestsPerMinute
+    settings.concurrency = vision.concurrency
+    settings.maxRetries = vision.maxRetries
+    let coordinator = ReceiptVisionCoordinator(
+      provider: provider, transport: URLSessionTransport(timeout: vision.timeout), settings: settings,
+      cacheDirectory: vision.cacheDirectory, progress: progress, trace: trace)
+    let answers = await coordinator.read(ready.compactMap { try? $0?.get() })
+    var scanned: [ScannedPhoto] = []
+    for (index, path) in paths.enumerated() {
+      var photo = ScannedPhoto(path: path, bill: nil, error: nil, seconds: 0)
+      switch ready[index] {
+      case .failure(let error): photo.error = error.message
+      case .none: photo.error = "not scanned"
+      case .success:
+        switch answers[String(index)] {
+        case .success(let answer):
+          let receipt = ReceiptReader.read(modelAnswer: answer, currency: options.currency)
+          photo.bill = ReceiptBill(
+            id: ids[index], photo: path, receipt: receipt, diners: options.diners, paidBy: options.paidBy)
+        case .failure(let failure):
+          photo.error = "\(provider.name): \(failure.reason)"
+          photo.providerFailed = true
+        case .none:
+          photo.error = "\(provider.name): no answer"
+          photo.providerFailed = true
+        }
+      }
+      scanned.append(photo)
+    }
+    return ScanOutcome(photos: scanned, missing: missing)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SplitBill
+import SplitBillAdvisor
 import SplitBillCore
 import SplitBillInput
 import SplitBillJSON
@@ -37,8 +38,15 @@ enum ScanCommand {
         "--dates", "ORDER", "day-first or month-first for dates like 04/05/2026 (default: month first for USD only).",
         choices: ["day-first", "month-first"]),
       .value("--jobs", "N", "Photos read at once (default: one per core)."),
+      .value(
+        "--engine", "NAME",
+        "Who reads the photos: tesseract (default: offline), gemini or openai (a vision model: Ollama, llama.cpp, vLLM; the photo is sent).",
+        choices: ["tesseract", "gemini", "openai"]),
       .flag("--quiet", "No progress line and no summary on stderr."),
-    ],
+    ]
+      + AdvisorOptions.specs.filter { visionOptions.contains($0.name) }.map {
+        $0.under("With --engine gemini or openai (the advisor's options)")
+      },
     details: """
       Reads each photo (JPEG, PNG, TIFF or HEIC; EXIF orientation honoured) with Tesseract, offline,
       and writes one itemized bill per photo: id from the file name, date, merchant, currency,
@@ -56,6 +64,58 @@ enum ScanCommand {
       "splitbill scan receipts/ --format json | jq '.receipts[] | {file, status, total}'",
     ],
     run: run, operands: ["jpg", "jpeg", "png", "tif", "tiff", "heic"])
+
+  /// The advisor's options a vision engine takes.
+  static let visionOptions: Set<String> = [
+    "--ai-base-url", "--ai-model", "--ai-api-version", "--ai-key-file", "--ai-rpm", "--ai-concurrency", "--ai-timeout",
+    "--ai-max-retries", "--no-cache", "--verbose",
+  ]
+
+  /// The vision model the arguments ask for, or `nil` for Tesseract.
+  static func vision(_ arguments: ParsedArguments, environment: [String: String]) throws -> VisionSettings? {
+    guard let engine = arguments.value("--engine"), engine != "tesseract",
+      let provider = VisionSettings.Provider(rawValue: engine)
+    else {
+      if let used = visionOptions.first(where: { arguments.value($0) != nil || arguments.flag($0) }) {
+        throw UsageError("\(used) goes with --engine gemini or openai")
+      }
+      return nil
+    }
+    func number(_ name: String, default value: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
+      try arguments.parse(name) { text in
+        guard let number = Int(text), range.contains(number) else {
+          throw UsageError("'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+      } ?? value
+    }
+    var settings = VisionSettings(
+      provider: provider,
+      apiKey: try AdvisorOptions.apiKey(arguments, kind: provider == .gemini ? .gemini : .openai, environment: environment))
+    if provider == .gemini, settings.apiKey == nil {
+      throw CommandFailure(
+        message: "--engine gemini needs an API key: set GEMINI_API_KEY or pass --ai-key-file PATH (a file only you can read)",
+        code: .unavailable)
+    }
+    if let base = arguments.value("--ai-base-url") {
+      guard base.hasPrefix("http://") || base.hasPrefix("https://") else {
+        throw UsageError("--ai-base-url: '\(base)' is not an http:// or https:// URL")
+      }
+      guard !base.contains("key=") else {
+        throw UsageError("--ai-base-url: keys never go in URLs; use GEMINI_API_KEY, OPENAI_API_KEY or --ai-key-file")
+      }
+      settings.baseURL = base
+    }
+    settings.model = arguments.value("--ai-model")
+    settings.apiVersion = arguments.value("--ai-api-version")
+    settings.requestsPerMinute = try number("--ai-rpm", default: 5, range: 1...10_000)
+    settings.concurrency = try number("--ai-concurrency", default: 1, range: 1...64)
+    settings.maxRetries = try number("--ai-max-retries", default: 4, range: 0...20)
+    settings.timeout = .seconds(try number("--ai-timeout", default: 60, range: 1...3_600))
+    settings.cacheDirectory =
+      arguments.flag("--no-cache") ? nil : VisionSettings.defaultCacheDirectory(environment: environment)
+    return settings
+  }
 
   static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) async throws -> ExitCode {
     guard !arguments.positionals.isEmpty else {
@@ -89,11 +149,22 @@ enum ScanCommand {
     let showProgress = context.stderrIsTerminal && !quiet
     let line = ProgressLine(enabled: showProgress)
     let outcome: ScanOutcome
+    let vision = try Self.vision(arguments, environment: context.environment)
     do {
       let scanOptions = options
-      outcome = try await DedicatedThread.run(&context) { _ in
-        try Scanner.run(scanOptions) { done, total in
-          line.show(text: "scanning: \(done)/\(total) photos")
+      if let vision {
+        let traces = Locked<[String]>([])
+        let verbose = arguments.flag("--verbose")
+        let redactor = Redactor(secret: vision.apiKey)
+        outcome = try await Scanner.run(
+          scanOptions, vision: vision, progress: { line.show(text: "scanning: \($0)/\($1) photos") },
+          trace: { text in if verbose { traces.withLock { $0.append(redactor.redact(text)) } } })
+        for text in traces.withLock({ $0 }) { context.message("scan: " + text) }
+      } else {
+        outcome = try await DedicatedThread.run(&context) { _ in
+          try Scanner.run(scanOptions) { done, total in
+            line.show(text: "scanning: \(done)/\(total) photos")
+          }
         }
       }
     } catch let failure as ScanFailure {
@@ -154,6 +225,7 @@ enum ScanCommand {
           + "\(outcome.needsReview) to review" + (outcome.unreadable > 0 ? ", \(outcome.unreadable) unreadable" : "")
           + (destination.map { "; wrote \(TerminalText.sanitize($0))" } ?? ""))
     }
+    if outcome.photos.contains(where: \.providerFailed) { return .unavailable }
     if outcome.unreadable > 0 || !outcome.missing.isEmpty { return .noInput }
     return outcome.needsReview > 0 ? .invalidBills : .success
   }

@@ -107,19 +107,19 @@ public enum ReceiptReader {
       let between = summary.filter { $0.index < chosen.index }
       if parts.discount > 0 {
         receipt.discount = ReadFigure(
-          minorUnits: parts.discount, line: between.first { $0.role == .discount }.map { $0.index + 1 } ?? 0)
+          minorUnits: parts.discount, line: between.first { $0.role == .discount }.map { $0.index + 1 })
       }
       if parts.service != 0 {
         receipt.service = ReadFigure(
-          minorUnits: parts.service, line: between.first { $0.role == .service }.map { $0.index + 1 } ?? 0)
+          minorUnits: parts.service, line: between.first { $0.role == .service }.map { $0.index + 1 })
       }
       if parts.tax != 0 {
         receipt.tax = ReadFigure(
-          minorUnits: parts.tax, line: between.first { $0.role == .tax }.map { $0.index + 1 } ?? 0)
+          minorUnits: parts.tax, line: between.first { $0.role == .tax }.map { $0.index + 1 })
       }
       if parts.rounding != 0 {
         receipt.rounding = ReadFigure(
-          minorUnits: parts.rounding, line: between.first { $0.role == .rounding }.map { $0.index + 1 } ?? 0)
+          minorUnits: parts.rounding, line: between.first { $0.role == .rounding }.map { $0.index + 1 })
       }
       receipt.tip = between.first { $0.role == .tip }.map(figure)
       receipt.taxIncluded = included
@@ -329,7 +329,7 @@ public enum ReceiptReader {
         guard let source else { continue }
         used.insert(source)
         label = lines[source].words + label
-      } else if !items.isEmpty, isNameLine(candidate.index - 1), candidate.index - 1 > (items.last?.line ?? 0) - 1 {
+      } else if !items.isEmpty, isNameLine(candidate.index - 1), candidate.index + 1 > (items.last?.line ?? 0) + 1 {
         // A name too long for one line, its first part on the line above.
         used.insert(candidate.index - 1)
         label = lines[candidate.index - 1].words + label

@@ -18,6 +18,16 @@ public final class ReceiptScanner {
   /// The narrowest: smaller photos (a crop of a receipt) are scaled up to it.
   static let narrowestPage = 1000
 
+  /// The photo in `bytes` as a vision model gets it: upright (EXIF applied), grey, at most
+  /// ``widestPage`` pixels wide, as a JPEG (HEIC and TIFF converted; a 12-megapixel photo sent
+  /// as a few hundred kilobytes, far under the providers' request limits).
+  public static func uploadJPEG(_ bytes: [UInt8]) throws(PhotoError) -> [UInt8] {
+    let page = try PageImage.decode(bytes)
+    if page.width > widestPage { page.scale(by: Float(widestPage) / Float(page.width)) }
+    guard let jpeg = page.jpeg() else { throw PhotoError(message: "the photo cannot be encoded for the model") }
+    return jpeg
+  }
+
   /// Reads the receipt in `bytes`. Passes after the first (background flattened, then
   /// enlarged) run only while no reading has closed its arithmetic; the best reading wins.
   public func scan(_ bytes: [UInt8], currency: Currency?, dayFirst: Bool? = nil) throws(PhotoError) -> ScannedReceipt {

@@ -3,7 +3,8 @@ import SplitBillCore
 /// A figure read off a receipt: its value in the currency's minor units and the line it is on.
 public struct ReadFigure: Sendable, Equatable {
   public var minorUnits: Int64
-  public var line: Int
+  /// The page's line (from 1), when the figure was read off a line (not by a vision model).
+  public var line: Int?
 }
 
 /// An item line: its name as printed, the line's amount (`price` × `quantity`), the quantity when
@@ -13,7 +14,8 @@ public struct ScannedItem: Sendable, Equatable {
   /// The line's amount as printed, in minor units (negative for a discount line among the items).
   public var amount: Int64
   public var quantity: Int
-  public var line: Int
+  /// The page's line (from 1), when read off a line.
+  public var line: Int?
 
   /// The price of one (`amount / quantity`, exact by construction).
   public var unitPrice: Int64 { amount / Int64(quantity) }

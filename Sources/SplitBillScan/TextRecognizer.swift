@@ -33,6 +33,7 @@ public struct RecognizedWord: Sendable, Equatable {
 /// Why a photo could not be read at all.
 public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
   public var message: String
+  public init(message: String) { self.message = message }
   public var description: String { message }
 }
 
@@ -152,6 +153,15 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
 
   /// Flattens uneven lighting and faded print: the background normalised to white.
   func flattenBackground() { unsafe replace(unsafe pixBackgroundNormSimple(picture, nil, nil)) }
+
+  /// The page as a JPEG (for a vision model: upright, grey, small), or `nil` if it cannot be encoded.
+  func jpeg(quality: Int32 = 85) -> [UInt8]? {
+    var data: UnsafeMutablePointer<UInt8>?
+    var size = 0
+    guard unsafe pixWriteMemJpeg(&data, &size, picture, quality, 0) == 0, let data = unsafe data else { return nil }
+    defer { unsafe lept_free(data) }
+    return unsafe Array(UnsafeBufferPointer(start: data, count: size))
+  }
 
   /// A copy, for a pass that changes the page (`nil` when there is no memory for it).
   func copy() -> PageImage? {

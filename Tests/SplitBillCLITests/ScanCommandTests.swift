@@ -195,3 +195,115 @@ struct RealReceiptTests {
     #expect(right >= 12, "\(right) of \(printed) totals right")
   }
 }
+
+/// `scan --engine gemini|openai` against the stand-in server: the photo goes inline with the
+/// key in a header, the answer goes through the same checks (a wrong total is caught), retries
+/// follow the server's delay, and a second run answers from the cache without a request.
+@Suite(
+  .enabled(
+    if: needing(StandInServer.available && receiptRendering), "needs python3 with Pillow for the stand-in and the photos"),
+  .serialized)
+struct VisionScanTests {
+  static let key = "test-key-Vz27q-never-shown"
+
+  /// What a model reads off the two photos: the café's receipt right, the deli's total wrong.
+  static var answers: [[String: Any]] { [
+    [
+      "merchant": "CORNER DELI", "date": "2026-11-03", "currency": "USD",
+      "items": [["name": "Bagel", "price": "3.50", "quantity": 1], ["name": "Coffee", "price": "2.75", "quantity": 1]],
+      "subtotal": NSNull(), "discount": NSNull(), "service": NSNull(), "tax": NSNull(), "rounding": NSNull(),
+      "tip": NSNull(), "total": "7.25", "cash": NSNull(), "change": NSNull(), "tax_included": false,
+    ],
+    [
+      "merchant": "BLUE HERON CAFE", "date": "2026-11-20", "currency": "USD",
+      "items": [
+        ["name": "Clam chowder", "price": "9.50", "quantity": 1], ["name": "Fish tacos", "price": "25.00", "quantity": 2],
+        ["name": "Lemonade", "price": "4.25", "quantity": 1],
+      ],
+      "subtotal": "38.75", "discount": NSNull(), "service": NSNull(), "tax": "3.10", "rounding": NSNull(),
+      "tip": NSNull(), "total": "41.85", "cash": "50.00", "change": "8.15", "tax_included": false,
+    ],
+  ] }
+
+  func scan(_ arguments: [String], cache: URL, key: String? = key) throws -> Outcome {
+    var environment = [
+      "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "XDG_CACHE_HOME": cache.path,
+    ]
+    if let key { environment["GEMINI_API_KEY"] = key }
+    return try runProcess(
+      try builtBinary().path,
+      ["scan", ScanCommandTests.path("deli.jpg"), ScanCommandTests.path("heron.png"), "--format", "json", "--jobs", "1"]
+        + arguments, environment: environment)
+  }
+
+  @Test func geminiReadsThePhotosAndTheChecksCatchAWrongTotal() throws {
+    let server = try StandInServer(script: ["429:1s"], receipts: Self.answers)
+    let cache = try scratchDirectory()
+    let outcome = try scan(["--engine", "gemini", "--ai-base-url", server.baseURL, "--verbose"], cache: cache)
+    #expect(outcome.code == 1, "\(outcome.stderr)")
+    let receipts = try #require(try ScanCommandTests.json(outcome.stdout)["receipts"] as? [[String: Any]])
+    #expect(receipts.map { $0["status"] as? String } == ["needs-review", "verified"])
+    let review = receipts.first?["review"] as? [[String: Any]] ?? []
+    #expect(review.first?["code"] as? String == "scan.total-mismatch")
+    #expect(receipts.last?["total"] as? NSNumber == 41.85)
+    let requests = server.requests
+    #expect(requests.count == 3, "one 429, retried after the server's delay, then one request a photo")
+    if requests.count == 3 { #expect(requests[1].time - requests[0].time >= 1.0) }
+    for request in requests {
+      #expect(request.path == "/v1beta/models/gemini-3.5-flash:generateContent")
+      #expect(request.headers["x-goog-api-key"] == Self.key)
+      let parts = ((request.body["contents"] as? [[String: Any]])?.first?["parts"] as? [[String: Any]]) ?? []
+      let inline = parts.compactMap { $0["inline_data"] as? [String: Any] }.first
+      #expect(inline?["mime_type"] as? String == "image/jpeg")
+      let image = Data(base64Encoded: inline?["data"] as? String ?? "") ?? Data()
+      #expect(image.prefix(3) == Data([0xFF, 0xD8, 0xFF]), "the photo is sent as a JPEG")
+      let config = request.body["generationConfig"] as? [String: Any]
+      #expect(config?["responseSchema"] != nil)
+    }
+    #expect(!outcome.stderr.contains(Self.key), "the key is never printed")
+    #expect(outcome.stderr.contains("retry 1"))
+
+    // A second run asks nothing: the answers are in the cache, by the photos' hashes.
+    let again = try scan(["--engine", "gemini", "--ai-base-url", server.baseURL], cache: cache)
+    #expect(again.code == 1)
+    #expect(server.requests.count == 3)
+    let cached = try #require(try ScanCommandTests.json(again.stdout)["receipts"] as? [[String: Any]])
+    #expect(cached.map { $0["status"] as? String } == ["needs-review", "verified"])
+    let files = try FileManager.default.contentsOfDirectory(
+      atPath: cache.appendingPathComponent("splitbill/receipts").path)
+    #expect(files.count == 2)
+    for file in files {
+      let text = try String(
+        contentsOf: cache.appendingPathComponent("splitbill/receipts").appendingPathComponent(file), encoding: .utf8)
+      #expect(!text.contains(Self.key))
+    }
+  }
+
+  @Test func anOpenAICompatibleServerGetsTheImageAsADataURL() throws {
+    let server = try StandInServer(receipts: Self.answers)
+    let outcome = try scan(
+      ["--engine", "openai", "--ai-base-url", server.baseURL + "/v1", "--ai-model", "llava", "--no-cache"],
+      cache: try scratchDirectory(), key: nil)
+    #expect(outcome.code == 1, "\(outcome.stderr)")
+    let requests = server.requests
+    #expect(requests.count == 2)
+    for request in requests {
+      #expect(request.path == "/v1/chat/completions")
+      #expect(request.headers["authorization"] == nil)
+      #expect(request.body["model"] as? String == "llava")
+      let content = ((request.body["messages"] as? [[String: Any]])?.last?["content"] as? [[String: Any]]) ?? []
+      let url = content.compactMap { ($0["image_url"] as? [String: Any])?["url"] as? String }.first ?? ""
+      #expect(url.hasPrefix("data:image/jpeg;base64,"))
+      let format = request.body["response_format"] as? [String: Any]
+      #expect(format?["type"] as? String == "json_schema")
+    }
+  }
+
+  @Test func geminiWithoutAKeyIsUnavailable() throws {
+    let outcome = try scan(["--engine", "gemini"], cache: try scratchDirectory(), key: nil)
+    #expect(outcome.code == 69)
+    #expect(outcome.stderr.contains("GEMINI_API_KEY"))
+    let misplaced = try scan(["--ai-model", "x"], cache: try scratchDirectory())
+    #expect(misplaced.code == 64)
+  }
+}

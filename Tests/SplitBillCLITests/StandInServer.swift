@@ -15,9 +15,12 @@ final class StandInServer {
     var body: [String: Any]
   }
 
-  /// Starts the server with `script` (comma-separated behaviours, see the script's docstring).
-  init(script: [String] = []) throws {
+  /// Starts the server with `script` (comma-separated behaviours, see the script's docstring);
+  /// requests with an image get the `receipts` in order.
+  init(script: [String] = [], receipts: [[String: Any]] = []) throws {
     directory = try scratchDirectory()
+    let receiptsFile = directory.appendingPathComponent("receipts.json")
+    try JSONSerialization.data(withJSONObject: receipts).write(to: receiptsFile)
     let portFile = directory.appendingPathComponent("port")
     let null = open("/dev/null", O_RDWR | O_CLOEXEC)
     defer { close(null) }
@@ -25,7 +28,7 @@ final class StandInServer {
       [
         "python3", packageRoot.appendingPathComponent("Tests/StandIn/ai_stand_in.py").path,
         "--port-file", portFile.path, "--log", directory.appendingPathComponent("requests.jsonl").path,
-        "--script", script.joined(separator: ","),
+        "--script", script.joined(separator: ","), "--receipts", receiptsFile.path,
       ], stdin: null, stdout: null, stderr: null)
     var found: Int?
     for _ in 0..<500 {

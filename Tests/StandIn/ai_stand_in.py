@@ -22,6 +22,9 @@ out every request gets "ok". Behaviours:
   blocked       200 with promptFeedback.blockReason SAFETY and no candidates
   max-tokens    200 with finishReason MAX_TOKENS and no parts
   echo-key      500 whose message repeats the request's key (to test redaction)
+
+A request with an image (a receipt for `scan --engine`) is answered with the next receipt of the
+JSON list in --receipts (each the receipt JSON a model would give), after the behaviour's errors.
 """
 import argparse
 import json
@@ -35,9 +38,11 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--port-file", required=True)
 parser.add_argument("--log", required=True)
 parser.add_argument("--script", default="")
+parser.add_argument("--receipts", default="")
 options = parser.parse_args()
 
 script = [step for step in options.script.split(",") if step]
+receipts = json.load(open(options.receipts)) if options.receipts else []
 lock = threading.Lock()
 started = time.monotonic()
 
@@ -89,10 +94,16 @@ class Handler(BaseHTTPRequestHandler):
                     "body": body,
                 }) + "\n")
         openai = self.path.endswith("/chat/completions")
+        image = False
         if openai:
             prompt = body["messages"][-1]["content"]
+            if isinstance(prompt, list):
+                image = any(part.get("type") == "image_url" for part in prompt)
+                prompt = "".join(part.get("text", "") for part in prompt)
         else:
-            prompt = body["contents"][0]["parts"][0]["text"]
+            parts = body["contents"][0]["parts"]
+            image = any("inline_data" in part or "inlineData" in part for part in parts)
+            prompt = parts[0]["text"]
         bills = bills_in(prompt)
         step = next_step()
 
@@ -136,6 +147,10 @@ class Handler(BaseHTTPRequestHandler):
         if step == "ok-missing" and suggestions:
             suggestions.pop()
         text = json.dumps({"suggestions": suggestions})
+        if image:
+            with lock:
+                receipt = receipts.pop(0) if receipts else {}
+            text = json.dumps(receipt)
         if step == "malformed":
             text = "Sure! Here are my tips: 18% for everyone."
 
