@@ -91,10 +91,12 @@ enum ScanCommand {
     }
     var settings = VisionSettings(
       provider: provider,
-      apiKey: try AdvisorOptions.apiKey(arguments, kind: provider == .gemini ? .gemini : .openai, environment: environment))
+      apiKey: try AdvisorOptions.apiKey(
+        arguments, kind: provider == .gemini ? .gemini : .openai, environment: environment))
     if provider == .gemini, settings.apiKey == nil {
       throw CommandFailure(
-        message: "--engine gemini needs an API key: set GEMINI_API_KEY or pass --ai-key-file PATH (a file only you can read)",
+        message:
+          "--engine gemini needs an API key: set GEMINI_API_KEY or pass --ai-key-file PATH (a file only you can read)",
         code: .unavailable)
     }
     if let base = arguments.value("--ai-base-url") {

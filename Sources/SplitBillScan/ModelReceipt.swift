@@ -12,7 +12,8 @@ extension ReceiptReader {
     receipt.lines = text.split(separator: "\n").map(String.init)
     guard let json = JSON.parse(text), case .object = json else {
       receipt.reasons.append(
-        ReviewReason(code: "scan.bad-answer", message: "the model's answer is not the receipt JSON asked for", line: nil))
+        ReviewReason(
+          code: "scan.bad-answer", message: "the model's answer is not the receipt JSON asked for", line: nil))
       return receipt
     }
     func string(_ key: String) -> String? {

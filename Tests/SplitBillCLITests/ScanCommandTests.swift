@@ -201,29 +201,35 @@ struct RealReceiptTests {
 /// follow the server's delay, and a second run answers from the cache without a request.
 @Suite(
   .enabled(
-    if: needing(StandInServer.available && receiptRendering), "needs python3 with Pillow for the stand-in and the photos"),
+    if: needing(StandInServer.available && receiptRendering),
+    "needs python3 with Pillow for the stand-in and the photos"),
   .serialized)
 struct VisionScanTests {
   static let key = "test-key-Vz27q-never-shown"
 
   /// What a model reads off the two photos: the café's receipt right, the deli's total wrong.
-  static var answers: [[String: Any]] { [
+  static var answers: [[String: Any]] {
     [
-      "merchant": "CORNER DELI", "date": "2026-11-03", "currency": "USD",
-      "items": [["name": "Bagel", "price": "3.50", "quantity": 1], ["name": "Coffee", "price": "2.75", "quantity": 1]],
-      "subtotal": NSNull(), "discount": NSNull(), "service": NSNull(), "tax": NSNull(), "rounding": NSNull(),
-      "tip": NSNull(), "total": "7.25", "cash": NSNull(), "change": NSNull(), "tax_included": false,
-    ],
-    [
-      "merchant": "BLUE HERON CAFE", "date": "2026-11-20", "currency": "USD",
-      "items": [
-        ["name": "Clam chowder", "price": "9.50", "quantity": 1], ["name": "Fish tacos", "price": "25.00", "quantity": 2],
-        ["name": "Lemonade", "price": "4.25", "quantity": 1],
+      [
+        "merchant": "CORNER DELI", "date": "2026-11-03", "currency": "USD",
+        "items": [
+          ["name": "Bagel", "price": "3.50", "quantity": 1], ["name": "Coffee", "price": "2.75", "quantity": 1],
+        ],
+        "subtotal": NSNull(), "discount": NSNull(), "service": NSNull(), "tax": NSNull(), "rounding": NSNull(),
+        "tip": NSNull(), "total": "7.25", "cash": NSNull(), "change": NSNull(), "tax_included": false,
       ],
-      "subtotal": "38.75", "discount": NSNull(), "service": NSNull(), "tax": "3.10", "rounding": NSNull(),
-      "tip": NSNull(), "total": "41.85", "cash": "50.00", "change": "8.15", "tax_included": false,
-    ],
-  ] }
+      [
+        "merchant": "BLUE HERON CAFE", "date": "2026-11-20", "currency": "USD",
+        "items": [
+          ["name": "Clam chowder", "price": "9.50", "quantity": 1],
+          ["name": "Fish tacos", "price": "25.00", "quantity": 2],
+          ["name": "Lemonade", "price": "4.25", "quantity": 1],
+        ],
+        "subtotal": "38.75", "discount": NSNull(), "service": NSNull(), "tax": "3.10", "rounding": NSNull(),
+        "tip": NSNull(), "total": "41.85", "cash": "50.00", "change": "8.15", "tax_included": false,
+      ],
+    ]
+  }
 
   func scan(_ arguments: [String], cache: URL, key: String? = key) throws -> Outcome {
     var environment = [
@@ -232,7 +238,10 @@ struct VisionScanTests {
     if let key { environment["GEMINI_API_KEY"] = key }
     return try runProcess(
       try builtBinary().path,
-      ["scan", ScanCommandTests.path("deli.jpg"), ScanCommandTests.path("heron.png"), "--format", "json", "--jobs", "1"]
+      [
+        "scan", ScanCommandTests.path("deli.jpg"), ScanCommandTests.path("heron.png"), "--format", "json", "--jobs",
+        "1",
+      ]
         + arguments, environment: environment)
   }
 
