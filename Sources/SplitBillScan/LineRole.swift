@@ -13,6 +13,13 @@ public enum LineRole: String, Sendable, Equatable {
     let words = normalisedWords(label)
     guard !words.isEmpty else { return nil }
     let joined = words.joined(separator: " ")
+    // A total that says what it includes or comes after (`Total Sales Incl GST`, `Total After
+    // Adj`) is a total, whatever else it names.
+    if words.contains(where: { near($0, "TOTAL") }), !words.contains(where: { $0.hasPrefix("EXCL") }),
+      words.contains(where: { ["INCL", "INCLUSIVE", "INC", "AFTER", "TTC", "INKL"].contains($0) })
+    {
+      return .total
+    }
     for (role, phrases) in table {
       for phrase in phrases where matches(phrase, words: words, joined: joined) { return role }
     }

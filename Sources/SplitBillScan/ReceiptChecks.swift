@@ -4,6 +4,9 @@ import SplitBillCore
 /// receipt is verified only when the chain from its items to its total closes and nothing read
 /// contradicts it.
 enum ReceiptChecks {
+  /// Currencies whose totals are rounded to 5 minor units in cash, often with no line saying so.
+  static let cashRoundingCurrencies: Set<String> = ["MYR", "CHF"]
+
   static func check(_ receipt: inout ScannedReceipt, exponent: Int) {
     func text(_ units: Int64) -> String { DecimalText.format(units, scale: exponent) }
     let items = receipt.itemsSum
@@ -84,7 +87,19 @@ enum ReceiptChecks {
       withTip += tip.minorUnits
       terms.append("+ tip \(text(tip.minorUnits))")
     }
-    let closes = total.minorUnits == withTip || total.minorUnits == computed
+    var closes = total.minorUnits == withTip || total.minorUnits == computed
+    // Where cash is rounded to 5 units (Malaysia's ringgit, the Swiss franc), a total may be
+    // rounded without a rounding line: the difference becomes one.
+    if !closes, receipt.rounding == nil, let currency = receipt.currency,
+      cashRoundingCurrencies.contains(currency.code), total.minorUnits % 5 == 0,
+      abs(total.minorUnits - withTip) <= 2
+    {
+      let difference = total.minorUnits - withTip
+      receipt.rounding = ReadFigure(minorUnits: difference, line: nil)
+      terms.append("\(difference < 0 ? "−" : "+") unprinted rounding to 0.05 \(text(abs(difference)))")
+      withTip = total.minorUnits
+      closes = true
+    }
     let name = receipt.subtotal == nil ? "items-total" : "subtotal-total"
     receipt.checks.append(
       ReceiptCheck(

@@ -55,7 +55,8 @@ public struct ReceiptLine: Sendable, Equatable {
         let gap = word.left - previous.right
         let close = gap <= max(previous.height, word.height) * 2 / 3
         let left = previous.text
-        let right = word.text
+        // A tax code printed against the price (`108R`) is no part of the number.
+        let right = String(word.text.reversed().drop(while: \.isLetter).reversed())
         let leftNumber = PrintedAmount.stripCurrencyMarks(Substring(left))
         let leftIsDigits =
           !leftNumber.isEmpty && leftNumber.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }
@@ -63,9 +64,11 @@ public struct ReceiptLine: Sendable, Equatable {
           !right.isEmpty && right.allSatisfy { $0.isASCII && ($0.isNumber || $0 == "." || $0 == ",") }
         let separatorBetween =
           left.last == "." || left.last == "," || right.first == "." || right.first == ","
-        if close, leftIsDigits, rightIsDigits, separatorBetween, PrintedAmount.parse(left + right) != nil {
+        if close, leftIsDigits, rightIsDigits, separatorBetween,
+          PrintedAmount.parse(ReceiptReader.cleanNumber(left + word.text)) != nil
+        {
           var joined = previous
-          joined.text = left + right
+          joined.text = left + word.text
           joined.width = word.right - previous.left
           joined.confidence = min(previous.confidence, word.confidence)
           result[result.count - 1] = joined

@@ -11,7 +11,11 @@ public enum ReceiptReader {
     var amount: PrintedAmount
     var role: LineRole?
     var labelText: String { label.map(\.text).joined(separator: " ") }
-    var hasLetters: Bool { labelText.filter(\.isLetter).count >= 2 }
+    /// Whether the words before the amount hold a name: two letters or more, counts such as
+    /// `1x` (or `jx`, its `1` misread) not counted.
+    var hasLetters: Bool {
+      label.filter { !ReceiptReader.isCount($0.text) }.map(\.text).joined().filter(\.isLetter).count >= 2
+    }
   }
 
   /// Reads `lines`. `currency` is `--currency`: used when the receipt prints no code or sign that
@@ -75,18 +79,17 @@ public enum ReceiptReader {
     // confirms; failing that, the largest.
     var chosen: PricedLine?
     var included = false
+    // The last that closes: a total after a rounding or a tip line comes after the one before it.
     for candidate in totals {
       let parts = adjustments(before: candidate.index)
       let beforeTax = base - parts.discount + parts.service + parts.rounding
       let tip = summary.first { $0.role == .tip && $0.index < candidate.index }.map(value) ?? 0
       if value(candidate) == beforeTax + parts.tax + tip || value(candidate) == beforeTax + parts.tax {
         chosen = candidate
-        break
-      }
-      if parts.tax > 0, value(candidate) == beforeTax + tip || value(candidate) == beforeTax {
+        included = false
+      } else if parts.tax > 0, value(candidate) == beforeTax + tip || value(candidate) == beforeTax {
         chosen = candidate
         included = true
-        break
       }
     }
     if chosen == nil {
@@ -171,6 +174,7 @@ public enum ReceiptReader {
   /// A number token with the letters Tesseract puts for digits mended (`1O.5O` → `10.50`,
   /// `l4.00` → `14.00`), when the rest of it is a number.
   static func cleanNumber(_ token: String) -> String {
+    let token = withoutTaxCode(token)
     let digits = token.filter(\.isNumber).count
     guard digits >= 2, token.contains(where: { $0 == "." || $0 == "," }) else { return token }
     let mended = String(
@@ -182,6 +186,33 @@ public enum ReceiptReader {
         }
       })
     return mended
+  }
+
+  /// A count written against its `x` (`1x`, `2X`, `x3`, and `jx`, `lx`: a `1` misread).
+  static func isCount(_ word: String) -> Bool {
+    let lowered = word.lowercased()
+    guard lowered.count >= 2, lowered.count <= 4, lowered.hasSuffix("x") || lowered.hasPrefix("x") else { return false }
+    let rest = lowered.hasSuffix("x") ? lowered.dropLast() : lowered.dropFirst()
+    return rest.allSatisfy(\.isNumber) || ["j", "l", "i", "|"].contains(String(rest))
+  }
+
+  /// A price with the tax code printed against it taken off (`5.50ZR`, `4.80SR`, and `4.802R`,
+  /// the `Z` read as a digit): two decimals, then one or two letters (a digit and a letter).
+  static func withoutTaxCode(_ token: String) -> String {
+    let characters = Array(token)
+    guard let last = characters.last, last.isLetter, characters.count >= 5 else { return token }
+    for cut in [1, 2] where characters.count > cut + 3 {
+      let head = characters.dropLast(cut)
+      let tail = characters.suffix(cut)
+      guard tail.last?.isLetter == true, tail.allSatisfy({ $0.isLetter || $0.isNumber }) else { continue }
+      let count = head.count
+      if head[head.startIndex + count - 3] == "." || head[head.startIndex + count - 3] == ",",
+        head.suffix(2).allSatisfy(\.isNumber), head[head.startIndex + count - 4].isNumber
+      {
+        return String(head)
+      }
+    }
+    return token
   }
 
   static func isCurrencyWord(_ word: String) -> Bool {
@@ -312,6 +343,12 @@ public enum ReceiptReader {
     let headerIndex = lines.indices.last { index in
       index < (candidates.last?.index ?? 0) && isHeader(lines[index])
     }
+    let namesBelow =
+      candidates.last { $0.role == nil && !$0.hasLetters }.map { code in
+        let below = code.index + 1
+        return lines.indices.contains(below) && !pricedIndices.contains(below)
+          && lines[below].text.filter(\.isLetter).count >= 3 && LineRole.of(label: lines[below].text) == nil
+      } ?? false
     for candidate in candidates where candidate.role == nil {
       if let headerIndex, candidate.index <= headerIndex { continue }
       guard let amount = candidate.amount.minorUnits(exponent: exponent), amount != 0 else { continue }
@@ -322,8 +359,11 @@ public enum ReceiptReader {
         return line.text.filter(\.isLetter).count >= 3 && !isHeader(line) && LineRole.of(label: line.text) == nil
       }
       if !candidate.hasLetters {
-        // A code line: its name is printed on the line above or below it.
-        let source = [candidate.index - 1, candidate.index + 1].first { index in
+        // A code line: its name is printed on the line above or below it, the same way for the
+        // whole receipt (below when the last code line has a name under it).
+        let order =
+          namesBelow ? [candidate.index + 1, candidate.index - 1] : [candidate.index - 1, candidate.index + 1]
+        let source = order.first { index in
           isNameLine(index) && (headerIndex.map { index > $0 } ?? true)
         }
         guard let source else { continue }
@@ -368,6 +408,11 @@ public enum ReceiptReader {
       if PrintedAmount.parse(word, exponent: exponent) != nil { return true }
       if digits >= 5 && digits * 10 >= word.count * 8 { return true }
       if word.lowercased() == "x" || word == "@" { return true }
+      // A count written against its x (`1x`, `x2`) where the name came from another line.
+      if isCount(word), word != label.first?.text {
+        let count = Int(word.lowercased().replacingOccurrences(of: "x", with: "")) ?? 1
+        if count == quantity || count == 1 { return true }
+      }
       return false
     }
     // A leading count.

@@ -28,8 +28,13 @@ public final class ReceiptScanner {
     return jpeg
   }
 
-  /// Reads the receipt in `bytes`. Passes after the first (background flattened, then
-  /// enlarged) run only while no reading has closed its arithmetic; the best reading wins.
+  /// The height of a word's box Tesseract reads best at, in pixels; a page whose text is much
+  /// smaller or larger is read again scaled to it.
+  static let bestTextHeight = 48
+
+  /// Reads the receipt in `bytes`. Passes after the first run only while no reading has closed
+  /// its arithmetic: the page scaled so its text is of ``bestTextHeight`` (when it is far from
+  /// it), then with its background flattened; the best reading wins.
   public func scan(_ bytes: [UInt8], currency: Currency?, dayFirst: Bool? = nil) throws(PhotoError) -> ScannedReceipt {
     let page = try PageImage.decode(bytes)
     let width = page.width
@@ -40,18 +45,38 @@ public final class ReceiptScanner {
     }
     page.deskew()
     var best: ScannedReceipt?
+    var textHeight: Int?
     for pass in RecognitionPass.allCases {
-      guard let image = pass == .block ? page : page.copy() else { continue }
+      let image: PageImage
       switch pass {
-      case .block: break
-      case .flattened: image.flattenBackground()
-      case .enlarged: image.scale(by: 1.5)
+      case .block: image = page
+      case .rescaled:
+        // Larger text reads better up to a point: enlarged by half, small print up to three
+        // times; very large print scaled down.
+        guard let height = textHeight, let copy = page.copy() else { continue }
+        let wanted = Float(Self.bestTextHeight) / Float(height)
+        let factor =
+          height > 80 ? wanted : min(height < 20 ? min(wanted, 3) : 1.5, Float(3_600) / Float(page.width))
+        guard abs(factor - 1) > 0.15 else { continue }
+        copy.scale(by: factor)
+        image = copy
+      case .flattened:
+        guard let copy = page.copy() else { continue }
+        copy.flattenBackground()
+        image = copy
       }
       let words = recognizer.words(on: image, pass: pass)
+      if pass == .block { textHeight = Self.medianTextHeight(words) }
       let receipt = ReceiptReader.read(ReceiptLine.lines(from: words), currency: currency, dayFirst: dayFirst)
       if receipt.status == .verified { return receipt }
       if best.map({ receipt.score > $0.score }) ?? true { best = receipt }
     }
     return best ?? ScannedReceipt()
+  }
+
+  /// The median box height of the words with three letters or digits or more (not specks).
+  static func medianTextHeight(_ words: [RecognizedWord]) -> Int? {
+    let heights = words.filter { $0.text.filter { $0.isLetter || $0.isNumber }.count >= 3 }.map(\.height).sorted()
+    return heights.isEmpty ? nil : heights[heights.count / 2]
   }
 }

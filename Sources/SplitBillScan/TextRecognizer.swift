@@ -42,11 +42,11 @@ public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
 public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   /// Greyscale, deskewed, scaled; the page read as one block of text (Tesseract's PSM 6).
   case block
+  /// The page scaled so its text is of the height Tesseract reads best, read as one block.
+  case rescaled
   /// The same page with its background flattened (uneven light, faded thermal print), read as
   /// one column of text of varying sizes (PSM 4).
   case flattened
-  /// The page scaled larger, for small print, read as one block.
-  case enlarged
 }
 
 /// A photo decoded, turned upright and made grey: Leptonica's picture, owned and freed here.
@@ -195,6 +195,8 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
     }
     unsafe TessBaseAPISetVariable(api, "preserve_interword_spaces", "1")
     unsafe TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+    // Receipts are dark print on light paper: no second reading of each line inverted.
+    unsafe TessBaseAPISetVariable(api, "tessedit_do_invert", "0")
   }
 
   deinit {

@@ -175,6 +175,21 @@ func page(_ rows: [String]) -> [ReceiptLine] {
     #expect(receipt.status == .verified, "\(receipt.reasons)")
   }
 
+  @Test func codeLinesTakeTheirNamesFromBelowAndTaxCodesComeOff() throws {
+    // AEON's layout: a count, a barcode and a price with its tax code (`ZR`, read `2R`), the
+    // name on the line under it; then a total before and one after the rounding.
+    let receipt = ReceiptReader.read(
+      page([
+        "AEON CO. (M) BHD", "1x 000001227192 4.802R", "QL CLASSIC EGGS", "1x 000000812238 0.88ZR", "WHITE GARLIC",
+        "Sub-total 5.68", "Total Sales Incl GST 5.68", "Rounding Adj -0.03", "Total After Adj Incl GST 5.65",
+        "GST Summary Amount Tax", "Total 5.36 0.32",
+      ]), currency: try Currency(code: "MYR"))
+    #expect(receipt.items.map(\.name) == ["QL CLASSIC EGGS", "WHITE GARLIC"])
+    #expect(receipt.items.map(\.amount) == [480, 88])
+    #expect(receipt.total?.minorUnits == 565)
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+  }
+
   @Test func aPrintedTipIsPartOfTheTotal() {
     let receipt = ReceiptReader.read(
       page(["DINER", "Burger 12.00", "Fries 4.00", "Subtotal 16.00", "Tip 3.00", "Total 19.00"]), currency: .usd)
@@ -268,5 +283,26 @@ struct SeededGenerator: RandomNumberGenerator {
     #expect(orientation?.clockwiseQuarterTurns == 1)
     #expect(orientation?.mirrored == false)
     #expect(ExifOrientation.read(from: [0xFF, 0xD8, 0xFF, 0xD9], format: .jpeg) == nil)
+  }
+}
+
+@Suite struct CashRoundingTests {
+  @Test func anUnprintedRoundingToFiveSenCloses() throws {
+    // 231.06 + 23.10 + 15.25 = 269.41, paid as 269.40: Malaysia rounds cash to 5 sen.
+    let receipt = ReceiptReader.read(
+      page([
+        "TONY ROMA'S", "NY STRIP 221.71", "ICE LATTE 9.35", "Subtotal 231.06", "10% Srv Chg 23.10", "GST 6% 15.25",
+        "Total 269.40",
+      ]),
+      currency: try Currency(code: "MYR"))
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+    #expect(receipt.rounding?.minorUnits == -1)
+    // Not in US dollars, and never by more than 2 units.
+    let dollars = ReceiptReader.read(
+      page(["DINER", "Steak 221.71", "Latte 9.35", "Subtotal 231.06", "Tax 15.25", "Total 246.30"]), currency: .usd)
+    #expect(dollars.status == .needsReview)
+    let far = ReceiptReader.read(
+      page(["KEDAI", "Nasi 8.50", "Teh 2.77", "TOTAL 11.30"]), currency: try Currency(code: "MYR"))
+    #expect(far.reasons.map(\.code) == ["scan.total-mismatch"])
   }
 }
