@@ -38,6 +38,16 @@ public enum ReceiptReader {
     let decimal = priced.filter { $0.amount.fractionDigits > 0 }.count
     if exponent == 0 || (grouped >= 2 && grouped > decimal) {
       priced = lines.indices.compactMap { pricedLine(lines[$0], index: $0, exponent: exponent, whole: true) }
+    } else if decimal >= 2 {
+      // Prices printed with decimals: a price after a currency sign that lost its point (`$600`)
+      // is read with it (`6.00`); the arithmetic checks it like any other.
+      let pricedIndices = Set(priced.map(\.index))
+      for index in lines.indices where !pricedIndices.contains(index) {
+        if let mended = pricedLine(lines[index], index: index, exponent: exponent, whole: false, mendPoints: true) {
+          priced.append(mended)
+        }
+      }
+      priced.sort { $0.index < $1.index }
     }
     attachValuesToBareLabels(lines, &priced, exponent: exponent)
 
@@ -148,7 +158,9 @@ public enum ReceiptReader {
   }
 
   /// The line's amount: its rightmost number, past tax flags, with the words before it.
-  static func pricedLine(_ line: ReceiptLine, index: Int, exponent: Int, whole: Bool) -> PricedLine? {
+  static func pricedLine(
+    _ line: ReceiptLine, index: Int, exponent: Int, whole: Bool, mendPoints: Bool = false
+  ) -> PricedLine? {
     var words = line.words
     var skipped = 0
     while let last = words.last, skipped < 2, isTrailingFlag(last.text),
@@ -156,6 +168,9 @@ public enum ReceiptReader {
     {
       words.removeLast()
       skipped += 1
+    }
+    if mendPoints, let last = words.last, let mended = withLostPoint(last.text, exponent: exponent) {
+      words[words.count - 1].text = mended
     }
     guard let last = words.last,
       let amount = PrintedAmount.parse(
@@ -186,6 +201,20 @@ public enum ReceiptReader {
         }
       })
     return mended
+  }
+
+  /// `$600` as `$6.00`: a currency sign, then three digits or more and no separator, is a
+  /// price whose decimal point was lost (receipts in a currency with decimals print them).
+  static func withLostPoint(_ token: String, exponent: Int) -> String? {
+    guard exponent > 0 else { return nil }
+    for mark in ["$", "€", "£", "RM", "S$"] where token.hasPrefix(mark) {
+      let digits = token.dropFirst(mark.count)
+      guard digits.count > exponent, digits.count <= 7, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        return nil
+      }
+      return mark + digits.dropLast(exponent) + "." + digits.suffix(exponent)
+    }
+    return nil
   }
 
   /// A count written against its `x` (`1x`, `2X`, `x3`, and `jx`, `lx`: a `1` misread).
@@ -343,6 +372,11 @@ public enum ReceiptReader {
     let headerIndex = lines.indices.last { index in
       index < (candidates.last?.index ?? 0) && isHeader(lines[index])
     }
+    // Where the names start: specks and torn edges left of it are no part of a name.
+    let starts = candidates.compactMap { candidate in
+      candidate.label.first { $0.text.filter(\.isLetter).count >= 3 }?.left
+    }.sorted()
+    let nameColumn = starts.count >= 3 ? starts[starts.count / 2] : nil
     let namesBelow =
       candidates.last { $0.role == nil && !$0.hasLetters }.map { code in
         let below = code.index + 1
@@ -374,6 +408,13 @@ public enum ReceiptReader {
         used.insert(candidate.index - 1)
         label = lines[candidate.index - 1].words + label
       }
+      if let nameColumn {
+        while label.count > 1, let first = label.first, first.right < nameColumn - first.height / 2,
+          first.text.count <= 3
+        {
+          label.removeFirst()
+        }
+      }
       let (name, quantity) = nameAndQuantity(label, amount: amount, exponent: exponent)
       guard !name.isEmpty else { continue }
       items.append(ScannedItem(name: name, amount: amount, quantity: quantity, line: candidate.index + 1))
@@ -381,48 +422,62 @@ public enum ReceiptReader {
     return items
   }
 
-  /// The item's name (codes, quantities and unit prices taken out) and its quantity: a leading
-  /// count (`2 FISHBALL NOODLE`, `2x`), or a count and unit price before the amount (`5 3.50`),
-  /// kept only when count × unit price is the amount (else 1).
+  /// The item's name (codes, counts and unit prices taken out) and its quantity. A count before
+  /// the name (`2 x Fish tacos`, `2 FISHBALL NOODLE @7.00`) is the quantity when the amount
+  /// divides by it; a count after the name (`Cooler x 1`) or in a column (`5 3.50 17.50`) only
+  /// when a unit price printed on the line times it is the amount (a misread `x 1` is `x 4`
+  /// often enough). The line's amount is the same either way.
   static func nameAndQuantity(_ label: [RecognizedWord], amount: Int64, exponent: Int) -> (String, Int) {
     var words = label.map(\.text)
+    let prices = words.compactMap {
+      PrintedAmount.parse($0.hasPrefix("@") ? String($0.dropFirst()) : $0, exponent: exponent)?
+        .minorUnits(exponent: exponent)
+    }
+    func count(_ word: String) -> Int? {
+      let digits = word.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "x×«"))
+      guard digits.count <= 3, let value = Int(digits), value > 0 else { return nil }
+      return value
+    }
+    func isMark(_ word: String) -> Bool {
+      ["x", "X", "*", "«", "×"].contains(word) || (word.count == 1 && !word.contains(where: \.isLetter))
+    }
+    func unitPriceTies(_ count: Int) -> Bool { prices.contains { $0 * Int64(count) == amount } }
+    // A count after the name.
+    var trailing: Int?
+    if words.count >= 3, let last = words.last, last.count <= 2, let value = Int(last), isMark(words[words.count - 2]) {
+      trailing = value
+      words.removeLast(2)
+    } else if words.count >= 2, let last = words.last, isCount(last) || last.hasPrefix("«"), let value = count(last) {
+      trailing = value
+      words.removeLast()
+    }
+    // A count before it.
+    var leading: Int?
+    if words.count >= 2, let first = words.first, let value = count(first), first.count <= 3 {
+      leading = value
+      words.removeFirst()
+      if let next = words.first, isMark(next), words.count > 1 { words.removeFirst() }
+    }
     var quantity = 1
-    let numbers = words.compactMap {
-      PrintedAmount.parse($0.hasPrefix("@") ? String($0.dropFirst()) : $0, exponent: exponent)
+    if let leading, leading > 1, unitPriceTies(leading) || (prices.isEmpty && amount % Int64(leading) == 0) {
+      quantity = leading
+    } else if let trailing, trailing > 1, unitPriceTies(trailing) {
+      quantity = trailing
+    } else if let column = words.compactMap({ Int($0) }).first(where: { $0 > 1 && $0 < 1000 && unitPriceTies($0) }) {
+      quantity = column
+      if let index = words.firstIndex(of: String(column)) { words.remove(at: index) }
     }
-    .compactMap { $0.minorUnits(exponent: exponent) }
-    let counts = words.compactMap { word -> Int? in
-      let trimmed = word.lowercased().hasSuffix("x") ? String(word.dropLast()) : word
-      return trimmed.count <= 3 ? Int(trimmed) : nil
-    }
-    for count in counts where count > 1 {
-      if numbers.contains(where: { $0 * Int64(count) == amount }) || (numbers.isEmpty && amount % Int64(count) == 0) {
-        quantity = count
-        break
-      }
-    }
-    // What is left: the words with letters, codes (long digit runs) and prices dropped.
+    // What is left: the words with letters; codes (long digit runs), prices and marks dropped.
     words.removeAll { word in
       let digits = word.filter(\.isNumber).count
-      if word.hasPrefix("@") { return true }
+      if word.hasPrefix("@") || word == "@" { return true }
       if PrintedAmount.parse(word, exponent: exponent) != nil { return true }
       if digits >= 5 && digits * 10 >= word.count * 8 { return true }
-      if word.lowercased() == "x" || word == "@" { return true }
-      // A count written against its x (`1x`, `x2`) where the name came from another line.
-      if isCount(word), word != label.first?.text {
-        let count = Int(word.lowercased().replacingOccurrences(of: "x", with: "")) ?? 1
-        if count == quantity || count == 1 { return true }
-      }
+      if isMark(word) { return true }
+      if isCount(word), word != label.first?.text { return true }
       return false
     }
-    // A leading count.
-    if let first = words.first, let count = Int(first.lowercased().replacingOccurrences(of: "x", with: "")),
-      count < 1000, words.count > 1
-    {
-      if count == quantity || count == 1 { words.removeFirst() }
-    }
-    if let last = words.last, Int(last) == quantity, quantity > 1 { words.removeLast() }
-    while let last = words.last, isCurrencyWord(last) || last == "@" { words.removeLast() }
+    while let last = words.last, isCurrencyWord(last) { words.removeLast() }
     let name = words.joined(separator: " ").trimmingCharacters(in: CharacterSet(charactersIn: " .:-*"))
     return (name, quantity)
   }
