@@ -30,9 +30,11 @@ let package = Package(
     // libyaml from Debian's libyaml-dev, through pkg-config yaml-0.1.
     .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
     // Tesseract (text recognition), Leptonica (images) and libheif (HEIC), from Debian's
-    // libtesseract-dev, libleptonica-dev and libheif-dev.
+    // libtesseract-dev, libleptonica-dev and libheif-dev: their headers. The libraries are opened
+    // when `scan` first runs (SplitBillScan's ScanLibraries), not linked: other commands do not
+    // load them.
     .systemLibrary(
-      name: "CTesseract", pkgConfig: "tesseract",
+      name: "CTesseract",
       providers: [.apt(["libtesseract-dev", "libleptonica-dev", "libheif-dev"]), .brew(["tesseract", "libheif"])]),
     // Receipts read from photos offline: images normalised, text recognised, lines rebuilt,
     // figures found and checked by their arithmetic.

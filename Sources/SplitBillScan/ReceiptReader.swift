@@ -10,6 +10,8 @@ public enum ReceiptReader {
     var label: [RecognizedWord]
     var amount: PrintedAmount
     var role: LineRole?
+    /// The right edge of the amount's box: where the price column is.
+    var amountRight = 0
     var labelText: String { label.map(\.text).joined(separator: " ") }
     /// Whether the words before the amount hold a name: two letters or more, counts such as
     /// `1x` (or `jx`, its `1` misread) not counted.
@@ -50,6 +52,14 @@ public enum ReceiptReader {
       priced.sort { $0.index < $1.index }
     }
     attachValuesToBareLabels(lines, &priced, exponent: exponent)
+    // The price column, found by position: a number on a line with no figure's name, well left
+    // of where the prices end (`Table 12.5`, a unit price alone), is no price.
+    let rights = priced.filter { $0.role == nil }.map(\.amountRight).sorted()
+    if rights.count >= 3 {
+      let column = rights[rights.count / 2]
+      let pageWidth = lines.flatMap(\.words).map(\.right).max() ?? 0
+      priced.removeAll { $0.role == nil && $0.amountRight < column - max(pageWidth / 6, 40) }
+    }
 
     // Decimals the currency does not have.
     let tooPrecise = priced.filter { $0.amount.minorUnits(exponent: exponent) == nil }
@@ -183,7 +193,8 @@ public enum ReceiptReader {
     // A bare whole number is only a price on a line with words (not a date or a phone number).
     if whole, amount.fractionDigits == 0, label.isEmpty, !amount.groupedWhole { return nil }
     let text = label.map(\.text).joined(separator: " ")
-    return PricedLine(index: index, label: label, amount: amount, role: LineRole.of(label: text))
+    return PricedLine(
+      index: index, label: label, amount: amount, role: LineRole.of(label: text), amountRight: last.right)
   }
 
   /// A number token with the letters Tesseract puts for digits mended (`1O.5O` → `10.50`,

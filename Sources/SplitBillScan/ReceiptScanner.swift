@@ -67,7 +67,8 @@ public final class ReceiptScanner {
       }
       let words = recognizer.words(on: image, pass: pass)
       if pass == .block { textHeight = Self.medianTextHeight(words) }
-      let receipt = ReceiptReader.read(ReceiptLine.lines(from: words), currency: currency, dayFirst: dayFirst)
+      var receipt = ReceiptReader.read(ReceiptLine.lines(from: words), currency: currency, dayFirst: dayFirst)
+      receipt.confidence = words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / words.count
       if receipt.status == .verified { return receipt }
       if best.map({ receipt.score > $0.score }) ?? true { best = receipt }
     }

@@ -81,8 +81,13 @@ public struct ScannedReceipt: Sendable, Equatable {
   /// The items' amounts added up, discount lines among them included.
   public var itemsSum: Int64 { items.reduce(0) { $0 + $1.amount } }
 
-  /// How many of the checks held: what picks the best of several readings.
+  /// How sure Tesseract was of the reading's words, on average (0–100).
+  public var confidence = 0
+
+  /// How many of the checks held: what picks the best of several readings (then Tesseract's
+  /// confidence).
   var score: Int {
-    checks.filter(\.passed).count * 4 - reasons.count + min(items.count, 3) + (total == nil ? -10 : 0)
+    (checks.filter(\.passed).count * 4 - reasons.count + min(items.count, 3) + (total == nil ? -10 : 0)) * 100
+      + confidence
   }
 }

@@ -57,71 +57,78 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   private var picture: UnsafeMutablePointer<PIX>?
 
   /// The page's size in pixels.
-  var width: Int { unsafe Int(pixGetWidth(picture)) }
-  var height: Int { unsafe Int(pixGetHeight(picture)) }
+  var width: Int { unsafe Int(libs.pixGetWidth(picture)) }
+  var height: Int { unsafe Int(libs.pixGetHeight(picture)) }
 
-  private init(_ picture: UnsafeMutablePointer<PIX>) { unsafe self.picture = picture }
+  private let libs: ScanLibraries
 
-  deinit { unsafe pixDestroy(&picture) }
+  private init(_ picture: UnsafeMutablePointer<PIX>, libs: ScanLibraries) {
+    unsafe self.picture = picture
+    self.libs = libs
+  }
+
+  deinit { unsafe libs.pixDestroy(&picture) }
 
   /// Decodes `bytes` (JPEG, PNG, TIFF or HEIC), applies the EXIF orientation and makes it grey.
   static func decode(_ bytes: [UInt8]) throws(PhotoError) -> PageImage {
-    setMsgSeverity(Int32(L_SEVERITY_NONE))
+    let libs = try ScanLibraries.load()
+    _ = libs.setMsgSeverity(Int32(L_SEVERITY_NONE))
     guard let format = ImageFormat.sniff(bytes) else {
       throw PhotoError(message: "not a JPEG, PNG, TIFF or HEIC image")
     }
     let decoded: UnsafeMutablePointer<PIX>?
     if format == .heic {
-      unsafe decoded = unsafe try decodeHEIC(bytes)
+      unsafe decoded = unsafe try decodeHEIC(bytes, libs: libs)
     } else {
-      unsafe decoded = unsafe bytes.withUnsafeBufferPointer { unsafe pixReadMem($0.baseAddress, $0.count) }
+      unsafe decoded = unsafe bytes.withUnsafeBufferPointer { unsafe libs.pixReadMem($0.baseAddress, $0.count) }
     }
     guard let decoded = unsafe decoded else {
       throw PhotoError(message: "the \(format.rawValue.uppercased()) image cannot be decoded")
     }
-    let image = unsafe PageImage(decoded)
+    let image = unsafe PageImage(decoded, libs: libs)
     if let orientation = ExifOrientation.read(from: bytes, format: format) {
-      if orientation.mirrored { unsafe image.replace(unsafe pixFlipLR(nil, image.picture)) }
+      if orientation.mirrored { unsafe image.replace(unsafe libs.pixFlipLR(nil, image.picture)) }
       if orientation.clockwiseQuarterTurns != 0 {
-        unsafe image.replace(unsafe pixRotateOrth(image.picture, Int32(orientation.clockwiseQuarterTurns)))
+        unsafe image.replace(unsafe libs.pixRotateOrth(image.picture, Int32(orientation.clockwiseQuarterTurns)))
       }
     }
-    unsafe image.replace(unsafe pixConvertTo8(image.picture, 0))
+    unsafe image.replace(unsafe libs.pixConvertTo8(image.picture, 0))
     return image
   }
 
   /// libheif's decoding of the primary image, as a 32-bit Leptonica picture (libheif applies the
   /// file's own rotation and mirroring).
-  private static func decodeHEIC(_ bytes: [UInt8]) throws(PhotoError) -> UnsafeMutablePointer<PIX>? {
-    guard let context = unsafe heif_context_alloc() else { return nil }
-    defer { unsafe heif_context_free(context) }
+  private static func decodeHEIC(_ bytes: [UInt8], libs: ScanLibraries) throws(PhotoError) -> UnsafeMutablePointer<PIX>?
+  {
+    guard let context = unsafe libs.heifContextAlloc() else { return nil }
+    defer { unsafe libs.heifContextFree(context) }
     let read = unsafe bytes.withUnsafeBytes {
-      unsafe heif_context_read_from_memory(context, $0.baseAddress, $0.count, nil)
+      unsafe libs.heifContextReadFromMemory(context, $0.baseAddress, $0.count, nil)
     }
     guard unsafe read.code == heif_error_Ok else {
       throw PhotoError(message: "the HEIC image cannot be read (\(unsafe String(cString: read.message)))")
     }
     var handle: OpaquePointer?
-    guard unsafe heif_context_get_primary_image_handle(context, &handle).code == heif_error_Ok,
+    guard unsafe libs.heifContextGetPrimaryImageHandle(context, &handle).code == heif_error_Ok,
       let handle = unsafe handle
     else {
       throw PhotoError(message: "the HEIC file has no primary image")
     }
-    defer { unsafe heif_image_handle_release(handle) }
+    defer { unsafe libs.heifImageHandleRelease(handle) }
     var image: OpaquePointer?
-    let decoded = unsafe heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil)
+    let decoded = unsafe libs.heifDecodeImage(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil)
     guard unsafe decoded.code == heif_error_Ok, let image = unsafe image else {
       throw PhotoError(message: "the HEIC image cannot be decoded (\(unsafe String(cString: decoded.message)))")
     }
-    defer { unsafe heif_image_release(image) }
-    let width = unsafe heif_image_get_width(image, heif_channel_interleaved)
-    let height = unsafe heif_image_get_height(image, heif_channel_interleaved)
+    defer { unsafe libs.heifImageRelease(image) }
+    let width = unsafe libs.heifImageGetWidth(image, heif_channel_interleaved)
+    let height = unsafe libs.heifImageGetHeight(image, heif_channel_interleaved)
     var stride: Int32 = 0
     guard width > 0, height > 0,
-      let plane = unsafe heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride),
-      let picture = unsafe pixCreate(width, height, 32), let data = unsafe pixGetData(picture)
+      let plane = unsafe libs.heifImageGetPlaneReadonly(image, heif_channel_interleaved, &stride),
+      let picture = unsafe libs.pixCreate(width, height, 32), let data = unsafe libs.pixGetData(picture)
     else { return nil }
-    let wordsPerLine = Int(unsafe pixGetWpl(picture))
+    let wordsPerLine = Int(unsafe libs.pixGetWpl(picture))
     for row in 0..<Int(height) {
       let source = unsafe plane + row * Int(stride)
       let target = unsafe data + row * wordsPerLine
@@ -138,35 +145,37 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   /// Replaces the picture by `next` (made from it), freeing the old one; keeps it when `next` is nil.
   private func replace(_ next: UnsafeMutablePointer<PIX>?) {
     guard let next = unsafe next else { return }
-    unsafe pixDestroy(&picture)
+    unsafe libs.pixDestroy(&picture)
     unsafe picture = next
   }
 
   /// Scales the page by `factor` (area-mapped when shrinking, interpolated when enlarging).
   func scale(by factor: Float) {
     guard abs(factor - 1) > 0.02 else { return }
-    unsafe replace(unsafe pixScale(picture, factor, factor))
+    unsafe replace(unsafe libs.pixScale(picture, factor, factor))
   }
 
   /// Straightens a page photographed a few degrees askew.
-  func deskew() { unsafe replace(unsafe pixDeskew(picture, 0)) }
+  func deskew() { unsafe replace(unsafe libs.pixDeskew(picture, 0)) }
 
   /// Flattens uneven lighting and faded print: the background normalised to white.
-  func flattenBackground() { unsafe replace(unsafe pixBackgroundNormSimple(picture, nil, nil)) }
+  func flattenBackground() { unsafe replace(unsafe libs.pixBackgroundNormSimple(picture, nil, nil)) }
 
   /// The page as a JPEG (for a vision model: upright, grey, small), or `nil` if it cannot be encoded.
   func jpeg(quality: Int32 = 85) -> [UInt8]? {
     var data: UnsafeMutablePointer<UInt8>?
     var size = 0
-    guard unsafe pixWriteMemJpeg(&data, &size, picture, quality, 0) == 0, let data = unsafe data else { return nil }
-    defer { unsafe lept_free(data) }
+    guard unsafe libs.pixWriteMemJpeg(&data, &size, picture, quality, 0) == 0, let data = unsafe data else {
+      return nil
+    }
+    defer { unsafe libs.leptFree(data) }
     return unsafe Array(UnsafeBufferPointer(start: data, count: size))
   }
 
   /// A copy, for a pass that changes the page (`nil` when there is no memory for it).
   func copy() -> PageImage? {
-    guard let copied = unsafe pixCopy(nil, picture) else { return nil }
-    return unsafe PageImage(copied)
+    guard let copied = unsafe libs.pixCopy(nil, picture) else { return nil }
+    return unsafe PageImage(copied, libs: libs)
   }
 
   /// Hands the picture to Tesseract for the duration of `body`.
@@ -177,46 +186,48 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
 /// that thread reads.
 @safe final class TextRecognizer {
   private let api: OpaquePointer?
+  private let libs: ScanLibraries
 
   /// A recogniser for `languages` (Tesseract's names joined by `+`, `eng+deu`), with the data in
   /// `dataPath` (`nil`: Tesseract's default, Debian's /usr/share/tesseract-ocr/5/tessdata).
   init(languages: String, dataPath: String?) throws(PhotoError) {
+    libs = try ScanLibraries.load()
     // One recogniser per core already uses every core: Tesseract's own OpenMP threads would
     // only compete with them (and spin, waiting for work).
-    omp_set_max_active_levels(0)
-    unsafe api = unsafe TessBaseAPICreate()
-    let status = unsafe TessBaseAPIInit3(api, dataPath, languages)
+    libs.ompSetMaxActiveLevels(0)
+    unsafe api = unsafe libs.tessCreate()
+    let status = unsafe libs.tessInit3(api, dataPath, languages)
     guard status == 0 else {
-      unsafe TessBaseAPIDelete(api)
+      unsafe libs.tessDelete(api)
       throw PhotoError(
         message:
           "Tesseract cannot load the language data for \(languages) (install tesseract-ocr-eng, or the "
           + "tesseract-ocr-<language> package for each language asked for)")
     }
-    unsafe TessBaseAPISetVariable(api, "preserve_interword_spaces", "1")
-    unsafe TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+    _ = unsafe libs.tessSetVariable(api, "preserve_interword_spaces", "1")
+    _ = unsafe libs.tessSetVariable(api, "debug_file", "/dev/null")
     // Receipts are dark print on light paper: no second reading of each line inverted.
-    unsafe TessBaseAPISetVariable(api, "tessedit_do_invert", "0")
+    _ = unsafe libs.tessSetVariable(api, "tessedit_do_invert", "0")
   }
 
   deinit {
-    unsafe TessBaseAPIEnd(api)
-    unsafe TessBaseAPIDelete(api)
+    unsafe libs.tessEnd(api)
+    unsafe libs.tessDelete(api)
   }
 
   /// The words on `page`, read with the page segmentation the pass uses.
   func words(on page: PageImage, pass: RecognitionPass) -> [RecognizedWord] {
     let mode = pass == .flattened ? PSM_SINGLE_COLUMN : PSM_SINGLE_BLOCK
-    unsafe TessBaseAPISetPageSegMode(api, mode)
-    unsafe page.withPicture { unsafe TessBaseAPISetImage2(api, $0) }
-    unsafe TessBaseAPISetSourceResolution(api, 300)
-    guard unsafe TessBaseAPIRecognize(api, nil) == 0, let text = unsafe TessBaseAPIGetTsvText(api, 0) else {
-      unsafe TessBaseAPIClear(api)
+    unsafe libs.tessSetPageSegMode(api, mode)
+    unsafe page.withPicture { unsafe libs.tessSetImage2(api, $0) }
+    unsafe libs.tessSetSourceResolution(api, 300)
+    guard unsafe libs.tessRecognize(api, nil) == 0, let text = unsafe libs.tessGetTsvText(api, 0) else {
+      unsafe libs.tessClear(api)
       return []
     }
     let tsv = unsafe String(cString: text)
-    unsafe TessDeleteText(text)
-    unsafe TessBaseAPIClear(api)
+    unsafe libs.tessDeleteText(text)
+    unsafe libs.tessClear(api)
     return Self.parseTSV(tsv)
   }
 

@@ -306,3 +306,39 @@ struct SeededGenerator: RandomNumberGenerator {
     #expect(far.reasons.map(\.code) == ["scan.total-mismatch"])
   }
 }
+
+@Suite struct MoreReviewReasonTests {
+  @Test func noCurrencyIsAReason() {
+    let receipt = ReceiptReader.read(page(["CAFE", "Soup 9.50", "TOTAL 9.50"]), currency: nil)
+    #expect(receipt.reasons.map(\.code) == ["scan.no-currency"])
+  }
+
+  @Test func moreDecimalsThanTheCurrencyHasIsAReason() throws {
+    let receipt = ReceiptReader.read(page(["CAFE", "Soup 9.50", "TOTAL 9.50"]), currency: try Currency(code: "JPY"))
+    #expect(receipt.reasons.contains { $0.code == "scan.decimals" })
+    #expect(receipt.status == .needsReview)
+  }
+
+  @Test func aModelsAnswerIsCheckedLikeAReading() {
+    let right = ReceiptReader.read(
+      modelAnswer: """
+        {"merchant": "CAFE", "date": "2026-11-20", "currency": "EUR", "items": [{"name": "Soup", "price": "9,50",
+        "quantity": 1}, {"name": "Bread", "price": "2,00", "quantity": 2}], "subtotal": "11,50", "discount": null,
+        "service": null, "tax": null, "rounding": null, "tip": "1,50", "total": "13,00", "cash": null,
+        "change": null, "tax_included": false}
+        """, currency: nil)
+    #expect(right.status == .verified, "\(right.reasons)")
+    #expect(right.currency?.code == "EUR")
+    #expect(right.items.map(\.quantity) == [1, 2])
+    #expect(right.tip?.minorUnits == 150)
+    #expect(right.date == CalendarDate(year: 2026, month: 11, day: 20))
+    let wrong = ReceiptReader.read(
+      modelAnswer:
+        #"{"currency": "EUR", "items": [{"name": "Soup", "price": "9.50", "quantity": 1}], "total": "19.50"}"#,
+      currency: nil)
+    #expect(wrong.reasons.map(\.code) == ["scan.total-mismatch"])
+    let garbage = ReceiptReader.read(modelAnswer: "Sure! The total is 13 euros.", currency: .eur)
+    #expect(garbage.reasons.map(\.code) == ["scan.bad-answer"])
+    #expect(garbage.status == .needsReview)
+  }
+}
