@@ -125,13 +125,9 @@ package enum AdvicePrompt {
 
   /// Reads `{"suggestions": [{"bill_id", "tip_percent", "reason"}]}` from a model's text.
   static func suggestions(in text: String) throws(ProviderFailure) -> [String: Suggestion] {
-    var body = Substring(text)
-    // Some local models wrap JSON in a Markdown fence despite being asked not to.
-    if body.hasPrefix("```") {
-      body = body.drop { $0 != "\n" }
-      if let end = body.range(of: "```", options: .backwards) { body = body[..<end.lowerBound] }
+    guard let json = JSON.parse(ReceiptPrompt.unfenced(text)) else {
+      throw .badAnswer(reason: "the answer is not JSON")
     }
-    guard let json = JSON.parse(body) else { throw .badAnswer(reason: "the answer is not JSON") }
     let items = json["suggestions"]?.items ?? (json.items.isEmpty ? nil : json.items)
     guard let items else { throw .badAnswer(reason: "the answer has no 'suggestions' list") }
     var result: [String: Suggestion] = [:]

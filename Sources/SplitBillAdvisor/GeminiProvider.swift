@@ -32,17 +32,30 @@ package struct GeminiProvider: AdviceProvider {
     self.maximum = maximum
   }
 
-  package func request(for batch: [AdviceRequest]) -> HTTPRequest {
+  /// Structured JSON output of `schema`, thinking kept low on models that think.
+  func generationConfig(schema: JSON, temperature: String) -> JSON {
     var generation: [(String, JSON)] = [
-      ("temperature", .number("0.2")),
+      ("temperature", .number(temperature)),
       // Thinking tokens count against this; too small a limit ends in MAX_TOKENS with no answer.
       ("maxOutputTokens", .number("8192")),
       ("responseMimeType", .string("application/json")),
-      ("responseSchema", AdvicePrompt.schema(gemini: true)),
+      ("responseSchema", schema),
     ]
     if model.hasPrefix("gemini-3") {
       generation.append(("thinkingConfig", .object([("thinkingLevel", .string("low"))])))
     }
+    return .object(generation)
+  }
+
+  /// A `generateContent` request with `body`, the key in its header.
+  func request(body: JSON) -> HTTPRequest {
+    HTTPRequest(
+      method: "POST", url: "\(baseURL)/\(version)/models/\(model):generateContent",
+      headers: ["Content-Type": "application/json", "x-goog-api-key": apiKey, "User-Agent": "splitbill"],
+      body: Array(body.encoded.utf8))
+  }
+
+  package func request(for batch: [AdviceRequest]) -> HTTPRequest {
     let body = JSON.object([
       (
         "systemInstruction",
@@ -58,15 +71,17 @@ package struct GeminiProvider: AdviceProvider {
           ])
         ])
       ),
-      ("generationConfig", .object(generation)),
+      ("generationConfig", generationConfig(schema: AdvicePrompt.schema(gemini: true), temperature: "0.2")),
     ])
-    return HTTPRequest(
-      method: "POST", url: "\(baseURL)/\(version)/models/\(model):generateContent",
-      headers: ["Content-Type": "application/json", "x-goog-api-key": apiKey, "User-Agent": "splitbill"],
-      body: Array(body.encoded.utf8))
+    return request(body: body)
   }
 
   package func decode(_ response: HTTPResponse) throws(ProviderFailure) -> [String: Suggestion] {
+    try AdvicePrompt.suggestions(in: answerText(response))
+  }
+
+  /// The text of a `generateContent` answer (its thoughts left out), or why there is none.
+  func answerText(_ response: HTTPResponse) throws(ProviderFailure) -> String {
     guard response.status == 200 else {
       throw ErrorBody(response).failure(status: response.status, model: model, provider: name)
     }
@@ -81,6 +96,6 @@ package struct GeminiProvider: AdviceProvider {
     let parts = candidate["content"]?["parts"]?.items ?? []
     let text = parts.filter { $0["thought"] != .bool(true) }.compactMap { $0["text"]?.string }.joined()
     guard !text.isEmpty else { throw .badAnswer(reason: "the answer has no text") }
-    return try AdvicePrompt.suggestions(in: text)
+    return text
   }
 }

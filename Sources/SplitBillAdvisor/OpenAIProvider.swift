@@ -42,27 +42,33 @@ package struct OpenAIProvider: AdviceProvider {
       ),
       ("temperature", .number("0.2")),
       ("max_tokens", .number("8192")),
-      (
-        "response_format",
-        .object([
-          ("type", .string("json_schema")),
-          (
-            "json_schema",
-            .object([
-              ("name", .string("tip_suggestions")), ("schema", AdvicePrompt.schema(gemini: false)),
-              ("strict", .bool(true)),
-            ])
-          ),
-        ])
-      ),
+      ("response_format", Self.responseFormat(name: "tip_suggestions", schema: AdvicePrompt.schema(gemini: false))),
     ])
+    return request(body: body)
+  }
+
+  package func decode(_ response: HTTPResponse) throws(ProviderFailure) -> [String: Suggestion] {
+    try AdvicePrompt.suggestions(in: answerText(response))
+  }
+
+  /// A chat-completions request with `body`, the key (if any) as a Bearer token.
+  func request(body: JSON) -> HTTPRequest {
     var headers = ["Content-Type": "application/json", "User-Agent": "splitbill"]
     if let apiKey { headers["Authorization"] = "Bearer \(apiKey)" }
     return HTTPRequest(
       method: "POST", url: "\(baseURL)/chat/completions", headers: headers, body: Array(body.encoded.utf8))
   }
 
-  package func decode(_ response: HTTPResponse) throws(ProviderFailure) -> [String: Suggestion] {
+  /// `response_format` asking for JSON of `schema`, named `name`.
+  static func responseFormat(name: String, schema: JSON) -> JSON {
+    .object([
+      ("type", .string("json_schema")),
+      ("json_schema", .object([("name", .string(name)), ("schema", schema), ("strict", .bool(true))])),
+    ])
+  }
+
+  /// The message text of a chat-completions answer, or why there is none.
+  func answerText(_ response: HTTPResponse) throws(ProviderFailure) -> String {
     guard response.status == 200 else {
       throw ErrorBody(response).failure(status: response.status, model: model, provider: name)
     }
@@ -73,6 +79,6 @@ package struct OpenAIProvider: AdviceProvider {
     guard let text = choice["message"]?["content"]?.string, !text.isEmpty else {
       throw .badAnswer(reason: "the answer has no content")
     }
-    return try AdvicePrompt.suggestions(in: text)
+    return text
   }
 }

@@ -54,7 +54,8 @@ package enum ReceiptPrompt {
         + (gemini ? [("propertyOrdering", .array(names))] : [("additionalProperties", .bool(false))]))
   }
 
-  /// The model's text without a Markdown fence some local models put around JSON.
+  /// The model's text without the Markdown fence some local models put around JSON despite
+  /// being asked not to (tip advice and receipts alike).
   static func unfenced(_ text: String) -> String {
     var body = Substring(text.trimmingCharacters(in: .whitespacesAndNewlines))
     if body.hasPrefix("```") {
@@ -69,15 +70,6 @@ extension GeminiProvider {
   /// A `generateContent` request with the photo inline (`image/jpeg`, base64) beside the
   /// instruction, asking for the receipt schema.
   package func receiptRequest(image: [UInt8], mimeType: String) -> HTTPRequest {
-    var generation: [(String, JSON)] = [
-      ("temperature", .number("0")),
-      ("maxOutputTokens", .number("8192")),
-      ("responseMimeType", .string("application/json")),
-      ("responseSchema", ReceiptPrompt.schema(gemini: true)),
-    ]
-    if model.hasPrefix("gemini-3") {
-      generation.append(("thinkingConfig", .object([("thinkingLevel", .string("low"))])))
-    }
     let body = JSON.object([
       (
         "contents",
@@ -99,30 +91,14 @@ extension GeminiProvider {
           ])
         ])
       ),
-      ("generationConfig", .object(generation)),
+      ("generationConfig", generationConfig(schema: ReceiptPrompt.schema(gemini: true), temperature: "0")),
     ])
-    return HTTPRequest(
-      method: "POST", url: "\(baseURL)/\(version)/models/\(model):generateContent",
-      headers: ["Content-Type": "application/json", "x-goog-api-key": apiKey, "User-Agent": "splitbill"],
-      body: Array(body.encoded.utf8))
+    return request(body: body)
   }
 
   /// The receipt JSON text of a `generateContent` answer.
   package func receiptAnswer(_ response: HTTPResponse) throws(ProviderFailure) -> String {
-    guard response.status == 200 else {
-      throw ErrorBody(response).failure(status: response.status, model: model, provider: name)
-    }
-    guard let json = JSON.parse(response.body) else { throw .badAnswer(reason: "the response is not JSON") }
-    guard let candidate = json["candidates"]?.items.first else {
-      let blocked = json["promptFeedback"]?["blockReason"]?.string
-      throw .badAnswer(reason: blocked.map { "the prompt was blocked (\($0))" } ?? "the response has no candidates")
-    }
-    let finish = candidate["finishReason"]?.string ?? "STOP"
-    guard finish == "STOP" else { throw .badAnswer(reason: "the answer did not finish (finishReason \(finish))") }
-    let parts = candidate["content"]?["parts"]?.items ?? []
-    let text = parts.filter { $0["thought"] != .bool(true) }.compactMap { $0["text"]?.string }.joined()
-    guard !text.isEmpty else { throw .badAnswer(reason: "the answer has no text") }
-    return ReceiptPrompt.unfenced(text)
+    ReceiptPrompt.unfenced(try answerText(response))
   }
 }
 
@@ -150,38 +126,14 @@ extension OpenAIProvider {
       ),
       ("temperature", .number("0")),
       ("max_tokens", .number("8192")),
-      (
-        "response_format",
-        .object([
-          ("type", .string("json_schema")),
-          (
-            "json_schema",
-            .object([
-              ("name", .string("receipt")), ("schema", ReceiptPrompt.schema(gemini: false)), ("strict", .bool(true)),
-            ])
-          ),
-        ])
-      ),
+      ("response_format", Self.responseFormat(name: "receipt", schema: ReceiptPrompt.schema(gemini: false))),
     ])
-    var headers = ["Content-Type": "application/json", "User-Agent": "splitbill"]
-    if let apiKey { headers["Authorization"] = "Bearer \(apiKey)" }
-    return HTTPRequest(
-      method: "POST", url: "\(baseURL)/chat/completions", headers: headers, body: Array(body.encoded.utf8))
+    return request(body: body)
   }
 
   /// The receipt JSON text of a chat-completions answer.
   package func receiptAnswer(_ response: HTTPResponse) throws(ProviderFailure) -> String {
-    guard response.status == 200 else {
-      throw ErrorBody(response).failure(status: response.status, model: model, provider: name)
-    }
-    guard let json = JSON.parse(response.body) else { throw .badAnswer(reason: "the response is not JSON") }
-    guard let choice = json["choices"]?.items.first else { throw .badAnswer(reason: "the response has no choices") }
-    let finish = choice["finish_reason"]?.string ?? "stop"
-    guard finish == "stop" else { throw .badAnswer(reason: "the answer did not finish (finish_reason \(finish))") }
-    guard let text = choice["message"]?["content"]?.string, !text.isEmpty else {
-      throw .badAnswer(reason: "the answer has no content")
-    }
-    return ReceiptPrompt.unfenced(text)
+    ReceiptPrompt.unfenced(try answerText(response))
   }
 }
 

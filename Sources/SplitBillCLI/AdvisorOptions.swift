@@ -59,12 +59,7 @@ enum AdvisorOptions {
     let kind = try kind(arguments)
     guard kind != .offline else { return nil }
     func number(_ name: String, default value: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
-      try arguments.parse(name) { text in
-        guard let number = Int(text), range.contains(number) else {
-          throw UsageError("'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return number
-      } ?? value
+      try arguments.wholeNumber(name, default: value, range: range)
     }
     var settings = AdvisorSettings()
     settings.batchSize = try number("--ai-batch-size", default: 20, range: 1...500)
@@ -214,5 +209,17 @@ final class ProgressLine: @unchecked Sendable {
     shown = true
     var bytes = Array(text.utf8)
     _ = unsafe bytes.withUnsafeMutableBytes { unsafe Foundation.write(2, $0.baseAddress, $0.count) }
+  }
+}
+
+extension ParsedArguments {
+  /// The whole number option `name` gives, within `range`; `value` when it is not given.
+  func wholeNumber(_ name: String, default value: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
+    try parse(name) { text in
+      guard let number = Int(text), range.contains(number) else {
+        throw UsageError("'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
+      }
+      return number
+    } ?? value
   }
 }

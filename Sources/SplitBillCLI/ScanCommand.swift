@@ -82,12 +82,7 @@ enum ScanCommand {
       return nil
     }
     func number(_ name: String, default value: Int, range: ClosedRange<Int>) throws(UsageError) -> Int {
-      try arguments.parse(name) { text in
-        guard let number = Int(text), range.contains(number) else {
-          throw UsageError("'\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return number
-      } ?? value
+      try arguments.wholeNumber(name, default: value, range: range)
     }
     var settings = VisionSettings(
       provider: provider,
