@@ -110,7 +110,10 @@ struct ScanCommandTests {
     #expect(outcome.stderr.contains("wrong.png (line 4)"))
   }
 
-  @Test func theBillsPassCheckAndReportAsTheReceiptsSay() throws {
+  // One photo at a time and the readers' own paths: the plain and AddressSanitizer runs check
+  // it; under ThreadSanitizer the scan of every photo on two threads above is what matters.
+  @Test(.disabled(if: ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] == "thread"))
+  func theBillsPassCheckAndReportAsTheReceiptsSay() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("splitbill-scan-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
