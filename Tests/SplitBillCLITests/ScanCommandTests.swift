@@ -112,7 +112,7 @@ struct ScanCommandTests {
 
   // One photo at a time and the readers' own paths: the plain and AddressSanitizer runs check
   // it; under ThreadSanitizer the scan of every photo on two threads above is what matters.
-  @Test(.disabled(if: ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] == "thread"))
+  @Test(.disabled(if: underThreadSanitizer, "one photo at a time; the plain and AddressSanitizer runs check it"))
   func theBillsPassCheckAndReportAsTheReceiptsSay() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("splitbill-scan-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
