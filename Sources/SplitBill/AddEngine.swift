@@ -285,21 +285,7 @@ public enum Adder {
         lines.append((index == 0 ? dash + "-" + gap : indent) + "\(key): \(value)")
       }
     }
-    // The lines go after line `afterLine`: find where it ends.
-    var offset = 0
-    var line = 0
-    while line < plan.afterLine, offset < original.count {
-      if original[offset] == 0x0A { line += 1 }
-      offset += 1
-    }
-    let lineEnd = SourceLines.lineEnd(of: original)
-    var inserted = ""
-    // A last line without a line end gets one before the record.
-    if offset == original.count, let last = original.last, last != 0x0A { inserted += lineEnd }
-    inserted += lines.joined(separator: lineEnd) + lineEnd
-    var bytes = Array(original[..<offset])
-    bytes += Array(inserted.utf8)
-    bytes += original[offset...]
+    let bytes = plan.inserting(lines, into: original)
     let first = plan.afterLine + 1 + (original.isEmpty ? 1 : 0) + (plan.writesSectionKey ? 1 : 0)
     return Edit(
       bytes: bytes, lines: first...(plan.afterLine + lines.count), text: lines.joined(separator: "\n") + "\n",

@@ -5,7 +5,6 @@ import SplitBillInput
 import SplitBillJSON
 @_exported import SplitBillScan
 import SplitBillText
-import Synchronization
 
 /// What `scan` is asked to do.
 public struct ScanOptions: Sendable {
@@ -99,16 +98,7 @@ public struct ScanOutcome: Sendable {
       bill.id = candidate
       lines += bill.yamlLines(dash: plan.dashColumn)
     }
-    var offset = 0
-    var line = 0
-    while line < plan.afterLine, offset < original.count {
-      if original[offset] == 0x0A { line += 1 }
-      offset += 1
-    }
-    var inserted = ""
-    if offset == original.count, let last = original.last, last != 0x0A { inserted += "\n" }
-    inserted += lines.joined(separator: "\n") + "\n"
-    return .success(Array(original[..<offset]) + Array(inserted.utf8) + Array(original[offset...]))
+    return .success(plan.inserting(lines, into: original))
   }
 
   /// The JSON answer for tools: a summary and, per photo, what was read and checked.
@@ -231,16 +221,19 @@ public enum Scanner {
     do { _ = try ReceiptScanner(languages: options.languages) } catch {
       throw ScanFailure(message: error.message)
     }
-    let results = Mutex([ScannedPhoto?](repeating: nil, count: paths.count))
-    let next = Atomic<Int>(0)
-    let done = Atomic<Int>(0)
+    // The project's one lock type: each worker takes the next photo and files its result.
+    let results = Locked([ScannedPhoto?](repeating: nil, count: paths.count))
+    let counters = Locked((next: 0, done: 0))
     let workers = min(options.workers, max(paths.count, 1))
     let ids = uniqueIDs(paths)
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
       // Each worker owns one recogniser and reads one photo at a time.
       guard let scanner = try? ReceiptScanner(languages: options.languages) else { return }
       while true {
-        let index = next.add(1, ordering: .relaxed).oldValue
+        let index = counters.withLock { counters in
+          defer { counters.next += 1 }
+          return counters.next
+        }
         guard index < paths.count else { return }
         let path = paths[index]
         let started = DispatchTime.now().uptimeNanoseconds
@@ -258,7 +251,11 @@ public enum Scanner {
         }
         photo.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         results.withLock { $0[index] = photo }
-        progress(done.add(1, ordering: .relaxed).newValue, paths.count)
+        let done = counters.withLock { counters in
+          counters.done += 1
+          return counters.done
+        }
+        progress(done, paths.count)
       }
     }
     let photos = results.withLock { $0 }.enumerated().map { index, photo in
@@ -343,7 +340,7 @@ extension Scanner {
     let (paths, missing) = photos(in: options.paths)
     let ids = uniqueIDs(paths)
     // Decoding and downscaling on every core, one photo at a time per core.
-    let prepared = Mutex([Result<VisionPhoto, PhotoError>?](repeating: nil, count: paths.count))
+    let prepared = Locked([Result<VisionPhoto, PhotoError>?](repeating: nil, count: paths.count))
     DispatchQueue.concurrentPerform(iterations: paths.count) { index in
       let result: Result<VisionPhoto, PhotoError>
       if let data = FileManager.default.contents(atPath: paths[index]) {

@@ -17,6 +17,22 @@ package struct YAMLAppendPlan: Sendable, Equatable {
   /// Whether the items are written `- {id: a, amount: 5}`, one a line (as the first item is).
   package var flowItems: Bool
 
+  /// `original` with `lines` after line ``afterLine``, in the file's own line ends (a last line
+  /// without one gets one first): what `add` and `scan --append` write.
+  package func inserting(_ lines: [String], into original: [UInt8]) -> [UInt8] {
+    var offset = 0
+    var line = 0
+    while line < afterLine, offset < original.count {
+      if original[offset] == 0x0A { line += 1 }
+      offset += 1
+    }
+    let lineEnd = SourceLines.lineEnd(of: original)
+    var inserted = ""
+    if offset == original.count, let last = original.last, last != 0x0A { inserted += lineEnd }
+    inserted += lines.joined(separator: lineEnd) + lineEnd
+    return Array(original[..<offset]) + Array(inserted.utf8) + Array(original[offset...])
+  }
+
   /// Why a file cannot be added to.
   package enum Problem: Error, Equatable, Sendable {
     /// libyaml's message, at a 1-based line and column.
