@@ -41,10 +41,35 @@ let package = Package(
     .target(
       name: "SplitBillScan", dependencies: ["SplitBillCore", "SplitBillJSON", "SplitBillText", "CTesseract"],
       swiftSettings: checked),
-    // Readers: YAML through libyaml's event API, CSV scanned as bytes; the bill rules and diagnostics.
+    // The bill model every module below the readers shares: `Bill`, `PaymentRecord`, `Diagnostic`
+    // and `Problem`, `SourceLocation`, the bill format's keys (`BillField`) and its JSON Schema,
+    // names, and `Locked` (the project's one lock type).
+    .target(name: "SplitBillModel", dependencies: ["SplitBillCore", "SplitBillText"], swiftSettings: checked),
+    // Files as the readers and writers use them: bytes read in chunks, standard input kept for a
+    // second reading, source lines for excerpts, unlinked temporary files, the byte-order mark.
+    .target(name: "SplitBillFiles", dependencies: ["SplitBillCore", "SplitBillModel"], swiftSettings: checked),
+    // YAML through libyaml's event API: events with positions, a bill captured flat, the node tree
+    // (anchors and aliases), and where `add` appends to a file.
+    .target(
+      name: "SplitBillYAML", dependencies: ["SplitBillCore", "SplitBillModel", "SplitBillFiles", "CYAML"],
+      swiftSettings: checked),
+    // A whole CSV file with located cells (exports, rates files).
+    .target(name: "SplitBillCSV", dependencies: ["SplitBillFiles"], swiftSettings: checked),
+    // Exchange-rate files: `rates:` sections, `--rates` files in YAML or CSV, the ECB's as published.
+    .target(
+      name: "SplitBillRates",
+      dependencies: [
+        "SplitBillCore", "SplitBillText", "SplitBillModel", "SplitBillFiles", "SplitBillYAML", "SplitBillCSV",
+      ],
+      swiftSettings: checked),
+    // The bill readers and their rules: YAML and CSV bills seen through one field view, every rule
+    // once (`BillRules`, `PaymentRules`), the stream of a run's inputs in order, repeated ids.
     .target(
       name: "SplitBillInput",
-      dependencies: ["SplitBillCore", "SplitBillBytes", "SplitBillJSON", "SplitBillText", "CYAML"],
+      dependencies: [
+        "SplitBillCore", "SplitBillBytes", "SplitBillJSON", "SplitBillText", "SplitBillModel", "SplitBillFiles",
+        "SplitBillYAML", "SplitBillCSV", "SplitBillRates",
+      ],
       swiftSettings: checked),
     // Tip advice: the offline heuristic, AI providers, batching and rate limiting.
     .target(
@@ -52,20 +77,27 @@ let package = Package(
       swiftSettings: checked),
     // Importers: other apps' exports (Splitwise CSV, Spliit JSON) as splitbill bills and payments.
     .target(
-      name: "SplitBillImport", dependencies: ["SplitBillCore", "SplitBillInput", "SplitBillJSON", "SplitBillText"],
+      name: "SplitBillImport",
+      dependencies: [
+        "SplitBillCore", "SplitBillInput", "SplitBillModel", "SplitBillFiles", "SplitBillCSV", "SplitBillJSON",
+        "SplitBillText",
+      ],
       swiftSettings: checked),
     // Writers: JSON, text and the other report formats, streaming into a sink.
     .target(
       name: "SplitBillReports",
-      dependencies: ["SplitBillCore", "SplitBillInput", "SplitBillBytes", "SplitBillJSON", "SplitBillText"],
+      dependencies: [
+        "SplitBillCore", "SplitBillModel", "SplitBillFiles", "SplitBillBytes", "SplitBillJSON", "SplitBillText",
+      ],
       swiftSettings: checked),
     // The engine: the commands as functions with typed options and results, no argument parsing
     // and no printing (docs/library.md). The CLI calls it.
     .target(
       name: "SplitBill",
       dependencies: [
-        "SplitBillCore", "SplitBillInput", "SplitBillImport", "SplitBillAdvisor", "SplitBillReports", "SplitBillJSON",
-        "SplitBillText", "SplitBillScan",
+        "SplitBillCore", "SplitBillModel", "SplitBillFiles", "SplitBillYAML", "SplitBillCSV", "SplitBillRates",
+        "SplitBillInput", "SplitBillImport", "SplitBillAdvisor", "SplitBillReports", "SplitBillJSON", "SplitBillText",
+        "SplitBillScan",
       ],
       swiftSettings: checked),
     // Argument parsing and the commands (the interactive screen's state and drawing with `calc`);
@@ -73,32 +105,41 @@ let package = Package(
     .target(
       name: "SplitBillCLI",
       dependencies: [
-        "SplitBillCore", "SplitBillInput", "SplitBillAdvisor", "SplitBillReports", "SplitBillJSON", "SplitBillText",
-        "SplitBillImport", "SplitBill",
+        "SplitBillCore", "SplitBillModel", "SplitBillFiles", "SplitBillInput", "SplitBillAdvisor", "SplitBillReports",
+        "SplitBillJSON", "SplitBillText", "SplitBillImport", "SplitBill",
       ],
       swiftSettings: checked),
     .executableTarget(name: "splitbill", dependencies: ["SplitBillCLI", "SplitBillReports"]),
     // The readers' fuzz target: libFuzzer's entry point when built by scripts/fuzz.sh
     // (-sanitize=fuzzer,address -DFUZZING), otherwise a tool that replays saved inputs.
     .executableTarget(
-      name: "SplitBillFuzz", dependencies: ["SplitBillCore", "SplitBillInput", "SplitBill"], swiftSettings: checked),
+      name: "SplitBillFuzz",
+      dependencies: ["SplitBillCore", "SplitBillModel", "SplitBillRates", "SplitBillInput", "SplitBill"],
+      swiftSettings: checked),
 
     .testTarget(name: "SplitBillCoreTests", dependencies: ["SplitBillCore", "SplitBillBytes"]),
     .testTarget(
-      name: "SplitBillInputTests", dependencies: ["SplitBillInput", "SplitBillBytes", "SplitBillText"],
+      name: "SplitBillInputTests",
+      dependencies: [
+        "SplitBillInput", "SplitBillModel", "SplitBillFiles", "SplitBillRates", "SplitBillBytes", "SplitBillText",
+      ],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "SplitBillScanTests", dependencies: ["SplitBillScan", "SplitBillCore"]),
-    .testTarget(name: "SplitBillAdvisorTests", dependencies: ["SplitBillAdvisor", "SplitBillJSON", "SplitBillInput"]),
+    .testTarget(name: "SplitBillAdvisorTests", dependencies: ["SplitBillAdvisor", "SplitBillJSON", "SplitBillModel"]),
     .testTarget(
       name: "SplitBillReportsTests",
-      dependencies: ["SplitBillReports", "SplitBillBytes", "SplitBillJSON", "SplitBillText"]),
+      dependencies: [
+        "SplitBillReports", "SplitBillModel", "SplitBillFiles", "SplitBillBytes", "SplitBillJSON", "SplitBillText",
+      ]),
     .testTarget(
       name: "SplitBillImportTests", dependencies: ["SplitBillImport", "SplitBillCore", "SplitBillBytes"]),
     // A program using the engine library as docs/library.md shows it: only `import SplitBill`.
     .testTarget(name: "SplitBillLibraryTests", dependencies: ["SplitBill"]),
     .testTarget(
       name: "SplitBillCLITests",
-      dependencies: ["SplitBillCLI", "SplitBill", "SplitBillInput", "SplitBillReports", "SplitBillJSON"],
+      dependencies: [
+        "SplitBillCLI", "SplitBill", "SplitBillInput", "SplitBillModel", "SplitBillReports", "SplitBillJSON",
+      ],
       exclude: ["Snapshots"]),
   ]
 )

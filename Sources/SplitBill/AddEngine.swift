@@ -1,8 +1,11 @@
 import Foundation
 import SplitBillCore
+import SplitBillFiles
 import SplitBillInput
+import SplitBillModel
 import SplitBillReports
 import SplitBillText
+import SplitBillYAML
 
 /// A bill or payment to add to a file, its values as a person types them.
 public struct NewRecord: Sendable, Equatable {

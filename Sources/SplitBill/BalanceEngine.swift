@@ -1,4 +1,5 @@
 import SplitBillInput
+import SplitBillModel
 import SplitBillText
 
 /// Where everyone stands now: each person's balance and the transfers that settle them, across

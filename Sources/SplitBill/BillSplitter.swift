@@ -1,6 +1,7 @@
 import SplitBillAdvisor
 import SplitBillCore
 import SplitBillInput
+import SplitBillModel
 import SplitBillReports
 
 /// Splits each bill in reading order (the leftover ledger goes from bill to bill), after the

@@ -1,6 +1,7 @@
 import Foundation
 import SplitBillInput
 import SplitBillJSON
+import SplitBillModel
 import SplitBillText
 
 /// One bill as `calc` takes it: the values as typed (text, read exactly), the choices typed.

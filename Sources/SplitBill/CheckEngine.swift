@@ -1,4 +1,6 @@
+import SplitBillFiles
 import SplitBillInput
+import SplitBillModel
 
 /// How bill files are read: the defaults a command line gives (after a bill's own values and its
 /// file's `defaults`) and how CSV is written.

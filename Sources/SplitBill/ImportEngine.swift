@@ -1,4 +1,5 @@
 @_exported import SplitBillCore
+import SplitBillFiles
 @_exported import SplitBillImport
 import SplitBillInput
 import SplitBillText

@@ -1,5 +1,7 @@
 @_exported import SplitBillAdvisor
+import SplitBillFiles
 import SplitBillInput
+import SplitBillModel
 @_exported import SplitBillReports
 import SplitBillText
 

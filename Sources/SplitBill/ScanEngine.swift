@@ -1,10 +1,11 @@
 import Dispatch
 import Foundation
 import SplitBillAdvisor
-import SplitBillInput
 import SplitBillJSON
+import SplitBillModel
 @_exported import SplitBillScan
 import SplitBillText
+import SplitBillYAML
 
 /// What `scan` is asked to do.
 public struct ScanOptions: Sendable {

@@ -1,5 +1,7 @@
 import SplitBillCore
 import SplitBillInput
+import SplitBillModel
+import SplitBillRates
 
 /// `report`'s one-currency settings: the currency to settle in, the rate tables, cash rounding.
 package struct Settling: Sendable {

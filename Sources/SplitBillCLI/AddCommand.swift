@@ -1,6 +1,5 @@
 import SplitBill
 import SplitBillCore
-import SplitBillInput
 import SplitBillReports
 import SplitBillText
 

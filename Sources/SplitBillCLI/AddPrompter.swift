@@ -1,6 +1,7 @@
 import SplitBill
 import SplitBillCore
 import SplitBillInput
+import SplitBillModel
 import SplitBillReports
 
 #if canImport(Glibc)

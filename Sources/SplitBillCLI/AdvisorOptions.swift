@@ -1,7 +1,7 @@
 import Foundation
 import SplitBillAdvisor
 import SplitBillCore
-import SplitBillInput
+import SplitBillModel
 import SplitBillReports
 
 /// The options of the commands that ask for tip advice, and the advisor they configure.

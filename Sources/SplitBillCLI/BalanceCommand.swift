@@ -1,8 +1,8 @@
 import Foundation
 import SplitBill
 import SplitBillCore
-import SplitBillInput
 import SplitBillJSON
+import SplitBillModel
 import SplitBillReports
 import SplitBillText
 

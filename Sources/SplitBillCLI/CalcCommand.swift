@@ -1,7 +1,6 @@
 import Foundation
 import SplitBill
 import SplitBillCore
-import SplitBillInput
 import SplitBillJSON
 import SplitBillReports
 

@@ -1,7 +1,9 @@
 import SplitBill
 import SplitBillCore
+import SplitBillFiles
 import SplitBillInput
 import SplitBillJSON
+import SplitBillModel
 import SplitBillReports
 import SplitBillText
 

@@ -1,5 +1,6 @@
 import Foundation
 import SplitBillInput
+import SplitBillModel
 import SplitBillReports
 import SplitBillText
 

@@ -3,6 +3,7 @@ import SplitBill
 import SplitBillCore
 import SplitBillImport
 import SplitBillInput
+import SplitBillModel
 import SplitBillReports
 import SplitBillText
 

@@ -2,6 +2,7 @@ import Foundation
 import SplitBill
 import SplitBillCore
 import SplitBillInput
+import SplitBillModel
 
 /// The options every command that reads bill files shares.
 enum InputOptions {

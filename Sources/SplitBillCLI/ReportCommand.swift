@@ -1,7 +1,7 @@
 import SplitBill
 import SplitBillAdvisor
 import SplitBillCore
-import SplitBillInput
+import SplitBillFiles
 import SplitBillReports
 import SplitBillText
 

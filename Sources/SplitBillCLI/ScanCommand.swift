@@ -2,8 +2,8 @@ import Foundation
 import SplitBill
 import SplitBillAdvisor
 import SplitBillCore
-import SplitBillInput
 import SplitBillJSON
+import SplitBillModel
 import SplitBillReports
 import SplitBillText
 

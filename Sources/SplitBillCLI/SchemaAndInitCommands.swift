@@ -1,6 +1,6 @@
 import SplitBillCore
-import SplitBillInput
 import SplitBillJSON
+import SplitBillModel
 import SplitBillReports
 
 /// `splitbill schema`: the JSON Schema of the bill format.

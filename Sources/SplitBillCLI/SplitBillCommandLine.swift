@@ -1,6 +1,7 @@
 import Foundation
 import SplitBillCore
 import SplitBillInput
+import SplitBillModel
 import SplitBillReports
 import SplitBillText
 

@@ -2,6 +2,8 @@ import Foundation
 import SplitBill
 import SplitBillCore
 import SplitBillInput
+import SplitBillModel
+import SplitBillRates
 
 /// One input of the fuzzer: its bytes read as a YAML file and as a CSV file, through the same
 /// stream `check` and `report` use, and the rules asserted. A violation stops the process (the

@@ -1,6 +1,7 @@
 import SplitBillCore
-import SplitBillInput
+import SplitBillFiles
 import SplitBillJSON
+import SplitBillModel
 
 /// Reads Spliit's JSON export (`/groups/<id>/expenses/export/json`) into an ``ImportedBook``.
 ///

@@ -1,6 +1,7 @@
 import Foundation
+import SplitBillCSV
 import SplitBillCore
-import SplitBillInput
+import SplitBillModel
 
 /// Reads Splitwise's "Export as spreadsheet" CSV into an ``ImportedBook``.
 ///

@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillModel
 
 /// A bill's fields as its reader holds them: a CSV row's cells (``CSVRowFields``) or a YAML
 /// bill's events (``YAMLBillFields``). The format says where each field's text is and where it

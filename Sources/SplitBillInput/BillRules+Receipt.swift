@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillModel
 import SplitBillText
 
 extension BillRules {

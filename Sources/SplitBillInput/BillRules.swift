@@ -1,5 +1,6 @@
 import Foundation
 import SplitBillCore
+import SplitBillModel
 import SplitBillText
 
 /// A value from the defaults chain: set, unset, or given but invalid.
@@ -874,37 +875,6 @@ extension FieldValue {
     if case .absent = self { return true }
     return false
   }
-}
-
-/// A bill that could not be used, with every problem found in it.
-package struct InvalidBill: Error, Sendable, Hashable {
-  /// Creates an invalid bill (or, with `kind`, payment).
-  package init(id: String?, source: SourceLocation, diagnostics: [Diagnostic], kind: RecordKind = .bill) {
-    self.id = id
-    self.source = source
-    self.diagnostics = diagnostics
-    self.kind = kind
-  }
-
-  /// A record whose id an earlier record had, met while reading: its diagnostic comes later.
-  package init(id: String, source: SourceLocation, kind: RecordKind = .bill, repeatOrdinal: Int) {
-    self.init(id: id, source: source, diagnostics: [], kind: kind)
-    self.repeatOrdinal = repeatOrdinal
-  }
-
-  /// Whether it is a bill or a payment (file-level problems count as bills).
-  package var kind: RecordKind
-
-  /// Its id (explicit or default), when one could be determined.
-  package var id: String?
-  /// Where it starts.
-  package var source: SourceLocation
-  /// Its problems, errors first in file order.
-  package var diagnostics: [Diagnostic]
-  /// For a record whose id an earlier one had, when the reading met it: its ordinal in the run.
-  /// Its diagnostic (naming the first) is known once the reading ends
-  /// (``BillStream/completingRepeat(_:)``); until then ``diagnostics`` is empty.
-  package var repeatOrdinal: Int?
 }
 
 /// The one reading of a tip as text, for files, `--default-tip`, `calc --tip` and the terminal

@@ -1,6 +1,9 @@
 import Foundation
 @_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
+import SplitBillFiles
+import SplitBillModel
+import SplitBillYAML
 
 /// One input to read: a file in a known format, or standard input.
 package struct InputSource: Hashable, Sendable {

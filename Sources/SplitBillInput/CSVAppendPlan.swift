@@ -1,4 +1,5 @@
 import Foundation
+import SplitBillFiles
 import SplitBillText
 
 /// What `splitbill add` needs of a CSV bill file to append a row: its delimiter, its columns (as

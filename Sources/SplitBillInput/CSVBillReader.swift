@@ -1,5 +1,7 @@
 @_spi(ByteWriters) import SplitBillBytes
 import SplitBillCore
+import SplitBillFiles
+import SplitBillModel
 import SplitBillText
 
 #if canImport(Glibc)

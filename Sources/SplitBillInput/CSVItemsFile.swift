@@ -1,4 +1,6 @@
 import Foundation
+import SplitBillFiles
+import SplitBillModel
 import SplitBillText
 
 /// The items of a CSV bills file's itemized bills, read from its items file: `trip.items.csv`

@@ -1,4 +1,6 @@
 import SplitBillCore
+import SplitBillModel
+import SplitBillYAML
 
 /// A configuration file: a YAML mapping of option names (without `--`) to values, the defaults a
 /// cron job would otherwise repeat on every command line (`currency: EUR`, `default-tip: 18`,

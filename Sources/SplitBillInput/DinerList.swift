@@ -1,5 +1,6 @@
 @_spi(ByteWriters) import SplitBillBytes
 import SplitBillCore
+import SplitBillModel
 
 /// The one grammar of a list of diners written as text, for a CSV diners cell, `calc --people`
 /// and the terminal screen's Names row: names separated by `;` or `,`, each with an optional
@@ -85,9 +86,9 @@ package enum DinerList {
     /// Worded as the same problem in a bill file is.
     package var description: String {
       switch self {
-      case .emptyName: return SplitBillInput.Problem.emptyDinerName.message
-      case .weight(let error, let diner): return SplitBillInput.Problem.invalidWeight(error, diner: diner).message
-      case .diners(let error): return SplitBillInput.Problem.split(error).message
+      case .emptyName: return SplitBillModel.Problem.emptyDinerName.message
+      case .weight(let error, let diner): return SplitBillModel.Problem.invalidWeight(error, diner: diner).message
+      case .diners(let error): return SplitBillModel.Problem.split(error).message
       }
     }
   }

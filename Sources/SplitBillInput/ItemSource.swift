@@ -1,3 +1,5 @@
+import SplitBillModel
+
 /// A text of an item as written, and where it stood.
 struct LocatedText: Sendable, Hashable {
   var text: String

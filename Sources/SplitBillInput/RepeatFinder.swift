@@ -2,6 +2,8 @@ import Dispatch
 import Foundation
 import SplitBillBytes
 import SplitBillCore
+import SplitBillFiles
+import SplitBillModel
 
 #if canImport(Glibc)
   import Glibc

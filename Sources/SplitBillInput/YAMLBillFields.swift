@@ -1,5 +1,7 @@
 import SplitBillCore
+import SplitBillModel
 import SplitBillText
+import SplitBillYAML
 
 /// A YAML bill's fields, read from its events (``YAMLFlatBill``): a mapping of keys to scalars,
 /// but for the diners (a head count, a list of names, or a mapping of names to weights).

@@ -1,5 +1,9 @@
 import SplitBillCore
+import SplitBillFiles
+import SplitBillModel
+import SplitBillRates
 import SplitBillText
+import SplitBillYAML
 
 /// Reads bill files in YAML, streaming: each bill is handed on as its events (``YAMLFlatBill``).
 ///

@@ -1,5 +1,5 @@
 import SplitBillCore
-import SplitBillInput
+import SplitBillFiles
 
 #if canImport(Glibc)
   import Glibc

@@ -1,7 +1,8 @@
 @_spi(ByteWriters) import SplitBillBytes
 import SplitBillCore
-import SplitBillInput
+import SplitBillFiles
 import SplitBillJSON
+import SplitBillModel
 
 /// Renders diagnostics the way `splitbill check` prints them.
 package enum DiagnosticFormatter {

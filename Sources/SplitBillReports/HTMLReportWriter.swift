@@ -1,6 +1,6 @@
 @_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
-import SplitBillInput
+import SplitBillModel
 import SplitBillText
 
 /// One self-contained HTML file: no external assets, no script, works offline. Summary, the

@@ -1,7 +1,7 @@
 @_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
-import SplitBillInput
 @_spi(ByteWriters) import SplitBillJSON
+import SplitBillModel
 
 extension ReportedBill {
   /// Appends the bill object: `calc --json`'s members plus id, source, date, description, category,

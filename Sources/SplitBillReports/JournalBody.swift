@@ -1,5 +1,4 @@
 import SplitBillCore
-import SplitBillInput
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,6 @@
 @_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
-import SplitBillInput
+import SplitBillModel
 
 /// What the journal writers are asked for.
 package struct JournalOptions: Sendable {

@@ -1,5 +1,5 @@
 import SplitBillCore
-import SplitBillInput
+import SplitBillModel
 import SplitBillText
 
 /// A bill as the report shows it: the bill, how it split, and any advice behind its tip.

@@ -1,6 +1,6 @@
 @_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
-import SplitBillInput
+import SplitBillModel
 
 /// A bill's source as a writer shows it, `PATH:LINE:COLUMN`, with the path made safe for the
 /// format once per file (a report's bills nearly all share one).

@@ -1,4 +1,4 @@
-import SplitBillInput
+import SplitBillFiles
 
 #if canImport(Glibc)
   import Glibc

@@ -1,6 +1,5 @@
 @_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
-import SplitBillInput
 import SplitBillText
 
 /// The terminal report: each bill with its shares (absorbed leftover units marked), then people,

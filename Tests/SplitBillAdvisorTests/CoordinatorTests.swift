@@ -1,7 +1,7 @@
 import Foundation
 import SplitBillCore
-import SplitBillInput
 import SplitBillJSON
+import SplitBillModel
 import Testing
 
 @testable import SplitBillAdvisor

@@ -1,6 +1,6 @@
 import Foundation
-import SplitBillInput
 import SplitBillJSON
+import SplitBillModel
 import Testing
 
 @testable import SplitBillAdvisor

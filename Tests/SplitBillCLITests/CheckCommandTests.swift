@@ -1,5 +1,5 @@
 import Foundation
-import SplitBillInput
+import SplitBillModel
 import Testing
 
 @testable import SplitBillCLI

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import SplitBillInput
+@testable import SplitBillModel
 
 /// Rosters for every file (`--people`, the configuration's `people:`), and, without one, a warning
 /// for names that look alike: a misspelt name is otherwise a new person, silently.

@@ -3,7 +3,9 @@ import SplitBillBytes
 import SplitBillCore
 import Testing
 
+@testable import SplitBillFiles
 @testable import SplitBillInput
+@testable import SplitBillModel
 
 @Suite struct CSVReaderTests {
   @Test func readsQuotedCellsWithDelimitersQuotesAndNewlines() throws {

@@ -2,8 +2,6 @@ import Foundation
 import SplitBillCore
 import Testing
 
-@testable import SplitBillInput
-
 /// Itemized bills in YAML and in a CSV items file: what they read as, and each rule's
 /// diagnostic at its place.
 @Suite struct ItemizedReaderTests {

@@ -1,8 +1,6 @@
 import SplitBillCore
 import Testing
 
-@testable import SplitBillInput
-
 /// Payments in YAML (`payments:`) and CSV (a file whose header names `from` and `to`): what they
 /// read as, and every rule's diagnostic at its line and column.
 @Suite struct PaymentReaderTests {

@@ -2,7 +2,8 @@ import Foundation
 import SplitBillCore
 import Testing
 
-@testable import SplitBillInput
+@testable import SplitBillModel
+@testable import SplitBillRates
 
 /// Rates files as `--rates` reads them: the ECB's two published shapes, `date,base,quote,rate`,
 /// YAML, and every problem located inside the file.

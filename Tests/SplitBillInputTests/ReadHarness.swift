@@ -3,6 +3,7 @@ import SplitBillCore
 import Testing
 
 @testable import SplitBillInput
+@testable import SplitBillModel
 
 /// What reading some inputs gave.
 struct ReadResult {

@@ -3,12 +3,14 @@ import Foundation
 import SplitBillCore
 import Testing
 
+@testable import SplitBillFiles
 @testable import SplitBillInput
+@testable import SplitBillModel
 
 /// Repeated ids and receipts are found exactly, in bounded memory, and reported in reading order.
 @Suite struct RepeatTests {
-  func entry(_ ordinal: Int) -> SplitBillInput.SourceLocation {
-    SplitBillInput.SourceLocation(file: "repeats.csv", line: ordinal, column: 3)
+  func entry(_ ordinal: Int) -> SplitBillModel.SourceLocation {
+    SplitBillModel.SourceLocation(file: "repeats.csv", line: ordinal, column: 3)
   }
 
   /// Where the finder may put its files: a fresh directory, or one that does not exist (all in memory).
@@ -130,7 +132,7 @@ import Testing
     let wanted = [1, 2, 97, 98, 194, 250, 399, 400, 401, 402] + (0..<20).map { _ in 1 + Int(random.next() % 400) }
     let fetched =
       SourceLines.fetch(
-        wanted.map { SplitBillInput.SourceLocation(file: path, line: $0, column: 1) }, standardInput: nil)[path] ?? [:]
+        wanted.map { SplitBillModel.SourceLocation(file: path, line: $0, column: 1) }, standardInput: nil)[path] ?? [:]
     for line in Set(wanted) where line <= 400 {
       var expected = lines[line - 1]
       if expected.hasSuffix("\r") { expected.removeLast() }

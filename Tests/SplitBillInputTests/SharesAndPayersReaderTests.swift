@@ -1,8 +1,6 @@
 import SplitBillCore
 import Testing
 
-@testable import SplitBillInput
-
 /// `paid_by` as a mapping of payers to amounts and `shares` (exact parts of the amount), in YAML
 /// and CSV: what they read as, and each rule's diagnostic at its place.
 @Suite struct SharesAndPayersReaderTests {

@@ -1,7 +1,7 @@
 import Dispatch
 import Testing
 
-@testable import SplitBillInput
+@testable import SplitBillModel
 
 @Suite struct SourceLocationTests {
   /// A location keeps the path it was given, and equal paths are one file, wherever they came from.

@@ -1,5 +1,5 @@
-import SplitBillInput
 import SplitBillJSON
+import SplitBillModel
 import Testing
 
 @testable import SplitBillCore

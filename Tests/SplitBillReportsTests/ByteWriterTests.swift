@@ -1,5 +1,5 @@
 @_spi(ByteWriters) import SplitBillBytes
-import SplitBillInput
+import SplitBillModel
 import Testing
 
 @_spi(ByteWriters) @testable import SplitBillCore

@@ -1,6 +1,6 @@
 import Foundation
 import SplitBillCore
-import SplitBillInput
+import SplitBillFiles
 import Testing
 
 @testable import SplitBillReports

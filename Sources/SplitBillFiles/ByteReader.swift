@@ -3,15 +3,15 @@
 #endif
 
 /// Reads a file (or a byte array) in 64 KiB chunks, a byte at a time, without holding it all.
-final class ByteReader {
+package final class ByteReader {
   private var buffer: [UInt8]
   private var index = 0
   private let descriptor: Int32
   /// `errno` of a failed read, if any.
-  private(set) var readError: Int32?
+  package private(set) var readError: Int32?
 
   /// Opens `path`; `nil` when it cannot be opened (`errno` says why).
-  init?(path: String) {
+  package init?(path: String) {
     let descriptor = unsafe open(path, O_RDONLY)
     guard descriptor >= 0 else { return nil }
     self.descriptor = descriptor
@@ -20,7 +20,7 @@ final class ByteReader {
   }
 
   /// Reads from memory.
-  init(bytes: [UInt8]) {
+  package init(bytes: [UInt8]) {
     descriptor = -1
     buffer = bytes
   }
@@ -30,11 +30,11 @@ final class ByteReader {
   }
 
   /// The bytes buffered now, from the current position (for sniffing a header).
-  var buffered: ArraySlice<UInt8> { buffer[index...] }
+  package var buffered: ArraySlice<UInt8> { buffer[index...] }
 
   /// The next byte, or `nil` at the end.
   @inline(__always)
-  func next() -> UInt8? {
+  package func next() -> UInt8? {
     if index == buffer.count {
       guard refill() else { return nil }
     }
@@ -44,7 +44,7 @@ final class ByteReader {
 
   /// The next byte without consuming it.
   @inline(__always)
-  func peek() -> UInt8? {
+  package func peek() -> UInt8? {
     if index == buffer.count {
       guard refill() else { return nil }
     }
@@ -53,7 +53,7 @@ final class ByteReader {
 
   /// Consumes bytes up to the first that is one of `stops` (left unconsumed) or the end, appending
   /// them to `out`, and moves `line` and `column` (1-based, columns counting Unicode scalars) past them.
-  func consume(
+  package func consume(
     upTo stops: (UInt8, UInt8, UInt8, UInt8), into out: inout [UInt8], line: inout Int, column: inout Int
   ) {
     while true {
@@ -80,7 +80,7 @@ final class ByteReader {
   /// Offers `body` the bytes before the next `\n` when the buffer holds all of them; when `body`
   /// takes them (returns `true`), they and the `\n` are consumed. `false` when the line is not
   /// all buffered (or the input ends first) or `body` declined it: nothing is consumed then.
-  func takeBufferedLine(_ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+  package func takeBufferedLine(_ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
     if index == buffer.count {
       guard refill() else { return false }
     }
@@ -98,7 +98,7 @@ final class ByteReader {
   }
 
   /// Skips past the next line end (`\n`), found with `memchr`; `false` if the input ends first.
-  func skipLine() -> Bool {
+  package func skipLine() -> Bool {
     while true {
       if index == buffer.count {
         guard refill() else { return false }
@@ -122,7 +122,7 @@ final class ByteReader {
   /// Moves a 1-based line and column past `byte`: a newline starts the next line, and columns count
   /// Unicode scalars (a UTF-8 continuation byte adds none), which is how every diagnostic counts.
   @inline(__always)
-  static func move(line: inout Int, column: inout Int, past byte: UInt8) {
+  package static func move(line: inout Int, column: inout Int, past byte: UInt8) {
     if byte == 0x0A {
       line += 1
       column = 1

@@ -113,12 +113,12 @@ package enum BillKey: Int, CaseIterable, Sendable {
   case items, discount, discountItems, service, tax, taxIncluded, tipOn, receiptTotal
 
   /// Whether the key takes a list or a mapping of names (``FieldValue/entries``).
-  var takesEntries: Bool {
+  package var takesEntries: Bool {
     self == .diners || self == .paidBy || self == .shares || self == .discountItems || self == .repeat
   }
 
   /// The keys only an itemized bill takes: those after `items`, in the order of the table.
-  static let receiptKeys = allCases.filter { $0.rawValue > BillKey.items.rawValue }
+  package static let receiptKeys = allCases.filter { $0.rawValue > BillKey.items.rawValue }
 
   /// The key as written (`tip_amount`).
   package var name: String { BillField.all[rawValue].name }
@@ -131,7 +131,7 @@ package enum BillKey: Int, CaseIterable, Sendable {
   }
 
   /// The key whose name is these UTF-8 bytes, if the format has one.
-  init?(utf8 bytes: ArraySlice<UInt8>) {
+  package init?(utf8 bytes: ArraySlice<UInt8>) {
     guard let key = unsafe bytes.withUnsafeBufferPointer(Self.key(utf8:)) else { return nil }
     self = key
   }

@@ -25,8 +25,8 @@ package enum BillSchema {
     }
   }
 
-  static let amountPattern = "^\\s*\\+?[0-9]+(\\.[0-9]+)?\\s*$"
-  static let percentPattern = "^\\s*\\+?[0-9]+(\\.[0-9]{1,4})?\\s*%?\\s*$"
+  package static let amountPattern = "^\\s*\\+?[0-9]+(\\.[0-9]+)?\\s*$"
+  package static let percentPattern = "^\\s*\\+?[0-9]+(\\.[0-9]{1,4})?\\s*%?\\s*$"
 
   /// The whole schema.
   package static var document: Node {
@@ -172,7 +172,7 @@ package enum BillSchema {
     ])
   }
 
-  static func property(_ field: BillField) -> Node {
+  package static func property(_ field: BillField) -> Node {
     var members: [(String, Node)] = [("description", .string(field.summary))]
     switch field.kind {
     case .text, .person:

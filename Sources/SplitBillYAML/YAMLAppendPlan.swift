@@ -1,3 +1,6 @@
+import SplitBillFiles
+import SplitBillModel
+
 /// Where a new record goes in a YAML bill file, and how the records around it are written, so
 /// that `splitbill add` can insert lines and leave every other byte (comments, order, quoting)
 /// as it was.

@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillModel
 
 /// A YAML bill's events, copied flat: kinds and positions in one array, scalars' bytes one after
 /// the other in another. The one form in which a YAML bill reaches the rules (``YAMLBillFields``).
@@ -8,30 +9,30 @@ import SplitBillCore
 /// levels and ``maximumEvents`` events, without anchors, aliases and merge keys. The others are
 /// built into nodes there, where the document's anchors are known, and made flat again
 /// (``init(flattening:)``). Strings and the rules come on the validating thread.
-struct YAMLFlatBill: Sendable {
+package struct YAMLFlatBill: Sendable {
   /// Levels of nesting taken flat (a bill, its diners, their weights, one more).
-  static let maximumDepth = 4
+  package static let maximumDepth = 4
   /// Events taken flat.
-  static let maximumEvents = 512
+  package static let maximumEvents = 512
 
-  enum Kind: UInt8, Sendable {
+  package enum Kind: UInt8, Sendable {
     case scalar, plainScalar, sequenceStart, sequenceEnd, mappingStart, mappingEnd
   }
 
-  struct Event: Sendable {
-    var kind: Kind
-    var line: Int32
-    var column: Int32
+  package struct Event: Sendable {
+    package var kind: Kind
+    package var line: Int32
+    package var column: Int32
     /// Where this scalar's text ends in ``YAMLFlatBill/text`` (it starts where the previous
     /// event's ends); for other events, where the text so far ends.
-    var end: Int32
+    package var end: Int32
   }
 
-  var events: [Event]
-  var text: [UInt8]
+  package var events: [Event]
+  package var text: [UInt8]
 
   /// An empty bill; with `room`, room for a typical one (growing an array reallocates it).
-  init(room: Bool = true) {
+  package init(room: Bool = true) {
     events = []
     text = []
     guard room else { return }
@@ -40,7 +41,7 @@ struct YAMLFlatBill: Sendable {
   }
 
   /// The text of the scalar at `position`.
-  func text(at position: Int) -> ArraySlice<UInt8> {
+  package func text(at position: Int) -> ArraySlice<UInt8> {
     let start = position == 0 ? 0 : Int(events[position - 1].end)
     return text[start..<Int(events[position].end)]
   }
@@ -49,7 +50,7 @@ struct YAMLFlatBill: Sendable {
   private static let nullWords = ["null", "Null", "NULL"].map { Array($0.utf8) }
 
   /// Whether the scalar at `position` is a YAML null: empty, `~` or `null`, plain.
-  func isNull(at position: Int) -> Bool {
+  package func isNull(at position: Int) -> Bool {
     guard events[position].kind == .plainScalar else { return false }
     let bytes = text(at: position)
     switch bytes.count {
@@ -61,7 +62,7 @@ struct YAMLFlatBill: Sendable {
   }
 
   /// The position just past the node that starts at `position`.
-  func end(ofNodeAt position: Int) -> Int {
+  package func end(ofNodeAt position: Int) -> Int {
     var depth = 0
     var position = position
     repeat {
@@ -76,11 +77,11 @@ struct YAMLFlatBill: Sendable {
   }
 
   /// Most text a bill may expand to through aliases when it is made flat (``init(flattening:)``).
-  static let maximumFlattenedText = 256 << 20
+  package static let maximumFlattenedText = 256 << 20
 
   /// The events of `node`, a bill built with its anchors, aliases and merge keys resolved; `nil`
   /// when its text comes to more than ``maximumFlattenedText`` bytes (aliases of long scalars).
-  init?(flattening node: YAMLNode) {
+  package init?(flattening node: YAMLNode) {
     self.init(room: false)
     guard append(node) else { return nil }
   }
@@ -110,7 +111,7 @@ struct YAMLFlatBill: Sendable {
   }
 
   /// The events as the node builder takes them.
-  var yamlEvents: [(YAMLEvent, line: Int, column: Int)] {
+  package var yamlEvents: [(YAMLEvent, line: Int, column: Int)] {
     events.indices.map { position in
       let event = events[position]
       let converted: YAMLEvent
@@ -131,13 +132,16 @@ struct YAMLFlatBill: Sendable {
 /// Flat bills the validating thread is done with, for the parsing thread to fill again: memory
 /// allocated on one thread and freed on another costs both threads a lock in glibc's allocator,
 /// and the parsing thread is the one every YAML run waits for.
-final class FlatBillRecycler: Sendable {
+package final class FlatBillRecycler: Sendable {
   private let spare = Locked<[YAMLFlatBill]>([])
   /// Bills kept (about what the hand-over between the threads holds).
   private static let limit = 2_048
 
+  /// A recycler with no bills kept yet.
+  package init() {}
+
   /// An empty flat bill: one handed back, else a new one.
-  func take() -> YAMLFlatBill {
+  package func take() -> YAMLFlatBill {
     guard var bill = spare.withLock({ $0.popLast() }) else { return YAMLFlatBill() }
     bill.events.removeAll(keepingCapacity: true)
     bill.text.removeAll(keepingCapacity: true)
@@ -145,7 +149,7 @@ final class FlatBillRecycler: Sendable {
   }
 
   /// Hands `bill` back.
-  func recycle(_ bill: YAMLFlatBill) {
+  package func recycle(_ bill: YAMLFlatBill) {
     spare.withLock { if $0.count < Self.limit { $0.append(bill) } }
   }
 }

@@ -92,17 +92,17 @@ package final class RecordRates: Hashable, Sendable {
 
 /// A bill's rarely given values (``Bill/category``, ``Bill/recurrence``), boxed.
 final class BillExtras: Hashable, Sendable {
-  let category: String?
-  let recurrence: Recurrence?
-  init?(category: String?, recurrence: Recurrence?) {
+  package let category: String?
+  package let recurrence: Recurrence?
+  package init?(category: String?, recurrence: Recurrence?) {
     guard category != nil || recurrence != nil else { return nil }
     self.category = category
     self.recurrence = recurrence
   }
-  static func == (lhs: BillExtras, rhs: BillExtras) -> Bool {
+  package static func == (lhs: BillExtras, rhs: BillExtras) -> Bool {
     lhs.category == rhs.category && lhs.recurrence == rhs.recurrence
   }
-  func hash(into hasher: inout Hasher) {
+  package func hash(into hasher: inout Hasher) {
     hasher.combine(category)
     hasher.combine(recurrence)
   }

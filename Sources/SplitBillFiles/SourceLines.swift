@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillModel
 
 #if canImport(Glibc)
   import Glibc
@@ -99,7 +100,7 @@ package enum SourceLines {
   }
 
   /// The 1-based line and column of byte `offset` in `file` (columns count Unicode scalars).
-  static func position(ofByteOffset offset: Int, in file: String, standardInput: StandardInputCopy?) -> (
+  package static func position(ofByteOffset offset: Int, in file: String, standardInput: StandardInputCopy?) -> (
     line: Int, column: Int
   ) {
     guard let reader = reader(file, standardInput: standardInput) else { return (1, 1) }

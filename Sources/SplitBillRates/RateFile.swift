@@ -1,102 +1,14 @@
+import SplitBillCSV
 import SplitBillCore
+import SplitBillModel
 import SplitBillText
-
-/// What is wrong with a rate: in a `rates:` section, a rates file or a bill's `rate`.
-package enum RateProblem: Error, Hashable, Sendable {
-  /// `rates:` that is not a list, described.
-  case sectionShape(String)
-  /// An entry that is not a mapping, described.
-  case entryShape(String)
-  /// An entry without `base`, `quote` or `rate`.
-  case missingKey(String)
-  /// A key rates do not have.
-  case unknownKey(String, guess: String?)
-  /// A rate that is not an exact positive decimal.
-  case value(String)
-  /// A currency code that is not one.
-  case currency(String)
-  /// A date that is not `YYYY-MM-DD` (or the ECB's `28 November 2026`).
-  case date(String)
-  /// A rate from a currency to itself.
-  case sameCurrency(String)
-  /// The same pair and day given again with another rate, first at `first`.
-  case conflict(pair: String, date: String, first: String)
-  /// A CSV header that is neither the ECB's (`Date,USD,JPY,…`) nor `date,base,quote,rate`.
-  case header(String)
-  /// A CSV row with another number of cells than its header.
-  case cellCount(found: Int, expected: Int)
-  /// A rates file without one rate.
-  case empty
-  /// A bill's `rate` that is not `PRICE CODE`, such as `0.0058 EUR`.
-  case billRate(String)
-  /// A bill's `rate` priced in the bill's own currency.
-  case billRateSameCurrency(String)
-
-  /// The stable code.
-  package var code: String {
-    switch self {
-    case .sectionShape: return "rates.shape"
-    case .entryShape: return "rates.entry-shape"
-    case .missingKey: return "rates.missing-key"
-    case .unknownKey: return "rates.unknown-key"
-    case .value: return "rates.value"
-    case .currency: return "rates.currency"
-    case .date: return "rates.date"
-    case .sameCurrency: return "rates.same-currency"
-    case .conflict: return "rates.conflict"
-    case .header: return "rates.header"
-    case .cellCount: return "rates.cells"
-    case .empty: return "rates.empty"
-    case .billRate: return "rate.syntax"
-    case .billRateSameCurrency: return "rate.same-currency"
-    }
-  }
-
-  /// The message.
-  package var message: String {
-    switch self {
-    case .sectionShape(let shape):
-      return "rates must be a list of entries with date, base, quote and rate, found \(shape)"
-    case .entryShape(let shape):
-      return "a rate must be a mapping with date, base, quote and rate, found \(shape)"
-    case .missingKey(let key):
-      let example = ["base": "EUR", "quote": "JPY", "rate": "161.23"][key] ?? ""
-      return "rate has no '\(key)': expected such as \(key): \(example)"
-    case .unknownKey(let key, let guess):
-      return "unknown key '\(EchoedText.quote(key))' in a rate\(guess.map { " (did you mean '\($0)'?)" } ?? ""): "
-        + "expected date, base, quote, rate"
-    case .value(let text):
-      return "rate '\(EchoedText.quote(text))' is not an exact positive decimal: expected digits such as 161.23 or "
-        + "0.0058 (at most \(DecimalRate.maximumDigits) significant digits, no exponent)"
-    case .currency(let text):
-      return "unknown currency '\(EchoedText.quote(text))' in a rate: expected an ISO 4217 code such as EUR or JPY"
-    case .date(let text):
-      return "rate date '\(EchoedText.quote(text))' is not a date: expected YYYY-MM-DD, a date that exists"
-    case .sameCurrency(let code):
-      return "a rate from \(code) to \(code): base and quote must differ"
-    case .conflict(let pair, let date, let first):
-      return "a second \(pair) rate for \(date) that differs from the one at \(first)"
-    case .header(let text):
-      return "rates CSV header '\(EchoedText.quote(text))' is not one of: the ECB's (Date,USD,JPY,…), "
-        + "or date,base,quote,rate"
-    case .cellCount(let found, let expected):
-      return "row has \(found) cells but the header has \(expected)"
-    case .empty:
-      return "the rates file holds no rate"
-    case .billRate(let text):
-      return "rate '\(EchoedText.quote(text))' is not a price and a currency: expected what one unit of the bill's "
-        + "currency cost, such as 0.0058 EUR"
-    case .billRateSameCurrency(let code):
-      return "rate is priced in \(code), the bill's own currency: expected the currency it was converted into"
-    }
-  }
-}
+import SplitBillYAML
 
 /// Reads rates: a bill file's `rates:` section, or a file given with `--rates` (YAML, CSV of
 /// `date,base,quote,rate`, or the ECB's reference rates as published).
 package enum RateReader {
   /// The keys of one rate.
-  static let keys = ["date", "base", "quote", "rate"]
+  package static let keys = ["date", "base", "quote", "rate"]
 
   /// Rates as one source reads them: the same pair and day twice with different rates is a
   /// located error (the second is dropped); the same rate twice is one.
@@ -136,7 +48,7 @@ package enum RateReader {
 
   /// The rates of a `rates:` node (a list of mappings), with what is wrong with them; `source` is
   /// the file path shown with each rate.
-  static func rates(of node: YAMLNode, in file: SourceFile, source: String) -> ([ExchangeRate], [Diagnostic]) {
+  package static func rates(of node: YAMLNode, in file: SourceFile, source: String) -> ([ExchangeRate], [Diagnostic]) {
     func location(_ node: YAMLNode) -> SourceLocation { SourceLocation(in: file, line: node.line, column: node.column) }
     if node.isNull { return ([], []) }
     guard case .sequence(let entries) = node.kind else {
@@ -180,7 +92,7 @@ package enum RateReader {
     return (collected.rates, collected.problems)
   }
 
-  struct Failure: Error {
+  package struct Failure: Error {
     var diagnostic: Diagnostic
   }
 
@@ -213,7 +125,7 @@ package enum RateReader {
   }
 
   /// `2026-11-20`, or the ECB daily file's `20 November 2026`.
-  static func parseDate(_ text: String) -> CalendarDate? {
+  package static func parseDate(_ text: String) -> CalendarDate? {
     let trimmed = text.trimmingSpaces
     if let date = CalendarDate(iso: trimmed) { return date }
     let parts = trimmed.split(separator: " ")
@@ -342,7 +254,7 @@ package enum RateReader {
 extension BillRate {
   /// Parses a bill's `rate`: `0.0058 EUR` or `EUR 0.0058`, what one unit of the bill's currency
   /// cost in the currency named.
-  static func parse(_ text: String, billCurrency: Currency) -> Result<BillRate, RateProblem> {
+  package static func parse(_ text: String, billCurrency: Currency) -> Result<BillRate, RateProblem> {
     let parts = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
     guard parts.count == 2 else { return .failure(.billRate(text)) }
     let (first, second) = (String(parts[0]), String(parts[1]))

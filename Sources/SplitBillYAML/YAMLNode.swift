@@ -1,22 +1,23 @@
 import SplitBillCore
+import SplitBillModel
 
 /// A small YAML node tree: one bill, the defaults or the roster, never the whole file.
-struct YAMLNode: Sendable {
-  enum Kind: Sendable {
+package struct YAMLNode: Sendable {
+  package enum Kind: Sendable {
     /// `plain` when unquoted: only plain scalars can be null or the merge key `<<`.
     case scalar(String, plain: Bool)
     case sequence([YAMLNode])
     case mapping([(key: YAMLNode, value: YAMLNode)])
   }
 
-  var kind: Kind
-  var line: Int
-  var column: Int
+  package var kind: Kind
+  package var line: Int
+  package var column: Int
   /// Nodes in this subtree, aliases expanded (saturating); bounds alias expansion.
-  var size: Int
+  package var size: Int
 
   /// Whether this is a YAML null: an empty or `~`/`null` plain scalar.
-  var isNull: Bool {
+  package var isNull: Bool {
     guard case .scalar(let text, plain: true) = kind else { return false }
     switch text {
     case "", "~", "null", "Null", "NULL": return true
@@ -25,13 +26,13 @@ struct YAMLNode: Sendable {
   }
 
   /// The scalar's text, or `nil` for collections.
-  var scalar: String? {
+  package var scalar: String? {
     if case .scalar(let text, _) = kind { return text }
     return nil
   }
 
   /// What kind of thing this is, for messages ("a list", "a mapping", "'abc'").
-  var shapeDescription: String {
+  package var shapeDescription: String {
     switch kind {
     case .scalar(let text, _): return "'\(text)'"
     case .sequence: return "a list"
@@ -45,25 +46,25 @@ struct YAMLNode: Sendable {
 /// Alias expansion is bounded: the file may reach at most `expansionLimit` nodes through aliases
 /// (in all its documents: anchors are per document, the bound is not), so a "billion laughs" file
 /// is an error instead of exponential work.
-struct YAMLNodeBuilder {
+package struct YAMLNodeBuilder {
   /// Nodes a run may reach through aliases before its inputs' bytes add to it.
-  static let baseExpansionLimit = 100_000
+  package static let baseExpansionLimit = 100_000
   /// Nodes this file may reach through aliases.
-  let expansionLimit: Int
+  package let expansionLimit: Int
   /// Nesting depth beyond which a document is refused.
-  static let depthLimit = 64
+  package static let depthLimit = 64
 
   /// Where events come from; `nil` for a builder of flat bills only.
-  let reader: YAMLEventReader?
-  let file: String
+  package let reader: YAMLEventReader?
+  package let file: String
   private var anchors: [String: YAMLNode] = [:]
   /// Nodes reached through aliases so far.
-  private(set) var expanded = 0
+  package private(set) var expanded = 0
   /// Events handed out before the reader's: a bill taken flat, then the event that stopped it.
   private var replay: [(YAMLEvent, line: Int, column: Int)] = []
   private var replayed = 0
 
-  init(reader: YAMLEventReader?, file: String, expansionLimit: Int = YAMLNodeBuilder.baseExpansionLimit) {
+  package init(reader: YAMLEventReader?, file: String, expansionLimit: Int = YAMLNodeBuilder.baseExpansionLimit) {
     self.reader = reader
     self.file = file
     self.expansionLimit = expansionLimit
@@ -71,17 +72,19 @@ struct YAMLNodeBuilder {
 
   /// Forgets anchors at a document boundary (YAML anchors are per document; what aliases
   /// expanded to still counts).
-  mutating func resetDocument() {
+  package mutating func resetDocument() {
     anchors = [:]
   }
 
   /// Remembers a node built by someone else under `anchor`.
-  mutating func register(_ node: YAMLNode, anchor: String?) {
+  package mutating func register(_ node: YAMLNode, anchor: String?) {
     if let anchor { anchors[anchor] = node }
   }
 
   /// Builds the node that starts with `event`, pulling the rest of its events.
-  mutating func build(_ event: YAMLEvent, line: Int, column: Int, depth: Int = 0) throws(InputFailure) -> YAMLNode {
+  package mutating func build(_ event: YAMLEvent, line: Int, column: Int, depth: Int = 0) throws(InputFailure)
+    -> YAMLNode
+  {
     guard depth < Self.depthLimit else {
       throw .at(line, column, .tooDeep(limit: Self.depthLimit))
     }
@@ -154,7 +157,7 @@ struct YAMLNodeBuilder {
 
   /// Builds the node whose first events are `flat`'s, followed by `next` (the event that stopped
   /// the flat copy) and the rest of the reader's.
-  mutating func build(flat: YAMLFlatBill, then next: (YAMLEvent, Int, Int)?, depth: Int) throws(InputFailure)
+  package mutating func build(flat: YAMLFlatBill, then next: (YAMLEvent, Int, Int)?, depth: Int) throws(InputFailure)
     -> YAMLNode
   {
     replay = flat.yamlEvents
@@ -166,7 +169,7 @@ struct YAMLNodeBuilder {
 
   /// A stream of one document: its root node, or `nil` for an empty stream; a second document is
   /// ``Problem/contentAfterDocument``.
-  mutating func documentRoot() throws(InputFailure) -> YAMLNode? {
+  package mutating func documentRoot() throws(InputFailure) -> YAMLNode? {
     var root: YAMLNode?
     while true {
       let pulled: (YAMLEvent, line: Int, column: Int)?
@@ -186,7 +189,7 @@ struct YAMLNodeBuilder {
   }
 
   /// The next event; the end of the stream inside a node is an error.
-  mutating func pull() throws(InputFailure) -> (YAMLEvent, Int, Int) {
+  package mutating func pull() throws(InputFailure) -> (YAMLEvent, Int, Int) {
     if replayed < replay.count {
       defer {
         replayed += 1
@@ -233,10 +236,10 @@ struct YAMLNodeBuilder {
 }
 
 /// A problem that stops reading the rest of a file (syntax errors, runaway aliases).
-enum InputFailure: Error {
+package enum InputFailure: Error {
   case syntax(YAMLSyntaxError)
 
-  static func at(_ line: Int, _ column: Int, _ problem: Problem) -> InputFailure {
+  package static func at(_ line: Int, _ column: Int, _ problem: Problem) -> InputFailure {
     .syntax(YAMLSyntaxError(problem: problem, position: .mark(line: line, column: column)))
   }
 }

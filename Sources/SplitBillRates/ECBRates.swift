@@ -1,4 +1,6 @@
 import SplitBillCore
+import SplitBillFiles
+import SplitBillModel
 
 /// The ECB's reference rates as published: the history `eurofxref-hist.csv` and the daily
 /// `eurofxref.csv`. A header `Date,USD,JPY,…` (the daily file puts a space after each comma and
@@ -46,7 +48,7 @@ package final class ECBRates: RateColumns {
   /// a row past the header's width, a day given twice with other rates; `ECBRates` is `nil` when
   /// the file holds no rate at all. `nil` when the file is not the ECB's: its first line is not
   /// `Date` and currency codes (no `base` column).
-  static func read(_ bytes: [UInt8], path: String) -> (ECBRates?, [Diagnostic])? {
+  package static func read(_ bytes: [UInt8], path: String) -> (ECBRates?, [Diagnostic])? {
     var lines = Lines(bytes)
     guard let header = lines.next(skippingBlank: true) else { return nil }
     let headerCells = Self.cells(bytes, header.start, header.end)

@@ -1,3 +1,5 @@
+import SplitBillFiles
+
 /// A whole CSV file as rows of cells, each cell with the line and column it starts at: what an
 /// exported spreadsheet is read as. RFC 4180 quoting (delimiters, doubled quotes and line breaks
 /// inside quotes), a UTF-8 BOM, CRLF or LF line ends. Exports are read whole (a 10,000-row

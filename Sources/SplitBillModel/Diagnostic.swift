@@ -315,12 +315,12 @@ package enum Problem: Hashable, Sendable {
   case cashRoundingIncrement(Currency, shape: String)
 
   /// What is wrong with `text`, a date that did not parse: not `YYYY-MM-DD`, or not a real day.
-  static func badDate(_ text: String) -> Problem {
+  package static func badDate(_ text: String) -> Problem {
     .invalidDate(text, isoShaped: text.utf8.count == 10 && text.split(separator: "-").count == 3)
   }
 
   /// `text`, a currency code that is not one, with the code it looks like a typo of.
-  static func badCurrency(_ text: String) -> Problem {
+  package static func badCurrency(_ text: String) -> Problem {
     .unknownCurrency(text, guess: Spelling.suggestion(for: text.uppercased(), among: Currency.allCodes))
   }
 
@@ -879,7 +879,7 @@ package enum Problem: Hashable, Sendable {
 
 extension MoneyError {
   /// The part of a diagnostic code that says what was wrong with an amount.
-  var code: String {
+  package var code: String {
     switch self {
     case .unknownCurrency: return "currency"
     case .invalidAmount(_, let reason, _):
@@ -900,7 +900,7 @@ extension MoneyError {
 
 extension PercentError {
   /// The part of a diagnostic code that says what was wrong with a percentage.
-  var code: String {
+  package var code: String {
     switch problem {
     case .notANumber: return "syntax"
     case .tooManyDecimals: return "decimals"
@@ -911,7 +911,7 @@ extension PercentError {
 
 extension SplitError {
   /// The diagnostic code of a split rule a bill breaks.
-  var code: String {
+  package var code: String {
     switch self {
     case .tooManyDiners: return "diners.too-many"
     case .nonPositiveWeight: return "weight-not-positive"
@@ -957,7 +957,7 @@ package enum RecurrenceProblem: Hashable, Sendable {
   /// More instances than ``Recurrence/instanceLimit``.
   case tooMany
 
-  var code: String {
+  package var code: String {
     switch self {
     case .syntax: return "repeat.syntax"
     case .needsDate: return "repeat.needs-date"
@@ -967,10 +967,10 @@ package enum RecurrenceProblem: Hashable, Sendable {
     }
   }
 
-  static let expected =
+  package static let expected =
     "expected every: week, month or year, then until: YYYY-MM-DD or count: N, optionally skip: instances"
 
-  var message: String {
+  package var message: String {
     switch self {
     case .syntax(let found): return "repeat \(found); \(Self.expected)"
     case .needsDate: return "a repeating bill needs a date: the day of its first instance"
@@ -994,4 +994,35 @@ package enum RecurrenceProblem: Hashable, Sendable {
       return "repeat makes more than \(Recurrence.instanceLimit) instances: expected a nearer until or a smaller count"
     }
   }
+}
+
+/// A bill that could not be used, with every problem found in it.
+package struct InvalidBill: Error, Sendable, Hashable {
+  /// Creates an invalid bill (or, with `kind`, payment).
+  package init(id: String?, source: SourceLocation, diagnostics: [Diagnostic], kind: RecordKind = .bill) {
+    self.id = id
+    self.source = source
+    self.diagnostics = diagnostics
+    self.kind = kind
+  }
+
+  /// A record whose id an earlier record had, met while reading: its diagnostic comes later.
+  package init(id: String, source: SourceLocation, kind: RecordKind = .bill, repeatOrdinal: Int) {
+    self.init(id: id, source: source, diagnostics: [], kind: kind)
+    self.repeatOrdinal = repeatOrdinal
+  }
+
+  /// Whether it is a bill or a payment (file-level problems count as bills).
+  package var kind: RecordKind
+
+  /// Its id (explicit or default), when one could be determined.
+  package var id: String?
+  /// Where it starts.
+  package var source: SourceLocation
+  /// Its problems, errors first in file order.
+  package var diagnostics: [Diagnostic]
+  /// For a record whose id an earlier one had, when the reading met it: its ordinal in the run.
+  /// Its diagnostic (naming the first) is known once the reading ends
+  /// (``BillStream/completingRepeat(_:)``); until then ``diagnostics`` is empty.
+  package var repeatOrdinal: Int?
 }

@@ -1,12 +1,14 @@
 internal import CYAML
 import SplitBillCore
+import SplitBillFiles
+import SplitBillModel
 
 #if canImport(Glibc)
   import Glibc
 #endif
 
 /// One libyaml parsing event, copied into Swift values.
-enum YAMLEvent: Equatable {
+package enum YAMLEvent: Equatable {
   case streamStart, streamEnd, documentStart, documentEnd
   case alias(anchor: String)
   /// A scalar's text; `plain` when unquoted (only plain scalars can be YAML nulls or merge keys).
@@ -18,9 +20,9 @@ enum YAMLEvent: Equatable {
 }
 
 /// A problem that stops the reading of a YAML file, and where it is.
-struct YAMLSyntaxError: Error {
+package struct YAMLSyntaxError: Error {
   /// Where libyaml says it is.
-  enum Position {
+  package enum Position {
     /// A 1-based line and column.
     case mark(line: Int, column: Int)
     /// A byte offset (libyaml's reader errors: bytes that are not text).
@@ -29,13 +31,13 @@ struct YAMLSyntaxError: Error {
     case unknown
   }
 
-  var problem: Problem
-  var position: Position
+  package var problem: Problem
+  package var position: Position
 }
 
 extension YAMLSyntaxError {
   /// Where the error is in `file` (1-based line and column, always inside it).
-  func position(in file: String, standardInput: StandardInputCopy?) -> (line: Int, column: Int) {
+  package func position(in file: String, standardInput: StandardInputCopy?) -> (line: Int, column: Int) {
     var (line, column) = (1, 1)
     switch position {
     case .mark(let markLine, let markColumn):
@@ -61,7 +63,7 @@ extension YAMLSyntaxError {
 ///
 /// Safe to use: it owns the parser, the file and the input copy (made in `init`, released in
 /// `deinit`), lends libyaml's event only for the call that reads it, and copies what it keeps.
-@safe final class YAMLEventReader {
+@safe package final class YAMLEventReader {
   private let parser = UnsafeMutablePointer<yaml_parser_t>.allocate(capacity: 1)
   private let file: UnsafeMutablePointer<FILE>?
   /// The bytes libyaml reads when there is no file; freed with the reader.
@@ -76,7 +78,7 @@ extension YAMLSyntaxError {
   private var capturedTextCapacity = 4_096
 
   /// Reads the file at `path`; `nil` when it cannot be opened (`errno` says why).
-  init?(path: String) {
+  package init?(path: String) {
     unsafe file = unsafe fopen(path, "rb")
     unsafe input = nil
     unsafe parser.initialize(to: yaml_parser_t())
@@ -86,7 +88,7 @@ extension YAMLSyntaxError {
   }
 
   /// Reads a copy of `bytes` (standard input, tests).
-  init(bytes: [UInt8]) {
+  package init(bytes: [UInt8]) {
     unsafe file = nil
     let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, bytes.count))
     _ = unsafe copy.initialize(from: bytes)
@@ -107,7 +109,7 @@ extension YAMLSyntaxError {
   }
 
   /// The next event and its 1-based line and column; `nil` after the stream ends.
-  func next() throws(YAMLSyntaxError) -> (YAMLEvent, line: Int, column: Int)? {
+  package func next() throws(YAMLSyntaxError) -> (YAMLEvent, line: Int, column: Int)? {
     guard !finished else { return nil }
     var event = unsafe yaml_event_t()
     guard unsafe yaml_parser_parse(parser, &event) == 1 else { throw syntaxError() }
@@ -117,7 +119,7 @@ extension YAMLSyntaxError {
 
   /// The next event with where it starts and ends (1-based lines and columns, in characters)
   /// and whether it opens a flow collection (`[`, `{`): the outline `add` edits a file by.
-  func nextOutlined() throws(YAMLSyntaxError) -> (
+  package func nextOutlined() throws(YAMLSyntaxError) -> (
     event: YAMLEvent, start: (line: Int, column: Int), end: (line: Int, column: Int), flow: Bool
   )? {
     guard !finished else { return nil }
@@ -136,7 +138,7 @@ extension YAMLSyntaxError {
   }
 
   /// What ``capture(into:)`` did.
-  enum Capture {
+  package enum Capture {
     /// The whole node is in the flat bill.
     case complete
     /// This event could not be taken flat (an anchor, an alias, a merge key, too deep or too
@@ -150,7 +152,7 @@ extension YAMLSyntaxError {
   /// ``YAMLFlatBill/maximumDepth`` levels, ``YAMLFlatBill/maximumEvents`` events and 2 GiB of
   /// text, without anchors, aliases or merge keys: those are the builder's. (On a stop, the
   /// stopping scalar's bytes may remain at the end of the text, where no event refers to them.)
-  func capture(into flat: inout YAMLFlatBill) throws(YAMLSyntaxError) -> Capture {
+  package func capture(into flat: inout YAMLFlatBill) throws(YAMLSyntaxError) -> Capture {
     var depth = 0
     var eventCount = 0
     var textCount = 0
@@ -295,6 +297,16 @@ extension YAMLSyntaxError {
       return unsafe YAMLSyntaxError(
         problem: .yamlSyntax(problem: problem, context: context, contextLine: Int(parser.context_mark.line) + 1),
         position: .mark(line: Int(mark.line) + 1, column: Int(mark.column) + 1))
+    }
+  }
+}
+
+extension StandardInputCopy {
+  /// A YAML event reader from the start of standard input's copy.
+  package func yamlReader() -> YAMLEventReader? {
+    switch source {
+    case .path(let path): YAMLEventReader(path: path)
+    case .bytes(let bytes): YAMLEventReader(bytes: bytes)
     }
   }
 }

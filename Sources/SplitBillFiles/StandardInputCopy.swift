@@ -1,4 +1,5 @@
 import Foundation
+import SplitBillModel
 
 #if canImport(Glibc)
   import Glibc
@@ -60,7 +61,7 @@ package final class StandardInputCopy: Sendable {
   }
 
   /// A byte reader from the start.
-  func byteReader() -> ByteReader? {
+  package func byteReader() -> ByteReader? {
     switch storage {
     case .file(_, let path): ByteReader(path: path)
     case .memory(let bytes): ByteReader(bytes: bytes)
@@ -105,11 +106,17 @@ package final class StandardInputCopy: Sendable {
     }
   }
 
-  /// A YAML event reader from the start.
-  func yamlReader() -> YAMLEventReader? {
+  /// Where the copy is read again: a path (`/proc/self/fd/N`), or its bytes when it is in memory.
+  package enum Source {
+    case path(String)
+    case bytes([UInt8])
+  }
+
+  /// Where the copy is read again.
+  package var source: Source {
     switch storage {
-    case .file(_, let path): YAMLEventReader(path: path)
-    case .memory(let bytes): YAMLEventReader(bytes: bytes)
+    case .file(_, let path): .path(path)
+    case .memory(let bytes): .bytes(bytes)
     }
   }
 }
