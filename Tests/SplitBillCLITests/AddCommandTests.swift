@@ -3,7 +3,6 @@ import Testing
 
 /// `splitbill add`: records appended in the file's own format, checked before anything is
 /// written; refusals leave the file byte-identical; the prompts work in a real terminal (tmux).
-@Suite(.disabled(if: underThreadSanitizer, "single-threaded; the plain and AddressSanitizer runs check it"))
 struct AddCommandTests {
   static let flat = """
     # The flat's books. Rent is split three ways.
@@ -191,7 +190,6 @@ struct AddCommandTests {
 
 /// A bill's `category` (its own, or its file's default) in YAML and CSV, through the JSON, CSV and
 /// text reports.
-@Suite(.disabled(if: underThreadSanitizer, "single-threaded; the plain and AddressSanitizer runs check it"))
 struct CategoryTests {
   @Test func aCategoryIsReadFromTheBillOrTheDefaultsAndReported() throws {
     let directory = try scratchDirectory()

@@ -3,7 +3,6 @@ import SplitBillBytes
 import Testing
 
 /// `splitbill balance`: the report's closing balances and settlements, for everyone or one person.
-@Suite(.disabled(if: underThreadSanitizer, "single-threaded figures; the plain and AddressSanitizer runs check them"))
 struct BalanceCommandTests {
   static func json(_ arguments: [String]) throws -> (object: [String: Any], code: Int32) {
     let outcome = try runBinary(arguments + ["--format", "json"])

@@ -4,7 +4,6 @@ import Testing
 /// The journals by category and by person, read by the real tools: each category's expense
 /// account holds the JSON report's category total; in the people layout each person's subtree
 /// holds minus their balance, on one line at depth 3 in hledger and bean-query.
-@Suite(.disabled(if: underThreadSanitizer, "the journals' text; the plain and AddressSanitizer runs check it"))
 struct CategoryJournalTests {
   typealias Tools = JournalToolTests
 

@@ -9,7 +9,6 @@ import Testing
 /// Spending by category in the reports: the JSON `categories` are the bills added up, with
 /// `--settle-in` each bill converted at its own rate; the HTML report's charts draw the report's
 /// numbers, parse as XML, and a real browser draws them.
-@Suite(.disabled(if: underThreadSanitizer, "single-threaded figures; the plain and AddressSanitizer runs check them"))
 struct CategoryReportTests {
   static func json(_ arguments: [String]) throws -> [String: Any] {
     let outcome = try runBinary(arguments + ["--format", "json"])

@@ -5,7 +5,6 @@ import Testing
 
 /// Configuration files: the defaults a cron job repeats, nearest file first, the command line
 /// over both, validated like bill files.
-@Suite(.disabled(if: underThreadSanitizer, "single-threaded; the plain and AddressSanitizer runs check it"))
 struct ConfigurationTests {
   /// Runs the built binary in `directory` with `XDG_CONFIG_HOME` set to `xdg`.
   func run(_ arguments: [String], in directory: URL, xdg: URL) throws -> Outcome {

@@ -4,7 +4,6 @@ import Testing
 @testable import SplitBillCLI
 
 /// Messages that say what a seasoned user meant, and standard input read as they expect.
-@Suite(.disabled(if: underThreadSanitizer, "single-threaded; the plain and AddressSanitizer runs check it"))
 struct ConventionTests {
   @Test func anotherCommandsOptionNameIsSuggested() async {
     let outcome = await runCLI(["report", "samples/trip.yaml", "--tip", "10"])

@@ -4,7 +4,6 @@ import Testing
 /// The guide's flat story (docs/guide.md, "Everyday books for a shared flat"), run as written:
 /// each `$` line through `sh` with the built binary as `splitbill`, in an empty directory, and
 /// every output line the guide shows after it printed, in order.
-@Suite(.disabled(if: underThreadSanitizer, "single-threaded; the plain and AddressSanitizer runs check it"))
 struct FlatStoryTests {
   @Test func theGuidesFlatStoryRunsAsShown() throws {
     let guide = try String(contentsOf: packageRoot.appendingPathComponent("docs/guide.md"), encoding: .utf8)

@@ -23,8 +23,6 @@ private func totalBalanceRow(_ path: String) throws -> [String: String] {
   return Dictionary(uniqueKeysWithValues: zip(members, cells))
 }
 
-/// (Not under ThreadSanitizer: one thread reads an export; the readers' threads are checked elsewhere.)
-@Suite(.disabled(if: underThreadSanitizer, "single-threaded; the plain and AddressSanitizer runs check it"))
 struct ImportCommandTests {
   let samples = packageRoot.appendingPathComponent("samples/import")
 
@@ -217,10 +215,7 @@ struct ImportCommandTests {
 
   /// A generated export of 10,000 rows (expenses with one to three payers and payments among
   /// eight members, in two currencies) imports, reads back and reports the Total balance rows.
-  @Test(
-    .disabled(if: underThreadSanitizer, "one thread's arithmetic at size; the plain and AddressSanitizer runs check it")
-  )
-  func aTenThousandRowExportImportsWhole() async throws {
+  @Test func aTenThousandRowExportImportsWhole() async throws {
     let directory = try scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let export = directory.appendingPathComponent("big.csv")

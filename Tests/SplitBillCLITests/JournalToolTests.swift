@@ -9,8 +9,6 @@ let utf8Environment = ProcessInfo.processInfo.environment.merging(["LC_ALL": "C.
 typealias Balances = [String: [String: Decimal]]
 
 /// The real plain-text-accounting tools check the journals and agree with the report's figures.
-/// (Not under ThreadSanitizer: the journals' text does not depend on threads.)
-@Suite(.disabled(if: underThreadSanitizer, "the journals' text; the plain and AddressSanitizer runs check it"))
 struct JournalToolTests {
 
   /// The report's figures for the sample trip.
@@ -285,7 +283,6 @@ struct JournalToolTests {
 /// balances; every tool accepts them and their balances are the report's closing balances.
 /// (What the tools accept does not depend on threads: not under ThreadSanitizer, whose build makes
 /// this suite CI's second longest.)
-@Suite(.disabled(if: underThreadSanitizer, "the journals' text; the plain and AddressSanitizer runs check it"))
 struct PaymentJournalTests {
   /// A copy of `samples/flat/` with payments: one in each week, one in CSV.
   static func flat() throws -> URL {

@@ -129,7 +129,6 @@ struct RealDataTests {
   /// `add` on books imported from real exports (quoted names, comments, a file with no payments
   /// yet): a bill and a payment go in, every line the import wrote stays, and the file checks.
   @Test(
-    .disabled(if: underThreadSanitizer, "single-threaded; the plain and AddressSanitizer runs check it"),
     arguments: [
       ("splitwise", "brazil-expenses_splitwise.csv"), ("splitwise", "moneystack_splitwise.csv"),
       ("spliit", "spliitcloud_spliit-sardinia.json"),

@@ -3,7 +3,6 @@ import Testing
 
 /// Recurring bills through the report: the instances inside a period are its bills, earlier ones
 /// are carried into the opening balances, later ones left out, and hledger agrees with the journal.
-@Suite(.disabled(if: underThreadSanitizer, "single-threaded; the plain and AddressSanitizer runs check it"))
 struct RecurringReportTests {
   static let flat = """
     version: 1

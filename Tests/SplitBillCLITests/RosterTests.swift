@@ -5,7 +5,6 @@ import Testing
 
 /// Rosters for every file (`--people`, the configuration's `people:`), and, without one, a warning
 /// for names that look alike: a misspelt name is otherwise a new person, silently.
-@Suite(.disabled(if: underThreadSanitizer, "single-threaded; the plain and AddressSanitizer runs check it"))
 struct RosterTests {
   /// The issue's flat: `Jonsa` for `Jonas` in a CSV file.
   static let flat = """

@@ -87,8 +87,7 @@ import Testing
     return report
   }
 
-  // Under ThreadSanitizer four seeds of the twelve: the threads are the same at every seed.
-  @Test(arguments: underThreadSanitizer ? 0..<4 : 0..<12)
+  @Test(arguments: 0..<12)
   func weeklyBalancesChainAndAgreeWithTheWholeHistory(seed: UInt64) async throws {
     let file = try scratchDirectory().appendingPathComponent("history.yaml")
     try Self.history(seed: seed).write(to: file, atomically: true, encoding: .utf8)

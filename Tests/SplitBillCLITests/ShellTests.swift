@@ -6,7 +6,6 @@ import Testing
 
 /// The conventions of other command-line tools: version, short options with attached values,
 /// help by section, completions and the man page made from the option table.
-@Suite(.disabled(if: underThreadSanitizer, "single-threaded; the plain and AddressSanitizer runs check it"))
 struct ShellTests {
   @Test func versionThreeWays() async {
     for arguments in [["--version"], ["-V"], ["version"]] {

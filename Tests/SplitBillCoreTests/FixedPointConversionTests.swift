@@ -44,10 +44,7 @@ struct FixedPointConversionTests {
     let eur = Currency.eur
     var answered = 0
     var ordinary = 0
-    // Single-threaded arithmetic: under ThreadSanitizer (five times slower, nothing to race) a
-    // fifth of the books is enough; the plain and AddressSanitizer runs read them all.
-    let books = ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] == "thread" ? 30 : 150
-    for number in 0..<books {
+    for number in 0..<150 {
       let book = Book.allCases[number % Book.allCases.count]
       var ledger = ConversionLedger(currency: eur)
       // Past PersonSums.fewLimit (16) people, a rate's sums are kept by person number.

@@ -324,8 +324,7 @@ private enum SpliitReference {
   }
 
   /// Random groups with ids: every balance the reference's today's rule gives, in any order of `paidFor`.
-  @Test(.disabled(if: underThreadSanitizer, "single-threaded arithmetic; the other runs check it"))
-  func randomGroupsMatchTodaysRule() throws {
+  @Test func randomGroupsMatchTodaysRule() throws {
     var random = SplitMix64(seed: 0x2026_0813)
     for _ in 0..<100 {
       let expenses = SpliitReference.expenses(12, ids: ids, withIDs: true, using: &random)
@@ -339,8 +338,7 @@ private enum SpliitReference {
 
   /// Random groups without ids: the balances Spliit 2024–2026 showed (floats, rounded once), and
   /// per-bill whole shares that give them: never negative, each bill's adding up to its amount.
-  @Test(.disabled(if: underThreadSanitizer, "single-threaded arithmetic; the other runs check it"))
-  func randomGroupsMatchThe2024Rule() throws {
+  @Test func randomGroupsMatchThe2024Rule() throws {
     var random = SplitMix64(seed: 0x2024_0213)
     var compared = 0
     var residues = 0

@@ -20,9 +20,6 @@ private func effects(_ bill: ImportedBill, members: [String]) -> [Int64] {
   }
 }
 
-/// Whether this is the ThreadSanitizer run of .ci/run (the importers are single-threaded).
-let underThreadSanitizer = ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] == "thread"
-
 @Suite struct SplitwiseImportTests {
   /// The rows of Spliit's own Splitwise importer tests, each rebuilt by the documented rule.
   @Test func theReferenceRowsBecomeBillsAndPayments() throws {
@@ -65,8 +62,7 @@ let underThreadSanitizer = ProcessInfo.processInfo.environment["SPLITBILL_SANITI
   /// Generated rows (one to three payers, any shares, up to six members, three currencies):
   /// every bill gives each member exactly their cell, its shares and payers add up to its cost, and
   /// no part is zero or negative.
-  @Test(.disabled(if: underThreadSanitizer, "single-threaded arithmetic; the other runs check it"))
-  func everyRowIsRebuiltExactly() throws {
+  @Test func everyRowIsRebuiltExactly() throws {
     var random = SplitMix64(seed: 0x5917_7715)
     for round in 0..<300 {
       let count = Int.random(in: 2...6, using: &random)
