@@ -41,7 +41,7 @@ package struct CSVTable {
   /// Throws at a quote never closed, with where it opened.
   package init(_ bytes: [UInt8]) throws(UnclosedQuote) {
     let bytes = ByteOrderMark.dropped(from: bytes)
-    let delimiter = Self.delimiter(of: bytes)
+    let delimiter = CSVDelimiter.sniff(bytes)
     var line = 1
     var column = 1
     var index = bytes.startIndex
@@ -110,17 +110,4 @@ package struct CSVTable {
     if !cells.isEmpty { rows.append(Row(cells: cells, line: rowLine)) }
   }
 
-  /// The delimiter the first line uses most: `,`, `;` or tab (`,` on a tie).
-  private static func delimiter(of bytes: ArraySlice<UInt8>) -> UInt8 {
-    var counts: [UInt8: Int] = [0x2C: 0, 0x3B: 0, 0x09: 0]
-    var quoted = false
-    for byte in bytes {
-      if byte == 0x22 { quoted.toggle() }
-      if !quoted && (byte == 0x0A || byte == 0x0D) { break }
-      if !quoted, let count = counts[byte] { counts[byte] = count + 1 }
-    }
-    let comma = counts[0x2C] ?? 0
-    let best = [UInt8(0x3B), 0x09].max { (counts[$0] ?? 0) < (counts[$1] ?? 0) } ?? 0x2C
-    return (counts[best] ?? 0) > comma ? best : 0x2C
-  }
 }

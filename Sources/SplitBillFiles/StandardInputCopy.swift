@@ -68,42 +68,14 @@ package final class StandardInputCopy: Sendable {
     }
   }
 
-  /// Whether the input starts like a CSV file of bills or payments: a header line whose cells,
-  /// split on the delimiter it uses most (`,` `;` tab), are all column names of the format (and
-  /// at least two of them). Piped input has no extension to tell.
-  package var looksLikeCSV: Bool {
-    guard let cells = Self.cells(of: firstLine), cells.count >= 2 else { return false }
-    let names = Set(BillField.all.map(\.name) + PaymentField.all.map(\.name))
-    return cells.allSatisfy(names.contains)
-  }
-
-  /// The first line, when it has the shape of a CSV header (two or more cells, no `key: value`).
-  package var csvLikeHeader: String? {
-    let line = firstLine
-    guard let cells = Self.cells(of: line), cells.count >= 2, !line.contains(":") else { return nil }
-    return line
-  }
-
   /// The first line (at most 4 KiB of it), without a BOM or line end.
-  private var firstLine: String {
-    guard let reader = byteReader() else { return "" }
+  package var firstLine: [UInt8] {
+    guard let reader = byteReader() else { return [] }
     var line: [UInt8] = []
     while line.count < 4_096, let byte = reader.next(), byte != 0x0A { line.append(byte) }
     if ByteOrderMark.starts(line) { line.removeFirst(ByteOrderMark.bytes.count) }
     if line.last == 0x0D { line.removeLast() }
-    return String(decoding: line, as: UTF8.self)
-  }
-
-  /// The first line's cells, split on the delimiter it uses most, trimmed and in lower case.
-  private static func cells(of text: String) -> [String]? {
-    guard
-      let delimiter = [",", ";", "\t"].max(by: {
-        text.components(separatedBy: $0).count < text.components(separatedBy: $1).count
-      })
-    else { return nil }
-    return text.components(separatedBy: delimiter).map {
-      $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"")).lowercased()
-    }
+    return line
   }
 
   /// Where the copy is read again: a path (`/proc/self/fd/N`), or its bytes when it is in memory.

@@ -1,4 +1,5 @@
 @_spi(ByteWriters) import SplitBillBytes
+import SplitBillCSV
 import SplitBillCore
 import SplitBillFiles
 import SplitBillModel
@@ -91,7 +92,7 @@ struct CSVBillReader {
     if ByteOrderMark.starts(input.buffered) {
       for _ in ByteOrderMark.bytes { _ = input.next() }
     }
-    if delimiter == nil { delimiter = Self.sniffDelimiter(input.buffered) }
+    if delimiter == nil { delimiter = CSVDelimiter.sniff(input.buffered) }
     var header = Row(line: line)
     guard nextRow(into: &header), !header.cells.isEmpty else { return nil }
     return header
@@ -300,19 +301,6 @@ struct CSVBillReader {
         return body(&rules, fields)
       }
     }
-  }
-
-  /// The delimiter the header line uses most: `,`, `;` or tab.
-  static func sniffDelimiter(_ bytes: ArraySlice<UInt8>) -> UInt8 {
-    var counts: [UInt8: Int] = [0x2C: 0, 0x3B: 0, 0x09: 0]
-    var quoted = false
-    for byte in bytes {
-      if byte == 0x22 { quoted.toggle() }
-      if !quoted && (byte == 0x0A || byte == 0x0D) { break }
-      if !quoted, counts[byte] != nil { counts[byte, default: 0] += 1 }
-    }
-    let best = [UInt8(0x2C), 0x3B, 0x09].max { (counts[$0] ?? 0) < (counts[$1] ?? 0) } ?? 0x2C
-    return (counts[best] ?? 0) > (counts[0x2C] ?? 0) ? best : 0x2C
   }
 
   // MARK: - Scanning

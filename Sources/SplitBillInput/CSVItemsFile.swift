@@ -1,4 +1,5 @@
 import Foundation
+import SplitBillCSV
 import SplitBillFiles
 import SplitBillModel
 import SplitBillText
@@ -79,7 +80,7 @@ extension CSVBillReader {
     if ByteOrderMark.starts(input.buffered) {
       for _ in ByteOrderMark.bytes { _ = input.next() }
     }
-    if delimiter == nil { delimiter = Self.sniffDelimiter(input.buffered) }
+    if delimiter == nil { delimiter = CSVDelimiter.sniff(input.buffered) }
     var header = Row(line: 1)
     guard nextRow(into: &header), !header.cells.isEmpty else {
       return (
