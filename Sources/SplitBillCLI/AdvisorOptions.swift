@@ -176,10 +176,10 @@ struct Redactor: Sendable {
 
 /// The progress line on a terminal's stderr: advised / total, requests, rate-limit waits, retries
 /// (or photos scanned).
-final class ProgressLine: @unchecked Sendable {
-  private let lock = NSLock()
+final class ProgressLine: Sendable {
   private let enabled: Bool
-  private var shown = false
+  /// Whether a line is on the screen (writes come from the advisor's and the scan's threads).
+  private let shown = Locked(false)
 
   init(enabled: Bool) { self.enabled = enabled }
 
@@ -199,16 +199,16 @@ final class ProgressLine: @unchecked Sendable {
   }
 
   func finish() {
-    guard enabled, shown else { return }
+    guard enabled, shown.withLock({ $0 }) else { return }
     write("\r\u{1B}[2K")
   }
 
   private func write(_ text: String) {
-    lock.lock()
-    defer { lock.unlock() }
-    shown = true
     var bytes = Array(text.utf8)
-    _ = unsafe bytes.withUnsafeMutableBytes { unsafe Foundation.write(2, $0.baseAddress, $0.count) }
+    shown.withLock { shown in
+      shown = true
+      _ = unsafe bytes.withUnsafeMutableBytes { unsafe Foundation.write(2, $0.baseAddress, $0.count) }
+    }
   }
 }
 

@@ -4,6 +4,8 @@
 
 /// Reads a file (or a byte array) in 64 KiB chunks, a byte at a time, without holding it all.
 package final class ByteReader {
+  // Private: visible outside the module, every access to them would take the runtime's
+  // exclusivity checks (two calls a byte, measured in docs/performance.md).
   private var buffer: [UInt8]
   private var index = 0
   private let descriptor: Int32

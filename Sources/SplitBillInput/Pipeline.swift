@@ -140,10 +140,11 @@ private final class Handoff<Element>: @unchecked Sendable {
     return batch
   }
 
-  /// Waits, the lock held, until `ready`. It first yields the processor a hundred times (about as
-  /// long as the other side takes to hand a batch over), and sleeps on the condition only after:
-  /// a thread that slept at once left its core idle, and waking an idle processor of a virtual
-  /// machine takes long enough that the two cores were a fifth idle over a run.
+  /// Waits, the lock held, until `ready`: an adaptive wait, as glibc's adaptive mutexes do. It
+  /// yields the processor up to a hundred times (about as long as the other side takes to hand a
+  /// batch over), then sleeps on the condition until the other side wakes it. Bounded, not a spin:
+  /// sleeping at once was measured slower (docs/performance.md, "Modules and one concurrency
+  /// model").
   private func wait(until ready: () -> Bool) {
     var yields = 0
     while !ready() {
