@@ -132,7 +132,8 @@ let package = Package(
         "SplitBillReports", "SplitBillModel", "SplitBillFiles", "SplitBillBytes", "SplitBillJSON", "SplitBillText",
       ]),
     .testTarget(
-      name: "SplitBillImportTests", dependencies: ["SplitBillImport", "SplitBillCore", "SplitBillBytes"]),
+      name: "SplitBillImportTests",
+      dependencies: ["SplitBillImport", "SplitBillModel", "SplitBillCore", "SplitBillBytes"]),
     // A program using the engine library as docs/library.md shows it: only `import SplitBill`.
     .testTarget(name: "SplitBillLibraryTests", dependencies: ["SplitBill"]),
     .testTarget(

@@ -2,6 +2,7 @@
 import SplitBillFiles
 @_exported import SplitBillImport
 import SplitBillInput
+import SplitBillModel
 import SplitBillText
 
 #if canImport(Glibc)
@@ -60,10 +61,12 @@ public struct ImportOutcome: Sendable {
   public var status: Status
   /// The splitbill YAML file when ``status`` is ``Status/imported``.
   public var yaml: String?
-  /// Errors: rows that cannot be imported (also when skipped), checksum mismatches.
-  public var errors: [ImportIssue]
-  /// Warnings and notes: rows left out, mended drift, unchecked balances, the rule used.
-  public var remarks: [ImportIssue]
+  /// Errors: rows that cannot be imported (also when skipped), checksum mismatches. Each names the
+  /// export's path as ``ImportOptions/path`` gives it, and the line and column of a CSV export's.
+  public var errors: [BillProblem]
+  /// Warnings and notes (severity `note`): rows left out, mended drift, unchecked balances, the
+  /// rule used.
+  public var remarks: [BillProblem]
   /// What was imported, in one line (`imported x.csv: 8 rows read, 4 bills, …`), when imported.
   public var summary: String?
 }
@@ -91,33 +94,35 @@ public enum Importer {
     let result: ImportResult
     do {
       switch options.source {
-      case .splitwise: result = try SplitwiseImport.read(bytes, skipInvalid: options.skipInvalid)
+      case .splitwise: result = try SplitwiseImport.read(bytes, file: options.path, skipInvalid: options.skipInvalid)
       case .spliit:
         result = try SpliitImport.read(
-          bytes, currency: options.currency, rule: options.spliitRule, skipInvalid: options.skipInvalid)
+          bytes, file: options.path, currency: options.currency, rule: options.spliitRule,
+          skipInvalid: options.skipInvalid)
       }
     } catch {
       return ImportOutcome(
-        status: error.code == "splitwise.empty" ? .empty : .unreadable, yaml: nil, errors: [error], remarks: [],
-        summary: nil)
+        status: error.importCode == .splitwiseEmpty ? .empty : .unreadable, yaml: nil,
+        errors: [BillProblem(error, file: options.path)], remarks: [], summary: nil)
     }
     let book = result.book
-    let remarks = book.remarks + book.omitted
-    let stopping = result.errors.filter { !options.skipInvalid || $0.code.hasSuffix(".total-balance") }
+    let errors = result.errors.map { BillProblem($0, file: options.path) }
+    let remarks = (book.remarks + book.omitted).map { BillProblem($0, file: options.path) }
+    let stopping = result.errors.filter { !options.skipInvalid || $0.importCode == .splitwiseTotalBalance }
     guard stopping.isEmpty else {
-      let mismatch = result.errors.contains { $0.code.hasSuffix(".total-balance") }
+      let mismatch = result.errors.contains { $0.importCode == .splitwiseTotalBalance }
       return ImportOutcome(
-        status: .invalid(problems: stopping.count, mismatch: mismatch), yaml: nil, errors: result.errors,
-        remarks: remarks, summary: nil)
+        status: .invalid(problems: stopping.count, mismatch: mismatch), yaml: nil, errors: errors, remarks: remarks,
+        summary: nil)
     }
     guard !book.bills.isEmpty || !book.payments.isEmpty else {
-      return ImportOutcome(status: .nothingToImport, yaml: nil, errors: result.errors, remarks: remarks, summary: nil)
+      return ImportOutcome(status: .nothingToImport, yaml: nil, errors: errors, remarks: remarks, summary: nil)
     }
     let name = options.path.split(separator: "/").last.map(String.init) ?? options.path
     let yaml = book.yaml(sourceName: name, date: options.date)
     try verify(yaml, book: book)
     return ImportOutcome(
-      status: .imported, yaml: yaml, errors: result.errors, remarks: remarks,
+      status: .imported, yaml: yaml, errors: errors, remarks: remarks,
       summary: summary(book, path: options.path))
   }
 

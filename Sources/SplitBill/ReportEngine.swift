@@ -95,7 +95,7 @@ public struct ReportOptions: Sendable {
 public struct ReportProblems: Sendable {
   /// Every problem, in reading order: the inputs', the rate files', and those found while
   /// splitting (no date under a period, no rate with ``ReportOptions/settleIn``).
-  public var problems: [BillProblem] { diagnostics.map(BillProblem.init) }
+  public var problems: [BillProblem] { diagnostics.map { BillProblem($0) } }
   /// Warnings counted but not listed, by code (past the first 1,000 of one code).
   public var omittedWarnings: [(code: String, count: Int)]
   /// Errors counted but not listed, by code (past the first 1,000 of one code).
@@ -531,10 +531,12 @@ public struct ReportRun: @unchecked Sendable {
 }
 
 extension BillProblem {
-  init(_ diagnostic: Diagnostic) {
+  /// `diagnostic` as the engine hands it out; `file` names the input when the diagnostic has no
+  /// location (a JSON export's problems).
+  init(_ diagnostic: Diagnostic, file: String? = nil) {
     self.init(
       severity: diagnostic.severity.rawValue, code: diagnostic.code, message: diagnostic.message,
-      file: diagnostic.location?.file, line: diagnostic.location.flatMap { $0.line > 0 ? $0.line : nil },
+      file: diagnostic.location?.file ?? file, line: diagnostic.location.flatMap { $0.line > 0 ? $0.line : nil },
       column: diagnostic.location.flatMap { $0.line > 0 ? $0.column : nil })
   }
 }

@@ -152,12 +152,14 @@ enum ImportCommand {
   }
 
   /// What is printed of an outcome: its errors, and unless `quiet` its warnings and notes, in file order.
-  static func shown(_ outcome: ImportOutcome, quiet: Bool) -> [ImportIssue] {
-    (outcome.errors + (quiet ? [] : outcome.remarks)).sorted(by: ImportedBook.inFileOrder)
+  static func shown(_ outcome: ImportOutcome, quiet: Bool) -> [BillProblem] {
+    (outcome.errors + (quiet ? [] : outcome.remarks)).sorted {
+      ($0.line ?? .max, $0.column ?? 0) < ($1.line ?? .max, $1.column ?? 0)
+    }
   }
 
   /// Prints issues like a compiler's diagnostics, with the export's line and a caret.
-  static func report(_ issues: [ImportIssue], path: String, bytes: [UInt8], _ context: inout CommandContext) {
+  static func report(_ issues: [BillProblem], path: String, bytes: [UInt8], _ context: inout CommandContext) {
     guard !issues.isEmpty else { return }
     let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
     for issue in issues {
@@ -168,7 +170,7 @@ enum ImportCommand {
       }
       context.stderr.write(
         DiagnosticFormatter.text(
-          severity: issue.severity.rawValue, location: location, file: path, message: issue.message, lines: source,
+          severity: issue.severity, location: location, file: path, message: issue.message, lines: source,
           color: context.colorsStderr))
     }
   }

@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillModel
 import SplitBillText
 
 /// Which app an export came from.
@@ -94,11 +95,11 @@ package struct ImportedBook: Sendable {
   /// Rows read (a Splitwise data row, a Spliit expense), the summary row not counted.
   package var rowsRead = 0
   /// Rows with no effect on balances, left out: each a note saying which and why.
-  package var omitted: [ImportIssue] = []
+  package var omitted: [Diagnostic] = []
   /// Invalid rows skipped with `--skip-invalid`, each with its error.
-  package var skipped: [ImportIssue] = []
+  package var skipped: [Diagnostic] = []
   /// Warnings and notes about rows that were imported (a cent of drift resolved).
-  package var remarks: [ImportIssue] = []
+  package var remarks: [Diagnostic] = []
   /// The balances the source shows, by currency and person, once the skipped rows and resolved
   /// drift are taken out; `nil` for a currency the source gives none for.
   package var expectedBalances: [Currency: [String: Int64]] = [:]
@@ -134,7 +135,7 @@ package struct ImportedBook: Sendable {
         + (skipped.isEmpty ? "" : ", \(skipped.count) invalid and skipped") + ".")
     for note in headerNotes { out.append("# \(YAMLText.comment(note))") }
     for issue in (omitted + skipped + remarks).sorted(by: Self.inFileOrder) {
-      let place = issue.line.map { "line \($0): " } ?? ""
+      let place = issue.location.map { "line \($0.line): " } ?? ""
       out.append(
         "# \(issue.severity == .error ? "skipped" : issue.severity.rawValue): \(place)\(YAMLText.comment(issue.message))"
       )
@@ -200,8 +201,9 @@ package struct ImportedBook: Sendable {
   }
 
   /// Issues by line (those without one last), stable otherwise.
-  package static func inFileOrder(_ first: ImportIssue, _ second: ImportIssue) -> Bool {
-    (first.line ?? .max, first.column ?? 0) < (second.line ?? .max, second.column ?? 0)
+  package static func inFileOrder(_ first: Diagnostic, _ second: Diagnostic) -> Bool {
+    (first.location?.line ?? .max, first.location?.column ?? 0)
+      < (second.location?.line ?? .max, second.location?.column ?? 0)
   }
 
   /// The id of the `part`th (0-based) payment made of one source row: `ID-a`, `ID-b`, …

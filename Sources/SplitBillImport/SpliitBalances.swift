@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillModel
 import SplitBillText
 
 /// The balances Spliit showed, worked out from the expenses as its balance page adds them (apart
@@ -6,7 +7,7 @@ import SplitBillText
 /// 2024–2026 rule, which never rounded a share.
 extension SpliitImport.Reader {
   /// Works out every expense's parts, writes the bills and payments, and the balances Spliit showed.
-  mutating func finish() throws(ImportIssue) {
+  mutating func finish() throws(Diagnostic) {
     // The whole-unit rules' parts, worked out once: the bills are made of them, and the balances
     // Spliit showed are summed from them apart from the bills.
     let ruled =
@@ -21,8 +22,8 @@ extension SpliitImport.Reader {
     let parts: [[Int64]]
     if rule == .roundedBalances {
       guard let whole = wholeParts(paidFor: targets) else {
-        throw ImportIssue(
-          .error, "spliit.rounding",
+        throw Diagnostic(
+          in: file, .error, .spliitRounding,
           "no whole-cent shares give every participant the balance Spliit showed (its balances are rounded "
             + "once, at the end): import with --spliit-rule largest-remainder")
       }
@@ -40,7 +41,7 @@ extension SpliitImport.Reader {
   /// What Spliit's balance page showed, by participant id, summed as Spliit adds them up (apart from
   /// the bills): paid minus paid for, rounded by the era's rule; `parts`, each expense's by a
   /// whole-unit rule (none for the 2024–2026 rule, whose unrounded sums are also returned).
-  func shownBalances(parts ruled: [[Int64]]) throws(ImportIssue) -> (
+  func shownBalances(parts ruled: [[Int64]]) throws(Diagnostic) -> (
     balances: [String: Int64], paidFor: [String: Int64], unrounded: [String: FractionSum]?
   ) {
     var paid: [String: Int64] = [:]
@@ -55,8 +56,8 @@ extension SpliitImport.Reader {
             unrounded[entry.participant, default: FractionSum()].add(
               Int128(expense.amount) * Int128(entry.weight), over: total)
           else {
-            throw ImportIssue(
-              .error, "spliit.rounding",
+            throw Diagnostic(
+              in: file, .error, .spliitRounding,
               "the expenses' share ratios are too many to add up exactly as Spliit's balances were: import with "
                 + "--spliit-rule largest-remainder")
           }
@@ -99,8 +100,8 @@ extension SpliitImport.Reader {
       balances[participant] = shown - change
       left -= 1
       book.remarks.append(
-        ImportIssue(
-          .warning, "spliit.rounding-residue",
+        Diagnostic(
+          in: file, .warning, .spliitRoundingResidue,
           "Spliit rounded each balance on its own, so the balances it showed add up to "
             + "\(Money(minorUnits: residue, currency: currency)), not zero: "
             + "\(EchoedText.quote(names[participant] ?? participant))'s is imported as "

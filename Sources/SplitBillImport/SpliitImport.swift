@@ -19,51 +19,54 @@ import SplitBillModel
 package enum SpliitImport {
   /// Reads the export's bytes; `currency` stands in for a missing `currencyCode` (older groups),
   /// `rule` for the export's era's rule.
+  /// `file` names the export in the diagnostics.
   package static func read(
-    _ file: [UInt8], currency fallback: Currency? = nil, rule chosen: SpliitRule? = nil, skipInvalid: Bool = false
-  ) throws(ImportIssue) -> ImportResult {
-    let bytes = Array(ByteOrderMark.dropped(from: file))
+    _ export: [UInt8], file: String, currency fallback: Currency? = nil, rule chosen: SpliitRule? = nil,
+    skipInvalid: Bool = false
+  ) throws(Diagnostic) -> ImportResult {
+    let bytes = Array(ByteOrderMark.dropped(from: export))
     guard let root = JSON.parse(bytes) else {
       let offset = JSON.errorOffset(bytes) ?? 0
       let (line, column) = Self.position(of: offset, in: bytes)
-      throw ImportIssue(
-        .error, "spliit.json", "this is not valid JSON: a Spliit export is one JSON object", line: line, column: column)
+      throw Diagnostic(
+        in: file, .error, .spliitJson, "this is not valid JSON: a Spliit export is one JSON object", line: line,
+        column: column)
     }
     guard case .object = root, case .array = root["participants"], case .array = root["expenses"] else {
-      throw ImportIssue(
-        .error, "spliit.shape",
+      throw Diagnostic(
+        in: file, .error, .spliitShape,
         "this is not a Spliit export: expected an object with 'participants' and 'expenses' arrays")
     }
     let currency: Currency
-    var remarks: [ImportIssue] = []
+    var remarks: [Diagnostic] = []
     // A group without a currency code (made before Spliit had them) kept every amount in
     // hundredths, whatever its symbol stood for.
     var hundredths = false
     let symbol = root["currency"]?.string ?? ""
     if let code = root["currencyCode"]?.string, !code.isEmpty {
       do { currency = try Currency(code: code) } catch {
-        throw ImportIssue(.error, "spliit.currency", error.message(field: "currencyCode"))
+        throw Diagnostic(in: file, .error, .spliitCurrency, error.message(field: "currencyCode"))
       }
     } else if let known = fallback ?? Self.currency(ofSymbol: symbol) {
       currency = known
       hundredths = true
       if fallback == nil {
         remarks.append(
-          ImportIssue(
-            .note, "spliit.currency-symbol",
+          Diagnostic(
+            in: file, .note, .spliitCurrencySymbol,
             "the group has no currencyCode: its symbol '\(EchoedText.quote(symbol))' is taken as \(known.code) "
               + "(--currency CODE says otherwise)"))
       }
     } else {
-      throw ImportIssue(
-        .error, "spliit.currency",
+      throw Diagnostic(
+        in: file, .error, .spliitCurrency,
         "the group has no currencyCode (older Spliit groups have only a symbol, '\(EchoedText.quote(symbol))', "
           + "which could be several currencies): give its ISO code with --currency, such as --currency EUR")
     }
     let expenses = root["expenses"]?.items ?? []
     let hasIDs = expenses.contains { Reader.identifier($0["id"]).map { !$0.isEmpty } ?? false }
     let rule = chosen ?? SpliitRule.era(hasExpenseIDs: hasIDs)
-    var reader = Reader(currency: currency, rule: rule, skipInvalid: skipInvalid, hundredths: hundredths)
+    var reader = Reader(file: file, currency: currency, rule: rule, skipInvalid: skipInvalid, hundredths: hundredths)
     reader.book.remarks += remarks
     reader.book.headerNotes.append(
       "Spliit rule: \(rule.summary); "
@@ -115,7 +118,7 @@ package enum SpliitImport {
 
   /// An expense that cannot be imported: its message, already naming it.
   struct Refusal: Error {
-    var code: String
+    var code: ImportCode
     var message: String
   }
 
@@ -141,11 +144,13 @@ package enum SpliitImport {
   }
 
   struct Reader {
+    /// The export's path, for the diagnostics.
+    let file: String
     let currency: Currency
     let rule: SpliitRule
     let skipInvalid: Bool
     var book = ImportedBook(source: .spliit)
-    var errors: [ImportIssue] = []
+    var errors: [Diagnostic] = []
     /// Participants' names by id, and their ids in the export's order.
     var names: [String: String] = [:]
     var participants: [String] = []
@@ -154,7 +159,8 @@ package enum SpliitImport {
     /// Whether amounts are hundredths of the currency (a group without a currency code).
     let hundredths: Bool
 
-    init(currency: Currency, rule: SpliitRule, skipInvalid: Bool, hundredths: Bool = false) {
+    init(file: String, currency: Currency, rule: SpliitRule, skipInvalid: Bool, hundredths: Bool = false) {
+      self.file = file
       self.currency = currency
       self.rule = rule
       self.skipInvalid = skipInvalid
@@ -162,19 +168,20 @@ package enum SpliitImport {
       book.expectedFrom = "what Spliit showed, by the \(rule.rawValue) rule"
     }
 
-    mutating func readParticipants(_ list: [JSON]) throws(ImportIssue) {
+    mutating func readParticipants(_ list: [JSON]) throws(Diagnostic) {
       for (index, participant) in list.enumerated() {
         guard let id = Self.identifier(participant["id"]), let raw = participant["name"]?.string else {
-          throw ImportIssue(.error, "spliit.participant", "participants[\(index)] has no id or no name")
+          throw Diagnostic(in: file, .error, .spliitParticipant, "participants[\(index)] has no id or no name")
         }
         let name = PersonName.normalized(raw)
         guard !name.isEmpty else {
-          throw ImportIssue(
-            .error, "spliit.participant", "participants[\(index)] (id \(EchoedText.quote(id))) has an empty name")
+          throw Diagnostic(
+            in: file, .error, .spliitParticipant,
+            "participants[\(index)] (id \(EchoedText.quote(id))) has an empty name")
         }
         guard !book.people.contains(name) else {
-          throw ImportIssue(
-            .error, "spliit.participant-twice",
+          throw Diagnostic(
+            in: file, .error, .spliitParticipantTwice,
             "two participants are named '\(EchoedText.quote(name))': rename one in Spliit so their balances stay apart")
         }
         names[id] = name
@@ -200,7 +207,7 @@ package enum SpliitImport {
       do {
         if let read = try read(expense, id: id, seed: own, title: title, label: label) { expenses.append(read) }
       } catch {
-        let issue = ImportIssue(.error, error.code, "\(label): \(error.message)")
+        let issue = Diagnostic(in: file, .error, error.code, "\(label): \(error.message)")
         errors.append(issue)
         if skipInvalid { book.skipped.append(issue) }
       }
@@ -214,22 +221,22 @@ package enum SpliitImport {
       guard let amountText = expense["amount"]?.numberText ?? expense["amount"]?.string,
         let written = Int64(amountText.trimmedOfSpaces)
       else {
-        throw Refusal(code: "spliit.amount", message: "amount is not a whole number of minor units")
+        throw Refusal(code: .spliitAmount, message: "amount is not a whole number of minor units")
       }
       let amount = try minorUnits(written)
       guard amount.magnitude <= Money.maximumMinorUnits.magnitude else {
         throw Refusal(
-          code: "spliit.amount",
+          code: .spliitAmount,
           message: "amount \(written) is more than splitbill's largest amount (\(Money.maximumMinorUnits) minor units)")
       }
       guard amount != 0 else {
-        book.omitted.append(ImportIssue(.note, "spliit.no-effect", "\(label): amount 0, no effect on balances"))
+        book.omitted.append(Diagnostic(in: file, .note, .spliitNoEffect, "\(label): amount 0, no effect on balances"))
         return nil
       }
       let modeText = expense["splitMode"]?.string ?? "EVENLY"
       guard let mode = SplitMode(rawValue: modeText) else {
         throw Refusal(
-          code: "spliit.split-mode",
+          code: .spliitSplitMode,
           message: "split mode '\(EchoedText.quote(modeText))' is not one splitbill imports "
             + "(EVENLY, BY_SHARES, BY_PERCENTAGE, BY_AMOUNT): enter it by hand, or skip it with --skip-invalid")
       }
@@ -238,15 +245,15 @@ package enum SpliitImport {
       // Spliit splits in proportion to the shares whatever they add up to; so does the import.
       if mode == .byAmount, weights != Int128(written) {
         book.remarks.append(
-          ImportIssue(
-            .warning, "spliit.amounts-sum",
+          Diagnostic(
+            in: file, .warning, .spliitAmountsSum,
             "\(label): the amounts of paidFor add up to \(Money(minorUnits: (try? minorUnits(Int64(weights))) ?? Int64(weights), currency: currency)), "
               + "not the expense's \(Money(minorUnits: amount, currency: currency)); split in proportion to them, "
               + "as Spliit does"))
       } else if mode == .byPercentage, weights != 10_000 * Self.weightScale {
         book.remarks.append(
-          ImportIssue(
-            .warning, "spliit.amounts-sum",
+          Diagnostic(
+            in: file, .warning, .spliitAmountsSum,
             "\(label): the percentages of paidFor add up to "
               + "\(DecimalText.trimmed(Int64(weights / Self.weightScale), scale: 2))%, not 100%; split in "
               + "proportion to them, as Spliit does"))
@@ -257,17 +264,17 @@ package enum SpliitImport {
         payers = try entries(expense["paidBy"], mode: payerMode, what: "paidBy")
       } else {
         guard let payer = Self.identifier(expense["paidById"]) ?? Self.identifier(expense["paidBy"]?["id"]) else {
-          throw Refusal(code: "spliit.paid-by", message: "no paidById: who paid is not known")
+          throw Refusal(code: .spliitPaidBy, message: "no paidById: who paid is not known")
         }
         guard names[payer] != nil else {
           throw Refusal(
-            code: "spliit.participant-unknown", message: "paidById '\(EchoedText.quote(payer))' is no participant")
+            code: .spliitParticipantUnknown, message: "paidById '\(EchoedText.quote(payer))' is no participant")
         }
         payers = [SpliitRule.Entry(participant: payer, weight: 1)]
       }
       let isReimbursement = expense["isReimbursement"] == .bool(true)
       if isReimbursement, payers.count != 1 {
-        throw Refusal(code: "spliit.paid-by", message: "a reimbursement with several payers cannot be a payment")
+        throw Refusal(code: .spliitPaidBy, message: "a reimbursement with several payers cannot be a payment")
       }
       var notes: [String] = []
       if let original = originalAmount(expense) { notes.append(original) }
@@ -286,13 +293,13 @@ package enum SpliitImport {
       guard hundredths, currency.exponent != 2 else { return written }
       if currency.exponent > 2 {
         let (scaled, overflow) = written.multipliedReportingOverflow(by: currency.minorUnitsPerMajor / 100)
-        guard !overflow else { throw Refusal(code: "spliit.amount", message: "amount \(written) is too large") }
+        guard !overflow else { throw Refusal(code: .spliitAmount, message: "amount \(written) is too large") }
         return scaled
       }
       let per = 100 / currency.minorUnitsPerMajor
       guard written % per == 0 else {
         throw Refusal(
-          code: "spliit.amount",
+          code: .spliitAmount,
           message: "amount \(written) hundredths is not a whole number of \(currency.code) "
             + "\(currency.minorUnitName)s (\(currency.code) has \(currency.exponent) decimals): is --currency right?")
       }
@@ -306,17 +313,17 @@ package enum SpliitImport {
     /// The participants of `paidFor` (or `paidBy`) with their weights, each once.
     func entries(_ list: JSON?, mode: SplitMode, what: String) throws(Refusal) -> [SpliitRule.Entry] {
       guard case .array(let items)? = list, !items.isEmpty else {
-        throw Refusal(code: "spliit.\(what == "paidFor" ? "paid-for" : "paid-by")", message: "\(what) lists nobody")
+        throw Refusal(code: what == "paidFor" ? .spliitPaidFor : .spliitPaidBy, message: "\(what) lists nobody")
       }
       var result: [SpliitRule.Entry] = []
       for item in items {
         guard let participant = Self.identifier(item["participantId"]) ?? Self.identifier(item["participant"]?["id"])
         else {
-          throw Refusal(code: "spliit.participant-unknown", message: "an entry of \(what) names no participantId")
+          throw Refusal(code: .spliitParticipantUnknown, message: "an entry of \(what) names no participantId")
         }
         guard let name = names[participant] else {
           throw Refusal(
-            code: "spliit.participant-unknown",
+            code: .spliitParticipantUnknown,
             message: "\(what) names '\(EchoedText.quote(participant))', who is no participant")
         }
         var weight: Int64 = 1
@@ -324,7 +331,7 @@ package enum SpliitImport {
           let text = (item["shares"]?.numberText ?? item["shares"]?.string ?? "").trimmedOfSpaces
           guard let value = try? DecimalText.parse(text, scale: mode == .byAmount ? 0 : 4), value >= 0 else {
             throw Refusal(
-              code: "spliit.shares",
+              code: .spliitShares,
               message: "\(what) shares '\(EchoedText.quote(text))' of \(EchoedText.quote(name)) is not "
                 + (mode == .byAmount ? "a whole number of minor units" : "a number of zero or more"))
           }
@@ -332,16 +339,16 @@ package enum SpliitImport {
         }
         if let index = result.firstIndex(where: { $0.participant == participant }) {
           let (sum, overflow) = result[index].weight.addingReportingOverflow(weight)
-          guard !overflow else { throw Refusal(code: "spliit.shares", message: "\(what) shares are too large") }
+          guard !overflow else { throw Refusal(code: .spliitShares, message: "\(what) shares are too large") }
           result[index].weight = sum
         } else {
           result.append(SpliitRule.Entry(participant: participant, weight: weight))
         }
       }
       let total = result.reduce(Int128(0)) { $0 + Int128($1.weight) }
-      guard total > 0 else { throw Refusal(code: "spliit.shares", message: "\(what) shares add up to zero") }
+      guard total > 0 else { throw Refusal(code: .spliitShares, message: "\(what) shares add up to zero") }
       guard total <= Int128(Int64.max) else {
-        throw Refusal(code: "spliit.shares", message: "\(what) shares are too large")
+        throw Refusal(code: .spliitShares, message: "\(what) shares are too large")
       }
       return result
     }

@@ -57,23 +57,28 @@ package enum SplitwiseImport {
 
   /// Reads the export's bytes. Throws when the file cannot be read as an export at all (not
   /// UTF-8, an unknown header, a quote never closed); every problem of a row is collected instead.
-  package static func read(_ bytes: [UInt8], skipInvalid: Bool = false) throws(ImportIssue) -> ImportResult {
+  /// `file` names the export in the diagnostics' locations.
+  package static func read(_ bytes: [UInt8], file: String, skipInvalid: Bool = false) throws(Diagnostic) -> ImportResult
+  {
     guard String(validating: bytes, as: UTF8.self) != nil else {
-      throw ImportIssue(
-        .error, "file.utf8", "the file is not UTF-8 text: export it again from Splitwise", line: 1, column: 1)
+      throw Diagnostic(
+        in: file, .error, .exportNotUTF8, "the file is not UTF-8 text: export it again from Splitwise", line: 1,
+        column: 1)
     }
     let table: CSVTable
     do {
       table = try CSVTable(bytes)
     } catch {
-      throw ImportIssue(
-        .error, "csv.unterminated-quote", "a quote opened here is never closed: the rest of the file is in this cell",
+      throw Diagnostic(
+        in: file, .error, .csvUnterminatedQuote,
+        "a quote opened here is never closed: the rest of the file is in this cell",
         line: error.line, column: error.column)
     }
     let filled = table.rows.indices.filter { !table.rows[$0].isBlank }
     guard let first = filled.first else {
-      throw ImportIssue(
-        .error, "splitwise.empty", "the file is empty: expected a Splitwise export's header", line: 1, column: 1)
+      throw Diagnostic(
+        in: file, .error, .splitwiseEmpty, "the file is empty: expected a Splitwise export's header", line: 1, column: 1
+      )
     }
     // A friend-page export starts with a note line (`Note: does not include group expenses`)
     // and a blank line before the header: up to three such lines are read as notes.
@@ -81,7 +86,7 @@ package enum SplitwiseImport {
     var preamble: [CSVTable.Row] = []
     for index in filled.prefix(4) {
       let row = table.rows[index]
-      if (try? Self.language(of: row)) != nil {
+      if (try? Self.language(of: row, in: file)) != nil {
         headerIndex = index
         break
       }
@@ -89,14 +94,14 @@ package enum SplitwiseImport {
       preamble.append(row)
     }
     let header = table.rows[headerIndex]
-    let language = try Self.language(of: header)
-    let members = try Self.members(of: header)
-    var reader = Reader(language: language, members: members, skipInvalid: skipInvalid)
+    let language = try Self.language(of: header, in: file)
+    let members = try Self.members(of: header, in: file)
+    var reader = Reader(file: file, language: language, members: members, skipInvalid: skipInvalid)
     for row in preamble where headerIndex != first {
       let text = row.cells.map(\.text).filter { !$0.trimmedOfSpaces.isEmpty }.joined(separator: ",")
       reader.book.remarks.append(
-        ImportIssue(
-          .note, "splitwise.note",
+        Diagnostic(
+          in: file, .note, .splitwiseNote,
           "the export begins with '\(EchoedText.quote(text))' (a friend-page export holds only the expenses "
             + "between the two of you, not the group's)", line: row.line, column: 1))
     }
@@ -115,7 +120,7 @@ package enum SplitwiseImport {
     return trimmed.precomposedStringWithCanonicalMapping.lowercased()
   }
 
-  static func language(of header: CSVTable.Row) throws(ImportIssue) -> Language {
+  static func language(of header: CSVTable.Row, in file: String) throws(Diagnostic) -> Language {
     let cells = (0..<5).map { folded(header.cell($0).text) }
     if let language = languages.first(where: { language in
       zip(cells, language.columns).allSatisfy { cell, spellings in spellings.contains(cell) }
@@ -123,8 +128,8 @@ package enum SplitwiseImport {
       return language
     }
     let shown = (0..<min(header.cells.count, 6)).map { header.cell($0).text }.joined(separator: ",")
-    throw ImportIssue(
-      .error, "splitwise.header",
+    throw Diagnostic(
+      in: file, .error, .splitwiseHeader,
       "this is not a Splitwise export's header ('\(EchoedText.quote(shown))'): expected Date,Description,Category,"
         + "Cost,Currency and then one column per member (or the same in German, French, Spanish, Italian, "
         + "Portuguese or Dutch)", line: header.line, column: 1)
@@ -138,24 +143,26 @@ package enum SplitwiseImport {
     return folded(first).hasPrefix("note") || (texts.count <= 2 && CalendarDate(iso: first.prefix(10)) == nil)
   }
 
-  static func members(of header: CSVTable.Row) throws(ImportIssue) -> [String] {
+  static func members(of header: CSVTable.Row, in file: String) throws(Diagnostic) -> [String] {
     var cells = Array(header.cells.dropFirst(5))
     while let last = cells.last, last.text.trimmedOfSpaces.isEmpty { cells.removeLast() }
     guard !cells.isEmpty else {
-      throw ImportIssue(
-        .error, "splitwise.no-members", "the header names no members: expected one column per member after Currency",
+      throw Diagnostic(
+        in: file, .error, .splitwiseNoMembers,
+        "the header names no members: expected one column per member after Currency",
         line: header.line, column: header.cell(5).column)
     }
     var names: [String] = []
     for cell in cells {
       let name = PersonName.normalized(cell.text)
       guard !name.isEmpty else {
-        throw ImportIssue(
-          .error, "splitwise.member-name", "a member column without a name", line: cell.line, column: cell.column)
+        throw Diagnostic(
+          in: file, .error, .splitwiseMemberName, "a member column without a name", line: cell.line, column: cell.column
+        )
       }
       guard !names.contains(name) else {
-        throw ImportIssue(
-          .error, "splitwise.member-twice",
+        throw Diagnostic(
+          in: file, .error, .splitwiseMemberTwice,
           "member '\(EchoedText.quote(name))' has two columns: their rows could not be told apart", line: cell.line,
           column: cell.column)
       }
@@ -166,11 +173,13 @@ package enum SplitwiseImport {
 
   /// The rows, one at a time, into a book.
   struct Reader {
+    /// The export's path, for the diagnostics' locations.
+    let file: String
     let language: Language
     let members: [String]
     let skipInvalid: Bool
     var book = ImportedBook(source: .splitwise)
-    var errors: [ImportIssue] = []
+    var errors: [Diagnostic] = []
     /// The Total balance rows, by currency: each member's cell and where it is.
     var totals: [(currency: Currency, cells: [Int64], row: CSVTable.Row)] = []
     /// Total balance rows that name no currency, read once the rows' currency is known.
@@ -180,7 +189,8 @@ package enum SplitwiseImport {
     /// Rows a date has had, for ids.
     var rowsOnDate: [String: Int] = [:]
 
-    init(language: Language, members: [String], skipInvalid: Bool) {
+    init(file: String, language: Language, members: [String], skipInvalid: Bool) {
+      self.file = file
       self.language = language
       self.members = members
       self.skipInvalid = skipInvalid
@@ -203,7 +213,7 @@ package enum SplitwiseImport {
 
     /// Fails a row; its cells (when read) are taken out of the checksum, which then checks the
     /// rest, skipped or not.
-    mutating func fail(_ issue: ImportIssue, cells: [Int64]? = nil, currency: Currency? = nil) {
+    mutating func fail(_ issue: Diagnostic, cells: [Int64]? = nil, currency: Currency? = nil) {
       errors.append(issue)
       if skipInvalid { book.skipped.append(issue) }
       if let (cells, currency) = cells.flatMap({ cells in currency.map { (cells, $0) } }) ?? rowCells {
@@ -236,8 +246,8 @@ package enum SplitwiseImport {
       if row.cells.count > width, row.cells[width...].contains(where: { !$0.text.isEmpty }) {
         let extra = row.cells[width]
         return fail(
-          ImportIssue(
-            .error, "csv.cell-count",
+          Diagnostic(
+            in: file, .error, .csvCellCount,
             "this row has \(row.cells.count) cells but the header has \(width): a cell past the last member's column",
             line: extra.line, column: extra.column))
       }
@@ -251,8 +261,8 @@ package enum SplitwiseImport {
         currency = try Currency(code: currencyCell.text.trimmedOfSpaces.uppercased())
       } catch {
         return fail(
-          ImportIssue(
-            .error, "splitwise.currency", error.message(field: "currency"), line: currencyCell.line,
+          Diagnostic(
+            in: file, .error, .splitwiseCurrency, error.message(field: "currency"), line: currencyCell.line,
             column: currencyCell.column))
       }
       var cells: [Int64] = []
@@ -272,8 +282,8 @@ package enum SplitwiseImport {
       if costCell.text.trimmedOfSpaces.isEmpty, cells.allSatisfy({ $0 == 0 }) {
         // A placeholder row (seen as the last row of real exports): no cost, every cell zero.
         book.omitted.append(
-          ImportIssue(
-            .note, "splitwise.no-effect",
+          Diagnostic(
+            in: file, .note, .splitwiseNoEffect,
             "\(date.map(\.description) ?? "undated") '\(EchoedText.quote(description))': a placeholder row with no "
               + "cost and every member's cell \(Money(minorUnits: 0, currency: currency).decimalString) (no effect on balances)",
             line: row.line, column: 1))
@@ -284,8 +294,8 @@ package enum SplitwiseImport {
       if sum != 0 {
         guard abs(sum) == 1, let payer = cells.indices.max(by: { cells[$0] < cells[$1] }), cells[payer] > 0 else {
           return fail(
-            ImportIssue(
-              .error, "splitwise.cells-sum",
+            Diagnostic(
+              in: file, .error, .splitwiseCellsSum,
               "the members' cells add up to \(money(sum)), not zero: every row's effects must cancel out "
                 + "(one \(currency.minorUnitName) of drift is mended, not more)", line: row.line,
               column: row.cell(5).column),
@@ -297,8 +307,8 @@ package enum SplitwiseImport {
         let was = cells[payer]
         cells[payer] -= sum
         book.remarks.append(
-          ImportIssue(
-            .note, "splitwise.drift",
+          Diagnostic(
+            in: file, .note, .splitwiseDrift,
             "the cells add up to \(money(sum)), not zero: \(EchoedText.quote(members[payer]))'s \(Money(minorUnits: was, currency: currency).decimalString) "
               + "is taken as \(Money(minorUnits: cells[payer], currency: currency).decimalString)",
             line: row.line, column: row.cell(5 + payer).column))
@@ -306,8 +316,8 @@ package enum SplitwiseImport {
       let label = "\(date.map(\.description) ?? "undated") '\(EchoedText.quote(description))' \(money(cost))"
       if cells.allSatisfy({ $0 == 0 }) {
         book.omitted.append(
-          ImportIssue(
-            .note, "splitwise.no-effect",
+          Diagnostic(
+            in: file, .note, .splitwiseNoEffect,
             cost == 0
               ? "\(label): nothing to import"
               : "\(label): every member's cell is 0.00, an expense one member paid for themselves (no effect on balances)",
@@ -316,8 +326,8 @@ package enum SplitwiseImport {
       }
       guard cost != 0 else {
         return fail(
-          ImportIssue(
-            .error, "splitwise.zero-cost",
+          Diagnostic(
+            in: file, .error, .splitwiseZeroCost,
             "the cost is \(money(0)) but the members' cells are not all zero: a row with no cost cannot move balances",
             line: costCell.line, column: costCell.column), cells: cells, currency: currency)
       }
@@ -327,8 +337,8 @@ package enum SplitwiseImport {
       if isPayment(category) {
         guard credited == abs(cost) else {
           return fail(
-            ImportIssue(
-              .error, "splitwise.payment-cost",
+            Diagnostic(
+              in: file, .error, .splitwisePaymentCost,
               "a payment of \(money(cost)) whose cells show \(money(credited)) paid: the positive cells must add up to the cost",
               line: costCell.line, column: costCell.column), cells: cells, currency: currency)
         }
@@ -341,8 +351,8 @@ package enum SplitwiseImport {
         let debited = -cells.filter { $0 < 0 }.reduce(0, +)
         guard debited <= -cost else {
           return fail(
-            ImportIssue(
-              .error, "splitwise.cost",
+            Diagnostic(
+              in: file, .error, .splitwiseCost,
               "a refund of \(money(cost)) whose cells debit \(money(debited)): nobody can owe back more than was refunded",
               line: costCell.line, column: costCell.column), cells: cells, currency: currency)
         }
@@ -354,8 +364,8 @@ package enum SplitwiseImport {
       }
       guard credited <= cost else {
         return fail(
-          ImportIssue(
-            .error, "splitwise.cost",
+          Diagnostic(
+            in: file, .error, .splitwiseCost,
             "the members' cells credit \(money(credited)) but the cost is \(money(cost)): nobody can be owed more than was paid",
             line: costCell.line, column: costCell.column), cells: cells, currency: currency)
       }
@@ -450,8 +460,8 @@ package enum SplitwiseImport {
           return units.minorUnits
         }
         fail(
-          ImportIssue(
-            .error, "splitwise.amount", dot.message(field: field), line: cell.line,
+          Diagnostic(
+            in: file, .error, .splitwiseAmount, dot.message(field: field), line: cell.line,
             column: cell.column))
         return nil
       }
@@ -467,8 +477,8 @@ package enum SplitwiseImport {
         ? text.prefix(10) : text[...]
       guard let date = CalendarDate(iso: day) else {
         fail(
-          ImportIssue(
-            .error, "splitwise.date", "date '\(EchoedText.quote(text))' is not a date: expected YYYY-MM-DD",
+          Diagnostic(
+            in: file, .error, .splitwiseDate, "date '\(EchoedText.quote(text))' is not a date: expected YYYY-MM-DD",
             line: cell.line, column: cell.column))
         return nil
       }
@@ -482,8 +492,8 @@ package enum SplitwiseImport {
         guard currencies.count == 1, let currency = currencies.first else {
           let cell = row.cell(4)
           errors.append(
-            ImportIssue(
-              .error, "splitwise.currency",
+            Diagnostic(
+              in: file, .error, .splitwiseCurrency,
               "the Total balance row names no currency, and the rows have \(currencies.count): give it the currency "
                 + "of the balances it shows", line: cell.line, column: cell.column))
           continue
@@ -513,16 +523,16 @@ package enum SplitwiseImport {
             // Some failed row's cells are unknown: the difference may be theirs.
             unchecked = true
             book.remarks.append(
-              ImportIssue(
-                .warning, "splitwise.total-balance",
+              Diagnostic(
+                in: file, .warning, .splitwiseTotalBalance,
                 "\(EchoedText.quote(member))'s balance from the rows is \(money(have)), the Total balance row says "
                   + "\(money(total.cells[index])); not checked: \(unreadRows) invalid row(s) could not be read",
                 line: cell.line, column: cell.column))
             continue
           }
           errors.append(
-            ImportIssue(
-              .error, "splitwise.total-balance",
+            Diagnostic(
+              in: file, .error, .splitwiseTotalBalance,
               "\(EchoedText.quote(member))'s balance from the rows is \(money(have)) but the Total balance row says "
                 + "\(money(total.cells[index]))"
                 + (left[index] == 0 ? "" : ", \(money(expected[member] ?? 0)) without the rows skipped or mended")
@@ -537,14 +547,14 @@ package enum SplitwiseImport {
       let unchecked = book.currencies.filter { !checked.contains($0) }
       if totals.isEmpty, !unchecked.isEmpty {
         book.remarks.append(
-          ImportIssue(
-            .warning, "splitwise.no-total",
+          Diagnostic(
+            in: file, .warning, .splitwiseNoTotal,
             "the export has no Total balance row: nothing checks the imported balances against Splitwise's own"))
       } else if !unchecked.isEmpty {
         let codes = unchecked.map(\.code).joined(separator: ", ")
         book.remarks.append(
-          ImportIssue(
-            .warning, "splitwise.no-total",
+          Diagnostic(
+            in: file, .warning, .splitwiseNoTotal,
             "no Total balance row for \(codes): \(unchecked.count == 1 ? "its" : "their") balances are not checked "
               + "against the export's own"))
       }

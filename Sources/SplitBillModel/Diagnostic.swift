@@ -3,10 +3,11 @@ import SplitBillText
 
 /// A problem found in the input, located like a compiler's: what was wrong (``Problem``, with a
 /// stable ``code``), where, and whether it makes a bill invalid.
-package struct Diagnostic: Hashable, Sendable {
-  /// Errors make a bill invalid; warnings fail only with `--strict`.
+package struct Diagnostic: Error, Hashable, Sendable {
+  /// Errors make a bill invalid; warnings fail only with `--strict`; notes (an import's remarks)
+  /// never fail anything.
   package enum Severity: String, Sendable, Hashable {
-    case error, warning
+    case error, warning, note
   }
 
   /// Error or warning.
@@ -24,6 +25,12 @@ package struct Diagnostic: Hashable, Sendable {
   package var message: String {
     guard repeats > 0 else { return problem.message }
     return problem.message + " (and \(repeats) more like it on this line, not listed)"
+  }
+
+  /// The importer's code, when an importer found it.
+  package var importCode: ImportCode? {
+    if case .imported(let code, _) = problem { return code }
+    return nil
   }
 
   /// How many problems of one kind on one line are listed; the last one listed counts the rest.
@@ -74,8 +81,9 @@ package enum RecordKind: String, Hashable, Sendable {
 }
 
 /// Every problem the readers and the rules can find, with what its message needs. The wording is
-/// here and nowhere else (``message``); programs match on ``code``, which never changes once
-/// released (docs/format.md lists them all).
+/// here and nowhere else (``message``), but an importer's (``imported(_:_:)``), worded where the
+/// export's row is understood; programs match on ``code``, which never changes once released
+/// (docs/format.md and docs/import.md list them all).
 package enum Problem: Hashable, Sendable {
   // MARK: Files
   /// A path that cannot be opened; `reason` is the system's.
@@ -130,6 +138,8 @@ package enum Problem: Hashable, Sendable {
   case configKeyExposed(mode: String)
   /// Standard input read as YAML failed, and its first line looks like a CSV header.
   case standardInputLooksLikeCSV(header: String)
+  /// A problem or a remark of an importer, worded where the export's row is understood.
+  case imported(ImportCode, String)
   /// `bills` that is not a list.
   case billsShape(String)
   /// `payments` that is not a list.
@@ -348,6 +358,7 @@ package enum Problem: Hashable, Sendable {
     case .unknownTopKey: return "file.unknown-key"
     case .documentShape: return "file.shape"
     case .standardInputLooksLikeCSV: return "stdin.csv"
+    case .imported(let code, _): return code.rawValue
     case .configShape: return "config.shape"
     case .configUnknownKey: return "config.unknown-key"
     case .configValue: return "config.value"
@@ -483,6 +494,7 @@ package enum Problem: Hashable, Sendable {
     case .configKeyExposed(let mode):
       return
         "the API key is in a file others can read (mode \(mode)): chmod 600 it, or keep the key in ai-key-file or the environment"
+    case .imported(_, let message): return message
     case .standardInputLooksLikeCSV(let header):
       return "standard input was read as YAML, but its first line '\(EchoedText.quote(header))' looks like a CSV "
         + "header: give --input-format csv (and check the column names)"

@@ -1,5 +1,6 @@
 import SplitBillBytes
 import SplitBillCore
+import SplitBillModel
 import Testing
 
 @testable import SplitBillImport
@@ -14,7 +15,8 @@ private func spliit(
      "participants": [{"id": "a", "name": "Ana"}, {"id": "b", "name": "Ben"}, {"id": "c", "name": "Chloé"}],
      "expenses": [\(expenses.joined(separator: ",\n"))], "activities": []}
     """
-  return try SpliitImport.read(Array(text.utf8), currency: fallback, rule: rule, skipInvalid: skipInvalid)
+  return try SpliitImport.read(
+    Array(text.utf8), file: "export.json", currency: fallback, rule: rule, skipInvalid: skipInvalid)
 }
 
 /// One expense paid by `payer` for `paidFor` (participant id and shares).
@@ -130,15 +132,15 @@ private func expense(
          "expenses": [\(expense("x", amount: 150_000, mode: "EVENLY", [("a", 1), ("b", 1)]))]}
         """.utf8)
     }
-    let euro = try SpliitImport.read(group("€"))
+    let euro = try SpliitImport.read(group("€"), file: "export.json")
     #expect(euro.book.bills[0].amount.description == "1500.00 EUR")
     #expect(euro.book.remarks.map(\.code) == ["spliit.currency-symbol"])
     // `$` is several currencies: the command line must say which.
-    #expect(throws: ImportIssue.self) { try SpliitImport.read(group("$")) }
-    let yen = try SpliitImport.read(group("¥"), currency: try Currency(code: "JPY"))
+    #expect(throws: Diagnostic.self) { try SpliitImport.read(group("$"), file: "export.json") }
+    let yen = try SpliitImport.read(group("¥"), file: "export.json", currency: try Currency(code: "JPY"))
     #expect(yen.book.bills[0].amount.description == "1500 JPY")
     #expect(yen.book.bills[0].shares.map(\.minorUnits) == [750, 750])
-    let dinar = try SpliitImport.read(group("KD"), currency: try Currency(code: "KWD"))
+    let dinar = try SpliitImport.read(group("KD"), file: "export.json", currency: try Currency(code: "KWD"))
     #expect(dinar.book.bills[0].amount.description == "1500.000 KWD")
   }
 
@@ -155,16 +157,16 @@ private func expense(
       {"currencyCode": "EUR", "participants": [{"id": "a", "name": "Ana"}, {"id": "b", "name": "Ben"}],
        "expenses": [\(expense("x", amount: 1000, mode: "EVENLY", [("a", 1), ("b", 1)]))]}
       """
-    let result = try SpliitImport.read([0xEF, 0xBB, 0xBF] + Array(text.utf8))
+    let result = try SpliitImport.read([0xEF, 0xBB, 0xBF] + Array(text.utf8), file: "export.json")
     #expect(result.book.bills.count == 1)
   }
 
   @Test func malformedJSONIsLocated() {
     let text = "{\"participants\": [],\n \"expenses\": [}\n"
     #expect {
-      try SpliitImport.read(Array(text.utf8))
+      try SpliitImport.read(Array(text.utf8), file: "export.json")
     } throws: { error in
-      let issue = error as? ImportIssue
+      let issue = error as? Diagnostic
       return issue?.code == "spliit.json" && issue?.line == 2
     }
   }

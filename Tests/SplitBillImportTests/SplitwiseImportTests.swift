@@ -1,13 +1,20 @@
 import Foundation
 import SplitBillBytes
 import SplitBillCore
+import SplitBillModel
 import Testing
 
 @testable import SplitBillImport
 
+/// An importer's diagnostic's line and column, as the tests compare them.
+extension Diagnostic {
+  var line: Int? { location?.line }
+  var column: Int? { location?.column }
+}
+
 /// Reads a Splitwise export given as text.
 private func splitwise(_ text: String, skipInvalid: Bool = false) throws -> ImportResult {
-  try SplitwiseImport.read(Array(text.utf8), skipInvalid: skipInvalid)
+  try SplitwiseImport.read(Array(text.utf8), file: "export.csv", skipInvalid: skipInvalid)
 }
 
 private let header = "Date,Description,Category,Cost,Currency,Alice,Bob,Charlie\n"
@@ -95,7 +102,7 @@ private func effects(_ bill: ImportedBill, members: [String]) -> [Int64] {
             + cells.map(money).joined(separator: ","))
         cost = 0
       }
-      let result = try SplitwiseImport.read(Array((lines.joined(separator: "\n") + "\n").utf8))
+      let result = try SplitwiseImport.read(Array((lines.joined(separator: "\n") + "\n").utf8), file: "export.csv")
       #expect(result.errors.isEmpty, "\(result.errors)")
       #expect(result.book.bills.count == expected.count)
       for (bill, cells) in zip(result.book.bills, expected) {
@@ -135,7 +142,7 @@ private func effects(_ bill: ImportedBill, members: [String]) -> [Int64] {
     #expect {
       try splitwise("When,What,Amount\n2026-01-01,x,1\n")
     } throws: { error in
-      let issue = error as? ImportIssue
+      let issue = error as? Diagnostic
       return issue?.code == "splitwise.header" && issue?.line == 1
         && issue?.message.contains("Date,Description") == true
     }
@@ -232,7 +239,7 @@ private func effects(_ bill: ImportedBill, members: [String]) -> [Int64] {
     #expect {
       try splitwise(header + "2026-10-01,\"Dinner,General,30.00,EUR,20.00,-10.00,-10.00\n")
     } throws: { error in
-      let issue = error as? ImportIssue
+      let issue = error as? Diagnostic
       return issue?.code == "csv.unterminated-quote" && issue?.line == 2 && issue?.column == 12
     }
   }
