@@ -61,12 +61,15 @@ public struct ImportOutcome: Sendable {
   public var status: Status
   /// The splitbill YAML file when ``status`` is ``Status/imported``.
   public var yaml: String?
-  /// Errors: rows that cannot be imported (also when skipped), checksum mismatches. Each names the
-  /// export's path as ``ImportOptions/path`` gives it, and the line and column of a CSV export's.
+  /// Errors: rows that cannot be imported (also when skipped), checksum mismatches, in the export's
+  /// order. Each names the export's path as ``ImportOptions/path`` gives it, and the line and column
+  /// of a CSV export's.
   public var errors: [BillProblem]
   /// Warnings and notes (severity `note`): rows left out, mended drift, unchecked balances, the
-  /// rule used.
+  /// rule used, in the export's order.
   public var remarks: [BillProblem]
+  /// The errors and the remarks together, in the export's order (those without a line last).
+  public var problems: [BillProblem]
   /// What was imported, in one line (`imported x.csv: 8 rows read, 4 bills, …`), when imported.
   public var summary: String?
 }
@@ -101,28 +104,35 @@ public enum Importer {
           skipInvalid: options.skipInvalid)
       }
     } catch {
+      let errors = [BillProblem(error, file: options.path)]
       return ImportOutcome(
-        status: error.importCode == .splitwiseEmpty ? .empty : .unreadable, yaml: nil,
-        errors: [BillProblem(error, file: options.path)], remarks: [], summary: nil)
+        status: error.importCode == .splitwiseEmpty ? .empty : .unreadable, yaml: nil, errors: errors, remarks: [],
+        problems: errors, summary: nil)
     }
     let book = result.book
-    let errors = result.errors.map { BillProblem($0, file: options.path) }
-    let remarks = (book.remarks + book.omitted).map { BillProblem($0, file: options.path) }
+    // `diagnostics` as the outcome hands them out: in the export's order, naming it.
+    func inFileOrder(_ diagnostics: [Diagnostic]) -> [BillProblem] {
+      diagnostics.sorted(by: ImportedBook.inFileOrder).map { BillProblem($0, file: options.path) }
+    }
+    let errors = inFileOrder(result.errors)
+    let remarks = inFileOrder(book.remarks + book.omitted)
+    let problems = inFileOrder(result.errors + book.remarks + book.omitted)
     let stopping = result.errors.filter { !options.skipInvalid || $0.importCode == .splitwiseTotalBalance }
     guard stopping.isEmpty else {
       let mismatch = result.errors.contains { $0.importCode == .splitwiseTotalBalance }
       return ImportOutcome(
         status: .invalid(problems: stopping.count, mismatch: mismatch), yaml: nil, errors: errors, remarks: remarks,
-        summary: nil)
+        problems: problems, summary: nil)
     }
     guard !book.bills.isEmpty || !book.payments.isEmpty else {
-      return ImportOutcome(status: .nothingToImport, yaml: nil, errors: errors, remarks: remarks, summary: nil)
+      return ImportOutcome(
+        status: .nothingToImport, yaml: nil, errors: errors, remarks: remarks, problems: problems, summary: nil)
     }
     let name = options.path.split(separator: "/").last.map(String.init) ?? options.path
     let yaml = book.yaml(sourceName: name, date: options.date)
     try verify(yaml, book: book)
     return ImportOutcome(
-      status: .imported, yaml: yaml, errors: errors, remarks: remarks,
+      status: .imported, yaml: yaml, errors: errors, remarks: remarks, problems: problems,
       summary: summary(book, path: options.path))
   }
 

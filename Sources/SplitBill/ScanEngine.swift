@@ -222,18 +222,17 @@ public enum Scanner {
     do { _ = try ReceiptScanner(languages: options.languages) } catch {
       throw ScanFailure(message: error.message)
     }
-    // The project's one lock type: each worker takes the next photo and files its result.
-    let results = Locked([ScannedPhoto?](repeating: nil, count: paths.count))
-    let counters = Locked((next: 0, done: 0))
+    // Behind the project's one lock type: each worker takes the next photo, then files its result.
+    let work = Locked((next: 0, done: 0, results: [ScannedPhoto?](repeating: nil, count: paths.count)))
     let workers = min(options.workers, max(paths.count, 1))
     let ids = uniqueIDs(paths)
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
       // Each worker owns one recogniser and reads one photo at a time.
       guard let scanner = try? ReceiptScanner(languages: options.languages) else { return }
       while true {
-        let index = counters.withLock { counters in
-          defer { counters.next += 1 }
-          return counters.next
+        let index = work.withLock { work in
+          defer { work.next += 1 }
+          return work.next
         }
         guard index < paths.count else { return }
         let path = paths[index]
@@ -251,15 +250,15 @@ public enum Scanner {
           photo.error = "cannot be read"
         }
         photo.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-        results.withLock { $0[index] = photo }
-        let done = counters.withLock { counters in
-          counters.done += 1
-          return counters.done
+        let done = work.withLock { work in
+          work.results[index] = photo
+          work.done += 1
+          return work.done
         }
         progress(done, paths.count)
       }
     }
-    let photos = results.withLock { $0 }.enumerated().map { index, photo in
+    let photos = work.withLock { $0.results }.enumerated().map { index, photo in
       photo ?? ScannedPhoto(path: paths[index], bill: nil, error: "not scanned", seconds: 0)
     }
     return ScanOutcome(photos: photos, missing: missing)

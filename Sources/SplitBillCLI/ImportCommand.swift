@@ -153,9 +153,7 @@ enum ImportCommand {
 
   /// What is printed of an outcome: its errors, and unless `quiet` its warnings and notes, in file order.
   static func shown(_ outcome: ImportOutcome, quiet: Bool) -> [BillProblem] {
-    (outcome.errors + (quiet ? [] : outcome.remarks)).sorted {
-      ($0.line ?? .max, $0.column ?? 0) < ($1.line ?? .max, $1.column ?? 0)
-    }
+    quiet ? outcome.errors : outcome.problems
   }
 
   /// Prints issues like a compiler's diagnostics, with the export's line and a caret.

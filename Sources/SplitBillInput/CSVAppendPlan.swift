@@ -29,11 +29,10 @@ package struct CSVAppendPlan: Sendable, Equatable {
   package static func plan(for bytes: [UInt8], file: String, delimiter given: UInt8?, tabSeparated: Bool)
     -> CSVAppendPlan?
   {
-    let rules = BillRules(options: ReadOptions())
-    var reader = CSVBillReader(
-      file: file, input: ByteReader(bytes: bytes), delimiter: given ?? (tabSeparated ? 0x09 : nil), rules: rules,
-      context: rules.context(for: DocumentHeader(file: file)).0)
-    guard let (delimiter, columns) = reader.headerColumns() else { return nil }
+    guard
+      let (delimiter, columns) = CSVBillReader.headerColumns(
+        of: bytes, file: file, delimiter: given ?? (tabSeparated ? 0x09 : nil))
+    else { return nil }
     return CSVAppendPlan(
       delimiter: delimiter, columns: columns, lineEnd: SourceLines.lineEnd(of: bytes),
       endsWithLineEnd: bytes.last == 0x0A)

@@ -108,6 +108,19 @@ struct CSVBillReader {
     names.contains("from") && names.contains("to") && !names.contains("diners")
   }
 
+  /// The delimiter and column names of the header that starts `bytes` (the file `file`), read as
+  /// ``read(_:)`` reads them; `nil` when there is no header or it does not parse. `add` plans its
+  /// rows with it, and piped input is told CSV by it.
+  static func headerColumns(of bytes: [UInt8], file: String, delimiter: UInt8?) -> (
+    delimiter: UInt8, names: [String]
+  )? {
+    let rules = BillRules(options: ReadOptions())
+    var reader = CSVBillReader(
+      file: file, input: ByteReader(bytes: bytes), delimiter: delimiter, rules: rules,
+      context: rules.context(for: DocumentHeader(file: file)).0)
+    return reader.headerColumns()
+  }
+
   /// The header's delimiter and column names (``columnNames(_:)``), read as ``read(_:)`` reads
   /// them; `nil` when there is no header or it does not parse (an unterminated quote).
   mutating func headerColumns() -> (delimiter: UInt8, names: [String])? {

@@ -145,7 +145,7 @@ struct YAMLBillReader {
     case .sequenceStart:
       emit(.event(.document(header)))
       try readBillItems(emit)
-    case .scalar(let text, _, let plain) where plain && ["", "~", "null"].contains(text):
+    case .scalar where first.isNull:
       emit(.event(.document(header)))
     default:
       let node = try builder.build(first, line: line, column: column)
@@ -162,7 +162,7 @@ struct YAMLBillReader {
     switch event {
     case .sequenceStart:
       try readBillItems(emit)
-    case .scalar(let text, _, true) where ["", "~", "null"].contains(text):
+    case .scalar where event.isNull:
       return
     default:
       let node = try builder.build(event, line: line, column: column, depth: 1)
@@ -185,7 +185,7 @@ struct YAMLBillReader {
         paymentCount += 1
         emit(.event(.payment(record(node, index: paymentCount))))
       }
-    case .scalar(let text, _, true) where ["", "~", "null"].contains(text):
+    case .scalar where event.isNull:
       return
     default:
       let node = try builder.build(event, line: line, column: column, depth: 1)

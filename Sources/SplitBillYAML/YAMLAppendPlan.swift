@@ -106,7 +106,7 @@ package struct YAMLAppendPlan: Sendable, Equatable {
             }
             // A null section value (`bills:` with nothing under it): items go after its key.
             if let keyLine = sectionKeyLine {
-              if case .scalar(let text, _, true) = event, ["", "~", "null", "Null", "NULL"].contains(text) {
+              if event.isNull {
                 plan = YAMLAppendPlan(
                   afterLine: endLine, writesSectionKey: false, dashColumn: 2, keyColumn: 4, flowItems: false)
               } else if problem == nil {

@@ -17,6 +17,26 @@ package enum YAMLEvent: Equatable {
   case sequenceEnd
   case mappingStart(anchor: String?)
   case mappingEnd
+
+  /// Whether this is a YAML null: a plain scalar that ``isNull(_:)`` says is one.
+  package var isNull: Bool {
+    guard case .scalar(let text, _, true) = self else { return false }
+    return Self.isNull(text.utf8)
+  }
+
+  /// The four-letter spellings of null, as bytes.
+  private static let nullWords = ["null", "Null", "NULL"].map { Array($0.utf8) }
+
+  /// Whether a plain scalar's text is a YAML null: empty, `~`, `null`, `Null` or `NULL` (YAML's
+  /// core schema). The one rule for every reader of YAML here: events, nodes and flat bills.
+  package static func isNull(_ text: some Collection<UInt8>) -> Bool {
+    switch text.count {
+    case 0: return true
+    case 1: return text.first == 0x7E
+    case 4: return nullWords.contains { $0.elementsEqual(text) }
+    default: return false
+    }
+  }
 }
 
 /// A problem that stops the reading of a YAML file, and where it is.

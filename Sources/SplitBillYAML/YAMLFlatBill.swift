@@ -46,19 +46,9 @@ package struct YAMLFlatBill: Sendable {
     return text[start..<Int(events[position].end)]
   }
 
-  /// The four-letter spellings of null, as bytes.
-  private static let nullWords = ["null", "Null", "NULL"].map { Array($0.utf8) }
-
-  /// Whether the scalar at `position` is a YAML null: empty, `~` or `null`, plain.
+  /// Whether the scalar at `position` is a YAML null (``YAMLEvent/isNull(_:)``), plain.
   package func isNull(at position: Int) -> Bool {
-    guard events[position].kind == .plainScalar else { return false }
-    let bytes = text(at: position)
-    switch bytes.count {
-    case 0: return true
-    case 1: return bytes.first == 0x7E
-    case 4: return Self.nullWords.contains { $0.elementsEqual(bytes) }
-    default: return false
-    }
+    events[position].kind == .plainScalar && YAMLEvent.isNull(text(at: position))
   }
 
   /// The position just past the node that starts at `position`.

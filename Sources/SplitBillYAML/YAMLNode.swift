@@ -16,13 +16,10 @@ package struct YAMLNode: Sendable {
   /// Nodes in this subtree, aliases expanded (saturating); bounds alias expansion.
   package var size: Int
 
-  /// Whether this is a YAML null: an empty or `~`/`null` plain scalar.
+  /// Whether this is a YAML null: a plain scalar ``YAMLEvent/isNull(_:)`` says is one.
   package var isNull: Bool {
     guard case .scalar(let text, plain: true) = kind else { return false }
-    switch text {
-    case "", "~", "null", "Null", "NULL": return true
-    default: return false
-    }
+    return YAMLEvent.isNull(text.utf8)
   }
 
   /// The scalar's text, or `nil` for collections.
