@@ -4,20 +4,24 @@
 /// The room is made by ``Swift/Array/append(atMost:_:)``; writing past it stops the program
 /// rather than corrupt memory, and the callers size it for the worst case.
 ///
-/// This and the byte writers built on it (``DecimalText/write(_:scale:to:)``,
-/// ``JSON/writeEscaped(_:to:)``, ``CalendarDate/writeISO(to:)``…) are public only as the SPI
-/// `ByteWriters` (`@_spi(ByteWriters) import SplitBillCore`), not part of the library's API: they
+/// This and the byte writers built on it (``JSON/writeEscaped(_:to:)``…) are public only as the SPI
+/// `ByteWriters` (`@_spi(ByteWriters) import SplitBillBytes`), not part of the library's API: they
 /// are `@inlinable` so that the report writers' module inlines them (a JSON bill is some forty
 /// calls), which this toolchain does not do for `package` declarations.
 ///
-/// Unsafe: a cursor points into room its maker owns, and is valid only while that room is (inside
-/// the closure given to ``Swift/Array/append(atMost:_:)``); every write checks the end.
-@unsafe @_spi(ByteWriters) public struct ByteCursor {
+/// Safe to use (swift-collections' way: the invariants are asserted, not assumed):
+/// - every write checks the room's end (a `precondition`, one compare), so no write leaves it;
+/// - a cursor is not copyable, and the only way to get one without `unsafe` is the `inout`
+///   argument of ``Swift/Array/append(atMost:_:)``'s closure, so it cannot outlive the room it
+///   points into; making one from a buffer (``init(_:)``) is the unsafe step, and its caller
+///   keeps the buffer alive while the cursor is used.
+@safe @_spi(ByteWriters) public struct ByteCursor: ~Copyable {
   @usableFromInline var position: UnsafeMutablePointer<UInt8>
   @usableFromInline let start: UnsafeMutablePointer<UInt8>
   @usableFromInline let end: UnsafeMutablePointer<UInt8>
 
-  @inlinable public init(_ room: UnsafeMutableBufferPointer<UInt8>) {
+  /// A cursor at the start of `room`, which must stay allocated while the cursor is used.
+  @unsafe @inlinable public init(_ room: UnsafeMutableBufferPointer<UInt8>) {
     guard let start = room.baseAddress else { preconditionFailure("ByteCursor: no room") }
     unsafe self.start = unsafe start
     unsafe position = unsafe start
@@ -85,7 +89,7 @@
   }
 
   /// The next `count` bytes, for the caller to fill in (all of them), and moves past them.
-  @inlinable @inline(__always)
+  @unsafe @inlinable @inline(__always)
   public mutating func take(_ count: Int) -> UnsafeMutablePointer<UInt8> {
     unsafe precondition(count >= 0 && end - position >= count, "ByteCursor: write past the room made")
     defer { unsafe position += count }
@@ -113,6 +117,12 @@ extension ByteCursor {
     unsafe bytes.withUnsafeBufferPointer { unsafe write($0) }
   }
 
+  /// Writes `bytes`.
+  @inlinable @inline(__always)
+  public mutating func write(_ bytes: Span<UInt8>) {
+    unsafe bytes.withUnsafeBufferPointer { unsafe write($0) }
+  }
+
   /// Writes `count` spaces (none for a count below one).
   @inlinable
   public mutating func write(spaces count: Int) {
@@ -129,8 +139,8 @@ extension Array where Element == UInt8 {
     append(addingCapacity: Swift.max(maximum, 1)) { span in
       unsafe span.withUnsafeMutableBufferPointer { room, initialized in
         var cursor = unsafe ByteCursor(UnsafeMutableBufferPointer(rebasing: room[initialized...]))
-        unsafe body(&cursor)
-        unsafe initialized += cursor.count
+        body(&cursor)
+        initialized += cursor.count
       }
     }
   }

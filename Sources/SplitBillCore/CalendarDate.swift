@@ -27,21 +27,16 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
 
   /// Parses exactly `YYYY-MM-DD`; anything else (or a date that does not exist) is `nil`.
   public init?(iso text: some StringProtocol) {
-    let fields: (Int, Int, Int)?
-    if let contiguous = unsafe text.utf8.withContiguousStorageIfAvailable(Self.isoFields) {
-      fields = contiguous
-    } else {
-      fields = Self.isoFields(Array(text.utf8))
-    }
-    guard let (year, month, day) = fields else { return nil }
+    guard let (year, month, day) = Self.isoFields(String(text).utf8.span) else { return nil }
     self.init(year: year, month: month, day: day)
   }
 
   /// Year, month and day of `YYYY-MM-DD` bytes, if they have that shape.
-  private static func isoFields(_ bytes: some RandomAccessCollection<UInt8>) -> (Int, Int, Int)? {
+  private static func isoFields(_ bytes: Span<UInt8>) -> (Int, Int, Int)? {
     guard bytes.count == 10 else { return nil }
     var values = (0, 0, 0)
-    for (offset, byte) in bytes.enumerated() {
+    for offset in bytes.indices {
+      let byte = bytes[offset]
       if offset == 4 || offset == 7 {
         guard byte == 0x2D else { return nil }
         continue
@@ -124,7 +119,7 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
 
   /// Appends ``description`` to `bytes` as UTF-8 (report writers call this once per bill).
   public func appendISO(to bytes: inout [UInt8]) {
-    unsafe bytes.append(atMost: Self.maximumISOLength) { unsafe writeISO(to: &$0) }
+    bytes.append(atMost: Self.maximumISOLength) { writeISO(to: &$0) }
   }
 
   /// The most bytes ``writeISO(to:)`` writes.
@@ -154,7 +149,7 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
       if (0..<power * 10).contains(value) {
         // The usual case: exactly `width` digits, zero-padded.
         while power > 0 {
-          unsafe cursor.write(0x30 + UInt8(value / power % 10))
+          cursor.write(0x30 + UInt8(value / power % 10))
           power /= 10
         }
         return
@@ -162,14 +157,14 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
       // A year past 9999 or a negative value: as printed, zero-padded in front to `width`.
       var digits = DecimalText.format(Int64(value), scale: 0)
       if digits.utf8.count < width {
-        for _ in 0..<(width - digits.utf8.count) { unsafe cursor.write(0x30) }
+        for _ in 0..<(width - digits.utf8.count) { cursor.write(0x30) }
       }
       digits.withUTF8 { unsafe cursor.write($0) }
     }
     put(year, width: 4)
-    unsafe cursor.write(0x2D)
+    cursor.write(0x2D)
     put(month, width: 2)
-    unsafe cursor.write(0x2D)
+    cursor.write(0x2D)
     put(day, width: 2)
   }
 

@@ -25,9 +25,9 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
 
   /// Writes the code's three letters at `cursor`.
   @_spi(ByteWriters) @inlinable public func writeCode(to cursor: inout ByteCursor) {
-    unsafe cursor.write(UInt8(truncatingIfNeeded: letters >> 16))
-    unsafe cursor.write(UInt8(truncatingIfNeeded: letters >> 8))
-    unsafe cursor.write(UInt8(truncatingIfNeeded: letters))
+    cursor.write(UInt8(truncatingIfNeeded: letters >> 16))
+    cursor.write(UInt8(truncatingIfNeeded: letters >> 8))
+    cursor.write(UInt8(truncatingIfNeeded: letters))
   }
 
   /// Decimal digits of the minor unit: 0 for JPY, 2 for EUR, 3 for KWD, 4 for CLF.

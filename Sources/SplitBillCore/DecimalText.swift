@@ -35,22 +35,20 @@ public enum DecimalText {
     _ text: some StringProtocol, scale: Int, maxIntegerDigits: Int = 15, decimalComma: Bool = false,
     allowNegative: Bool = false
   ) throws(SyntaxError) -> Int64 {
-    var string = String(text)
-    let result = string.withUTF8 { bytes in
-      unsafe parse(
-        bytes, scale: scale, maxIntegerDigits: maxIntegerDigits, decimalComma: decimalComma,
-        allowNegative: allowNegative)
-    }
-    return try result.get()
+    let string = String(text)
+    return try parse(
+      string.utf8.span, scale: scale, maxIntegerDigits: maxIntegerDigits, decimalComma: decimalComma,
+      allowNegative: allowNegative
+    ).get()
   }
 
   /// ``parse(_:scale:maxIntegerDigits:decimalComma:allowNegative:)`` of UTF-8 bytes; `nil` where
   /// that throws.
   package static func parse(
-    utf8 bytes: UnsafeBufferPointer<UInt8>, scale: Int, maxIntegerDigits: Int = 15, decimalComma: Bool = false,
+    utf8 bytes: Span<UInt8>, scale: Int, maxIntegerDigits: Int = 15, decimalComma: Bool = false,
     allowNegative: Bool = false
   ) -> Int64? {
-    try? unsafe parse(
+    try? parse(
       bytes, scale: scale, maxIntegerDigits: maxIntegerDigits, decimalComma: decimalComma, allowNegative: allowNegative
     ).get()
   }
@@ -58,13 +56,13 @@ public enum DecimalText {
   /// ``parse(_:scale:maxIntegerDigits:decimalComma:allowNegative:)`` on UTF-8 bytes, in one pass
   /// and without allocating: it runs for every amount, tip and weight of a run.
   private static func parse(
-    _ bytes: UnsafeBufferPointer<UInt8>, scale: Int, maxIntegerDigits: Int, decimalComma: Bool, allowNegative: Bool
+    _ bytes: Span<UInt8>, scale: Int, maxIntegerDigits: Int, decimalComma: Bool, allowNegative: Bool
   ) -> Result<Int64, SyntaxError> {
     let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
     var end = bytes.count
-    while end > 0, unsafe isBlank(bytes[end - 1]) { end -= 1 }
+    while end > 0, isBlank(bytes[end - 1]) { end -= 1 }
     var index = 0
-    while index < end, unsafe isBlank(bytes[index]) { index += 1 }
+    while index < end, isBlank(bytes[index]) { index += 1 }
     guard index < end else { return .failure(.empty) }
 
     let point: UInt8 = decimalComma ? 0x2C : 0x2E
@@ -73,9 +71,9 @@ public enum DecimalText {
       byte == (decimalComma ? 0x2E : 0x2C) || byte == 0x20 || byte == 0x5F || byte == 0x27
     }
     var negative = false
-    if unsafe bytes[index] == 0x2B {
+    if bytes[index] == 0x2B {
       index += 1
-    } else if unsafe bytes[index] == 0x2D {
+    } else if bytes[index] == 0x2D {
       negative = true
       index += 1
     }
@@ -87,7 +85,7 @@ public enum DecimalText {
     var trailingZeros = 0  // of the fraction
     var sawPoint = false
     while index < end {
-      let byte = unsafe bytes[index]
+      let byte = bytes[index]
       switch byte {
       case 0x30...0x39:
         let digit = Int64(byte - 0x30)
@@ -135,7 +133,7 @@ public enum DecimalText {
   /// Appends what ``format(_:scale:)`` prints to `bytes`, as UTF-8, with no string in between
   /// (report writers call this once per amount).
   public static func append(_ value: Int64, scale: Int, to bytes: inout [UInt8]) {
-    unsafe bytes.append(atMost: maximumLength(scale: scale)) { unsafe write(value, scale: scale, to: &$0) }
+    bytes.append(atMost: maximumLength(scale: scale)) { write(value, scale: scale, to: &$0) }
   }
 
   /// The most bytes ``write(_:scale:to:)`` writes: 19 digits, a point, `scale` zeros and a sign.
@@ -223,13 +221,13 @@ public enum DecimalText {
 
   /// Appends what ``trimmed(_:scale:)`` prints to `bytes`, as UTF-8.
   public static func appendTrimmed(_ value: Int64, scale: Int, to bytes: inout [UInt8]) {
-    unsafe bytes.append(atMost: maximumLength(scale: scale)) { unsafe writeTrimmed(value, scale: scale, to: &$0) }
+    bytes.append(atMost: maximumLength(scale: scale)) { writeTrimmed(value, scale: scale, to: &$0) }
   }
 
   /// Writes what ``trimmed(_:scale:)`` prints at `cursor` (at most ``maximumLength(scale:)`` bytes).
   @_spi(ByteWriters) @inlinable public static func writeTrimmed(_ value: Int64, scale: Int, to cursor: inout ByteCursor)
   {
     let (value, scale) = withoutTrailingZeros(value, scale: scale)
-    unsafe write(value, scale: scale, to: &cursor)
+    write(value, scale: scale, to: &cursor)
   }
 }

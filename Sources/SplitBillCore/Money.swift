@@ -52,10 +52,10 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
 
   /// ``init(parsing:currency:decimalComma:allowNegative:)`` of UTF-8 bytes (the readers' cells),
   /// without a string or an error: `nil` for anything that initializer refuses.
-  package init?(utf8 bytes: UnsafeBufferPointer<UInt8>, currency: Currency, decimalComma: Bool = false) {
+  package init?(utf8 bytes: Span<UInt8>, currency: Currency, decimalComma: Bool = false) {
     let digits = Money.maximumDigits - currency.exponent
     guard
-      let units = unsafe DecimalText.parse(
+      let units = DecimalText.parse(
         utf8: bytes, scale: currency.exponent, maxIntegerDigits: digits, decimalComma: decimalComma)
     else { return nil }
     self.init(minorUnits: units, currency: currency)

@@ -487,7 +487,9 @@ struct BillRules {
   func money<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
     _ text: Fields.Text, _ fields: borrowing Fields, currency: Currency, field: String, _ policy: inout Policy
   ) throws(Policy.Stop) -> Money? {
-    if let money = unsafe Money(utf8: fields.bytes(text), currency: currency, decimalComma: options.decimalComma) {
+    if let money = unsafe Money(
+      utf8: Span(_unsafeElements: fields.bytes(text)), currency: currency, decimalComma: options.decimalComma)
+    {
       return money
     }
     do {

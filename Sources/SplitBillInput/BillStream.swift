@@ -532,7 +532,7 @@ package struct BillStream {
       unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.receiptKeyRoom(payer, bill.terms.amount)) {
         room in
         var key = unsafe ByteCursor(room)
-        unsafe Self.writeReceiptKey(date, bill.terms.amount, payer, to: &key)
+        Self.writeReceiptKey(date, bill.terms.amount, payer, to: &key)
         unsafe receipts.add(
           utf8: UnsafeBufferPointer(rebasing: room[..<key.count]), id: bill.id, ordinal: recordCount,
           location: bill.source)
@@ -619,12 +619,12 @@ package struct BillStream {
   static func writeReceiptKey(
     _ date: CalendarDate, _ amount: Money, _ payer: String, to key: inout ByteCursor
   ) {
-    unsafe date.writeISO(to: &key)
-    unsafe key.write(0x7C)
-    unsafe DecimalText.write(amount.minorUnits, scale: amount.currency.exponent, to: &key)
-    unsafe key.write(0x20)
-    unsafe amount.currency.writeCode(to: &key)
-    unsafe key.write(0x7C)
+    date.writeISO(to: &key)
+    key.write(0x7C)
+    DecimalText.write(amount.minorUnits, scale: amount.currency.exponent, to: &key)
+    key.write(0x20)
+    amount.currency.writeCode(to: &key)
+    key.write(0x7C)
     var payer = payer
     payer.withUTF8 { unsafe key.write($0) }
   }

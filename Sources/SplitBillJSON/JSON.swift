@@ -299,7 +299,7 @@ extension JSON {
 
   /// Appends what stands between the quotes of ``quote(_:)`` of `text`.
   package static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
-    unsafe bytes.append(atMost: maximumEscapedLength(text)) { unsafe writeEscaped(text, to: &$0) }
+    bytes.append(atMost: maximumEscapedLength(text)) { writeEscaped(text, to: &$0) }
   }
 
   /// The most bytes ``writeEscaped(_:to:)`` writes for `text`: six for each of its bytes (`\u0001`).

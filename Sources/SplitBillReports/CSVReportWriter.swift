@@ -31,29 +31,29 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
     var room = 0
     for share in split.shares { room += fixed + 2 * share.person.utf8.count + 128 }
     sink.append { bytes in
-      unsafe bytes.append(atMost: room) { out in
+      bytes.append(atMost: room) { out in
         for share in split.shares {
-          unsafe Self.writeCell(id, to: &out)
-          unsafe out.write(0x2C)
-          if let date = bill.bill.date { unsafe date.writeISO(to: &out) }
-          unsafe out.write(0x2C)
-          unsafe Self.writeCell(description, to: &out)
-          unsafe out.write(0x2C)
-          unsafe split.currency.writeCode(to: &out)
-          unsafe out.write(0x2C)
-          unsafe Self.writeCell(share.person, to: &out)
-          unsafe out.write(0x2C)
+          Self.writeCell(id, to: &out)
+          out.write(0x2C)
+          if let date = bill.bill.date { date.writeISO(to: &out) }
+          out.write(0x2C)
+          Self.writeCell(description, to: &out)
+          out.write(0x2C)
+          split.currency.writeCode(to: &out)
+          out.write(0x2C)
+          Self.writeCell(share.person, to: &out)
+          out.write(0x2C)
           // An exact share has no weight: its part is in the JSON report.
-          if !split.exactShares { unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out) }
-          unsafe out.write(0x2C)
-          unsafe DecimalText.write(share.amount.minorUnits, scale: split.currency.exponent, to: &out)
-          unsafe out.write(0x2C)
-          unsafe DecimalText.write(Int64(share.absorbed), scale: 0, to: &out)
-          unsafe out.write(0x2C)
-          unsafe Self.writeCell(payer, to: &out)
-          unsafe out.write(",bill,")
-          unsafe Self.writeCell(category, to: &out)
-          unsafe out.write("\r\n")
+          if !split.exactShares { DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out) }
+          out.write(0x2C)
+          DecimalText.write(share.amount.minorUnits, scale: split.currency.exponent, to: &out)
+          out.write(0x2C)
+          DecimalText.write(Int64(share.absorbed), scale: 0, to: &out)
+          out.write(0x2C)
+          Self.writeCell(payer, to: &out)
+          out.write(",bill,")
+          Self.writeCell(category, to: &out)
+          out.write("\r\n")
         }
       }
     }
@@ -75,9 +75,9 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
     if let first = text.utf8.first, !CSVCellRule.startsFormula(first),
       !text.utf8.contains(where: CSVCellRule.needsQuotes)
     {
-      unsafe out.write(utf8: text)
+      out.write(utf8: text)
     } else {
-      unsafe out.write(utf8: cell(text))
+      out.write(utf8: cell(text))
     }
   }
 

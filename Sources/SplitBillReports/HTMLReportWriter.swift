@@ -47,63 +47,63 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     room += receiptCell?.utf8.count ?? 0
     for text in breakdowns { room += text.utf8.count }
     bills.append { bytes in
-      unsafe bytes.append(atMost: room) { out in
-        func money(_ units: Int64) { unsafe DecimalText.write(units, scale: currency.exponent, to: &out) }
-        unsafe out.write("<tr><td><b>")
-        unsafe Self.writeEscaped(bill.id, to: &out)
-        unsafe out.write("</b><div class=\"source\">")
-        unsafe ShownSource.write(bill.source, path: path, to: &out)
-        unsafe out.write("</div></td><td>")
-        unsafe bill.date?.writeISO(to: &out)
-        unsafe out.write("</td><td>")
-        if let description = bill.description { unsafe Self.writeEscaped(description, to: &out) }
-        if let receiptCell { unsafe out.write(utf8: receiptCell) }
-        unsafe out.write("</td><td class=\"num\">")
+      bytes.append(atMost: room) { out in
+        func money(_ units: Int64) { DecimalText.write(units, scale: currency.exponent, to: &out) }
+        out.write("<tr><td><b>")
+        Self.writeEscaped(bill.id, to: &out)
+        out.write("</b><div class=\"source\">")
+        ShownSource.write(bill.source, path: path, to: &out)
+        out.write("</div></td><td>")
+        bill.date?.writeISO(to: &out)
+        out.write("</td><td>")
+        if let description = bill.description { Self.writeEscaped(description, to: &out) }
+        if let receiptCell { out.write(utf8: receiptCell) }
+        out.write("</td><td class=\"num\">")
         money(split.amount.minorUnits)
-        unsafe out.write(0x20)
-        unsafe currency.writeCode(to: &out)
-        unsafe out.write("</td><td>")
+        out.write(0x20)
+        currency.writeCode(to: &out)
+        out.write("</td><td>")
         // Digits, `%`, `.` and words: nothing to escape.
         if let percent = split.tipPercent {
-          unsafe DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
-          unsafe out.write("% ")
+          DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+          out.write("% ")
         }
         money(split.tip.minorUnits)
         if split.leftoverToTip.minorUnits > 0 {
-          unsafe out.write(" (incl. ")
+          out.write(" (incl. ")
           money(split.leftoverToTip.minorUnits)
-          unsafe out.write(" leftover)")
+          out.write(" leftover)")
         }
-        if let adviceCell { unsafe out.write(utf8: adviceCell) }
-        unsafe out.write("</td><td class=\"num\">")
+        if let adviceCell { out.write(utf8: adviceCell) }
+        out.write("</td><td class=\"num\">")
         money(split.total.minorUnits)
-        unsafe out.write("</td><td>")
-        if let payer = split.paidByText { unsafe Self.writeEscaped(payer, to: &out) } else { unsafe out.write("—") }
-        unsafe out.write("</td><td>")
-        unsafe out.write(utf8: split.leftoverPolicy.rawValue)
-        unsafe out.write("</td><td><ul>")
+        out.write("</td><td>")
+        if let payer = split.paidByText { Self.writeEscaped(payer, to: &out) } else { out.write("—") }
+        out.write("</td><td>")
+        out.write(utf8: split.leftoverPolicy.rawValue)
+        out.write("</td><td><ul>")
         for (index, share) in split.shares.enumerated() {
-          unsafe out.write("<li><span class=\"person\">")
-          unsafe Self.writeEscaped(share.person, to: &out)
-          unsafe out.write("</span>")
+          out.write("<li><span class=\"person\">")
+          Self.writeEscaped(share.person, to: &out)
+          out.write("</span>")
           if share.weight != .one {
-            unsafe out.write(" <span class=\"weight\">×")
-            unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
-            unsafe out.write("</span>")
+            out.write(" <span class=\"weight\">×")
+            DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+            out.write("</span>")
           }
-          unsafe out.write(0x20)
+          out.write(0x20)
           money(share.amount.minorUnits)
           if share.absorbed > 0 {
-            unsafe out.write(" <mark title=\"absorbed ")
-            unsafe DecimalText.write(Int64(share.absorbed), scale: 0, to: &out)
-            unsafe out.write(share.absorbed == 1 ? " leftover unit\">+" : " leftover units\">+")
+            out.write(" <mark title=\"absorbed ")
+            DecimalText.write(Int64(share.absorbed), scale: 0, to: &out)
+            out.write(share.absorbed == 1 ? " leftover unit\">+" : " leftover units\">+")
             money(Int64(share.absorbed))
-            unsafe out.write("</mark>")
+            out.write("</mark>")
           }
-          if !breakdowns.isEmpty { unsafe out.write(utf8: breakdowns[index]) }
-          unsafe out.write("</li>")
+          if !breakdowns.isEmpty { out.write(utf8: breakdowns[index]) }
+          out.write("</li>")
         }
-        unsafe out.write("</ul></td></tr>\n")
+        out.write("</ul></td></tr>\n")
       }
     }
     count += 1
@@ -284,39 +284,23 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
   static func writeEscaped(_ text: String, to out: inout ByteCursor) {
     TextBytes.forEachVisible(text) { byte in
       switch byte {
-      case 0x26: unsafe out.write("&amp;")
-      case 0x3C: unsafe out.write("&lt;")
-      case 0x3E: unsafe out.write("&gt;")
-      case 0x22: unsafe out.write("&quot;")
-      case 0x27: unsafe out.write("&#39;")
-      case 0x0A, 0x09: unsafe out.write(byte)
+      case 0x26: out.write("&amp;")
+      case 0x3C: out.write("&lt;")
+      case 0x3E: out.write("&gt;")
+      case 0x22: out.write("&quot;")
+      case 0x27: out.write("&#39;")
+      case 0x0A, 0x09: out.write(byte)
       case 0x00...0x1F, 0x7F: break
-      default: unsafe out.write(byte)
+      default: out.write(byte)
       }
     }
   }
 
-  /// `text` safe inside HTML text and attribute values; control characters dropped.
+  /// `text` safe inside HTML text and attribute values; control characters dropped (what
+  /// ``writeEscaped(_:to:)`` writes).
   package static func escape(_ text: String) -> String {
-    // Most cells are numbers and plain names: printable ASCII with nothing to escape.
-    if text.utf8.allSatisfy({
-      (0x20...0x7E).contains($0) && $0 != 0x26 && $0 != 0x3C && $0 != 0x3E && $0 != 0x22 && $0 != 0x27
-    }) {
-      return text
-    }
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": out += "&amp;"
-      case "<": out += "&lt;"
-      case ">": out += "&gt;"
-      case "\"": out += "&quot;"
-      case "'": out += "&#39;"
-      default:
-        if scalar.isControlOrBidiOverride && scalar != "\n" && scalar != "\t" { continue }
-        out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
+    var out: [UInt8] = []
+    out.append(atMost: 6 * text.utf8.count) { writeEscaped(text, to: &$0) }
+    return String(decoding: out, as: UTF8.self)
   }
 }

@@ -34,104 +34,104 @@ extension ReportedBill {
       }
       room += breakdowns.reduce(0) { $0 + $1.count + 32 }
     }
-    unsafe out.append(atMost: room) { out in
+    out.append(atMost: room) { out in
       // Each literal below is the punctuation, indentation and key between two values, with the
       // quotes that close one string value and open the next.
       func text(_ value: String?, then next: StaticString, orNull nullNext: StaticString) {
         if let value {
-          unsafe out.write(0x22)
-          unsafe JSON.writeEscaped(value, to: &out)
-          unsafe out.write(next)
+          out.write(0x22)
+          JSON.writeEscaped(value, to: &out)
+          out.write(next)
         } else {
-          unsafe out.write(nullNext)
+          out.write(nullNext)
         }
       }
       func money(_ value: Money) {
-        unsafe DecimalText.write(value.minorUnits, scale: value.currency.exponent, to: &out)
+        DecimalText.write(value.minorUnits, scale: value.currency.exponent, to: &out)
       }
-      func integer(_ value: Int) { unsafe DecimalText.write(Int64(value), scale: 0, to: &out) }
+      func integer(_ value: Int) { DecimalText.write(Int64(value), scale: 0, to: &out) }
       // A choice's name: letters and hyphens, nothing to escape.
       func plain(_ value: String) {
         var value = value
         value.withUTF8 { unsafe out.write($0) }
       }
-      unsafe out.write("{\n      \"id\": \"")
-      unsafe JSON.writeEscaped(bill.id, to: &out)
-      unsafe out.write("\",\n      \"source\": \"")
+      out.write("{\n      \"id\": \"")
+      JSON.writeEscaped(bill.id, to: &out)
+      out.write("\",\n      \"source\": \"")
       unsafe file.escaped.withUnsafeBufferPointer { unsafe out.write($0) }
-      unsafe out.write(0x3A)
+      out.write(0x3A)
       integer(bill.source.line)
-      unsafe out.write(0x3A)
+      out.write(0x3A)
       integer(bill.source.column)
       if let date = bill.date {
-        unsafe out.write("\",\n      \"date\": \"")
-        unsafe date.writeISO(to: &out)
-        unsafe out.write("\",\n      \"description\": ")
+        out.write("\",\n      \"date\": \"")
+        date.writeISO(to: &out)
+        out.write("\",\n      \"description\": ")
       } else {
-        unsafe out.write("\",\n      \"date\": null,\n      \"description\": ")
+        out.write("\",\n      \"date\": null,\n      \"description\": ")
       }
       text(bill.description, then: "\",\n      \"category\": ", orNull: "null,\n      \"category\": ")
       text(bill.category, then: "\",\n      \"currency\": \"", orNull: "null,\n      \"currency\": \"")
-      unsafe split.currency.writeCode(to: &out)
-      unsafe out.write("\",\n      \"amount\": \"")
+      split.currency.writeCode(to: &out)
+      out.write("\",\n      \"amount\": \"")
       money(split.amount)
       if let percent = split.tipPercent {
-        unsafe out.write("\",\n      \"tip_percent\": \"")
-        unsafe DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
-        unsafe out.write("\",\n      \"tip\": \"")
+        out.write("\",\n      \"tip_percent\": \"")
+        DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+        out.write("\",\n      \"tip\": \"")
       } else {
-        unsafe out.write("\",\n      \"tip_percent\": null,\n      \"tip\": \"")
+        out.write("\",\n      \"tip_percent\": null,\n      \"tip\": \"")
       }
       money(split.tip)
-      unsafe out.write("\",\n      \"total\": \"")
+      out.write("\",\n      \"total\": \"")
       money(split.total)
-      unsafe out.write("\",\n      \"leftover_policy\": \"")
+      out.write("\",\n      \"leftover_policy\": \"")
       plain(split.leftoverPolicy.rawValue)
-      unsafe out.write("\",\n      \"leftover_to_tip\": \"")
+      out.write("\",\n      \"leftover_to_tip\": \"")
       money(split.leftoverToTip)
-      unsafe out.write("\",\n      \"tip_source\": \"")
+      out.write("\",\n      \"tip_source\": \"")
       plain(bill.tipSource.rawValue)
-      unsafe out.write("\",\n      \"paid_by\": ")
+      out.write("\",\n      \"paid_by\": ")
       if split.hasSeveralPayers {
         // Several payers: paid_by is null, payers says who paid what.
-        unsafe out.write("null,\n      \"payers\": [\n")
+        out.write("null,\n      \"payers\": [\n")
         for (index, part) in split.payers.enumerated() {
-          unsafe out.write("        {\n          \"person\": \"")
-          unsafe JSON.writeEscaped(part.person, to: &out)
-          unsafe out.write("\",\n          \"amount\": \"")
+          out.write("        {\n          \"person\": \"")
+          JSON.writeEscaped(part.person, to: &out)
+          out.write("\",\n          \"amount\": \"")
           money(part.amount)
-          unsafe out.write(index == split.payers.count - 1 ? "\"\n        }\n" : "\"\n        },\n")
+          out.write(index == split.payers.count - 1 ? "\"\n        }\n" : "\"\n        },\n")
         }
-        unsafe out.write("      ],\n      \"shares\": [\n")
+        out.write("      ],\n      \"shares\": [\n")
       } else {
         text(split.payer, then: "\",\n      \"shares\": [\n", orNull: "null,\n      \"shares\": [\n")
       }
       for (index, share) in split.shares.enumerated() {
-        unsafe out.write("        {\n          \"person\": \"")
-        unsafe JSON.writeEscaped(share.person, to: &out)
-        unsafe out.write("\",\n          \"weight\": ")
+        out.write("        {\n          \"person\": \"")
+        JSON.writeEscaped(share.person, to: &out)
+        out.write("\",\n          \"weight\": ")
         // Exact shares' weights are their parts (below): their weight is 1.
-        unsafe DecimalText.writeTrimmed(split.exactShares ? 10_000 : share.weight.tenThousandths, scale: 4, to: &out)
-        unsafe out.write(",\n          \"amount\": \"")
+        DecimalText.writeTrimmed(split.exactShares ? 10_000 : share.weight.tenThousandths, scale: 4, to: &out)
+        out.write(",\n          \"amount\": \"")
         money(share.amount)
-        unsafe out.write("\",\n          \"absorbed\": ")
+        out.write("\",\n          \"absorbed\": ")
         integer(share.absorbed)
         if let part = split.part(of: share) {
-          unsafe out.write(",\n          \"part\": \"")
+          out.write(",\n          \"part\": \"")
           money(part)
-          unsafe out.write(0x22)
+          out.write(0x22)
         }
         if !breakdowns.isEmpty {
-          unsafe out.write(",\n          \"breakdown\": ")
+          out.write(",\n          \"breakdown\": ")
           unsafe breakdowns[index].withUnsafeBufferPointer { unsafe out.write($0) }
         }
         if index == split.shares.count - 1 {
-          unsafe out.write("\n        }\n")
+          out.write("\n        }\n")
         } else {
-          unsafe out.write("\n        },\n")
+          out.write("\n        },\n")
         }
       }
-      unsafe out.write(advice == nil && receipt == nil ? "      ]\n    }" : "      ]")
+      out.write(advice == nil && receipt == nil ? "      ]\n    }" : "      ]")
     }
     if let receipt {
       var writer = ReceiptJSONWriter(out: [])
@@ -191,7 +191,7 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
     let separator: StaticString = count == 0 ? "\n    " : ",\n    "
     if file?.file != bill.bill.source.sourceFile { file = EscapedPath(bill.bill.source.sourceFile) }
     sink.append { out in
-      unsafe out.append(atMost: 8) { unsafe $0.write(separator) }
+      out.append(atMost: 8) { $0.write(separator) }
       bill.appendJSON(to: &out, file: file)
     }
     count += 1

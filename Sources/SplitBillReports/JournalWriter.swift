@@ -1,6 +1,7 @@
 @_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
 import SplitBillModel
+import SplitBillText
 
 /// What the journal writers are asked for.
 package struct JournalOptions: Sendable {
@@ -148,23 +149,23 @@ private struct MetaLine {
   mutating func key(_ key: MetaKey, into out: inout ByteCursor) {
     switch flavor {
     case .beancount:
-      unsafe out.write(posting ? "\n    " : "\n  ")
-      unsafe out.write(key.name)
-      unsafe out.write(": ")
+      out.write(posting ? "\n    " : "\n  ")
+      out.write(key.name)
+      out.write(": ")
     case .ledger:
-      unsafe out.write("\n    ; ")
-      unsafe out.write(key.name)
-      unsafe out.write(": ")
+      out.write("\n    ; ")
+      out.write(key.name)
+      out.write(": ")
     default:
       if count == 0 {
-        unsafe out.write("  ; ")
+        out.write("  ; ")
       } else if count == 2 && !posting {
-        unsafe out.write("\n    ; ")
+        out.write("\n    ; ")
       } else {
-        unsafe out.write(", ")
+        out.write(", ")
       }
-      unsafe out.write(key.name)
-      unsafe out.write(":")
+      out.write(key.name)
+      out.write(":")
     }
     count += 1
     used |= 1 << UInt32(key.rawValue)
@@ -320,7 +321,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     let number = people.number(of: person)
     if number < values.count, let known = values[number] { return known }
     var made: [UInt8] = []
-    unsafe made.append(atMost: 2 * person.utf8.count + 2) { unsafe Self.text(flavor, person, to: &$0) }
+    made.append(atMost: 2 * person.utf8.count + 2) { Self.text(flavor, person, to: &$0) }
     while values.count <= number { values.append(nil) }
     values[number] = made
     return made
@@ -551,68 +552,68 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     let flavor = flavor
     var meta = MetaLine(flavor: flavor, posting: false)
     body.append(on: date) { bytes in
-      unsafe bytes.append(atMost: room) { out in
-        unsafe out.write("; ")
+      bytes.append(atMost: room) { out in
+        out.write("; ")
         if let summaryLine {
-          unsafe out.write(utf8: summaryLine)
+          out.write(utf8: summaryLine)
         } else {
-          unsafe out.write(utf8: bill.id)
-          unsafe out.write(": ")
-          unsafe Self.amount(split.amount.minorUnits, split.currency, to: &out)
-          unsafe out.write(" + tip ")
-          unsafe Self.amount(split.tip.minorUnits, split.currency, to: &out)
-          unsafe out.write(" = ")
-          unsafe Self.amount(split.total.minorUnits, split.currency, to: &out)
-          unsafe out.write(", leftover policy ")
-          unsafe out.write(utf8: split.leftoverPolicy.rawValue)
+          out.write(utf8: bill.id)
+          out.write(": ")
+          Self.amount(split.amount.minorUnits, split.currency, to: &out)
+          out.write(" + tip ")
+          Self.amount(split.tip.minorUnits, split.currency, to: &out)
+          out.write(" = ")
+          Self.amount(split.total.minorUnits, split.currency, to: &out)
+          out.write(", leftover policy ")
+          out.write(utf8: split.leftoverPolicy.rawValue)
         }
-        unsafe out.write(0x0A)
+        out.write(0x0A)
         if let adviceLine {
-          unsafe out.write("; ")
-          unsafe out.write(utf8: adviceLine)
-          unsafe out.write(0x0A)
+          out.write("; ")
+          out.write(utf8: adviceLine)
+          out.write(0x0A)
         }
-        unsafe Self.head(flavor, date: date, pending: false, title: title, link: bill.id, to: &out)
-        unsafe meta.key(.bill, into: &out)
-        unsafe Self.text(flavor, bill.id, to: &out)
+        Self.head(flavor, date: date, pending: false, title: title, link: bill.id, to: &out)
+        meta.key(.bill, into: &out)
+        Self.text(flavor, bill.id, to: &out)
         if let percent = split.tipPercent {
-          unsafe meta.key(.tip, into: &out)
-          if flavor == .beancount { unsafe out.write(0x22) }
-          unsafe DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
-          unsafe out.write(flavor == .beancount ? "%\"" : "%")
+          meta.key(.tip, into: &out)
+          if flavor == .beancount { out.write(0x22) }
+          DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+          out.write(flavor == .beancount ? "%\"" : "%")
         }
-        unsafe meta.key(.subtotal, into: &out)
-        unsafe Self.amount(split.amount.minorUnits, split.currency, to: &out)
-        unsafe meta.key(.tipamount, into: &out)
-        unsafe Self.amount(split.tip.minorUnits, split.currency, to: &out)
-        unsafe meta.key(.total, into: &out)
-        unsafe Self.amount(split.total.minorUnits, split.currency, to: &out)
+        meta.key(.subtotal, into: &out)
+        Self.amount(split.amount.minorUnits, split.currency, to: &out)
+        meta.key(.tipamount, into: &out)
+        Self.amount(split.tip.minorUnits, split.currency, to: &out)
+        meta.key(.total, into: &out)
+        Self.amount(split.total.minorUnits, split.currency, to: &out)
         if let absorberNames {
-          unsafe meta.key(.leftover, into: &out)
-          unsafe Self.amount(Int64(absorbers.reduce(0) { $0 + $1.absorbed }), split.currency, to: &out)
-          unsafe meta.key(.leftoverTo, into: &out)
-          unsafe Self.text(flavor, absorberNames, to: &out)
+          meta.key(.leftover, into: &out)
+          Self.amount(Int64(absorbers.reduce(0) { $0 + $1.absorbed }), split.currency, to: &out)
+          meta.key(.leftoverTo, into: &out)
+          Self.text(flavor, absorberNames, to: &out)
         }
         if split.leftoverToTip.minorUnits > 0 {
-          unsafe meta.key(.leftoverToTip, into: &out)
-          unsafe Self.amount(split.leftoverToTip.minorUnits, split.currency, to: &out)
+          meta.key(.leftoverToTip, into: &out)
+          Self.amount(split.leftoverToTip.minorUnits, split.currency, to: &out)
         }
         // An itemized bill: what its receipt's lines came to, and each adjustment.
         if split.isItemized, let receipt = split.receipt {
           let figures = receipt.figures
-          unsafe meta.key(.items, into: &out)
-          unsafe Self.amount(figures.subtotal.minorUnits, split.currency, to: &out)
+          meta.key(.items, into: &out)
+          Self.amount(figures.subtotal.minorUnits, split.currency, to: &out)
           if receipt.receipt.discount != nil {
-            unsafe meta.key(.discount, into: &out)
-            unsafe Self.amount(figures.discount.minorUnits, split.currency, to: &out)
+            meta.key(.discount, into: &out)
+            Self.amount(figures.discount.minorUnits, split.currency, to: &out)
           }
           if receipt.receipt.service != nil {
-            unsafe meta.key(.service, into: &out)
-            unsafe Self.amount(figures.service.minorUnits, split.currency, to: &out)
+            meta.key(.service, into: &out)
+            Self.amount(figures.service.minorUnits, split.currency, to: &out)
           }
           if receipt.receipt.tax != nil {
-            unsafe meta.key(figures.taxIncluded ? .taxIncluded : .tax, into: &out)
-            unsafe Self.amount(figures.tax.minorUnits, split.currency, to: &out)
+            meta.key(figures.taxIncluded ? .taxIncluded : .tax, into: &out)
+            Self.amount(figures.tax.minorUnits, split.currency, to: &out)
           }
         }
       }
@@ -626,21 +627,21 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   private static func head(
     _ flavor: ReportFormat, date: CalendarDate, pending: Bool, title: String, link: String?, to out: inout ByteCursor
   ) {
-    unsafe date.writeISO(to: &out)
-    unsafe out.write(pending ? " ! " : " * ")
+    date.writeISO(to: &out)
+    out.write(pending ? " ! " : " * ")
     if flavor == .beancount {
-      unsafe Self.quoted(JournalSyntax.oneLine(title), to: &out)
+      Self.quoted(JournalSyntax.oneLine(title), to: &out)
       if let link {
         if JournalSyntax.isPlainLink(link) {
-          unsafe out.write(" ^bill-")
-          unsafe out.write(utf8: link)
+          out.write(" ^bill-")
+          out.write(utf8: link)
         } else if let safe = JournalSyntax.beancountLink(link) {
-          unsafe out.write(" ^bill-")
-          unsafe out.write(utf8: safe)
+          out.write(" ^bill-")
+          out.write(utf8: safe)
         }
       }
     } else {
-      unsafe out.write(utf8: JournalSyntax.payee(title))
+      out.write(utf8: JournalSyntax.payee(title))
     }
   }
 
@@ -655,39 +656,39 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     append(into: spool) { bytes in
       for posting in postings {
         let room = 128 + posting.account.name.utf8.count + width + posting.note.maximumLength
-        unsafe bytes.append(atMost: room) { out in
-          unsafe out.write(flavor == .beancount ? "\n  " : "\n    ")
-          unsafe out.write(utf8: posting.account.name)
-          unsafe out.write(spaces: width - posting.account.columns)
-          unsafe out.write("  ")
+        bytes.append(atMost: room) { out in
+          out.write(flavor == .beancount ? "\n  " : "\n    ")
+          out.write(utf8: posting.account.name)
+          out.write(spaces: width - posting.account.columns)
+          out.write("  ")
           // The amount right-aligned in 16 bytes (ASCII: a column per byte).
           if case .priced(let original) = posting.note {
-            unsafe out.write(spaces: 12 - DecimalText.length(original.minorUnits, scale: original.currency.exponent))
-            unsafe Self.amount(original.minorUnits, original.currency, to: &out)
-            unsafe out.write(" @@ ")
-            unsafe Self.amount(abs(posting.units), currency, to: &out)
+            out.write(spaces: 12 - DecimalText.length(original.minorUnits, scale: original.currency.exponent))
+            Self.amount(original.minorUnits, original.currency, to: &out)
+            out.write(" @@ ")
+            Self.amount(abs(posting.units), currency, to: &out)
           } else {
-            unsafe out.write(spaces: 12 - DecimalText.length(posting.units, scale: currency.exponent))
-            unsafe Self.amount(posting.units, currency, to: &out)
+            out.write(spaces: 12 - DecimalText.length(posting.units, scale: currency.exponent))
+            Self.amount(posting.units, currency, to: &out)
           }
           var meta = MetaLine(flavor: flavor, posting: true)
           switch posting.note {
           case .none, .priced: break
           case .share(let name, let weight, let absorbed):
-            unsafe meta.key(.diner, into: &out)
-            unsafe out.write(bytes: name)
-            unsafe meta.key(.weight, into: &out)
-            unsafe DecimalText.writeTrimmed(weight, scale: 4, to: &out)
+            meta.key(.diner, into: &out)
+            out.write(bytes: name)
+            meta.key(.weight, into: &out)
+            DecimalText.writeTrimmed(weight, scale: 4, to: &out)
             if absorbed > 0 {
-              unsafe meta.key(.absorbs, into: &out)
-              unsafe Self.amount(Int64(absorbed), currency, to: &out)
+              meta.key(.absorbs, into: &out)
+              Self.amount(Int64(absorbed), currency, to: &out)
             }
           case .diners(let count):
-            unsafe meta.key(.diners, into: &out)
-            unsafe DecimalText.write(Int64(count), scale: 0, to: &out)
+            meta.key(.diners, into: &out)
+            DecimalText.write(Int64(count), scale: 0, to: &out)
           case .payer(let name):
-            unsafe meta.key(.payer, into: &out)
-            unsafe out.write(bytes: name)
+            meta.key(.payer, into: &out)
+            out.write(bytes: name)
           }
           used |= meta.used
         }
@@ -704,9 +705,9 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
 
   /// An amount and its currency code, `-12.30 EUR` (at most 32 bytes).
   private static func amount(_ units: Int64, _ currency: Currency, to out: inout ByteCursor) {
-    unsafe DecimalText.write(units, scale: currency.exponent, to: &out)
-    unsafe out.write(0x20)
-    unsafe currency.writeCode(to: &out)
+    DecimalText.write(units, scale: currency.exponent, to: &out)
+    out.write(0x20)
+    currency.writeCode(to: &out)
   }
 
   /// A text value of metadata, one line: a Beancount string, Ledger's text as it is, hledger's
@@ -714,13 +715,13 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   private static func text(_ flavor: ReportFormat, _ value: String, to out: inout ByteCursor) {
     let line = JournalSyntax.oneLine(value)
     switch flavor {
-    case .beancount: unsafe Self.quoted(line, to: &out)
-    case .ledger: unsafe out.write(utf8: line)
+    case .beancount: Self.quoted(line, to: &out)
+    case .ledger: out.write(utf8: line)
     default:
       if ByteScan.contains(0x2C, in: line) {
-        for byte in line.utf8 { unsafe out.write(byte == 0x2C ? 0x20 : byte) }
+        for byte in line.utf8 { out.write(byte == 0x2C ? 0x20 : byte) }
       } else {
-        unsafe out.write(utf8: line)
+        out.write(utf8: line)
       }
     }
   }
@@ -728,16 +729,16 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   /// A Beancount string literal: quotes and backslashes escaped (ASCII bytes, never inside a
   /// longer UTF-8 sequence). At most `2 * line + 2` bytes.
   private static func quoted(_ line: String, to out: inout ByteCursor) {
-    unsafe out.write(0x22)
+    out.write(0x22)
     if ByteScan.contains(0x22, in: line) || ByteScan.contains(0x5C, in: line) {
       for byte in line.utf8 {
-        if byte == 0x22 || byte == 0x5C { unsafe out.write(0x5C) }
-        unsafe out.write(byte)
+        if byte == 0x22 || byte == 0x5C { out.write(0x5C) }
+        out.write(byte)
       }
     } else {
-      unsafe out.write(utf8: line)
+      out.write(utf8: line)
     }
-    unsafe out.write(0x22)
+    out.write(0x22)
   }
 
   /// With `--settle-in`, in the group journal: one transaction a person on the last day that
@@ -867,11 +868,11 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
       let title = "Opening balances"
       let comment = "carried from every bill and payment before \(date), in \(currency.code)"
       opening.append { bytes in
-        unsafe bytes.append(atMost: 256 + comment.utf8.count + 2 * title.utf8.count) { out in
-          unsafe out.write("; ")
-          unsafe out.write(utf8: comment)
-          unsafe out.write(0x0A)
-          unsafe Self.head(flavor, date: date, pending: false, title: title, link: nil, to: &out)
+        bytes.append(atMost: 256 + comment.utf8.count + 2 * title.utf8.count) { out in
+          out.write("; ")
+          out.write(utf8: comment)
+          out.write(0x0A)
+          Self.head(flavor, date: date, pending: false, title: title, link: nil, to: &out)
         }
       }
       write(postings, currency: currency, into: opening)
@@ -890,14 +891,14 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     let flavor = flavor
     var meta = MetaLine(flavor: flavor, posting: false)
     body.append(on: date) { bytes in
-      unsafe bytes.append(atMost: 256 + comment.utf8.count + 2 * title.utf8.count + 2 * value.utf8.count) { out in
-        unsafe out.write("; ")
-        unsafe out.write(utf8: comment)
-        unsafe out.write(0x0A)
-        unsafe Self.head(flavor, date: date, pending: pending, title: title, link: nil, to: &out)
+      bytes.append(atMost: 256 + comment.utf8.count + 2 * title.utf8.count + 2 * value.utf8.count) { out in
+        out.write("; ")
+        out.write(utf8: comment)
+        out.write(0x0A)
+        Self.head(flavor, date: date, pending: pending, title: title, link: nil, to: &out)
         if let item {
-          unsafe meta.key(item.key, into: &out)
-          unsafe Self.text(flavor, value, to: &out)
+          meta.key(item.key, into: &out)
+          Self.text(flavor, value, to: &out)
         }
       }
     }
@@ -956,16 +957,6 @@ enum JournalSyntax {
   static func payee(_ text: String) -> String {
     let line = oneLine(text).replacingAll(";", ",")
     return line.isEmpty ? "bill" : line
-  }
-
-  /// A Beancount string literal.
-  static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      if scalar == "\"" || scalar == "\\" { out += "\\" }
-      out.unicodeScalars.append(scalar)
-    }
-    return out + "\""
   }
 
   /// A Beancount link body: ASCII `[A-Za-z0-9-_/.]` only; `nil` when nothing is left.

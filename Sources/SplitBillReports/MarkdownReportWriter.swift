@@ -39,50 +39,50 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     room += receiptCell?.utf8.count ?? 0
     for text in breakdowns { room += text.utf8.count }
     bills.append { bytes in
-      unsafe bytes.append(atMost: room) { out in
-        func money(_ units: Int64) { unsafe DecimalText.write(units, scale: currency.exponent, to: &out) }
-        unsafe out.write("| ")
-        unsafe Self.writeEscaped(bill.id, to: &out)
-        unsafe out.write(" | ")
-        unsafe bill.date?.writeISO(to: &out)
-        unsafe out.write(" | ")
-        if let description = bill.description { unsafe Self.writeEscaped(description, to: &out) }
-        if let receiptCell { unsafe out.write(utf8: receiptCell) }
-        unsafe out.write(" | ")
-        unsafe currency.writeCode(to: &out)
-        unsafe out.write(" | ")
+      bytes.append(atMost: room) { out in
+        func money(_ units: Int64) { DecimalText.write(units, scale: currency.exponent, to: &out) }
+        out.write("| ")
+        Self.writeEscaped(bill.id, to: &out)
+        out.write(" | ")
+        bill.date?.writeISO(to: &out)
+        out.write(" | ")
+        if let description = bill.description { Self.writeEscaped(description, to: &out) }
+        if let receiptCell { out.write(utf8: receiptCell) }
+        out.write(" | ")
+        currency.writeCode(to: &out)
+        out.write(" | ")
         money(split.amount.minorUnits)
-        unsafe out.write(" | ")
+        out.write(" | ")
         if let percent = split.tipPercent {
-          unsafe DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
-          unsafe out.write("% ")
+          DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+          out.write("% ")
         }
         money(split.tip.minorUnits)
-        if let advice { unsafe out.write(utf8: advice) }
-        unsafe out.write(" | ")
+        if let advice { out.write(utf8: advice) }
+        out.write(" | ")
         money(split.total.minorUnits)
-        unsafe out.write(" | ")
-        if let payer = split.paidByText { unsafe Self.writeEscaped(payer, to: &out) }
-        unsafe out.write(" | ")
-        unsafe out.write(utf8: split.leftoverPolicy.rawValue)
-        unsafe out.write(" | ")
+        out.write(" | ")
+        if let payer = split.paidByText { Self.writeEscaped(payer, to: &out) }
+        out.write(" | ")
+        out.write(utf8: split.leftoverPolicy.rawValue)
+        out.write(" | ")
         for (index, share) in split.shares.enumerated() {
-          if index > 0 { unsafe out.write("<br>") }
-          unsafe Self.writeEscaped(share.person, to: &out)
-          unsafe out.write(0x20)
+          if index > 0 { out.write("<br>") }
+          Self.writeEscaped(share.person, to: &out)
+          out.write(0x20)
           money(share.amount.minorUnits)
           if share.weight != .one {
-            unsafe out.write(" ×")
-            unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+            out.write(" ×")
+            DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
           }
           if share.absorbed > 0 {
-            unsafe out.write(" **+")
+            out.write(" **+")
             money(Int64(share.absorbed))
-            unsafe out.write("**")
+            out.write("**")
           }
-          if !breakdowns.isEmpty { unsafe out.write(utf8: breakdowns[index]) }
+          if !breakdowns.isEmpty { out.write(utf8: breakdowns[index]) }
         }
-        unsafe out.write(" |\n")
+        out.write(" |\n")
       }
     }
     count += 1
@@ -206,17 +206,16 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
   static func writeEscaped(_ text: String, to out: inout ByteCursor) {
     TextBytes.forEachVisible(text) { byte in
       switch byte {
-      case 0x0A, 0x0D, 0x09: unsafe out.write(0x20)
+      case 0x0A, 0x0D, 0x09: out.write(0x20)
       case 0x00...0x1F, 0x7F: break
       case _ where isMarkup(byte):
-        unsafe out.write(0x5C)
-        unsafe out.write(byte)
-      default: unsafe out.write(byte)
+        out.write(0x5C)
+        out.write(byte)
+      default: out.write(byte)
       }
     }
   }
 
-  /// `text` as literal Markdown inside a table cell.
   /// A table's heading row (each heading capitalised) and its alignment row, the columns in
   /// `right` right-aligned.
   private static func head(_ headings: [String], right: Set<Int>) -> [String] {
@@ -247,16 +246,10 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     }
   }
 
+  /// `text` as literal Markdown inside a table cell or a line (what ``writeEscaped(_:to:)`` writes).
   package static func escape(_ text: String) -> String {
-    var out = ""
-    for scalar in text.unicodeScalars {
-      switch scalar.value {
-      case 0x0A, 0x0D, 0x09: out += " "
-      case _ where scalar.isControlOrBidiOverride: continue
-      case _ where scalar.isASCII && isMarkup(UInt8(scalar.value)): out += "\\" + String(scalar)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out
+    var out: [UInt8] = []
+    out.append(atMost: 2 * text.utf8.count) { writeEscaped(text, to: &$0) }
+    return String(decoding: out, as: UTF8.self)
   }
 }

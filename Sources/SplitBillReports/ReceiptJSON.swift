@@ -28,14 +28,14 @@ struct ReceiptJSONWriter {
 
   private mutating func money(_ value: Money) {
     out.append(0x22)
-    unsafe out.append(atMost: DecimalText.maximumLength(scale: value.currency.exponent)) {
-      unsafe DecimalText.write(value.minorUnits, scale: value.currency.exponent, to: &$0)
+    out.append(atMost: DecimalText.maximumLength(scale: value.currency.exponent)) {
+      DecimalText.write(value.minorUnits, scale: value.currency.exponent, to: &$0)
     }
     out.append(0x22)
   }
 
   private mutating func number(_ tenThousandths: Int64) {
-    unsafe out.append(atMost: 32) { unsafe DecimalText.writeTrimmed(tenThousandths, scale: 4, to: &$0) }
+    out.append(atMost: 32) { DecimalText.writeTrimmed(tenThousandths, scale: 4, to: &$0) }
   }
 
   private mutating func string(_ text: String) { JSON.appendQuoted(text, to: &out) }

@@ -21,10 +21,10 @@ struct ShownSource {
 
   /// Writes `path:line:column` (at most `path` and 42 bytes).
   static func write(_ location: SourceLocation, path: String, to out: inout ByteCursor) {
-    unsafe out.write(utf8: path)
-    unsafe out.write(0x3A)
-    unsafe DecimalText.write(Int64(location.line), scale: 0, to: &out)
-    unsafe out.write(0x3A)
-    unsafe DecimalText.write(Int64(location.column), scale: 0, to: &out)
+    out.write(utf8: path)
+    out.write(0x3A)
+    DecimalText.write(Int64(location.line), scale: 0, to: &out)
+    out.write(0x3A)
+    DecimalText.write(Int64(location.column), scale: 0, to: &out)
   }
 }

@@ -1,4 +1,5 @@
 @_spi(ByteWriters) import SplitBillBytes
+import SplitBillText
 
 /// Makes untrusted text safe to print on a terminal.
 package enum TerminalText {

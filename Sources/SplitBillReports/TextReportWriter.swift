@@ -83,98 +83,98 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     room += split.shares.count * (nameWidth + weightWidth + amountWidth)
     let color = color
     sink.append { bytes in
-      unsafe bytes.append(atMost: room) { out in
-        func money(_ units: Int64) { unsafe DecimalText.write(units, scale: currency.exponent, to: &out) }
-        if color { unsafe out.write("\u{1B}[1m") }
-        unsafe out.write(utf8: id)
-        if color { unsafe out.write("\u{1B}[0m") }
+      bytes.append(atMost: room) { out in
+        func money(_ units: Int64) { DecimalText.write(units, scale: currency.exponent, to: &out) }
+        if color { out.write("\u{1B}[1m") }
+        out.write(utf8: id)
+        if color { out.write("\u{1B}[0m") }
         if let date = bill.date {
-          unsafe out.write("  ")
-          unsafe date.writeISO(to: &out)
+          out.write("  ")
+          date.writeISO(to: &out)
         }
         if let description {
-          unsafe out.write("  ")
-          unsafe out.write(utf8: description)
+          out.write("  ")
+          out.write(utf8: description)
         }
         if let category {
-          unsafe out.write("  [")
-          unsafe out.write(utf8: category)
-          unsafe out.write("]")
+          out.write("  [")
+          out.write(utf8: category)
+          out.write("]")
         }
-        unsafe out.write("  (")
-        unsafe ShownSource.write(bill.source, path: path, to: &out)
-        unsafe out.write(")\n  ")
+        out.write("  (")
+        ShownSource.write(bill.source, path: path, to: &out)
+        out.write(")\n  ")
         money(split.amount.minorUnits)
-        unsafe out.write(0x20)
-        unsafe currency.writeCode(to: &out)
-        unsafe out.write(" + tip")
+        out.write(0x20)
+        currency.writeCode(to: &out)
+        out.write(" + tip")
         if let percent = split.tipPercent {
-          unsafe out.write(0x20)
-          unsafe DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
-          unsafe out.write(0x25)
+          out.write(0x20)
+          DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+          out.write(0x25)
         }
-        unsafe out.write(0x20)
+        out.write(0x20)
         money(split.tip.minorUnits)
-        unsafe out.write(" = ")
+        out.write(" = ")
         money(split.total.minorUnits)
-        unsafe out.write(0x20)
-        unsafe currency.writeCode(to: &out)
+        out.write(0x20)
+        currency.writeCode(to: &out)
         if split.leftoverToTip.minorUnits > 0 {
-          unsafe out.write(" (incl. ")
+          out.write(" (incl. ")
           money(split.leftoverToTip.minorUnits)
-          unsafe out.write(" leftover to tip)")
+          out.write(" leftover to tip)")
         }
         if let payer {
-          unsafe out.write(", paid by ")
-          unsafe out.write(utf8: payer)
+          out.write(", paid by ")
+          out.write(utf8: payer)
         } else {
-          unsafe out.write(", no payer")
+          out.write(", no payer")
         }
-        unsafe out.write(", leftover: ")
-        unsafe out.write(utf8: split.leftoverPolicy.rawValue)
-        unsafe out.write(0x0A)
+        out.write(", leftover: ")
+        out.write(utf8: split.leftoverPolicy.rawValue)
+        out.write(0x0A)
         if let adviceLine {
-          unsafe out.write(utf8: adviceLine)
-          unsafe out.write(0x0A)
+          out.write(utf8: adviceLine)
+          out.write(0x0A)
         }
         if let receiptLine {
-          unsafe out.write("  ")
-          unsafe out.write(utf8: receiptLine)
-          unsafe out.write(0x0A)
+          out.write("  ")
+          out.write(utf8: receiptLine)
+          out.write(0x0A)
         }
         // As `TextTable` lays it out: cells two spaces apart, the last (left-aligned) cell not
         // padded, the trailing spaces of an empty mark trimmed.
         for (index, share) in split.shares.enumerated() {
           let name = TerminalText.sanitize(share.person)
-          unsafe out.write("    ")
-          unsafe out.write(utf8: name)
-          unsafe out.write(spaces: nameWidth - TerminalText.width(name))
-          unsafe out.write("  ")
+          out.write("    ")
+          out.write(utf8: name)
+          out.write(spaces: nameWidth - TerminalText.width(name))
+          out.write("  ")
           if let part = split.part(of: share) {
-            unsafe out.write("part ")
+            out.write("part ")
             money(part.minorUnits)
-            unsafe out.write(spaces: weightWidth - 5 - DecimalText.length(part.minorUnits, scale: currency.exponent))
+            out.write(spaces: weightWidth - 5 - DecimalText.length(part.minorUnits, scale: currency.exponent))
           } else if weighted {
-            unsafe out.write("×")
-            unsafe DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
-            unsafe out.write(spaces: weightWidth - 1 - DecimalText.trimmedLength(share.weight.tenThousandths, scale: 4))
+            out.write("×")
+            DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
+            out.write(spaces: weightWidth - 1 - DecimalText.trimmedLength(share.weight.tenThousandths, scale: 4))
           }
-          unsafe out.write("  ")
-          unsafe out.write(spaces: amountWidth - DecimalText.length(share.amount.minorUnits, scale: currency.exponent))
+          out.write("  ")
+          out.write(spaces: amountWidth - DecimalText.length(share.amount.minorUnits, scale: currency.exponent))
           money(share.amount.minorUnits)
           if share.absorbed > 0 {
-            unsafe out.write(color ? "  \u{1B}[33m◀ +" : "  ◀ +")
+            out.write(color ? "  \u{1B}[33m◀ +" : "  ◀ +")
             money(Int64(share.absorbed))
-            unsafe out.write(color ? " absorbed\u{1B}[0m" : " absorbed")
+            out.write(color ? " absorbed\u{1B}[0m" : " absorbed")
           }
-          unsafe out.write(0x0A)
+          out.write(0x0A)
           if !breakdownLines.isEmpty {
-            unsafe out.write("      ")
-            unsafe out.write(utf8: breakdownLines[index])
-            unsafe out.write(0x0A)
+            out.write("      ")
+            out.write(utf8: breakdownLines[index])
+            out.write(0x0A)
           }
         }
-        unsafe out.write(0x0A)
+        out.write(0x0A)
       }
     }
   }

@@ -1,5 +1,6 @@
 @_spi(ByteWriters) import SplitBillBytes
 import SplitBillModel
+import SplitBillText
 import Testing
 
 @_spi(ByteWriters) @testable import SplitBillCore
@@ -31,20 +32,43 @@ import Testing
     for _ in 0..<3_000 {
       let text = Self.randomText(&random)
       let room = 6 * text.utf8.count + 3
-      #expect(
-        Self.bytes(room) { MarkdownReportWriter<StringSink>.writeEscaped(text, to: &$0) }
-          == MarkdownReportWriter<StringSink>.escape(text))
-      #expect(
-        Self.bytes(room) { HTMLReportWriter<StringSink>.writeEscaped(text, to: &$0) }
-          == HTMLReportWriter<StringSink>.escape(text))
+      #expect(MarkdownReportWriter<StringSink>.escape(text) == Self.markdown(text))
+      #expect(HTMLReportWriter<StringSink>.escape(text) == Self.html(text))
       #expect(
         Self.bytes(room) { CSVReportWriter<StringSink>.writeCell(text, to: &$0) }
           == CSVReportWriter<StringSink>.cell(text))
       #expect(TextBytes.hasControlOrBidi(text) == text.unicodeScalars.contains(where: \.isControlOrBidiOverride))
+      var visible: [UInt8] = []
+      TextBytes.forEachVisible(text) { visible.append($0) }
+      #expect(
+        String(decoding: visible, as: UTF8.self)
+          == String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.isASCII || !$0.isControlOrBidiOverride })))
       #expect(TerminalText.sanitize(text) == Self.sanitized(text))
       #expect(JournalSyntax.oneLine(text) == Self.oneLine(text))
       #expect(JournalSyntax.isPlainLink(text) == (JournalSyntax.beancountLink(text) == text))
     }
+  }
+
+  /// What the Markdown writer promises, scalar by scalar: line breaks and tabs made spaces,
+  /// other controls and bidi marks dropped, GitHub Flavored Markdown's active ASCII characters
+  /// backslash-escaped.
+  static func markdown(_ text: String) -> String {
+    text.unicodeScalars.map { scalar in
+      if scalar == "\n" || scalar == "\r" || scalar == "\t" { return " " }
+      if scalar.isControlOrBidiOverride { return "" }
+      return "\\`*_[]<>&|~$@".unicodeScalars.contains(scalar) ? "\\" + String(scalar) : String(scalar)
+    }.joined()
+  }
+
+  /// What the HTML writer promises, scalar by scalar: the five characters HTML gives a meaning
+  /// as entities, line breaks and tabs kept, other controls and bidi marks dropped.
+  static func html(_ text: String) -> String {
+    let entities: [Unicode.Scalar: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"]
+    return text.unicodeScalars.map { scalar in
+      if let entity = entities[scalar] { return entity }
+      if scalar != "\n" && scalar != "\t" && scalar.isControlOrBidiOverride { return "" }
+      return String(scalar)
+    }.joined()
   }
 
   /// What `TerminalText.sanitize` promises, scalar by scalar.
