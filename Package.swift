@@ -117,7 +117,7 @@ let package = Package(
       dependencies: ["SplitBillCore", "SplitBillModel", "SplitBillRates", "SplitBillInput", "SplitBill"],
       swiftSettings: checked),
 
-    .testTarget(name: "SplitBillCoreTests", dependencies: ["SplitBillCore", "SplitBillBytes"]),
+    .testTarget(name: "SplitBillCoreTests", dependencies: ["SplitBillCore", "SplitBillBytes", "SplitBillModel"]),
     .testTarget(
       name: "SplitBillInputTests",
       dependencies: [

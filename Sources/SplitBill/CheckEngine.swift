@@ -159,8 +159,7 @@ public enum Checker {
       problems: diagnostics.map {
         BillProblem(
           severity: $0.severity.rawValue, code: $0.code, message: $0.message, file: $0.location?.file,
-          line: $0.location.flatMap { $0.line > 0 ? $0.line : nil },
-          column: $0.location.flatMap { $0.line > 0 ? $0.column : nil })
+          line: $0.location?.position?.line, column: $0.location?.position?.column)
       },
       omittedWarnings: stream.omittedWarnings.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
       omittedErrors: stream.omittedErrors.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },

@@ -306,7 +306,7 @@ public struct ReportRun: @unchecked Sendable {
       throw error
     }
     let fileErrors = (settling.rateProblems + stream.fileErrors).map {
-      InvalidBill(id: nil, source: $0.location ?? SourceLocation(file: "-", line: 0, column: 0), diagnostics: [$0])
+      InvalidBill(id: nil, source: $0.location, diagnostics: [$0])
     }
     /// The stream's and the report's counts of problems not listed, by code.
     func omitted(_ severity: Diagnostic.Severity) -> [(code: String, count: Int)] {
@@ -471,7 +471,7 @@ public struct ReportRun: @unchecked Sendable {
   /// no bill file (unless `allowEmpty`): a cron job must not get a report for inputs it never saw.
   private func requireReadable() throws(ReportFailure) {
     if stream.unreadableInput {
-      let reasons = stream.fileErrors.filter { $0.location?.line == 0 }.map(\.message)
+      let reasons = stream.fileErrors.filter { $0.location?.isWholeFile == true }.map(\.message)
       throw ReportFailure(.noInput, reasons.joined(separator: "; ") + "; nothing was written")
     }
     if !options.reading.allowEmpty, let directory = stream.directoriesWithoutBills.first {
@@ -536,8 +536,8 @@ extension BillProblem {
   init(_ diagnostic: Diagnostic, file: String? = nil) {
     self.init(
       severity: diagnostic.severity.rawValue, code: diagnostic.code, message: diagnostic.message,
-      file: diagnostic.location?.file ?? file, line: diagnostic.location.flatMap { $0.line > 0 ? $0.line : nil },
-      column: diagnostic.location.flatMap { $0.line > 0 ? $0.column : nil })
+      file: diagnostic.location?.file ?? file, line: diagnostic.location?.position?.line,
+      column: diagnostic.location?.position?.column)
   }
 }
 

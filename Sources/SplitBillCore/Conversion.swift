@@ -221,7 +221,7 @@ public struct ConversionLedger: Sendable {
   /// denominators (``exactBalances(currencies:policy:absorbed:)``), whose size grows with every
   /// distinct rate. Both give the same balances, always (a test compares them).
   public func convert(policy: LeftoverPolicy, absorbed: (String) -> Int) throws(ReconciliationFailure) -> Conversion {
-    let failure = ReconciliationFailure(currency: currency.code, identity: "every converted sum fits")
+    let failure = ReconciliationFailure(currency: currency, identity: .convertedSumsFit)
     if overflowed { throw failure }
     let currencies = sourceCurrencies
     let balances: [ConvertedBalance]
@@ -231,7 +231,7 @@ public struct ConversionLedger: Sendable {
       balances = try exactBalances(currencies: currencies, policy: policy, absorbed: absorbed)
     }
     if balances.reduce(0, { $0 + $1.balance.minorUnits }) != 0 {
-      throw ReconciliationFailure(currency: currency.code, identity: "Σ converted balances = 0")
+      throw ReconciliationFailure(currency: currency, identity: .convertedBalancesCancel)
     }
     var rates: [ExchangeRate: Int] = [:]
     for group in groups where group.records > 0 {
@@ -252,7 +252,7 @@ public struct ConversionLedger: Sendable {
   package func exactBalances(
     currencies: [Currency], policy: LeftoverPolicy, absorbed: (String) -> Int
   ) throws(ReconciliationFailure) -> [ConvertedBalance] {
-    let failure = ReconciliationFailure(currency: currency.code, identity: "every converted sum fits")
+    let failure = ReconciliationFailure(currency: currency, identity: .convertedSumsFit)
     // Per currency: the exact converted parts of every person over one denominator, the least
     // common multiple of its groups' (when a group's fits 64 bits; else their product); and the
     // original units.
@@ -457,18 +457,18 @@ public struct CashSettlement: Hashable, Sendable {
   /// Checks that the residues add up to zero, each smaller than the increment, and that the
   /// transfers leave every person with exactly their residue.
   public func check(_ balances: [String: Int64]) throws(ReconciliationFailure) {
-    let code = increment.currency.code
+    let currency = increment.currency
     let residueSum = residues.reduce(Int64(0)) { $0 + $1.amount.minorUnits }
-    if residueSum != 0 { throw ReconciliationFailure(currency: code, identity: "Σ cash residues = 0") }
+    if residueSum != 0 { throw ReconciliationFailure(currency: currency, identity: .cashResiduesCancel) }
     if residues.contains(where: { abs($0.amount.minorUnits) >= increment.minorUnits }) {
-      throw ReconciliationFailure(currency: code, identity: "every cash residue is smaller than the increment")
+      throw ReconciliationFailure(currency: currency, identity: .cashResiduesBelowIncrement)
     }
     if settlement.transfers.contains(where: { $0.amount.minorUnits % increment.minorUnits != 0 }) {
-      throw ReconciliationFailure(currency: code, identity: "every transfer is a multiple of the cash increment")
+      throw ReconciliationFailure(currency: currency, identity: .transfersAreCashMultiples)
     }
     let after = settlement.applied(to: balances)
     for residue in residues where after[residue.person, default: 0] != residue.amount.minorUnits {
-      throw ReconciliationFailure(currency: code, identity: "the transfers leave each person their residue")
+      throw ReconciliationFailure(currency: currency, identity: .transfersLeaveResidues)
     }
   }
 }

@@ -135,7 +135,7 @@ extension ConversionLedger {
   package func fixedPointBalances(
     currencies: [Currency], policy: LeftoverPolicy, absorbed: (String) -> Int
   ) throws(ReconciliationFailure) -> [ConvertedBalance]? {
-    let failure = ReconciliationFailure(currency: currency.code, identity: "every converted sum fits")
+    let failure = ReconciliationFailure(currency: currency, identity: .convertedSumsFit)
     let width = currencies.count
     let count = people.names.count
     var columns: [Currency: Int] = [:]

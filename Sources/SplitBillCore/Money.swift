@@ -69,7 +69,7 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Why an amount, a currency or a calculation on them was refused.
-public enum MoneyError: Error, Hashable, Sendable, CustomStringConvertible {
+public enum MoneyError: Error, Hashable, Sendable {
   /// The code is not in the ISO 4217 table.
   case unknownCurrency(String)
   /// The text is not an acceptable amount in that currency; the syntax error says why.
@@ -78,47 +78,6 @@ public enum MoneyError: Error, Hashable, Sendable, CustomStringConvertible {
   case currencyMismatch(Currency, Currency)
   /// A sum left the range the core guarantees to compute exactly.
   case overflow
-
-  /// The message, naming the value as `field` ("amount", "tip_amount").
-  public func message(field: String) -> String {
-    switch self {
-    case .unknownCurrency(let code):
-      return "unknown currency '\(EchoedText.quote(code))': expected an ISO 4217 code such as EUR, USD or JPY"
-    case .invalidAmount(let text, let reason, let currency):
-      let digits = currency.exponent == 0 ? "no decimals" : "at most \(currency.exponent) decimals"
-      switch reason {
-      case .empty: return "\(field) is empty: expected an amount such as \(MoneyError.example(currency))"
-      case .exponentNotation:
-        return "\(field) '\(EchoedText.quote(text))' uses exponent notation: write the digits out, with \(digits)"
-      case .thousandsSeparator:
-        return "\(field) '\(EchoedText.quote(text))' has a thousands separator: write \(MoneyError.example(currency)), "
-          + "with no grouping (for '84,50' style input use --decimal-comma)"
-      case .negative: return "\(field) '\(EchoedText.quote(text))' is negative: expected zero or more"
-      case .notANumber:
-        return "\(field) '\(EchoedText.quote(text))' is not a number: expected digits with \(digits), "
-          + "such as \(MoneyError.example(currency))"
-      case .tooManyDecimals(let count):
-        let has = count == 1 ? "1 decimal" : "\(count) decimals"
-        return currency.exponent == 0
-          ? "\(field) '\(EchoedText.quote(text))' has \(has) but \(currency.code) has none"
-          : "\(field) '\(EchoedText.quote(text))' has \(has) but \(currency.code) has \(currency.exponent)"
-      case .tooLarge:
-        let limit = Money(minorUnits: Money.maximumMinorUnits, currency: currency)
-        return "\(field) '\(EchoedText.quote(text))' is too large: at most \(limit.decimalString) \(currency.code)"
-      }
-    case .currencyMismatch(let left, let right):
-      return "cannot combine \(left.code) and \(right.code) amounts"
-    case .overflow:
-      return "a sum of amounts is too large to compute exactly"
-    }
-  }
-
-  public var description: String { message(field: "amount") }
-
-  static func example(_ currency: Currency) -> String {
-    Money(minorUnits: 1234 * currency.minorUnitsPerMajor + currency.minorUnitsPerMajor / 2, currency: currency)
-      .decimalString
-  }
 }
 
 extension Money {

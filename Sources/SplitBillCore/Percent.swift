@@ -64,7 +64,7 @@ public struct Percent: Hashable, Sendable, Comparable, CustomStringConvertible {
 }
 
 /// A percentage text that was refused, and why.
-public struct PercentError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct PercentError: Error, Hashable, Sendable {
   /// What was wrong with the text.
   public enum Problem: Hashable, Sendable {
     /// Not a plain decimal number.
@@ -79,20 +79,6 @@ public struct PercentError: Error, Hashable, Sendable, CustomStringConvertible {
   public var text: String
   /// What was wrong with it.
   public var problem: Problem
-
-  /// The message, naming the value as `field` ("tip").
-  public func message(field: String) -> String {
-    switch problem {
-    case .notANumber:
-      return
-        "\(field) '\(EchoedText.quote(text))' is not a percentage: expected a number from 0 to 100 such as 15, 15% or 12.5"
-    case .tooManyDecimals:
-      return "\(field) '\(EchoedText.quote(text))' has too many decimals: a percentage has at most 4"
-    case .outOfRange: return "\(field) '\(EchoedText.quote(text))' is out of range: expected a percentage from 0 to 100"
-    }
-  }
-
-  public var description: String { message(field: "tip") }
 }
 
 /// A diner's relative share of a bill: a positive decimal with at most four places (`1`, `2`, `1.5`).

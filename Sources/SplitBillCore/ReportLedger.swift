@@ -79,13 +79,54 @@ public struct WeeklyBalances: Hashable, Sendable {
 }
 
 /// A reconciliation identity that did not hold, which must never happen.
-public struct ReconciliationFailure: Error, Equatable, Sendable, CustomStringConvertible {
-  /// The currency whose books do not add up.
-  public var currency: String
+public struct ReconciliationFailure: Error, Equatable, Sendable {
+  /// The currency whose books do not add up; `nil` when no currency's can be checked (a sum left
+  /// the range computed exactly).
+  public var currency: Currency?
   /// Which identity failed.
-  public var identity: String
+  public var identity: Identity
 
-  public var description: String { "\(currency): \(identity) does not hold" }
+  /// The identities the books are checked against.
+  public enum Identity: Hashable, Sendable, CaseIterable {
+    /// every sum fits in 64 bits
+    case sumsFit
+    /// Σ amounts + Σ tips = Σ totals
+    case amountsAndTipsMakeTotals
+    /// Σ shares = Σ totals
+    case sharesMakeTotals
+    /// Σ consumed = Σ totals of named bills
+    case consumedMakesNamedTotals
+    /// Σ paid by people = Σ paid
+    case paidByPeopleMakesPaid
+    /// Σ paid = Σ totals of the bills somebody paid
+    case paidMakesPaidBillTotals
+    /// Σ balances = 0
+    case balancesCancel
+    /// Σ sent = Σ payments
+    case sentMakesPayments
+    /// Σ received = Σ payments
+    case receivedMakesPayments
+    /// Σ opening balances = 0
+    case openingBalancesCancel
+    /// Σ closing balances = 0
+    case closingBalancesCancel
+    /// Σ absorbed = leftover units
+    case absorbedMakesLeftoverUnits
+    /// the settlement brings every balance to zero
+    case settlementClearsBalances
+    /// every converted sum fits
+    case convertedSumsFit
+    /// Σ converted balances = 0
+    case convertedBalancesCancel
+    /// Σ cash residues = 0
+    case cashResiduesCancel
+    /// every cash residue is smaller than the increment
+    case cashResiduesBelowIncrement
+    /// every transfer is a multiple of the cash increment
+    case transfersAreCashMultiples
+    /// the transfers leave each person their residue
+    case transfersLeaveResidues
+  }
 }
 
 /// Accumulates split bills into per-person and per-currency figures, a bill at a time.
@@ -351,28 +392,28 @@ public struct ReportLedger: Sendable {
   /// Σ closing = 0; Σ absorbed by people = units absorbed on named bills; and the settlements bring every closing
   /// balance to exactly zero.
   public func reconcile() throws(ReconciliationFailure) {
-    if overflowed { throw ReconciliationFailure(currency: "all", identity: "every sum fits in 64 bits") }
+    if overflowed { throw ReconciliationFailure(currency: nil, identity: .sumsFit) }
     for book in sortedBooks {
       let totals = book.totals
-      let code = totals.currency.code
+      let currency = totals.currency
       let people = book.people
-      func require(_ holds: Bool, _ identity: String) throws(ReconciliationFailure) {
-        if !holds { throw ReconciliationFailure(currency: code, identity: identity) }
+      func require(_ holds: Bool, _ identity: ReconciliationFailure.Identity) throws(ReconciliationFailure) {
+        if !holds { throw ReconciliationFailure(currency: currency, identity: identity) }
       }
-      try require(totals.amounts + totals.tips == totals.totals, "Σ amounts + Σ tips = Σ totals")
-      try require(totals.shares == totals.totals, "Σ shares = Σ totals")
-      try require(people.reduce(0) { $0 + $1.consumed } == book.namedTotal, "Σ consumed = Σ totals of named bills")
-      try require(people.reduce(0) { $0 + $1.paid } == totals.paid, "Σ paid by people = Σ paid")
-      try require(totals.paid == book.paidTotal, "Σ paid = Σ totals of the bills somebody paid")
-      try require(people.reduce(0) { $0 + $1.balance } == 0, "Σ balances = 0")
-      try require(people.reduce(0) { $0 + $1.sent } == totals.paymentsAmount, "Σ sent = Σ payments")
-      try require(people.reduce(0) { $0 + $1.received } == totals.paymentsAmount, "Σ received = Σ payments")
-      try require(people.reduce(0) { $0 + $1.opening } == 0, "Σ opening balances = 0")
-      try require(people.reduce(0) { $0 + $1.closing } == 0, "Σ closing balances = 0")
-      try require(people.reduce(0) { $0 + $1.absorbed } == book.namedAbsorbed, "Σ absorbed = leftover units")
+      try require(totals.amounts + totals.tips == totals.totals, .amountsAndTipsMakeTotals)
+      try require(totals.shares == totals.totals, .sharesMakeTotals)
+      try require(people.reduce(0) { $0 + $1.consumed } == book.namedTotal, .consumedMakesNamedTotals)
+      try require(people.reduce(0) { $0 + $1.paid } == totals.paid, .paidByPeopleMakesPaid)
+      try require(totals.paid == book.paidTotal, .paidMakesPaidBillTotals)
+      try require(people.reduce(0) { $0 + $1.balance } == 0, .balancesCancel)
+      try require(people.reduce(0) { $0 + $1.sent } == totals.paymentsAmount, .sentMakesPayments)
+      try require(people.reduce(0) { $0 + $1.received } == totals.paymentsAmount, .receivedMakesPayments)
+      try require(people.reduce(0) { $0 + $1.opening } == 0, .openingBalancesCancel)
+      try require(people.reduce(0) { $0 + $1.closing } == 0, .closingBalancesCancel)
+      try require(people.reduce(0) { $0 + $1.absorbed } == book.namedAbsorbed, .absorbedMakesLeftoverUnits)
       let balances = book.closingBalances
       let after = Settlement.settle(balances, in: totals.currency).applied(to: balances)
-      try require(after.values.allSatisfy { $0 == 0 }, "the settlement brings every balance to zero")
+      try require(after.values.allSatisfy { $0 == 0 }, .settlementClearsBalances)
     }
   }
 }

@@ -28,7 +28,7 @@ package enum SourceLines {
   package static func fetch(_ locations: [SourceLocation], standardInput: StandardInputCopy?) -> [String: [Int: String]]
   {
     var wanted: [String: Set<Int>] = [:]
-    for location in locations where location.line > 0 { wanted[location.file, default: []].insert(location.line) }
+    for location in locations where !location.isWholeFile { wanted[location.file, default: []].insert(location.line) }
     var result: [String: [Int: String]] = [:]
     for (file, lines) in wanted {
       guard let reader = reader(file, standardInput: standardInput) else { continue }

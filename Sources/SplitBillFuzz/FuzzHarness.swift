@@ -68,11 +68,11 @@ enum FuzzHarness {
         try books.reconcile()
       } catch {
         // Sums past 64 bits are reported as such; any other identity failing is a bug.
-        precondition(error.identity == "every sum fits in 64 bits", "\(error)")
+        precondition(error.identity == .sumsFit, "\(error)")
       }
       _ = stream.findRepeats()
       for diagnostic in stream.diagnostics {
-        guard let location = diagnostic.location, location.line > 0 else { continue }
+        guard let location = diagnostic.location, !location.isWholeFile else { continue }
         precondition(
           location.line <= lines && location.column >= 1, "\(diagnostic) outside an input of \(lines) lines")
       }
@@ -86,7 +86,7 @@ enum FuzzHarness {
   /// `precondition`s that each located diagnostic is inside an input of `lines` lines.
   static func requireInside(_ diagnostics: [Diagnostic], lines: Int, file: String? = nil) {
     for diagnostic in diagnostics {
-      guard let location = diagnostic.location, location.line > 0 else { continue }
+      guard let location = diagnostic.location, !location.isWholeFile else { continue }
       if let file, location.file != file { continue }
       precondition(
         location.line <= lines && location.column >= 1, "\(diagnostic) outside an input of \(lines) lines")
@@ -154,7 +154,7 @@ enum FuzzHarness {
   static func checkRates(_ bytes: [UInt8], path: String, lines: Int) {
     let (rates, problems) = RateReader.read(bytes, path: path)
     for diagnostic in problems {
-      guard let location = diagnostic.location, location.line > 0 else { continue }
+      guard let location = diagnostic.location, !location.isWholeFile else { continue }
       precondition(
         location.line <= lines && location.column >= 1, "\(diagnostic) outside an input of \(lines) lines")
     }

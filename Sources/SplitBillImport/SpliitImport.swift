@@ -2,6 +2,7 @@ import SplitBillCore
 import SplitBillFiles
 import SplitBillJSON
 import SplitBillModel
+import SplitBillText
 
 /// Reads Spliit's JSON export (`/groups/<id>/expenses/export/json`) into an ``ImportedBook``.
 ///

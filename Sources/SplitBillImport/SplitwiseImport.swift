@@ -2,6 +2,7 @@ import Foundation
 import SplitBillCSV
 import SplitBillCore
 import SplitBillModel
+import SplitBillText
 
 /// Reads Splitwise's "Export as spreadsheet" CSV into an ``ImportedBook``.
 ///

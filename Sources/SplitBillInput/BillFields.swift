@@ -143,7 +143,7 @@ struct Diagnosing: ProblemPolicy {
 
   mutating func report(_ problem: @autoclosure () -> Diagnostic) {
     let diagnostic = problem()
-    if let location = diagnostic.location, location.line > 0 {
+    if let location = diagnostic.location, !location.isWholeFile {
       let kind = KindOnLine(code: diagnostic.code, file: location.sourceFile, line: location.line)
       let sofar = kept[kind]
       if let sofar, sofar.count == Diagnostic.keptPerLine {

@@ -162,7 +162,7 @@ package struct BillStream {
 
   /// The code of a probable duplicate receipt.
   private static let receiptCode = Problem.probableDuplicateReceipt(
-    id: "", firstID: "", first: SourceLocation(file: "", line: 0, column: 0)
+    id: "", firstID: "", first: SourceLocation(wholeFile: "")
   ).code
 
   /// Repeated ids and receipts of a reading, by bill ordinal.
@@ -322,7 +322,7 @@ package struct BillStream {
       guard let identity else { return true }
       if let first = taken[identity] {
         let diagnostic = Diagnostic.warning(
-          .givenTwice(path: source.path, first: first), at: SourceLocation(file: source.path, line: 0, column: 0))
+          .givenTwice(path: source.path, first: first), at: SourceLocation(wholeFile: source.path))
         record(diagnostic, ofBill: false)
         return false
       }
@@ -640,7 +640,7 @@ package struct BillStream {
     standardInput = copy
     if let failure = copy.failure {
       let diagnostic = Diagnostic.error(
-        .readingStopped(reason: failure), at: SourceLocation(file: "-", line: 0, column: 0))
+        .readingStopped(reason: failure), at: SourceLocation(wholeFile: "-"))
       record(diagnostic, ofBill: false)
       fileProblems.append(diagnostic)
     }
@@ -656,7 +656,7 @@ package struct BillStream {
 
   private mutating func fail(_ problem: Problem, file: String) {
     unreadableInput = true
-    let diagnostic = Diagnostic.error(problem, at: SourceLocation(file: file, line: 0, column: 0))
+    let diagnostic = Diagnostic.error(problem, at: SourceLocation(wholeFile: file))
     record(diagnostic, ofBill: false)
     fileProblems.append(diagnostic)
   }

@@ -42,7 +42,7 @@ package struct Diagnostic: Error, Hashable, Sendable {
     var kept: [Diagnostic] = []
     var sofar: [String: (count: Int, last: Int)] = [:]
     for diagnostic in diagnostics {
-      guard let location = diagnostic.location, location.line > 0 else {
+      guard let location = diagnostic.location, !location.isWholeFile else {
         kept.append(diagnostic)
         continue
       }
@@ -1011,7 +1011,7 @@ package enum RecurrenceProblem: Hashable, Sendable {
 /// A bill that could not be used, with every problem found in it.
 package struct InvalidBill: Error, Sendable, Hashable {
   /// Creates an invalid bill (or, with `kind`, payment).
-  package init(id: String?, source: SourceLocation, diagnostics: [Diagnostic], kind: RecordKind = .bill) {
+  package init(id: String?, source: SourceLocation?, diagnostics: [Diagnostic], kind: RecordKind = .bill) {
     self.id = id
     self.source = source
     self.diagnostics = diagnostics
@@ -1029,8 +1029,11 @@ package struct InvalidBill: Error, Sendable, Hashable {
 
   /// Its id (explicit or default), when one could be determined.
   package var id: String?
-  /// Where it starts.
-  package var source: SourceLocation
+  /// Where it starts: a place in a file, a whole file (a file-level problem), or `nil` for a
+  /// problem of the run that no file holds.
+  package var source: SourceLocation?
+  /// Where it starts as a report shows it: `trip.yaml:9:3`, a path alone, or `-` for no file.
+  package var shownSource: String { source?.description ?? "-" }
   /// Its problems, errors first in file order.
   package var diagnostics: [Diagnostic]
   /// For a record whose id an earlier one had, when the reading met it: its ordinal in the run.

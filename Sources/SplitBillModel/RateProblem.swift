@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillText
 
 /// What is wrong with a rate: in a `rates:` section, a rates file or a bill's `rate`.
 package enum RateProblem: Error, Hashable, Sendable {

@@ -1,4 +1,5 @@
-/// Where a value came from: a file and a 1-based line and column.
+/// Where a value came from: a file and a 1-based line and column, or a whole file (a file that
+/// cannot be read, one named twice: ``init(wholeFile:)``, ``isWholeFile``).
 ///
 /// For CSV, the line is the physical line (a quoted cell can span several) and the column is the
 /// cell's first character; ``field`` names the CSV column.
@@ -13,7 +14,7 @@ package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConve
   private var storedLine: Int32
   private var storedColumn: Int32
 
-  /// 1-based line.
+  /// 1-based line, of a place in the file (ask ``position`` when it may be a whole file).
   package var line: Int {
     get { Int(storedLine) }
     set { storedLine = Int32(clamping: newValue) }
@@ -31,6 +32,19 @@ package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConve
     self.init(in: SourceFile(file), line: line, column: column)
   }
 
+  /// The whole of `file`, not a place in it.
+  package init(wholeFile file: String) {
+    // Stored as line and column 0, which no place in a file has; read only through
+    // `isWholeFile`, `position` and `description`.
+    self.init(in: SourceFile(file), line: 0, column: 0)
+  }
+
+  /// Whether this is a whole file rather than a place in it.
+  package var isWholeFile: Bool { storedLine <= 0 }
+
+  /// The line and column; `nil` for a whole file.
+  package var position: (line: Int, column: Int)? { isWholeFile ? nil : (line, column) }
+
   /// Creates a location in a file already interned.
   package init(in file: SourceFile, line: Int, column: Int) {
     self.sourceFile = file
@@ -44,8 +58,8 @@ package struct SourceLocation: Hashable, Sendable, Comparable, CustomStringConve
     set { sourceFile = SourceFile(newValue) }
   }
 
-  /// `trip.yaml:9:13`.
-  package var description: String { "\(file):\(line):\(column)" }
+  /// `trip.yaml:9:13`, or the path alone for a whole file.
+  package var description: String { isWholeFile ? file : "\(file):\(line):\(column)" }
 
   package static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
     (lhs.file, lhs.line, lhs.column) < (rhs.file, rhs.line, rhs.column)

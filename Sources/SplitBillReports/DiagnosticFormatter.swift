@@ -20,7 +20,7 @@ package enum DiagnosticFormatter {
   /// A YAML error libyaml places after the last line (a list or mapping never closed) is shown at
   /// the end of the last line that is not blank, where the reader ran out.
   package static func text(_ diagnostic: Diagnostic, lines: [String: [Int: String]], color: Bool = false) -> String {
-    if diagnostic.code.hasPrefix("yaml."), let location = diagnostic.location, location.line > 0,
+    if diagnostic.code.hasPrefix("yaml."), let location = diagnostic.location, !location.isWholeFile,
       (lines[location.file]?[location.line] ?? "").allSatisfy({ $0 == " " || $0 == "\t" }),
       let last = SourceLines.lastNonBlankLine(in: location.file, before: location.line)
     {
@@ -44,7 +44,7 @@ package enum DiagnosticFormatter {
   ) -> String {
     var out = ""
     if let location {
-      out += location.line > 0 ? TerminalText.sanitize(location.description) : TerminalText.sanitize(location.file)
+      out += TerminalText.sanitize(location.description)
       out += ": "
     } else if let file {
       out += TerminalText.sanitize(file) + ": "
@@ -86,9 +86,9 @@ package enum DiagnosticFormatter {
     var properties: [String] = []
     if let location = diagnostic.location {
       properties.append("file=" + escapeProperty(location.file))
-      if location.line > 0 {
-        properties.append("line=\(location.line)")
-        properties.append("col=\(location.column)")
+      if let (line, column) = location.position {
+        properties.append("line=\(line)")
+        properties.append("col=\(column)")
       }
     }
     let head = "::" + diagnostic.severity.rawValue + (properties.isEmpty ? "" : " " + properties.joined(separator: ","))

@@ -249,7 +249,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
         "<h2 class=\"bad\">Invalid bills</h2><table><thead><tr><th>Source</th><th>Bill</th><th>Problem</th></tr></thead><tbody>"
       )
       for invalid in summary.invalid {
-        let place = invalid.source.line > 0 ? invalid.source.description : invalid.source.file
+        let place = invalid.shownSource
         out.append(
           "<tr><td>\(Self.escape(place))</td><td>\(Self.escape(invalid.id ?? ""))</td><td>\(Self.escape(invalid.diagnostics.map(\.message).joined(separator: "; ")))</td></tr>"
         )

@@ -283,7 +283,7 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
         .array(
           summary.invalid.map { invalid in
             .object([
-              ("source", .string(invalid.source.line > 0 ? invalid.source.description : invalid.source.file)),
+              ("source", .string(invalid.shownSource)),
               ("id", .optional(invalid.id)),
               ("message", .string(invalid.diagnostics.map(\.message).joined(separator: "; "))),
               ("codes", .array(invalid.diagnostics.map { .string($0.code) })),

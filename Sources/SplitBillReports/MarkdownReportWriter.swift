@@ -182,7 +182,7 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     if !summary.invalid.isEmpty {
       out += ["", "### Invalid bills", "", "| Source | Bill | Problem |", "| --- | --- | --- |"]
       for invalid in summary.invalid {
-        let place = invalid.source.line > 0 ? invalid.source.description : invalid.source.file
+        let place = invalid.shownSource
         out.append(
           "| \(Self.escape(place)) | \(Self.escape(invalid.id ?? "")) | \(Self.escape(invalid.diagnostics.map(\.message).joined(separator: "; "))) |"
         )

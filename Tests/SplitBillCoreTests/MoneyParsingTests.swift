@@ -1,6 +1,7 @@
 import Foundation
 import SplitBillBytes
 import SplitBillJSON
+import SplitBillModel
 import Testing
 
 @testable import SplitBillCore

@@ -1,3 +1,4 @@
+import SplitBillModel
 import Testing
 
 @testable import SplitBillCore

@@ -146,7 +146,7 @@ import Testing
     #expect(yaml.bills.count == 14)
     func comparable(_ bill: Bill) -> Bill {
       var copy = bill
-      copy.source = SourceLocation(file: "", line: 0, column: 0)
+      copy.source = SourceLocation(wholeFile: "")
       if copy.tipSource == .default { copy.tipSource = .percent }  // the CSV spells the default out
       return copy
     }

@@ -34,6 +34,18 @@ import Testing
     }
   }
 
+  /// Core's errors are values with no words in Core; a program that imports only `SplitBill`
+  /// still prints them as the engine words them (docs/library.md).
+  @Test func coreErrorsPrintWithTheirWords() throws {
+    let euro = try Currency(code: "EUR")
+    #expect {
+      _ = try Money(parsing: "12.345", currency: euro)
+    } throws: { error in
+      String(describing: error) == "amount '12.345' has 3 decimals but EUR has 2"
+    }
+    #expect(String(describing: SplitError.noDiners) == "no diners: a bill needs at least one person to split it")
+  }
+
   /// A form shows each mistake beside its field: the failure says which, and the reason without
   /// the option's name.
   @Test func aFailureSaysWhichValueItIsAbout() {
