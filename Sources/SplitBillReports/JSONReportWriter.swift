@@ -51,14 +51,11 @@ extension ReportedBill {
       }
       func integer(_ value: Int) { DecimalText.write(Int64(value), scale: 0, to: &out) }
       // A choice's name: letters and hyphens, nothing to escape.
-      func plain(_ value: String) {
-        var value = value
-        value.withUTF8 { unsafe out.write($0) }
-      }
+      func plain(_ value: String) { out.write(utf8: value) }
       out.write("{\n      \"id\": \"")
       JSON.writeEscaped(bill.id, to: &out)
       out.write("\",\n      \"source\": \"")
-      unsafe file.escaped.withUnsafeBufferPointer { unsafe out.write($0) }
+      out.write(bytes: file.escaped)
       out.write(0x3A)
       integer(bill.source.line)
       out.write(0x3A)
@@ -123,7 +120,7 @@ extension ReportedBill {
         }
         if !breakdowns.isEmpty {
           out.write(",\n          \"breakdown\": ")
-          unsafe breakdowns[index].withUnsafeBufferPointer { unsafe out.write($0) }
+          out.write(bytes: breakdowns[index])
         }
         if index == split.shares.count - 1 {
           out.write("\n        }\n")

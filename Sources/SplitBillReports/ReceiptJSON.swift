@@ -16,7 +16,7 @@ struct ReceiptJSONWriter {
     if !first { out.append(contentsOf: ",\n".utf8) }
     pad(level)
     out.append(0x22)
-    unsafe out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    out.append(contentsOf: name.description.utf8)
     out.append(contentsOf: "\": ".utf8)
   }
 
