@@ -83,7 +83,7 @@ package enum SpliitImport {
   /// The currency a group's symbol stands for when only one does (`€`, `£`, `₹`, or an ISO code
   /// written as the symbol); `nil` for `$`, `¥`, `kr` and the like, which several currencies use.
   static func currency(ofSymbol symbol: String) -> Currency? {
-    let trimmed = symbol.trimmedOfSpaces
+    let trimmed = symbol.trimmingSpaces
     let symbols = [
       "€": "EUR", "£": "GBP", "₹": "INR", "₽": "RUB", "₺": "TRY", "₩": "KRW", "₪": "ILS", "₫": "VND", "₴": "UAH",
       "zł": "PLN", "Kč": "CZK", "₱": "PHP", "฿": "THB", "R$": "BRL", "lei": "RON", "лв": "BGN", "лв.": "BGN",
@@ -98,14 +98,7 @@ package enum SpliitImport {
   static func position(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
     var line = 1
     var column = 1
-    for byte in bytes.prefix(offset) {
-      if byte == 0x0A {
-        line += 1
-        column = 1
-      } else if byte & 0xC0 != 0x80 {
-        column += 1
-      }
-    }
+    for byte in bytes.prefix(offset) { ByteReader.move(line: &line, column: &column, past: byte) }
     return (line, column)
   }
 
@@ -220,7 +213,7 @@ package enum SpliitImport {
     ) throws(Refusal) -> Expense? {
       // Numbers, or numbers written as strings (as some tools that pass an export on write them).
       guard let amountText = expense["amount"]?.numberText ?? expense["amount"]?.string,
-        let written = Int64(amountText.trimmedOfSpaces)
+        let written = Int64(amountText.trimmingSpaces)
       else {
         throw Refusal(code: .spliitAmount, message: "amount is not a whole number of minor units")
       }
@@ -329,7 +322,7 @@ package enum SpliitImport {
         }
         var weight: Int64 = 1
         if mode != .evenly {
-          let text = (item["shares"]?.numberText ?? item["shares"]?.string ?? "").trimmedOfSpaces
+          let text = (item["shares"]?.numberText ?? item["shares"]?.string ?? "").trimmingSpaces
           guard let value = try? DecimalText.parse(text, scale: mode == .byAmount ? 0 : 4), value >= 0 else {
             throw Refusal(
               code: .spliitShares,
@@ -408,10 +401,10 @@ package enum SpliitImport {
     static func category(_ value: JSON?) -> String? {
       switch value {
       case .object?:
-        let name = value?["name"]?.string?.trimmedOfSpaces ?? ""
-        let grouping = value?["grouping"]?.string?.trimmedOfSpaces ?? ""
+        let name = value?["name"]?.string?.trimmingSpaces ?? ""
+        let grouping = value?["grouping"]?.string?.trimmingSpaces ?? ""
         return name.isEmpty ? grouping.nilIfEmpty : name
-      case .string(let text)?: return text.trimmedOfSpaces.nilIfEmpty
+      case .string(let text)?: return text.trimmingSpaces.nilIfEmpty
       default: return nil
       }
     }

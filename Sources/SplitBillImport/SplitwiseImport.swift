@@ -99,7 +99,7 @@ package enum SplitwiseImport {
     let members = try Self.members(of: header, in: file)
     var reader = Reader(file: file, language: language, members: members, skipInvalid: skipInvalid)
     for row in preamble where headerIndex != first {
-      let text = row.cells.map(\.text).filter { !$0.trimmedOfSpaces.isEmpty }.joined(separator: ",")
+      let text = row.cells.map(\.text).filter { !$0.trimmingSpaces.isEmpty }.joined(separator: ",")
       reader.book.remarks.append(
         Diagnostic(
           in: file, .note, .splitwiseNote,
@@ -107,7 +107,7 @@ package enum SplitwiseImport {
             + "between the two of you, not the group's)", line: row.line, column: 1))
     }
     // Blank lines and separator rows (`,,,,,,,`, or cells of spaces) are no rows.
-    for row in table.rows[(headerIndex + 1)...] where !row.cells.allSatisfy({ $0.text.trimmedOfSpaces.isEmpty }) {
+    for row in table.rows[(headerIndex + 1)...] where !row.cells.allSatisfy({ $0.text.trimmingSpaces.isEmpty }) {
       reader.read(row)
     }
     reader.finish()
@@ -116,7 +116,7 @@ package enum SplitwiseImport {
 
   /// `text` as header words and categories are compared: trimmed, NFC, lower case.
   static func folded(_ text: String) -> String {
-    let trimmed = text.trimmedOfSpaces
+    let trimmed = text.trimmingSpaces
     if trimmed.utf8.allSatisfy({ $0 < 0x80 }) { return trimmed.lowercased() }
     return trimmed.precomposedStringWithCanonicalMapping.lowercased()
   }
@@ -139,14 +139,14 @@ package enum SplitwiseImport {
   /// Whether a row before the header is a note (`Note: does not include group expenses`): text in
   /// its first cell or cells, no amounts, never a header or an expense row.
   static func isNoteLine(_ row: CSVTable.Row) -> Bool {
-    let texts = row.cells.map(\.text.trimmedOfSpaces).filter { !$0.isEmpty }
+    let texts = row.cells.map(\.text.trimmingSpaces).filter { !$0.isEmpty }
     guard let first = texts.first else { return false }
     return folded(first).hasPrefix("note") || (texts.count <= 2 && CalendarDate(iso: first.prefix(10)) == nil)
   }
 
   static func members(of header: CSVTable.Row, in file: String) throws(Diagnostic) -> [String] {
     var cells = Array(header.cells.dropFirst(5))
-    while let last = cells.last, last.text.trimmedOfSpaces.isEmpty { cells.removeLast() }
+    while let last = cells.last, last.text.trimmingSpaces.isEmpty { cells.removeLast() }
     guard !cells.isEmpty else {
       throw Diagnostic(
         in: file, .error, .splitwiseNoMembers,
@@ -236,12 +236,12 @@ package enum SplitwiseImport {
     mutating func read(_ row: CSVTable.Row) {
       rowCells = nil
       let dateCell = row.cell(0)
-      let description = row.cell(1).text.trimmedOfSpaces
+      let description = row.cell(1).text.trimmingSpaces
       let costCell = row.cell(3)
       // The summary row: `Total balance` (or `Current balance`, or their translations) with no
       // cost. Real exports put the export's date in its Date cell and single spaces in Category
       // and Cost; older ones leave the date empty.
-      let isTotal = isTotalBalance(description) && costCell.text.trimmedOfSpaces.isEmpty
+      let isTotal = isTotalBalance(description) && costCell.text.trimmingSpaces.isEmpty
       if !isTotal { book.rowsRead += 1 }
       let width = 5 + members.count
       if row.cells.count > width, row.cells[width...].contains(where: { !$0.text.isEmpty }) {
@@ -254,12 +254,12 @@ package enum SplitwiseImport {
       }
       let currencyCell = row.cell(4)
       let currency: Currency
-      if isTotal, currencyCell.text.trimmedOfSpaces.isEmpty {
+      if isTotal, currencyCell.text.trimmingSpaces.isEmpty {
         // A summary row without a currency stands for the rows' one currency: read at the end.
         return totalsWithoutCurrency.append(row)
       }
       do {
-        currency = try Currency(code: currencyCell.text.trimmedOfSpaces.uppercased())
+        currency = try Currency(code: currencyCell.text.trimmingSpaces.uppercased())
       } catch {
         return fail(
           Diagnostic(
@@ -280,7 +280,7 @@ package enum SplitwiseImport {
       rowCells = (cells, currency)
       guard let date = date(dateCell) else { return }
       let money = { (units: Int64) in Money(minorUnits: units, currency: currency).description }
-      if costCell.text.trimmedOfSpaces.isEmpty, cells.allSatisfy({ $0 == 0 }) {
+      if costCell.text.trimmingSpaces.isEmpty, cells.allSatisfy({ $0 == 0 }) {
         // A placeholder row (seen as the last row of real exports): no cost, every cell zero.
         book.omitted.append(
           Diagnostic(
@@ -334,7 +334,7 @@ package enum SplitwiseImport {
       }
       let credited = cells.filter { $0 > 0 }.reduce(0, +)
       let id = nextID(date)
-      let category = row.cell(2).text.trimmedOfSpaces
+      let category = row.cell(2).text.trimmingSpaces
       if isPayment(category) {
         guard credited == abs(cost) else {
           return fail(
@@ -449,7 +449,7 @@ package enum SplitwiseImport {
 
     /// The cell's amount in minor units, or `nil` after failing the row.
     mutating func amount(_ cell: CSVTable.Cell, _ currency: Currency, negative: Bool, field: String) -> Int64? {
-      let text = cell.text.trimmedOfSpaces
+      let text = cell.text.trimmingSpaces
       if text.isEmpty && negative { return 0 }
       do {
         return try Money(parsing: text, currency: currency, allowNegative: negative).minorUnits
@@ -470,7 +470,7 @@ package enum SplitwiseImport {
 
     /// The row's date (`nil` inside when the cell is empty), or `nil` after failing the row.
     mutating func date(_ cell: CSVTable.Cell) -> CalendarDate?? {
-      let text = cell.text.trimmedOfSpaces
+      let text = cell.text.trimmingSpaces
       if text.isEmpty { return .some(nil) }
       // Dates are YYYY-MM-DD; some exports add a time.
       let day =
@@ -560,14 +560,5 @@ package enum SplitwiseImport {
               + "against the export's own"))
       }
     }
-  }
-}
-
-extension String {
-  /// Without the spaces and tabs around it (a spreadsheet's padding); cheap when there are none.
-  var trimmedOfSpaces: String {
-    let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-    guard let first = utf8.first, let last = utf8.last, isSpace(first) || isSpace(last) else { return self }
-    return String(decoding: Array(utf8.drop(while: isSpace).reversed().drop(while: isSpace).reversed()), as: UTF8.self)
   }
 }
