@@ -87,7 +87,7 @@ public struct ReconciliationFailure: Error, Equatable, Sendable {
   public var identity: Identity
 
   /// The identities the books are checked against.
-  public enum Identity: Hashable, Sendable, CaseIterable {
+  public enum Identity: Hashable, Sendable {
     /// every sum fits in 64 bits
     case sumsFit
     /// Σ amounts + Σ tips = Σ totals

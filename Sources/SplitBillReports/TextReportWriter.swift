@@ -290,7 +290,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
       lines += ["", paint("Invalid bills", "1;31")]
       for invalid in summary.invalid {
         // Where the first problem is, as stderr and `check` say it (else where the bill starts).
-        let place = (invalid.diagnostics.first?.location ?? invalid.source)?.description ?? "-"
+        let place = invalid.diagnostics.first?.location?.description ?? invalid.shownSource
         let name = invalid.id.map { " " + $0 } ?? ""
         lines.append(
           "  " + TerminalText.sanitize(place + name) + ": "
