@@ -218,17 +218,24 @@ public enum Scanner {
     throws(ScanFailure) -> ScanOutcome
   {
     let (paths, missing) = photos(in: options.paths)
-    // Fail before any work when Tesseract or its language data is missing.
-    do { _ = try ReceiptScanner(languages: options.languages) } catch {
+    // Fail before any work when Tesseract or its language data is missing. The scanner made to
+    // find out is the first worker's (loading a language's model takes about 0.2 s).
+    let checked: ReceiptScanner
+    do { checked = try ReceiptScanner(languages: options.languages) } catch {
       throw ScanFailure(message: error.message)
     }
+    let spare = Locked<ReceiptScanner?>(checked)
     // Behind the project's one lock type: each worker takes the next photo, then files its result.
     let work = Locked((next: 0, done: 0, results: [ScannedPhoto?](repeating: nil, count: paths.count)))
     let workers = min(options.workers, max(paths.count, 1))
     let ids = uniqueIDs(paths)
     DispatchQueue.concurrentPerform(iterations: workers) { _ in
       // Each worker owns one recogniser and reads one photo at a time.
-      guard let scanner = try? ReceiptScanner(languages: options.languages) else { return }
+      let handed = spare.withLock { spare in
+        defer { spare = nil }
+        return spare
+      }
+      guard let scanner = handed ?? (try? ReceiptScanner(languages: options.languages)) else { return }
       while true {
         let index = work.withLock { work in
           defer { work.next += 1 }
