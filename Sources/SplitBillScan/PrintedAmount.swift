@@ -102,12 +102,22 @@ public struct PrintedAmount: Sendable, Equatable {
   }
 
   /// The token without a currency sign or code before or after it (`$`, `RM`, `€`, `EUR`, `Rp.`).
+  /// A tax flag of one or two capitals that Tesseract joined to a dollar sign (`W$4.47`, printed
+  /// `W $4.47`, as Canadian grocers flag taxable lines) goes with the sign.
   static func stripCurrencyMarks(_ token: Substring) -> Substring {
     var text = token
+    var stripped = false
     for mark in CurrencyMark.prefixes where text.count > mark.count && text.uppercased().hasPrefix(mark) {
       text = text.dropFirst(mark.count)
       if text.hasPrefix(".") || text.hasPrefix(":") { text = text.dropFirst() }
+      stripped = true
       break
+    }
+    if !stripped, let sign = text.firstIndex(of: "$"), text.index(after: sign) < text.endIndex,
+      (1...2).contains(text.distance(from: text.startIndex, to: sign)),
+      text[..<sign].allSatisfy({ $0.isASCII && $0.isUppercase })
+    {
+      text = text[text.index(after: sign)...]
     }
     for mark in CurrencyMark.suffixes where text.count > mark.count && text.uppercased().hasSuffix(mark) {
       text = text.dropLast(mark.count)

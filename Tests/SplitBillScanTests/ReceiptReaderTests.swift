@@ -46,6 +46,24 @@ func page(_ rows: [String]) -> [ReceiptLine] {
     #expect(units("12:44") == nil)
     #expect(units("19/04/2017") == nil)
     #expect(units("1,2,3") == nil)
+    // A tax flag joined to the dollar sign goes with it; a currency's own mark is read as before.
+    #expect(units("W$4.47") == 447)
+    #expect(units("HM$2.99") == 299)
+    #expect(units("S$4.47") == 447)
+    #expect(units("WHX$4.47") == nil, "three letters are a word, not a flag")
+    #expect(units("w$4.47") == nil)
+  }
+
+  @Test func aTaxFlagJoinedToThePriceStillPricesTheItem() {
+    let receipt = ReceiptReader.read(
+      page([
+        "WING HING SWT SOY BEVERAGE W$4.47",
+        "FF SHEPHERDS PURSE FILLING W $6.98",
+        "TOTAL $11.45",
+      ]), currency: .usd)
+    #expect(receipt.items.map(\.amount) == [447, 698])
+    #expect(receipt.total?.minorUnits == 1145)
+    #expect(receipt.status == .verified)
   }
 }
 
