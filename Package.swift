@@ -54,7 +54,7 @@ let package = Package(
       name: "SplitBillYAML", dependencies: ["SplitBillCore", "SplitBillModel", "SplitBillFiles", "CYAML"],
       swiftSettings: checked),
     // A whole CSV file with located cells (exports, rates files).
-    .target(name: "SplitBillCSV", dependencies: ["SplitBillFiles"], swiftSettings: checked),
+    .target(name: "SplitBillCSV", dependencies: ["SplitBillBytes", "SplitBillFiles"], swiftSettings: checked),
     // Exchange-rate files: `rates:` sections, `--rates` files in YAML or CSV, the ECB's as published.
     .target(
       name: "SplitBillRates",
@@ -122,6 +122,7 @@ let package = Package(
       name: "SplitBillInputTests",
       dependencies: [
         "SplitBillInput", "SplitBillModel", "SplitBillFiles", "SplitBillRates", "SplitBillBytes", "SplitBillText",
+        "SplitBillCSV",
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "SplitBillScanTests", dependencies: ["SplitBillScan", "SplitBillCore"]),

@@ -2,9 +2,9 @@ import SplitBillFiles
 
 /// A whole CSV file as rows of cells, each cell with the line and column it starts at: what an
 /// exported spreadsheet is read as. RFC 4180 quoting (delimiters, doubled quotes and line breaks
-/// inside quotes), a UTF-8 BOM, CRLF or LF line ends. Exports are read whole (a 10,000-row
-/// Splitwise export is about a megabyte; a rates file is smaller still); bill files keep their own
-/// streaming reader.
+/// inside quotes), a UTF-8 BOM, CRLF or LF line ends, read by the same tokenizer as bills files
+/// (``CSVRowReader``). Exports are read whole (a 10,000-row Splitwise export is about a megabyte;
+/// a rates file is smaller still); bills files are read a row at a time.
 package struct CSVTable {
   /// A quote opened at `line`, `column` and never closed: the rest of the file would be one cell.
   package struct UnclosedQuote: Error, Hashable, Sendable {
@@ -37,77 +37,22 @@ package struct CSVTable {
 
   package var rows: [Row] = []
 
-  /// Reads `bytes`; the delimiter is the one of `,` `;` tab that the first line uses most.
-  /// Throws at a quote never closed, with where it opened.
+  /// Reads `bytes` through ``CSVRowReader`` (the delimiter the one of `,` `;` tab that the first
+  /// line uses most). Lenient as exports need: text after a closing quote, or a quote inside an
+  /// unquoted cell, is kept in the cell. Throws at a quote never closed, with where it opened.
   package init(_ bytes: [UInt8]) throws(UnclosedQuote) {
-    let bytes = ByteOrderMark.dropped(from: bytes)
-    let delimiter = CSVDelimiter.sniff(bytes)
-    var line = 1
-    var column = 1
-    var index = bytes.startIndex
-    var cells: [Cell] = []
-    var rowLine = 1
-    var field: [UInt8] = []
-
-    func finishCell(startLine: Int, startColumn: Int) {
-      cells.append(Cell(text: String(decoding: field, as: UTF8.self), line: startLine, column: startColumn))
-      field.removeAll(keepingCapacity: true)
+    var reader = CSVRowReader(input: ByteReader(bytes: bytes), delimiter: nil)
+    reader.start()
+    var row = CSVRowReader.Row(line: 1)
+    while reader.nextRow(into: &row) {
+      if let problem = row.problem, problem.kind == .unterminatedQuote {
+        throw UnclosedQuote(line: problem.line, column: problem.column)
+      }
+      row.settleColumns()
+      let cells = row.cells.map { cell in
+        Cell(text: String(decoding: row.text(of: cell), as: UTF8.self), line: cell.line, column: cell.column)
+      }
+      rows.append(Row(cells: cells, line: row.line))
     }
-    while index < bytes.endIndex {
-      let startLine = line
-      let startColumn = column
-      if bytes[index] == 0x22 {
-        index += 1
-        column += 1
-        var closed = false
-        while index < bytes.endIndex {
-          let byte = bytes[index]
-          if byte == 0x22 {
-            if index + 1 < bytes.endIndex && bytes[index + 1] == 0x22 {
-              field.append(0x22)
-              index += 2
-              column += 2
-              continue
-            }
-            index += 1
-            column += 1
-            closed = true
-            break
-          }
-          field.append(byte)
-          index += 1
-          if byte == 0x0A {
-            line += 1
-            column = 1
-          } else if byte & 0xC0 != 0x80 {
-            column += 1
-          }
-        }
-        guard closed else { throw UnclosedQuote(line: startLine, column: startColumn) }
-      }
-      // The rest of the cell, up to a delimiter or a line end (text after a closing quote is kept).
-      while index < bytes.endIndex, bytes[index] != delimiter, bytes[index] != 0x0A, bytes[index] != 0x0D {
-        field.append(bytes[index])
-        if bytes[index] & 0xC0 != 0x80 { column += 1 }
-        index += 1
-      }
-      finishCell(startLine: startLine, startColumn: startColumn)
-      guard index < bytes.endIndex else { break }
-      let end = bytes[index]
-      index += 1
-      if end == delimiter {
-        column += 1
-        if index == bytes.endIndex { finishCell(startLine: line, startColumn: column) }
-        continue
-      }
-      if end == 0x0D, index < bytes.endIndex, bytes[index] == 0x0A { index += 1 }
-      rows.append(Row(cells: cells, line: rowLine))
-      cells = []
-      line += 1
-      column = 1
-      rowLine = line
-    }
-    if !cells.isEmpty { rows.append(Row(cells: cells, line: rowLine)) }
   }
-
 }

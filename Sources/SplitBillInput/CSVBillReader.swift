@@ -17,8 +17,10 @@ import SplitBillText
 struct CSVBillReader {
   let file: String
   let sourceFile: SourceFile
-  let input: ByteReader
-  var delimiter: UInt8?
+  /// The file's rows, through the project's one CSV tokenizer.
+  var rowReader: CSVRowReader
+  var input: ByteReader { rowReader.input }
+  var delimiter: UInt8? { rowReader.delimiter }
   /// The rules each row is read through, on the reading thread, and what they take from the
   /// command line (a CSV file has no header of defaults).
   var rules: BillRules
@@ -26,76 +28,37 @@ struct CSVBillReader {
   /// The items file beside this bills file, read whole first, when there is one.
   var itemTable: ItemTable?
 
-  private(set) var line = 1
-  private var column = 1
+  /// Where the next row starts.
+  var line: Int { rowReader.line }
 
   init(file: String, input: ByteReader, delimiter: UInt8?, rules: BillRules, context: DocumentContext) {
     self.file = file
     self.sourceFile = SourceFile(file)
-    self.input = input
-    self.delimiter = delimiter
+    self.rowReader = CSVRowReader(input: input, delimiter: delimiter)
     self.rules = rules
     self.context = context
   }
 
-  /// One cell: where its text lies in the row's bytes, where it started, and whether it was quoted.
-  struct Cell: Equatable {
-    var range: Range<Int>
-    var line: Int
-    var column: Int
-    var quoted: Bool
-
-    /// The columns the cell took in its line, the separator after it included: its text (in
-    /// `bytes`, the row's), and for a quoted cell its quotes, the inner ones doubled.
-    func width(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-      let text = unsafe UnsafeBufferPointer(rebasing: bytes[range])
-      var width = unsafe range.count - ByteScan.continuationBytes(text) + 1
-      if quoted { width += unsafe 2 + text.reduce(0) { $0 + ($1 == 0x22 ? 1 : 0) } }
-      return width
-    }
-  }
-
-  /// A row: its cells' text one after the other in `bytes` (quotes undone), or the problem that
-  /// made it unreadable.
-  struct Row: Equatable {
-    var bytes: [UInt8] = []
-    var cells: [Cell] = []
-    var line: Int
-    var problem: Diagnostic?
-    /// Whether the problem is a quote never closed: the rest of the file is in the cell.
-    var unterminated = false
-    /// Set when the cells' columns are not counted yet (``settleColumns()``): a row split in place
-    /// counts them only if something needs them, a diagnostic, and plain bills need none.
-    var columnsPending = false
-
-    func text(of cell: Cell) -> ArraySlice<UInt8> { bytes[cell.range] }
-
-    /// Counts the cells' columns of a row split in place, from their text: a quoted cell stood
-    /// in the line as its text, its quotes doubled, between quotes; cells are one separator apart.
-    mutating func settleColumns() {
-      guard columnsPending else { return }
-      columnsPending = false
-      var column = 1
-      unsafe bytes.withUnsafeBufferPointer { bytes in
-        for index in cells.indices {
-          cells[index].column = column
-          column += unsafe cells[index].width(in: bytes)
-        }
-      }
-    }
-  }
+  typealias Cell = CSVRowReader.Cell
+  typealias Row = CSVRowReader.Row
 
   /// Reads the header row, after a byte order mark (and settles the delimiter): `nil` when the
   /// input has none.
   private mutating func readHeader() -> Row? {
-    // A UTF-8 byte order mark is skipped.
-    if ByteOrderMark.starts(input.buffered) {
-      for _ in ByteOrderMark.bytes { _ = input.next() }
-    }
-    if delimiter == nil { delimiter = CSVDelimiter.sniff(input.buffered) }
+    rowReader.start()
     var header = Row(line: line)
-    guard nextRow(into: &header), !header.cells.isEmpty else { return nil }
+    guard rowReader.nextRow(into: &header), !header.cells.isEmpty else { return nil }
     return header
+  }
+
+  /// What is wrong with a row's quoting, as a diagnostic of this file.
+  func diagnostic(_ problem: CSVRowReader.Problem) -> Diagnostic {
+    let location = SourceLocation(in: sourceFile, line: problem.line, column: problem.column)
+    switch problem.kind {
+    case .unterminatedQuote: return .error(.unterminatedQuote, at: location)
+    case .textAfterQuote: return .error(.textAfterQuote, at: location)
+    case .strayQuote: return .error(.strayQuote, at: location)
+    }
   }
 
   /// A header's column names as the reader matches them: trimmed and lowercased.
@@ -135,7 +98,7 @@ struct CSVBillReader {
       return
     }
     if let problem = header.problem {
-      emit(.failure(problem))
+      emit(.failure(diagnostic(problem)))
       return
     }
     header.settleColumns()
@@ -198,8 +161,8 @@ struct CSVBillReader {
     var row = Row(line: line)
     row.bytes.reserveCapacity(256)
     row.cells.reserveCapacity(16)
-    while nextRow(into: &row) {
-      if row.problem == nil && row.cells.count == 1 && row.cells[0].range.isEmpty && !row.cells[0].quoted { continue }
+    while rowReader.nextRow(into: &row) {
+      if row.isEmptyLine { continue }
       index += 1
       emit(.bill(bill(in: &row, layout: layout, index: index), givesID: layout.givesID))
       if row.unterminated { return }
@@ -233,13 +196,14 @@ struct CSVBillReader {
     emit(.document(DocumentHeader(file: file)))
     var index = 0
     var row = Row(line: line)
-    while nextRow(into: &row) {
-      if row.problem == nil && row.cells.count == 1 && row.cells[0].range.isEmpty && !row.cells[0].quoted { continue }
+    while rowReader.nextRow(into: &row) {
+      if row.isEmptyLine { continue }
       index += 1
       row.settleColumns()
       let start = SourceLocation(in: sourceFile, line: row.line, column: 1)
       if row.problem != nil || row.cells.count != names.count {
-        let problem = row.problem ?? .error(.cellCount(cells: row.cells.count, columns: names.count), at: start)
+        let problem =
+          row.problem.map(diagnostic) ?? .error(.cellCount(cells: row.cells.count, columns: names.count), at: start)
         emit(.payment(RawRecord(index: index, start: start, entries: [], problem: problem, isCSVRow: true)))
       } else {
         let entries = zip(row.cells, names).map { cell, name in
@@ -262,7 +226,7 @@ struct CSVBillReader {
       .failure(
         .error(
           .readingStopped(reason: String(cString: strerror(error))),
-          at: SourceLocation(in: sourceFile, line: line, column: column))))
+          at: SourceLocation(in: sourceFile, line: line, column: rowReader.column))))
   }
 
   /// The bill in `row`, the `index`-th of the file, read through the rules.
@@ -270,7 +234,7 @@ struct CSVBillReader {
     let start = SourceLocation(in: sourceFile, line: row.line, column: 1)
     if row.problem != nil || row.cells.count != layout.columnCount {
       let problem =
-        row.problem
+        row.problem.map(diagnostic)
         ?? .error(.cellCount(cells: row.cells.count, columns: layout.columnCount), at: start)
       return .failure(InvalidBill(id: "\(context.file)#\(index)", source: start, diagnostics: [problem]))
     }
@@ -316,204 +280,4 @@ struct CSVBillReader {
     }
   }
 
-  // MARK: - Scanning
-
-  @inline(__always)
-  private mutating func advance() -> UInt8? {
-    guard let byte = input.next() else { return nil }
-    ByteReader.move(line: &line, column: &column, past: byte)
-    return byte
-  }
-
-  /// Reads `bytes`, a line without its `\n`, into `row` as the loop below would, when nothing in it
-  /// needs that loop: no carriage return but a last one (the line end), no quote inside an
-  /// unquoted cell, no quoted cell left open (a newline inside quotes) or followed by more text.
-  /// `false`, leaving `row` empty, otherwise. Columns are left for ``Row/settleColumns()``.
-  ///
-  /// The line is copied into the row once and its cells' text moved into place there (undoing
-  /// quotes only ever shortens it): one copy a row rather than one a cell.
-  private static func plainRow(
-    _ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8, line: Int, into row: inout Row
-  ) -> Bool {
-    var count = bytes.count
-    guard let base = bytes.baseAddress, count > 0 else {
-      row.cells.append(Cell(range: 0..<0, line: line, column: 1, quoted: false))
-      return true
-    }
-    if unsafe base[count - 1] == 0x0D { count -= 1 }
-    guard unsafe memchr(base, 0x0D, count) == nil else { return false }
-    unsafe row.bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
-    var cells = row.cells
-    row.cells = []
-    let length = unsafe row.bytes.withUnsafeMutableBufferPointer { text in
-      unsafe Self.splitPlainRow(text, count: count, separator: separator, line: line, into: &cells)
-    }
-    row.cells = cells
-    guard let length else {
-      row.bytes.removeAll(keepingCapacity: true)
-      row.cells.removeAll(keepingCapacity: true)
-      return false
-    }
-    row.bytes.removeLast(count - length)
-    row.columnsPending = true
-    return true
-  }
-
-  /// The cells of ``plainRow(_:separator:line:into:)``, the line's `count` bytes being `text`,
-  /// whose cells are moved to the front as they are read; gives the length of their text (`nil`
-  /// when the line is not plain).
-  private static func splitPlainRow(
-    _ text: UnsafeMutableBufferPointer<UInt8>, count: Int, separator: UInt8, line: Int, into cells: inout [Cell]
-  ) -> Int? {
-    guard let text = text.baseAddress else { return nil }
-    let quote: UInt8 = 0x22
-    var read = 0
-    var written = 0
-    // Moves text[read..<end] to `written`.
-    func take(upTo end: Int) {
-      if written != read { unsafe (text + written).update(from: text + read, count: end - read) }
-      written += end - read
-      read = end
-    }
-    while true {
-      let cellStart = written
-      let quoted = unsafe read < count && text[read] == quote
-      if quoted {
-        read += 1
-        while true {
-          guard let found = unsafe memchr(text + read, Int32(quote), count - read) else { return nil }
-          unsafe take(upTo: UnsafeMutableRawPointer(found) - UnsafeMutableRawPointer(text))
-          read += 1  // the quote: a doubled one stands for itself, else it closes the cell
-          guard unsafe read < count && text[read] == quote else { break }
-          take(upTo: read + 1)
-        }
-        guard unsafe read == count || text[read] == separator else { return nil }
-      } else {
-        // The cell ends at the first separator (or the line's end); a quote before it is not plain.
-        var end = read
-        while true {
-          if count - end >= 8 {
-            let word = unsafe UnsafeRawPointer(text + end).loadUnaligned(as: UInt64.self)
-            let found = ByteScan.matches(separator, in: word) | ByteScan.matches(quote, in: word)
-            guard found != 0 else {
-              end += 8
-              continue
-            }
-            end += found.trailingZeroBitCount / 8
-          } else {
-            while unsafe end < count && text[end] != separator && text[end] != quote { end += 1 }
-          }
-          break
-        }
-        if unsafe end < count && text[end] == quote { return nil }
-        take(upTo: end)
-      }
-      // The column is counted later, if at all (Row.settleColumns).
-      cells.append(Cell(range: cellStart..<written, line: line, column: 0, quoted: quoted))
-      guard read < count else { return written }
-      read += 1  // the separator
-    }
-  }
-
-  /// Reads the next row into `row`, reusing its storage (a row's bytes and cells are two arrays
-  /// that would otherwise be allocated for every bill); `false` at the end of the input.
-  ///
-  /// Most rows are a whole line in the buffer with no quote and no carriage return but the last:
-  /// they are split in place (``plainRow(_:separator:line:into:)``); the others are scanned
-  /// (``scanRow(into:)``), which reads any row the same way.
-  mutating func nextRow(into row: inout Row) -> Bool {
-    guard input.peek() != nil else { return false }
-    let separator = delimiter ?? 0x2C
-    Self.clear(&row, line: line)
-    guard unsafe input.takeBufferedLine({ unsafe Self.plainRow($0, separator: separator, line: line, into: &row) })
-    else {
-      return scanRow(into: &row)
-    }
-    line += 1
-    column = 1
-    return true
-  }
-
-  private static func clear(_ row: inout Row, line: Int) {
-    row.bytes.removeAll(keepingCapacity: true)
-    row.cells.removeAll(keepingCapacity: true)
-    row.line = line
-    row.problem = nil
-    row.unterminated = false
-    row.columnsPending = false
-  }
-
-  /// Reads the next row into `row` byte by byte; `false` at the end of the input.
-  mutating func scanRow(into row: inout Row) -> Bool {
-    guard input.peek() != nil else { return false }
-    let separator = delimiter ?? 0x2C
-    let quote: UInt8 = 0x22
-    Self.clear(&row, line: line)
-    while true {
-      var cell = Cell(range: row.bytes.count..<row.bytes.count, line: line, column: column, quoted: false)
-      if input.peek() == quote {
-        cell.quoted = true
-        let openLine = line
-        let openColumn = column
-        _ = advance()
-        var closed = false
-        while true {
-          input.consume(upTo: (quote, quote, quote, quote), into: &row.bytes, line: &line, column: &column)
-          guard advance() != nil else { break }  // the quote, or the end of the input
-          guard input.peek() == quote else {
-            closed = true
-            break
-          }
-          _ = advance()
-          row.bytes.append(quote)
-        }
-        cell.range = cell.range.lowerBound..<row.bytes.count
-        if !closed {
-          row.problem = .error(
-            .unterminatedQuote, at: SourceLocation(in: sourceFile, line: openLine, column: openColumn))
-          row.unterminated = true
-          row.cells.append(cell)
-          return true
-        }
-        // After the closing quote: a delimiter, a line end, or the end of input.
-        if let byte = input.peek(), byte != separator, byte != 0x0A, byte != 0x0D {
-          if row.problem == nil {
-            row.problem = .error(.textAfterQuote, at: SourceLocation(in: sourceFile, line: line, column: column))
-          }
-          var ignored: [UInt8] = []
-          input.consume(upTo: (separator, 0x0A, 0x0D, separator), into: &ignored, line: &line, column: &column)
-        }
-      } else {
-        while true {
-          input.consume(upTo: (separator, 0x0A, 0x0D, quote), into: &row.bytes, line: &line, column: &column)
-          guard input.peek() == quote else { break }
-          if row.problem == nil {
-            row.problem = .error(.strayQuote, at: SourceLocation(in: sourceFile, line: line, column: column))
-          }
-          row.bytes.append(quote)
-          _ = advance()
-        }
-        cell.range = cell.range.lowerBound..<row.bytes.count
-      }
-      row.cells.append(cell)
-      switch input.peek() {
-      case separator:
-        _ = advance()
-      case 0x0D:
-        _ = advance()
-        if input.peek() == 0x0A {
-          _ = advance()
-        } else {
-          line += 1
-          column = 1
-        }
-        return true
-      case 0x0A:
-        _ = advance()
-        return true
-      default:
-        return true
-      }
-    }
-  }
 }

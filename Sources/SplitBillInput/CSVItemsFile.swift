@@ -77,12 +77,9 @@ package final class ItemTable: Sendable {
 extension CSVBillReader {
   /// Reads this reader's file as an items file: its rows by bill, or the problems that stop it.
   mutating func readItems() -> (ItemTable?, [Diagnostic]) {
-    if ByteOrderMark.starts(input.buffered) {
-      for _ in ByteOrderMark.bytes { _ = input.next() }
-    }
-    if delimiter == nil { delimiter = CSVDelimiter.sniff(input.buffered) }
+    rowReader.start()
     var header = Row(line: 1)
-    guard nextRow(into: &header), !header.cells.isEmpty else {
+    guard rowReader.nextRow(into: &header), !header.cells.isEmpty else {
       return (
         nil,
         [
@@ -92,7 +89,7 @@ extension CSVBillReader {
         ]
       )
     }
-    if let problem = header.problem { return (nil, [problem]) }
+    if let problem = header.problem { return (nil, [diagnostic(problem)]) }
     header.settleColumns()
     var problems: [Diagnostic] = []
     var columnOf: [String: Int] = [:]
@@ -123,12 +120,12 @@ extension CSVBillReader {
     var rows: [String: [ItemSource]] = [:]
     var firsts: [(bill: String, location: SourceLocation)] = []
     var row = Row(line: line)
-    while nextRow(into: &row) {
-      if row.problem == nil && row.cells.count == 1 && row.cells[0].range.isEmpty && !row.cells[0].quoted { continue }
+    while rowReader.nextRow(into: &row) {
+      if row.isEmptyLine { continue }
       row.settleColumns()
       let start = SourceLocation(in: sourceFile, line: row.line, column: 1)
       if let problem = row.problem {
-        problems.append(problem)
+        problems.append(diagnostic(problem))
         if row.unterminated { break }
         continue
       }

@@ -1,5 +1,6 @@
 import Foundation
 import SplitBillBytes
+import SplitBillCSV
 import SplitBillCore
 import Testing
 
@@ -400,13 +401,10 @@ import Testing
     ].map { Array($0.utf8) } + [[0xFF, 0x41], [0x63, 0xE9], [0xE2, 0x80, 0xA8]]
 
   /// Reads `path` with lines split in place or not, and gives every row.
-  static func rows(_ path: String, separator: UInt8, inPlace: Bool) throws -> [CSVBillReader.Row] {
-    let input = try #require(ByteReader(path: path))
-    let rules = BillRules(options: ReadOptions())
-    let context = rules.context(for: DocumentHeader(file: path)).0
-    var reader = CSVBillReader(file: path, input: input, delimiter: separator, rules: rules, context: context)
-    var rows: [CSVBillReader.Row] = []
-    var row = CSVBillReader.Row(line: 1)
+  static func rows(_ path: String, separator: UInt8, inPlace: Bool) throws -> [CSVRowReader.Row] {
+    var reader = CSVRowReader(input: try #require(ByteReader(path: path)), delimiter: separator)
+    var rows: [CSVRowReader.Row] = []
+    var row = CSVRowReader.Row(line: 1)
     while inPlace ? reader.nextRow(into: &row) : reader.scanRow(into: &row) {
       row.settleColumns()
       rows.append(row)
@@ -472,5 +470,37 @@ import Testing
     #expect(made.values.filter { $0 == 1 }.count >= 100)
     #expect(made.values.contains { $0 > 1 })
     #expect(made[String(repeating: "x", count: 70), default: 2] > 1)
+  }
+}
+
+/// Exports and rates files are read whole through the bills' tokenizer, leniently.
+@Suite struct CSVTableTests {
+  @Test func readsAnExportsCellsWithWhereEachStarts() throws {
+    let text =
+      "\u{FEFF}Date;Description;Cost\r\n2026-01-02;\"Café; \"\"Lumière\"\"\";12,50\r\n"
+      + "\"two\nlines\";ab\"c;\"closed\"after\n"
+    let table = try CSVTable(Array(text.utf8))
+    #expect(table.rows.map(\.line) == [1, 2, 3])
+    #expect(table.rows[0].cells.map(\.text) == ["Date", "Description", "Cost"])
+    #expect(table.rows[1].cells.map(\.text) == ["2026-01-02", "Café; \"Lumière\"", "12,50"])
+    #expect(table.rows[1].cells.map(\.column) == [1, 12, 32])
+    // A line break inside quotes; a stray quote and text after a closing quote are kept.
+    #expect(table.rows[2].cells.map(\.text) == ["two\nlines", "ab\"c", "closedafter"])
+    #expect(table.rows[2].cells.map(\.line) == [3, 4, 4])
+    #expect(table.rows[2].cells.map(\.column) == [1, 8, 13])
+  }
+
+  @Test func endsRowsAtAnyLineEndAndKeepsATrailingEmptyCell() throws {
+    let table = try CSVTable(Array("a,b\rc,d\r\ne,f,".utf8))
+    #expect(table.rows.map { $0.cells.map(\.text) } == [["a", "b"], ["c", "d"], ["e", "f", ""]])
+    #expect(table.rows.map(\.line) == [1, 2, 3])
+  }
+
+  @Test func aQuoteNeverClosedIsAnErrorWhereItOpened() {
+    #expect {
+      try CSVTable(Array("a,b\nx,\"open\nmore".utf8))
+    } throws: { error in
+      (error as? CSVTable.UnclosedQuote).map { ($0.line, $0.column) == (2, 3) } ?? false
+    }
   }
 }
