@@ -92,26 +92,40 @@ private final class Transfer<Value>: @unchecked Sendable {
 
 /// A bounded first-in, first-out queue of batches between one producer and one consumer, which
 /// hands emptied batches back for reuse.
+///
+/// A side that must wait sleeps on the condition, and is woken only once the other side has
+/// made room for a run of batches, not one: the consumer when half the queue is full (or the
+/// producer has finished), the producer when the queue is down to half. Waking a sleeping thread
+/// costs about as much as a batch's work; waking it for every batch kept the cores a fifth idle.
 private final class Handoff<Element>: @unchecked Sendable {
   private let condition = NSCondition()
   private var batches: [Batch<Element>] = []
   private var spare: [Batch<Element>] = []
   private var finished = false
+  private var consumerWaits = false
+  private var producerWaits = false
   private let capacity: Int
   private let batchSize: Int
+  /// Half the queue: where a sleeping side is woken.
+  private let half: Int
 
   init(capacity: Int, batchSize: Int) {
     self.capacity = capacity
     self.batchSize = batchSize
+    half = max(capacity / 2, 1)
   }
 
   /// Queues `batch` and returns an empty one to fill next.
   func push(_ batch: Batch<Element>) -> Batch<Element> {
     condition.lock()
     defer { condition.unlock() }
-    wait { batches.count < capacity }
+    while batches.count >= capacity {
+      producerWaits = true
+      condition.wait()
+    }
+    producerWaits = false
     batches.append(batch)
-    condition.broadcast()
+    if consumerWaits && batches.count >= half { condition.signal() }
     return spare.popLast() ?? Batch(capacity: batchSize)
   }
 
@@ -126,36 +140,21 @@ private final class Handoff<Element>: @unchecked Sendable {
     condition.lock()
     defer { condition.unlock() }
     finished = true
-    condition.broadcast()
+    condition.signal()
   }
 
   /// The next batch, or nil once the producer has finished and everything was taken.
   func pop() -> Batch<Element>? {
     condition.lock()
     defer { condition.unlock() }
-    wait { !batches.isEmpty || finished }
+    while batches.isEmpty && !finished {
+      consumerWaits = true
+      condition.wait()
+    }
+    consumerWaits = false
     guard !batches.isEmpty else { return nil }
     let batch = batches.removeFirst()
-    condition.broadcast()
+    if producerWaits && batches.count <= half { condition.signal() }
     return batch
-  }
-
-  /// Waits, the lock held, until `ready`: an adaptive wait, as glibc's adaptive mutexes do. It
-  /// yields the processor up to a hundred times (about as long as the other side takes to hand a
-  /// batch over), then sleeps on the condition until the other side wakes it. Bounded, not a spin:
-  /// sleeping at once was measured slower (docs/performance.md, "Modules and one concurrency
-  /// model").
-  private func wait(until ready: () -> Bool) {
-    var yields = 0
-    while !ready() {
-      if yields < 100 {
-        yields += 1
-        condition.unlock()
-        sched_yield()
-        condition.lock()
-      } else {
-        condition.wait()
-      }
-    }
   }
 }
