@@ -1,10 +1,6 @@
 @_spi(ByteWriters) import SplitBillBytes
 import SplitBillFiles
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The project's one CSV tokenizer: the rows of a CSV file, read one at a time from a
 /// ``ByteReader`` (a file in chunks, or bytes in memory). Bills, items and payments files are read
 /// through it row by row; exports and rates files (``CSVTable``) whole.
@@ -66,10 +62,11 @@ package struct CSVRowReader {
 
     /// The columns the cell took in its line, the separator after it included: its text (in
     /// `bytes`, the row's), and for a quoted cell its quotes, the inner ones doubled.
-    package func width(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
-      let text = unsafe UnsafeBufferPointer(rebasing: bytes[range])
-      var width = unsafe range.count - ByteScan.continuationBytes(text) + 1
-      if quoted { width += unsafe 2 + text.reduce(0) { $0 + ($1 == 0x22 ? 1 : 0) } }
+    /// (`bytes` is the row's, indexed from 0: an array, or a buffer of it.)
+    package func width(in bytes: some Collection<UInt8>) -> Int {
+      let text = bytes.dropFirst(range.lowerBound).prefix(range.count)
+      var width = text.reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+      if quoted { width += text.reduce(2) { $0 + ($1 == 0x22 ? 1 : 0) } }
       return width
     }
   }
@@ -102,11 +99,9 @@ package struct CSVRowReader {
       guard columnsPending else { return }
       columnsPending = false
       var column = 1
-      unsafe bytes.withUnsafeBufferPointer { bytes in
-        for index in cells.indices {
-          cells[index].column = column
-          column += unsafe cells[index].width(in: bytes)
-        }
+      for index in cells.indices {
+        cells[index].column = column
+        column += cells[index].width(in: bytes)
       }
     }
   }
@@ -118,94 +113,24 @@ package struct CSVRowReader {
     return byte
   }
 
-  /// Reads `bytes`, a line without its `\n`, into `row` as the loop below would, when nothing in it
-  /// needs that loop: no carriage return but a last one (the line end), no quote inside an
-  /// unquoted cell, no quoted cell left open (a newline inside quotes) or followed by more text.
-  /// `false`, leaving `row` empty, otherwise. Columns are left for ``Row/settleColumns()``.
-  ///
-  /// The line is copied into the row once and its cells' text moved into place there (undoing
-  /// quotes only ever shortens it): one copy a row rather than one a cell.
-  private static func plainRow(
-    _ bytes: UnsafeBufferPointer<UInt8>, separator: UInt8, line: Int, into row: inout Row
-  ) -> Bool {
-    var count = bytes.count
-    guard let base = bytes.baseAddress, count > 0 else {
-      row.cells.append(Cell(range: 0..<0, line: line, column: 1, quoted: false))
-      return true
-    }
-    if unsafe base[count - 1] == 0x0D { count -= 1 }
-    guard unsafe memchr(base, 0x0D, count) == nil else { return false }
-    unsafe row.bytes.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+  /// Reads `line` (without its `\n`) into `row` as ``scanRow(into:)`` would, when nothing in it
+  /// needs that loop (``DelimitedLine``: no carriage return but a last one, no quote inside an
+  /// unquoted cell, no quoted cell left open or followed by more text). `false`, leaving `row`
+  /// empty, otherwise. Columns are left for ``Row/settleColumns()``.
+  private static func plainRow(_ line: Span<UInt8>, separator: UInt8, line number: Int, into row: inout Row) -> Bool {
     var cells = row.cells
     row.cells = []
-    let length = unsafe row.bytes.withUnsafeMutableBufferPointer { text in
-      unsafe Self.splitPlainRow(text, count: count, separator: separator, line: line, into: &cells)
+    let plain = DelimitedLine.split(line, separator: separator, appendingTo: &row.bytes) { range, quoted in
+      // The column is counted later, if at all (Row.settleColumns).
+      cells.append(Cell(range: range, line: number, column: 0, quoted: quoted))
     }
     row.cells = cells
-    guard let length else {
-      row.bytes.removeAll(keepingCapacity: true)
+    guard plain else {
       row.cells.removeAll(keepingCapacity: true)
       return false
     }
-    row.bytes.removeLast(count - length)
     row.columnsPending = true
     return true
-  }
-
-  /// The cells of ``plainRow(_:separator:line:into:)``, the line's `count` bytes being `text`,
-  /// whose cells are moved to the front as they are read; gives the length of their text (`nil`
-  /// when the line is not plain).
-  private static func splitPlainRow(
-    _ text: UnsafeMutableBufferPointer<UInt8>, count: Int, separator: UInt8, line: Int, into cells: inout [Cell]
-  ) -> Int? {
-    guard let text = text.baseAddress else { return nil }
-    let quote: UInt8 = 0x22
-    var read = 0
-    var written = 0
-    // Moves text[read..<end] to `written`.
-    func take(upTo end: Int) {
-      if written != read { unsafe (text + written).update(from: text + read, count: end - read) }
-      written += end - read
-      read = end
-    }
-    while true {
-      let cellStart = written
-      let quoted = unsafe read < count && text[read] == quote
-      if quoted {
-        read += 1
-        while true {
-          guard let found = unsafe memchr(text + read, Int32(quote), count - read) else { return nil }
-          unsafe take(upTo: UnsafeMutableRawPointer(found) - UnsafeMutableRawPointer(text))
-          read += 1  // the quote: a doubled one stands for itself, else it closes the cell
-          guard unsafe read < count && text[read] == quote else { break }
-          take(upTo: read + 1)
-        }
-        guard unsafe read == count || text[read] == separator else { return nil }
-      } else {
-        // The cell ends at the first separator (or the line's end); a quote before it is not plain.
-        var end = read
-        while true {
-          if count - end >= 8 {
-            let word = unsafe UnsafeRawPointer(text + end).loadUnaligned(as: UInt64.self)
-            let found = ByteScan.matches(separator, in: word) | ByteScan.matches(quote, in: word)
-            guard found != 0 else {
-              end += 8
-              continue
-            }
-            end += found.trailingZeroBitCount / 8
-          } else {
-            while unsafe end < count && text[end] != separator && text[end] != quote { end += 1 }
-          }
-          break
-        }
-        if unsafe end < count && text[end] == quote { return nil }
-        take(upTo: end)
-      }
-      // The column is counted later, if at all (Row.settleColumns).
-      cells.append(Cell(range: cellStart..<written, line: line, column: 0, quoted: quoted))
-      guard read < count else { return written }
-      read += 1  // the separator
-    }
   }
 
   /// Reads the next row into `row`, reusing its storage (a row's bytes and cells are two arrays
@@ -218,7 +143,7 @@ package struct CSVRowReader {
     guard input.peek() != nil else { return false }
     let separator = delimiter ?? 0x2C
     Self.clear(&row, line: line)
-    guard unsafe input.takeBufferedLine({ unsafe Self.plainRow($0, separator: separator, line: line, into: &row) })
+    guard input.takeBufferedLine({ Self.plainRow($0, separator: separator, line: line, into: &row) })
     else {
       return scanRow(into: &row)
     }

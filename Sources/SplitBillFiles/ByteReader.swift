@@ -82,7 +82,7 @@ package final class ByteReader {
   /// Offers `body` the bytes before the next `\n` when the buffer holds all of them; when `body`
   /// takes them (returns `true`), they and the `\n` are consumed. `false` when the line is not
   /// all buffered (or the input ends first) or `body` declined it: nothing is consumed then.
-  package func takeBufferedLine(_ body: (UnsafeBufferPointer<UInt8>) -> Bool) -> Bool {
+  package func takeBufferedLine(_ body: (Span<UInt8>) -> Bool) -> Bool {
     if index == buffer.count {
       guard refill() else { return false }
     }
@@ -90,7 +90,8 @@ package final class ByteReader {
     let end = unsafe buffer.withUnsafeBufferPointer { bytes -> Int? in
       guard let base = bytes.baseAddress, let found = unsafe memchr(base + start, 0x0A, bytes.count - start),
         unsafe body(
-          UnsafeBufferPointer(start: base + start, count: UnsafeRawPointer(found) - UnsafeRawPointer(base + start)))
+          UnsafeBufferPointer(start: base + start, count: UnsafeRawPointer(found) - UnsafeRawPointer(base + start)).span
+        )
       else { return nil }
       return unsafe UnsafeRawPointer(found) - UnsafeRawPointer(base)
     }
