@@ -73,7 +73,8 @@ let package = Package(
       swiftSettings: checked),
     // Tip advice: the offline heuristic, AI providers, batching and rate limiting.
     .target(
-      name: "SplitBillAdvisor", dependencies: ["SplitBillCore", "SplitBillBytes", "SplitBillJSON", "SplitBillText"],
+      name: "SplitBillAdvisor",
+      dependencies: ["SplitBillCore", "SplitBillBytes", "SplitBillJSON", "SplitBillText", "SplitBillFiles"],
       swiftSettings: checked),
     // Importers: other apps' exports (Splitwise CSV, Spliit JSON) as splitbill bills and payments.
     .target(

@@ -141,14 +141,13 @@ public enum Importer {
   static func verify(_ yaml: String, book: ImportedBook) throws(ImportFailure) {
     let descriptor = TemporaryFile.open(in: TemporaryFile.directory(), prefix: "splitbill-import")
     guard descriptor >= 0 else {
-      let reason = unsafe String(cString: strerror(errno))
+      let reason = SystemCalls.errorText(errno)
       throw ImportFailure(
         message: "cannot check the import: no temporary file in \(TemporaryFile.directory()) (\(reason))",
         isInternal: false)
     }
     defer { close(descriptor) }
-    let written = unsafe Array(yaml.utf8).withUnsafeBytes { unsafe write(descriptor, $0.baseAddress, $0.count) }
-    guard written == yaml.utf8.count else {
+    guard SystemCalls.write(Array(yaml.utf8), to: descriptor) == nil else {
       throw ImportFailure(message: "cannot check the import: writing a temporary file failed", isInternal: false)
     }
     var stream = BillStream(options: ReadOptions(inputFormat: .yaml))

@@ -1,4 +1,5 @@
 import Foundation
+import SplitBillFiles
 
 /// A file read whole: an export to import, a rates file.
 package enum InputFile {
@@ -10,11 +11,10 @@ package enum InputFile {
   /// The bytes of `path`, or of standard input for `-`.
   package static func bytes(_ path: String) throws(Unreadable) -> [UInt8] {
     if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
-    var isDirectory: ObjCBool = false
-    guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+    guard let kind = SystemCalls.kind(of: path) else {
       throw Unreadable(message: "cannot read '\(path)': no such file or directory")
     }
-    guard !isDirectory.boolValue else {
+    guard kind != .directory else {
       throw Unreadable(message: "cannot read '\(path)': it is a directory: name the file")
     }
     // Read through a handle, to the end: a pipe or FIFO (`--rates <(...)`) has no size to read up to.

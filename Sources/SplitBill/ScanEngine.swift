@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import SplitBillAdvisor
+import SplitBillFiles
 import SplitBillJSON
 import SplitBillModel
 @_exported import SplitBillScan
@@ -195,12 +196,11 @@ public enum Scanner {
     var missing: [String] = []
     let extensions: Set<String> = ["jpg", "jpeg", "png", "tif", "tiff", "heic", "heif"]
     for path in paths {
-      var isDirectory: ObjCBool = false
-      guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      guard let kind = SystemCalls.kind(of: path) else {
         missing.append(path)
         continue
       }
-      if isDirectory.boolValue {
+      if kind == .directory {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
         let found = names.filter { extensions.contains(($0.split(separator: ".").last ?? "").lowercased()) }.sorted()
         if found.isEmpty { missing.append(path) }

@@ -1,5 +1,6 @@
 import Foundation
 import SplitBillCore
+import SplitBillFiles
 import SplitBillJSON
 
 #if canImport(Glibc)
@@ -68,41 +69,8 @@ package struct AdviceCache: Sendable {
     } catch {
       return "cannot make the directory '\(directory)'"
     }
-    return Self.writeAtomically(Array(json.encoded.utf8), to: path(key))
+    return SystemCalls.writeAtomically(Array(json.encoded.utf8), to: path(key))
   }
-
-  /// Writes `bytes` to a new temporary file beside `target` and renames it over `target`; on any
-  /// failure the temporary file is removed. The system's reason, or `nil` on success.
-  static func writeAtomically(_ bytes: [UInt8], to target: String) -> String? {
-    let temporary = "\(target).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let descriptor = unsafe open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { return lastError(temporary) }
-    var offset = 0
-    while offset < bytes.count {
-      let written = unsafe bytes[offset...].withUnsafeBytes { unsafe write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else {
-        let reason = written < 0 ? lastError(target) : "'\(target)': nothing written"
-        close(descriptor)
-        _ = unsafe unlink(temporary)
-        return reason
-      }
-      offset += written
-    }
-    guard close(descriptor) == 0 else {
-      let reason = lastError(target)
-      _ = unsafe unlink(temporary)
-      return reason
-    }
-    guard unsafe rename(temporary, target) == 0 else {
-      let reason = lastError(target)
-      _ = unsafe unlink(temporary)
-      return reason
-    }
-    return nil
-  }
-
-  private static func lastError(_ path: String) -> String { unsafe "'\(path)': \(String(cString: strerror(errno)))" }
 
   private func path(_ key: String) -> String { directory + "/" + key + ".json" }
 }

@@ -208,8 +208,8 @@ package struct AdviceCoordinator: Sendable {
     var out = ""
     var lastWasSpace = false
     for scalar in text.unicodeScalars {
-      let unsafe = scalar.isControlOrBidiOverride || scalar.properties.isWhitespace
-      if unsafe {
+      let foldsToSpace = scalar.isControlOrBidiOverride || scalar.properties.isWhitespace
+      if foldsToSpace {
         if !lastWasSpace && !out.isEmpty { out += " " }
         lastWasSpace = true
       } else {

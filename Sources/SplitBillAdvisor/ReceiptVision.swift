@@ -1,4 +1,5 @@
 import Foundation
+import SplitBillFiles
 import SplitBillJSON
 
 /// Receipts read by a vision model (`scan --engine gemini|openai`): the prompt, the answer's
@@ -279,7 +280,7 @@ package struct ReceiptVisionCoordinator: Sendable {
             try? FileManager.default.createDirectory(
               atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let entry = JSON.object([("version", .number("1")), ("answer", .string(answer))])
-            _ = AdviceCache.writeAtomically(Array(entry.encoded.utf8), to: path)
+            _ = SystemCalls.writeAtomically(Array(entry.encoded.utf8), to: path)
           }
           return .success(answer)
         } catch {

@@ -1,6 +1,7 @@
 import Foundation
 import SplitBillAdvisor
 import SplitBillCore
+import SplitBillFiles
 import SplitBillModel
 import SplitBillReports
 
@@ -111,7 +112,7 @@ enum AdvisorOptions {
       var status = stat()
       guard unsafe stat(path, &status) == 0 else {
         throw CommandFailure(
-          message: unsafe "cannot read the key file '\(path)': \(String(cString: strerror(errno)))", code: .unavailable)
+          message: "cannot read the key file '\(path)': \(SystemCalls.errorText(errno))", code: .unavailable)
       }
       guard status.st_mode & 0o077 == 0 else {
         throw CommandFailure(

@@ -33,7 +33,7 @@ package final class StandardInputCopy: Sendable {
     reading: while true {
       let read = unsafe chunk.withUnsafeMutableBytes { unsafe Glibc.read(0, $0.baseAddress, $0.count) }
       if read < 0 && errno == EINTR { continue }
-      if read < 0 { failure = unsafe String(cString: strerror(errno)) }
+      if read < 0 { failure = SystemCalls.errorText(errno) }
       guard read > 0 else { break }
       total += read
       guard descriptor >= 0 else {
@@ -45,7 +45,7 @@ package final class StandardInputCopy: Sendable {
         let written = unsafe chunk[offset..<read].withUnsafeBytes { unsafe write(descriptor, $0.baseAddress, $0.count) }
         if written < 0 && errno == EINTR { continue }
         guard written > 0 else {
-          failure = unsafe "cannot keep standard input: " + String(cString: strerror(errno))
+          failure = "cannot keep standard input: " + SystemCalls.errorText(errno)
           break reading
         }
         offset += written

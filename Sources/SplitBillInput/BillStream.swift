@@ -338,12 +338,11 @@ package struct BillStream {
         if isNew(source) { result.append(source) }
         continue
       }
-      var isDirectory: ObjCBool = false
-      guard unsafe FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      guard let kind = SystemCalls.kind(of: path) else {
         fail(.cannotRead(path: path, reason: "no such file or directory"), file: path)
         continue
       }
-      if isDirectory.boolValue {
+      if kind == .directory {
         let files = Self.walk(path).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         let found = files.compactMap { Self.source(for: $0, override: nil) }
         if found.isEmpty { directoriesWithoutBills.append(path) }
@@ -413,7 +412,7 @@ package struct BillStream {
       } else if source.path != "-", let opened = YAMLEventReader(path: source.path) {
         reader = opened
       } else {
-        return unsafe fail(.cannotRead(path: source.path, reason: String(cString: strerror(errno))), file: source.path)
+        return fail(.cannotRead(path: source.path, reason: SystemCalls.errorText(errno)), file: source.path)
       }
       // Aliases may reach, over the whole run, 100,000 nodes plus one per byte of input read:
       // ample for anchors a file means, and a bound that 300 documents cannot multiply.
@@ -457,7 +456,7 @@ package struct BillStream {
       } else if source.path != "-", let opened = ByteReader(path: source.path) {
         input = opened
       } else {
-        return unsafe fail(.cannotRead(path: source.path, reason: String(cString: strerror(errno))), file: source.path)
+        return fail(.cannotRead(path: source.path, reason: SystemCalls.errorText(errno)), file: source.path)
       }
       let delimiter = options.delimiter ?? (source.isTabSeparated ? 0x09 : nil)
       // A CSV file has no header of defaults: its context is already known, and its rows are read
@@ -466,7 +465,7 @@ package struct BillStream {
         file: source.path, input: input, delimiter: delimiter, rules: BillRules(options: options), context: context)
       if let itemsPath = ItemTable.path(besides: source.path) {
         guard let itemsInput = ByteReader(path: itemsPath) else {
-          return unsafe fail(.cannotRead(path: itemsPath, reason: String(cString: strerror(errno))), file: itemsPath)
+          return fail(.cannotRead(path: itemsPath, reason: SystemCalls.errorText(errno)), file: itemsPath)
         }
         var itemsReader = CSVBillReader(
           file: itemsPath, input: itemsInput, delimiter: delimiter, rules: BillRules(options: options),

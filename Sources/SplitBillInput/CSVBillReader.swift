@@ -222,10 +222,10 @@ struct CSVBillReader {
   /// Says so if reading stopped on an error (not at the end of the file).
   private func emitReadError(_ emit: (consuming ReaderEvent) -> Void) {
     guard let error = input.readError else { return }
-    unsafe emit(
+    emit(
       .failure(
         .error(
-          .readingStopped(reason: String(cString: strerror(error))),
+          .readingStopped(reason: SystemCalls.errorText(error)),
           at: SourceLocation(in: sourceFile, line: line, column: rowReader.column))))
   }
 

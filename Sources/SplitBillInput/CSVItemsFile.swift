@@ -155,8 +155,8 @@ extension CSVBillReader {
     }
     if let error = input.readError {
       problems.append(
-        unsafe .error(
-          .readingStopped(reason: String(cString: strerror(error))),
+        .error(
+          .readingStopped(reason: SystemCalls.errorText(error)),
           at: SourceLocation(in: sourceFile, line: line, column: 1)))
     }
     return (ItemTable(path: file, rows: rows, firsts: firsts), problems)

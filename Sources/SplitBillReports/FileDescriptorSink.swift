@@ -1,3 +1,5 @@
+import SplitBillFiles
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -19,7 +21,7 @@ package final class FileDescriptorSink: OutputSink {
   /// The reason to show for ``failure``: the system's message, and the place when it was elsewhere.
   package var failureReason: String? {
     guard let failure else { return nil }
-    let reason = unsafe String(cString: strerror(failure))
+    let reason = SystemCalls.errorText(failure)
     return failurePlace.map { "\(reason) (writing \($0))" } ?? reason
   }
 

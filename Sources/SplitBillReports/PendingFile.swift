@@ -1,3 +1,5 @@
+import SplitBillFiles
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -162,7 +164,7 @@ package final class PendingFile {
     if let slot { PendingFiles.unregister(slot) }
   }
 
-  static func lastError() -> String { unsafe String(cString: strerror(errno)) }
+  static func lastError() -> String { SystemCalls.errorText(errno) }
 
   /// `path` with every symbolic link along the chain followed (at most 40, as the kernel does);
   /// a dangling link gives the path it points to, which is then created.
