@@ -125,21 +125,21 @@ package enum BillKey: Int, CaseIterable, Sendable {
 
   /// The key written `name`, if the format has one.
   package init?(name: String) {
-    var name = name
-    guard let key = unsafe name.withUTF8(Self.key(utf8:)) else { return nil }
+    guard let key = Self.key(utf8: name.utf8) else { return nil }
     self = key
   }
 
   /// The key whose name is these UTF-8 bytes, if the format has one.
   package init?(utf8 bytes: ArraySlice<UInt8>) {
-    guard let key = unsafe bytes.withUnsafeBufferPointer(Self.key(utf8:)) else { return nil }
+    guard let key = Self.key(utf8: bytes) else { return nil }
     self = key
   }
 
   /// The key spelt `bytes`: no hashing, the bytes compared only with the names of the same length
   /// (one or two; YAML asks this for every key of every bill).
-  private static func key(utf8 bytes: UnsafeBufferPointer<UInt8>) -> BillKey? {
-    utf8Names.indices.first { unsafe utf8Names[$0].count == bytes.count && utf8Names[$0].elementsEqual(bytes) }
+  private static func key(utf8 bytes: some Collection<UInt8>) -> BillKey? {
+    let count = bytes.count
+    return utf8Names.indices.first { utf8Names[$0].count == count && utf8Names[$0].elementsEqual(bytes) }
       .flatMap(BillKey.init(rawValue:))
   }
 
