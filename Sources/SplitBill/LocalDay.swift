@@ -1,10 +1,6 @@
 import SplitBillCore
 import SplitBillFiles
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 extension CalendarDate {
   /// Today in the local time zone (`TZ`), as a cron job or a person at the machine means it.
   public static func localToday() -> CalendarDate {

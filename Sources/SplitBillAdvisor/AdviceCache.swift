@@ -3,10 +3,6 @@ import SplitBillCore
 import SplitBillFiles
 import SplitBillJSON
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Advice already received, on disk: one small JSON file per answer under
 /// `$XDG_CACHE_HOME/splitbill/advice/` (default `~/.cache/splitbill/advice/`), so a weekly run asks
 /// only about new bills.
