@@ -1,5 +1,3 @@
-import SplitBillFiles
-
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -12,45 +10,56 @@ package struct WriteError: Error, Equatable, Sendable, CustomStringConvertible {
   package var reason: String
 
   package var description: String { "cannot write '\(path)': \(reason)" }
+
+  package init(path: String, reason: String) {
+    self.path = path
+    self.reason = reason
+  }
 }
 
-/// A file being written atomically: into a temporary file in the same directory, flushed to disk,
-/// then renamed over the target by ``commit()``. Readers see the old file or the new one, never a
-/// partial one; ``abort()`` (or a failure) removes the temporary file and leaves the old file as it was.
+/// A file replaced atomically: written into a temporary file in the same directory (registered
+/// for removal on a signal, ``PendingFiles``), flushed to disk by ``prepare()``, then renamed over
+/// the target by ``commit()``. Readers see the old file or the new one, never a partial one;
+/// ``abort()`` (or a failure) removes the temporary file and leaves the old file as it was.
 ///
 /// A target that exists and is not a regular file (`/dev/null`, a FIFO, a terminal) cannot be
 /// replaced by renaming; it is written directly.
-package final class PendingFile {
+package final class ReplacementFile {
   /// The target path.
   package let path: String
-  /// Where to write the content.
-  package let sink: FileDescriptorSink
   private let temporary: String
   /// The file replaced: `path`, or what its chain of symbolic links ends at.
   private var target: String
   /// The permission bits of the file replaced, kept; `nil` for a new file.
   private let mode: mode_t?
-  private var descriptor: Int32
+  /// Where to write the content, until ``prepare()``; -1 after.
+  package private(set) var descriptor: Int32
   private var done = false
   /// Where the temporary file is registered for removal on a signal.
   private var slot: Int?
   private let direct: Bool
 
+  /// The permission bits of a new file (before the umask); a replaced file keeps its own.
+  private let newFileMode: mode_t
+
   /// Creates the temporary file next to `path`.
   ///
-  /// - Parameter overwrite: when `false`, an existing `path` is an error and is left alone.
-  package init(path: String, overwrite: Bool = true) throws(WriteError) {
+  /// - Parameters:
+  ///   - overwrite: when `false`, an existing `path` is an error and is left alone.
+  ///   - newFileMode: the permission bits a new file gets, less the umask (`0o600` for a private one).
+  package init(path: String, overwrite: Bool = true, newFileMode: UInt32 = 0o644) throws(WriteError) {
     self.path = path
+    self.newFileMode = mode_t(newFileMode)
     if unsafe !overwrite && access(path, F_OK) == 0 {
       throw WriteError(path: path, reason: "the file exists (use --force)")
     }
     // A symbolic link is written through: its target is replaced, the link stays.
-    let target = PendingFile.resolvingLinks(path)
+    let target = ReplacementFile.resolvingLinks(path)
     var status = stat()
     let exists = unsafe stat(target, &status) == 0
     if exists && (status.st_mode & S_IFMT) == S_IFREG {
       // Replacing a file the user may not write would get round its permissions (as `cp` refuses).
-      guard unsafe access(target, W_OK) == 0 else { throw WriteError(path: path, reason: PendingFile.lastError()) }
+      guard unsafe access(target, W_OK) == 0 else { throw WriteError(path: path, reason: ReplacementFile.lastError()) }
       mode = status.st_mode & 0o7777
     } else {
       mode = nil
@@ -58,12 +67,11 @@ package final class PendingFile {
     if exists && (status.st_mode & S_IFMT) != S_IFREG {
       guard (status.st_mode & S_IFMT) != S_IFDIR else { throw WriteError(path: path, reason: "it is a directory") }
       let descriptor = unsafe open(path, O_WRONLY)
-      guard descriptor >= 0 else { throw WriteError(path: path, reason: PendingFile.lastError()) }
+      guard descriptor >= 0 else { throw WriteError(path: path, reason: ReplacementFile.lastError()) }
       self.descriptor = descriptor
       self.temporary = path
       self.target = target
       self.direct = true
-      self.sink = FileDescriptorSink(descriptor: descriptor)
       return
     }
     direct = false
@@ -89,42 +97,35 @@ package final class PendingFile {
       slot = nil
     }
     guard descriptor >= 0 else {
-      let reason = PendingFile.lastError()
+      let reason = ReplacementFile.lastError()
       if let slot { PendingFiles.unregister(slot) }
       throw WriteError(path: path, reason: reason)
     }
     self.descriptor = descriptor
     self.temporary = name
-    self.sink = FileDescriptorSink(descriptor: descriptor)
     self.slot = slot
   }
 
   deinit { abort() }
 
-  /// Flushes and syncs the content and closes the file: after this only ``commit()``'s rename is
-  /// left, so several files can all be made complete before any of them replaces its target.
+  /// Whether the file is still open for writing: neither prepared, committed nor aborted.
+  package var isOpen: Bool { !done && descriptor >= 0 }
+
+  /// Syncs the content and closes the file: after this only ``commit()``'s rename is left, so
+  /// several files can all be made complete before any of them replaces its target.
   package func prepare() throws(WriteError) {
-    guard !done, descriptor >= 0 else { return }
-    sink.flush()
+    guard isOpen else { return }
     if direct {
       close(descriptor)
       descriptor = -1
-      if let reason = sink.failureReason {
-        done = true
-        throw WriteError(path: path, reason: reason)
-      }
       return
     }
-    if let reason = sink.failureReason {
-      abort()
-      throw WriteError(path: path, reason: reason)
-    }
-    // mkstemp makes 0600: a new report is an ordinary file, a replaced one keeps its bits.
+    // mkstemp makes 0600: a new file gets `newFileMode` less the umask, a replaced one keeps its bits.
     let mask = umask(0)
     umask(mask)
-    fchmod(descriptor, mode ?? (0o644 & ~mask))
+    fchmod(descriptor, mode ?? (newFileMode & ~mask))
     guard fsync(descriptor) == 0, close(descriptor) == 0 else {
-      let reason = PendingFile.lastError()
+      let reason = ReplacementFile.lastError()
       descriptor = -1
       abort()
       throw WriteError(path: path, reason: reason)
@@ -137,7 +138,7 @@ package final class PendingFile {
   /// regular file) or the file is gone.
   package var preparedPath: String? { direct || done || descriptor >= 0 ? nil : temporary }
 
-  /// Flushes, syncs and renames the file into place (``prepare()`` first, if not done yet).
+  /// Syncs and renames the file into place (``prepare()`` first, if not done yet).
   package func commit() throws(WriteError) {
     guard !done else { return }
     try prepare()
@@ -146,7 +147,7 @@ package final class PendingFile {
       return
     }
     guard unsafe rename(temporary, target) == 0 else {
-      let reason = PendingFile.lastError()
+      let reason = ReplacementFile.lastError()
       abort()
       throw WriteError(path: path, reason: reason)
     }
@@ -164,7 +165,7 @@ package final class PendingFile {
     if let slot { PendingFiles.unregister(slot) }
   }
 
-  static func lastError() -> String { SystemCalls.errorText(errno) }
+  private static func lastError() -> String { SystemCalls.errorText(errno) }
 
   /// `path` with every symbolic link along the chain followed (at most 40, as the kernel does);
   /// a dangling link gives the path it points to, which is then created.

@@ -23,43 +23,70 @@ package enum SystemCalls {
     return status.st_mode & S_IFMT == S_IFDIR ? .directory : .other
   }
 
-  /// Writes all of `bytes` to `descriptor`, again after an interrupted or short write: `nil` when
-  /// they were, else the error number (`0` when the system wrote nothing and named no error).
-  package static func write(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
-    var offset = 0
-    while offset < bytes.count {
-      let written = unsafe bytes[offset...].withUnsafeBytes { unsafe Glibc.write(descriptor, $0.baseAddress, $0.count) }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return written < 0 ? errno : 0 }
-      offset += written
+  /// Writes all of `bytes` to `descriptor`, again after an interrupted or short write; with an
+  /// `offset`, at that place in the file (`pwrite`) rather than at the descriptor's position.
+  /// `nil` when every byte was written, else the error number (`EIO` when the system wrote nothing
+  /// and named no error).
+  package static func write(_ bytes: [UInt8], to descriptor: Int32, at offset: Int64? = nil) -> Int32? {
+    unsafe bytes.withUnsafeBytes { buffer in
+      var done = 0
+      while done < buffer.count {
+        let rest = unsafe UnsafeRawBufferPointer(rebasing: buffer[done...])
+        let written =
+          if let offset {
+            unsafe pwrite(descriptor, rest.baseAddress, rest.count, off_t(offset + Int64(done)))
+          } else {
+            unsafe Glibc.write(descriptor, rest.baseAddress, rest.count)
+          }
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return written < 0 ? errno : EIO }
+        done += written
+      }
+      return nil
     }
-    return nil
   }
 
-  /// Writes `bytes` to a new file beside `target` (mode 0600) and renames it over `target`, so
-  /// that `target` is the old bytes or the new, never a part; on any failure the new file is
-  /// removed. The system's reason (`'path': reason`), or `nil` on success.
+  /// Up to `count` bytes of the file `descriptor` from `offset` (`pread`, again after an
+  /// interruption): fewer only at the file's end, none past it; else the error number.
+  package static func read(upTo count: Int, at offset: Int64, from descriptor: Int32) -> Result<[UInt8], ErrorNumber> {
+    var piece = [UInt8](repeating: 0, count: count)
+    var done = 0
+    while done < count {
+      let read = unsafe piece[done...].withUnsafeMutableBytes {
+        unsafe pread(descriptor, $0.baseAddress, $0.count, off_t(offset + Int64(done)))
+      }
+      if read < 0 && errno == EINTR { continue }
+      if read < 0 { return .failure(ErrorNumber(code: errno)) }
+      if read == 0 { break }
+      done += read
+    }
+    piece.removeLast(count - done)
+    return .success(piece)
+  }
+
+  /// A system call's error number (`errno`), as an error.
+  package struct ErrorNumber: Error, Equatable, Sendable {
+    /// The number (`ENOSPC`…).
+    package var code: Int32
+
+    package init(code: Int32) { self.code = code }
+  }
+
+  /// Writes `bytes` to `target` atomically through a ``ReplacementFile`` (a new file is private:
+  /// mode 0600), so that `target` is the old bytes or the new, never a part; on any failure the
+  /// new file is removed. The system's reason (`'path': reason`), or `nil` on success.
   package static func writeAtomically(_ bytes: [UInt8], to target: String) -> String? {
-    func failure(_ path: String, _ code: Int32) -> String { "'\(path)': \(errorText(code))" }
-    let temporary = "\(target).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-    let descriptor = unsafe open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { return failure(temporary, errno) }
-    if let code = write(bytes, to: descriptor) {
-      close(descriptor)
-      _ = unsafe unlink(temporary)
-      return code == 0 ? "'\(target)': nothing written" : failure(target, code)
+    do throws(WriteError) {
+      let file = try ReplacementFile(path: target, newFileMode: 0o600)
+      if let code = write(bytes, to: file.descriptor) {
+        file.abort()
+        return "'\(target)': \(errorText(code))"
+      }
+      try file.commit()
+      return nil
+    } catch {
+      return "'\(target)': \(error.reason)"
     }
-    guard close(descriptor) == 0 else {
-      let code = errno
-      _ = unsafe unlink(temporary)
-      return failure(target, code)
-    }
-    guard unsafe rename(temporary, target) == 0 else {
-      let code = errno
-      _ = unsafe unlink(temporary)
-      return failure(target, code)
-    }
-    return nil
   }
 
   /// Today's date in the local time zone (`TZ`): year, month (1–12) and day.

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// Writes a whole file atomically in one call.
 package enum AtomicFile {
   /// Writes what `produce` sends to the sink to `path`, atomically.

@@ -107,30 +107,15 @@ package final class DatedSpool {
 
   /// Writes `bytes` at the file's end.
   private func write(_ bytes: [UInt8]) {
-    var done = 0
-    while done < bytes.count && failure == nil {
-      let written = unsafe bytes[done...].withUnsafeBytes {
-        unsafe pwrite(descriptor, $0.baseAddress, $0.count, off_t(fileEnd + Int64(done)))
-      }
-      if written < 0 && errno == EINTR { continue }
-      if written <= 0 { failure = written < 0 ? errno : EIO } else { done += written }
-    }
+    if failure == nil, let code = SystemCalls.write(bytes, to: descriptor, at: fileEnd) { failure = code }
     fileEnd += Int64(bytes.count)
   }
 
-  /// `count` bytes of the file from `offset`; `nil` when reading fails.
-  private func read(_ count: Int, at offset: Int64) -> [UInt8]? {
-    var piece = [UInt8](repeating: 0, count: count)
-    var done = 0
-    while done < count {
-      let read = unsafe piece[done...].withUnsafeMutableBytes {
-        unsafe pread(descriptor, $0.baseAddress, $0.count, off_t(offset + Int64(done)))
-      }
-      if read < 0 && errno == EINTR { continue }
-      if read <= 0 { return nil }
-      done += read
+  /// `count` bytes of the file from `offset`, or the error number (`EIO` when the file ends first).
+  private func read(_ count: Int, at offset: Int64) -> Result<[UInt8], SystemCalls.ErrorNumber> {
+    SystemCalls.read(upTo: count, at: offset, from: descriptor).flatMap { piece in
+      piece.count == count ? .success(piece) : .failure(SystemCalls.ErrorNumber(code: EIO))
     }
-    return piece
   }
 
   /// Copies every transaction to `sink` in date order, or records in `sink` why it cannot.
@@ -164,8 +149,10 @@ package final class DatedSpool {
         }
         let end = index >= 0 ? (index + 1 < segments.count ? segments[index + 1] : fileEnd) : offset + Int64(count)
         let length = Int(min(end - offset, Int64(max(count, index >= 0 ? readAhead : count))))
-        guard let bytes = read(length, at: offset) else {
-          return sink.recordFailure(errno == 0 ? EIO : errno, in: place)
+        let bytes: [UInt8]
+        switch read(length, at: offset) {
+        case .success(let piece): bytes = piece
+        case .failure(let error): return sink.recordFailure(error.code, in: place)
         }
         sink.write(bytes: Array(bytes[0..<count]))
         if index >= 0 { ahead[index] = (offset, bytes) }

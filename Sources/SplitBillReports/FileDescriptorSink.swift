@@ -1,11 +1,5 @@
 import SplitBillFiles
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Writes to a file descriptor through a 64 KiB buffer; call ``flush()`` before the end.
 package final class FileDescriptorSink: OutputSink {
   private let descriptor: Int32
@@ -46,20 +40,9 @@ package final class FileDescriptorSink: OutputSink {
     if buffer.count >= 1 << 16 { flush() }
   }
 
-  /// Writes out everything buffered.
+  /// Writes out everything buffered; after a failure, nothing more is written.
   package func flush() {
-    var offset = 0
-    while offset < buffer.count && !failed {
-      let written = unsafe buffer[offset...].withUnsafeBytes { bytes in
-        #if canImport(Glibc)
-          unsafe Glibc.write(descriptor, bytes.baseAddress, bytes.count)
-        #else
-          Darwin.write(descriptor, bytes.baseAddress, bytes.count)
-        #endif
-      }
-      if written < 0 && errno == EINTR { continue }
-      if written <= 0 { failure = written < 0 ? errno : EIO } else { offset += written }
-    }
+    if !failed, !buffer.isEmpty, let code = SystemCalls.write(buffer, to: descriptor) { failure = code }
     buffer.removeAll(keepingCapacity: true)
   }
 

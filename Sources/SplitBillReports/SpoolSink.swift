@@ -67,15 +67,8 @@ package final class SpoolSink: OutputSink {
 
   /// Writes the buffer to the file; after a failure, nothing more is written.
   private func flush() {
-    var offset = 0
-    while offset < buffer.count && failure == nil {
-      let written = unsafe buffer[offset...].withUnsafeBytes {
-        unsafe Glibc.write(descriptor, $0.baseAddress, $0.count)
-      }
-      if written < 0 && errno == EINTR { continue }
-      if written <= 0 { failure = written < 0 ? errno : EIO } else { offset += written }
-    }
-    flushed += Int64(offset)
+    if failure == nil, !buffer.isEmpty, let code = SystemCalls.write(buffer, to: descriptor) { failure = code }
+    flushed += Int64(buffer.count)
     buffer.removeAll(keepingCapacity: true)
   }
 
@@ -91,18 +84,12 @@ package final class SpoolSink: OutputSink {
     }
     if !buffer.isEmpty { flush() }
     guard failure == nil else { return nil }
-    var piece = [UInt8](repeating: 0, count: count)
-    while true {
-      let read = unsafe piece.withUnsafeMutableBytes {
-        unsafe pread(descriptor, $0.baseAddress, $0.count, off_t(offset))
-      }
-      if read < 0 && errno == EINTR { continue }
-      if read < 0 {
-        recordFailure(errno, in: nil)
-        return nil
-      }
-      piece.removeLast(count - read)
+    switch SystemCalls.read(upTo: count, at: offset, from: descriptor) {
+    case .success(let piece):
       return piece
+    case .failure(let error):
+      recordFailure(error.code, in: nil)
+      return nil
     }
   }
 
@@ -123,15 +110,16 @@ package final class SpoolSink: OutputSink {
     guard descriptor >= 0 else { return sink.write(bytes: memory) }
     flush()
     if let failure { return sink.recordFailure(failure, in: failurePlace ?? place) }
-    var piece = [UInt8](repeating: 0, count: 1 << 16)
-    var offset: off_t = 0
+    var offset: Int64 = 0
     while true {
-      let count = unsafe piece.withUnsafeMutableBytes { unsafe pread(descriptor, $0.baseAddress, $0.count, offset) }
-      if count < 0 && errno == EINTR { continue }
-      if count < 0 { return sink.recordFailure(errno, in: place) }
-      if count == 0 { return }
-      offset += off_t(count)
-      sink.write(bytes: Array(piece[..<count]))
+      switch SystemCalls.read(upTo: 1 << 16, at: offset, from: descriptor) {
+      case .failure(let error):
+        return sink.recordFailure(error.code, in: place)
+      case .success(let piece):
+        if piece.isEmpty { return }
+        offset += Int64(piece.count)
+        sink.write(bytes: piece)
+      }
     }
   }
 }
