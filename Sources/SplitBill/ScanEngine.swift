@@ -116,7 +116,7 @@ public struct ScanOutcome: Sendable {
       }
       let receipt = bill.receipt
       let exponent = receipt.currency?.exponent ?? 2
-      return .object([
+      let fields: [(String, JSON)] = [
         ("file", .string(photo.path)),
         ("id", .string(bill.id)),
         ("status", .string(receipt.status.rawValue)),
@@ -136,7 +136,7 @@ public struct ScanOutcome: Sendable {
         (
           "items",
           .array(
-            receipt.items.map { item in
+            receipt.items.map { item -> JSON in
               .object([
                 ("name", .string(item.name)),
                 ("price", .number(DecimalText.format(item.amount, scale: exponent))),
@@ -149,23 +149,26 @@ public struct ScanOutcome: Sendable {
         (
           "checks",
           .array(
-            receipt.checks.map {
-              .object([("name", .string($0.name)), ("passed", .bool($0.passed)), ("detail", .string($0.detail))])
+            receipt.checks.map { check -> JSON in
+              .object([
+                ("name", .string(check.name)), ("passed", .bool(check.passed)), ("detail", .string(check.detail)),
+              ])
             })
         ),
         (
           "review",
           .array(
-            receipt.reasons.map {
+            receipt.reasons.map { reason -> JSON in
               .object([
-                ("code", .string($0.code)), ("message", .string($0.message)),
-                ("line", $0.line.map { .number(String($0)) } ?? .null),
+                ("code", .string(reason.code)), ("message", .string(reason.message)),
+                ("line", reason.line.map { .number(String($0)) } ?? .null),
               ])
             })
         ),
         ("seconds", .number(String(format: "%.2f", photo.seconds))),
         ("lines", .array(receipt.lines.map(JSON.string))),
-      ])
+      ]
+      return .object(fields)
     }
     return .object([
       ("version", .number("1")),

@@ -17,7 +17,8 @@ import Testing
     let bill = try #require((object["bills"] as? [[String: Any]])?.first)
     let items = try #require(bill["items"] as? [[String: Any]])
     #expect(items.count == 11)
-    #expect(items.map { Self.cents($0["total"]) }.reduce(0, +) == 31_895)
+    let itemCents: [Int] = items.map { Self.cents($0["total"]) }
+    #expect(itemCents.reduce(0, +) == 31_895)
     let receipt = try #require(bill["receipt"] as? [String: Any])
     #expect(Self.cents(receipt["before_tip"]) == 35_164)
     #expect(Self.cents(receipt["tax"]) == 3_269)

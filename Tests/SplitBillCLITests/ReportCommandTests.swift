@@ -190,14 +190,17 @@ func scratchDirectory() throws -> URL {
     let bills = try #require(object["bills"] as? [[String: Any]])
     #expect(bills.compactMap { $0["id"] as? String } == (0..<5_000).map { "n\($0)" })
     // Every bill's shares add up to its total, and the people's consumption to all the totals.
-    let cents = { (text: Any?) in Int(((text as? String) ?? "").replacingOccurrences(of: ".", with: "")) ?? -1 }
-    let totals = bills.map { cents($0["total"]) }
-    #expect(
-      bills.allSatisfy { bill in
-        (bill["shares"] as? [[String: Any]] ?? []).map { cents($0["amount"]) }.reduce(0, +) == cents(bill["total"])
-      })
+    let cents = { (text: Any?) -> Int in Int(((text as? String) ?? "").replacingOccurrences(of: ".", with: "")) ?? -1 }
+    let totals: [Int] = bills.map { cents($0["total"]) }
+    let reconciled = bills.allSatisfy { bill -> Bool in
+      let shares: [Int] = (bill["shares"] as? [[String: Any]] ?? []).map { cents($0["amount"]) }
+      return shares.reduce(0, +) == cents(bill["total"])
+    }
+    #expect(reconciled)
     let people = try #require(object["people"] as? [[String: Any]])
-    #expect(people.map { cents($0["consumed"]) }.reduce(0, +) == totals.reduce(0, +))
+    let consumed: Int = people.map { cents($0["consumed"]) }.reduce(0, +)
+    let billed: Int = totals.reduce(0, +)
+    #expect(consumed == billed)
   }
 
   @Test func theReadingThreadHandsOnEveryBillInOrderToASlowWriter() throws {

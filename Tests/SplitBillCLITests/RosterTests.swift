@@ -107,6 +107,7 @@ struct RosterTests {
     #expect(try rows("markdown") { "| \($0) | EUR |" } == order)
     let text = try runBinary(["report", file]).stdout
     let shares = text.split(separator: "\n").map(String.init).drop { !$0.hasPrefix("a ") }.dropFirst(2).prefix(4)
-    #expect(shares.map { $0.split(separator: " ").first.map(String.init) ?? "" } == ["Maya", "Émile", "Jonas", "Ines"])
+    let sharers: [String] = shares.map { line in line.split(separator: " ").first.map { String($0) } ?? "" }
+    #expect(sharers == ["Maya", "Émile", "Jonas", "Ines"])
   }
 }

@@ -84,7 +84,8 @@ struct ScanCommandTests {
     let receipts = try #require(try Self.json(outcome.stdout)["receipts"] as? [[String: Any]])
     #expect(receipts.count == 6)
     for receipt in receipts {
-      let name = try #require((receipt["file"] as? String)?.split(separator: "/").last.map(String.init))
+      let file: String = try #require(receipt["file"] as? String)
+      let name = String(file.split(separator: "/").last ?? "")
       let total = (receipt["total"] as? NSNumber).map { String(format: "%.2f", $0.doubleValue) }
       #expect(total == Self.photos.totals[name], "\(name): \(receipt["lines"] ?? "")")
       if name == "wrong.png" {

@@ -210,7 +210,8 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
       """)
     #expect(result.diagnostics.isEmpty)
     #expect(result.bills.map(\.terms.amount.description) == ["1000 JPY", "1.005 KWD"])
-    #expect(result.bills.map(\.id).map { $0.split(separator: "#").last.map(String.init) } == ["1", "2"])
+    let documents: [String] = result.bills.map { bill in bill.id.split(separator: "#").last.map { String($0) } ?? "" }
+    #expect(documents == ["1", "2"])
   }
 
   @Test func precedenceBillThenFileThenCommandLineThenBuiltIn() throws {

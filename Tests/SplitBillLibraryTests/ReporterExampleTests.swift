@@ -52,7 +52,8 @@ import Testing
       let transfers = outcome.settlements.flatMap(\.transfers)
       #expect(transfers.count == 2)
       #expect(transfers.allSatisfy { $0.to == "Ana" })
-      #expect(transfers.reduce(0) { $0 + $1.amount.minorUnits } == 11_000 - 3_667 - 1_800)
+      let transferred: Int64 = transfers.reduce(0) { sum, transfer in sum + transfer.amount.minorUnits }
+      #expect(transferred == 11_000 - 3_667 - 1_800)
     }
   }
 
