@@ -1,5 +1,6 @@
 import SplitBill
 import SplitBillCore
+import SplitBillFiles
 import SplitBillInput
 import SplitBillModel
 import SplitBillReports
@@ -21,18 +22,7 @@ struct Prompter {
   /// Writes a line to the terminal at once.
   func say(_ text: String, newline: Bool = true) { write(text + (newline ? "\n" : "")) }
 
-  private func write(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-      guard let base = bytes.baseAddress else { return }
-      var offset = 0
-      while offset < bytes.count {
-        let written = unsafe Glibc.write(1, base + offset, bytes.count - offset)
-        if written <= 0 { return }
-        offset += written
-      }
-    }
-  }
+  private func write(_ text: String) { _ = SystemCalls.write(Array(text.utf8), to: 1) }
 
   /// One line typed, without its line end; `nil` at the end of input (Ctrl-D).
   private func line(_ prompt: String, default value: String?) -> String? {

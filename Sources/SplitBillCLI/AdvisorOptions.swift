@@ -109,12 +109,14 @@ enum AdvisorOptions {
   /// The key: `--ai-key-file`, else `GEMINI_API_KEY` / `OPENAI_API_KEY`.
   static func apiKey(_ arguments: ParsedArguments, kind: Kind, environment: [String: String]) throws -> String? {
     if let path = arguments.value("--ai-key-file") {
-      var status = stat()
-      guard unsafe stat(path, &status) == 0 else {
+      let permissions: UInt32
+      switch SystemCalls.permissions(of: path) {
+      case .success(let bits): permissions = bits
+      case .failure(let error):
         throw CommandFailure(
-          message: "cannot read the key file '\(path)': \(SystemCalls.errorText(errno))", code: .unavailable)
+          message: "cannot read the key file '\(path)': \(SystemCalls.errorText(error.code))", code: .unavailable)
       }
-      guard status.st_mode & 0o077 == 0 else {
+      guard permissions & 0o077 == 0 else {
         throw CommandFailure(
           message: "refusing the key file '\(path)': it is readable by group or others (chmod 600 '\(path)')",
           code: .unavailable)
@@ -205,10 +207,10 @@ final class ProgressLine: Sendable {
   }
 
   private func write(_ text: String) {
-    var bytes = Array(text.utf8)
+    let bytes = Array(text.utf8)
     shown.withLock { shown in
       shown = true
-      _ = unsafe bytes.withUnsafeMutableBytes { unsafe Foundation.write(2, $0.baseAddress, $0.count) }
+      _ = SystemCalls.write(bytes, to: 2)
     }
   }
 }

@@ -1,39 +1,8 @@
 import SplitBillAdvisor
 import SplitBillCore
+import SplitBillFiles
 import SplitBillInput
 import SplitBillReports
-import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// The terminal's settings before raw mode, for restoring from anywhere, signal handlers included.
-///
-/// Room of `termios`'s stride, not a Swift variable of the type: C's `sizeof(struct termios)`
-/// counts the tail padding that a Swift value's size leaves out (60 bytes against 57 here), and
-/// `tcgetattr` writes all of it, `tcsetattr` reads all of it (found by AddressSanitizer: a write
-/// past the variable). An allocation is made in strides.
-nonisolated(unsafe) private let savedTerminal = UnsafeMutablePointer<termios>.allocate(capacity: 1)
-/// Set and read by the signal handlers, which run on whichever thread the signal reaches (the
-/// screen's loop runs on another): atomics, lock-free and so async-signal-safe. A plain
-/// `sig_atomic_t` is only safe within one thread (ThreadSanitizer reported the race).
-private let terminalIsRaw = Atomic<Int32>(0)
-private let windowChanged = Atomic<Int32>(0)
-nonisolated(unsafe) private var uiDescriptor: Int32 = -1
-
-/// What puts the screen back: colours reset, cursor shown, alternate screen left. A static
-/// string: its bytes are in the binary, so writing them allocates nothing.
-private let terminalReset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
-
-/// Leaves the alternate screen, shows the cursor and restores the terminal's settings.
-/// Async-signal-safe: only `write` and `tcsetattr`, on memory that exists before any signal
-/// (no allocation, no lock).
-private func restoreTerminal() {
-  guard terminalIsRaw.exchange(0, ordering: .sequentiallyConsistent) != 0 else { return }
-  _ = unsafe write(uiDescriptor, terminalReset.utf8Start, terminalReset.utf8CodeUnitCount)
-  unsafe tcsetattr(0, TCSAFLUSH, savedTerminal)
-}
 
 /// `splitbill calc --interactive`: the original app's screen in a terminal.
 ///
@@ -43,40 +12,27 @@ private func restoreTerminal() {
 /// SIGINT from outside; a window resize redraws at the new size.
 enum InteractiveCalc {
   static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) async throws -> ExitCode {
-    guard isatty(0) == 1 else {
+    guard RawTerminal.isTerminal(0) else {
       throw UsageError(
         "calc --interactive needs a terminal; without one, use: splitbill calc AMOUNT --tip PERCENT --split N")
     }
     var screen = try initialScreen(arguments)
     let network = try AdvisorOptions.network(arguments, environment: context.environment)
-    let tty = unsafe open("/dev/tty", O_WRONLY)
-    unsafe uiDescriptor = tty >= 0 ? tty : 2
-    defer {
-      restoreTerminal()
-      if tty >= 0 { close(tty) }
+    guard RawTerminal.enter() else {
+      throw CommandFailure(message: "cannot read the terminal's settings", code: .usage)
     }
-    try enterRawMode()
+    defer { RawTerminal.restore() }
     let color = context.environment["NO_COLOR"].map(\.isEmpty) ?? true
     var decoder = KeyDecoder()
     draw(screen, color: color)
     loop: while true {
-      var poller = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-      let ready = unsafe poll(&poller, 1, 200)
-      if windowChanged.exchange(0, ordering: .sequentiallyConsistent) != 0 {
-        draw(screen, color: color)
-      }
-      guard ready > 0 else { continue }
-      var buffer = [UInt8](repeating: 0, count: 256)
-      let count = unsafe buffer.withUnsafeMutableBytes { unsafe read(0, $0.baseAddress, $0.count) }
-      if count <= 0 { break }
+      let ready = RawTerminal.waitForInput(milliseconds: 200)
+      if RawTerminal.takeWindowChange() { draw(screen, color: color) }
+      guard ready else { continue }
+      guard var bytes = RawTerminal.readKeys() else { break }
       // A lone ESC is the Escape key only if nothing follows it at once.
-      var bytes = Array(buffer[0..<count])
-      if bytes == [0x1B] {
-        var next = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
-        if unsafe poll(&next, 1, 30) > 0 {
-          let more = unsafe buffer.withUnsafeMutableBytes { unsafe read(0, $0.baseAddress, $0.count) }
-          if more > 0 { bytes += buffer[0..<more] }
-        }
+      if bytes == [0x1B], RawTerminal.waitForInput(milliseconds: 30), let more = RawTerminal.readKeys() {
+        bytes += more
       }
       for key in decoder.keys(from: bytes) {
         switch screen.handle(key) {
@@ -100,7 +56,7 @@ enum InteractiveCalc {
       }
       draw(screen, color: color)
     }
-    restoreTerminal()
+    RawTerminal.restore()
     switch screen.result {
     case .success(let split):
       context.stdout.write(split.text)
@@ -132,65 +88,10 @@ enum InteractiveCalc {
     return screen
   }
 
-  static func enterRawMode() throws {
-    guard unsafe tcgetattr(0, savedTerminal) == 0 else {
-      throw CommandFailure(message: "cannot read the terminal's settings", code: .usage)
-    }
-    // Room of the C size, as for the saved settings.
-    let raw = UnsafeMutablePointer<termios>.allocate(capacity: 1)
-    defer { unsafe raw.deallocate() }
-    unsafe raw.initialize(to: savedTerminal.pointee)
-    unsafe raw.pointee.c_lflag &= ~tcflag_t(ECHO | ICANON | ISIG | IEXTEN)
-    unsafe raw.pointee.c_iflag &= ~tcflag_t(IXON | ICRNL | BRKINT | INPCK | ISTRIP)
-    unsafe raw.pointee.c_cc.6 = 1  // VMIN
-    unsafe raw.pointee.c_cc.5 = 0  // VTIME
-    // Touched before any handler can run: a global is made on first use, which a handler must
-    // not be the one to do.
-    windowChanged.store(0, ordering: .sequentiallyConsistent)
-    terminalIsRaw.store(0, ordering: .sequentiallyConsistent)
-    for signalNumber in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] {
-      signal(signalNumber) { number in
-        restoreTerminal()
-        signal(number, SIG_DFL)
-        raise(number)
-      }
-    }
-    signal(SIGWINCH) { _ in
-      // A handler leaves `errno` as it found it.
-      let saved = errno
-      windowChanged.store(1, ordering: .sequentiallyConsistent)
-      errno = saved
-    }
-    terminalIsRaw.store(1, ordering: .sequentiallyConsistent)
-    unsafe tcsetattr(0, TCSAFLUSH, raw)
-    emit("\u{1B}[?1049h\u{1B}[?25l")
-  }
-
   static func draw(_ screen: CalcScreen, color: Bool) {
-    var size = winsize()
-    let width: Int
-    let height: Int
-    if unsafe ioctl(uiDescriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
-      width = Int(size.ws_col)
-      height = Int(size.ws_row)
-    } else {
-      width = 80
-      height = 24
-    }
+    let (width, height) = RawTerminal.size() ?? (80, 24)
     let lines = CalcScreenView.render(screen, width: width, height: height, color: color)
-    emit("\u{1B}[H" + lines.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J")
-  }
-
-  static func emit(_ text: String) {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = unsafe bytes[offset...].withUnsafeMutableBytes {
-        unsafe write(uiDescriptor, $0.baseAddress, $0.count)
-      }
-      if written <= 0 { break }
-      offset += written
-    }
+    RawTerminal.draw("\u{1B}[H" + lines.joined(separator: "\u{1B}[K\r\n") + "\u{1B}[K\u{1B}[J")
   }
 }
 

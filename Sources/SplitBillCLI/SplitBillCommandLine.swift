@@ -1,5 +1,6 @@
 import Foundation
 import SplitBillCore
+import SplitBillFiles
 import SplitBillInput
 import SplitBillModel
 import SplitBillReports
@@ -176,16 +177,5 @@ package enum SplitBillCommandLine {
 
 extension SplitBillCommandLine {
   /// The process environment as a dictionary.
-  package static func processEnvironment() -> [String: String] {
-    var result: [String: String] = [:]
-    var pointer = unsafe environ
-    while let entry = unsafe pointer.pointee {
-      let text = unsafe String(cString: entry)
-      if let equals = text.firstIndex(of: "=") {
-        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-      }
-      unsafe pointer += 1
-    }
-    return result
-  }
+  package static func processEnvironment() -> [String: String] { SystemCalls.environment() }
 }

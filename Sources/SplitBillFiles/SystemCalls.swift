@@ -23,6 +23,29 @@ package enum SystemCalls {
     return status.st_mode & S_IFMT == S_IFDIR ? .directory : .other
   }
 
+  /// The permission bits of what `path` names (`0o600`…), symbolic links followed; else the
+  /// error number.
+  package static func permissions(of path: String) -> Result<UInt32, ErrorNumber> {
+    var status = stat()
+    guard unsafe stat(path, &status) == 0 else { return .failure(ErrorNumber(code: errno)) }
+    return .success(UInt32(status.st_mode & 0o7777))
+  }
+
+  /// The process's environment, `NAME=value` entries as a dictionary (an entry without `=` is
+  /// left out; of a name given twice, the last).
+  package static func environment() -> [String: String] {
+    var result: [String: String] = [:]
+    var pointer = unsafe environ
+    while let entry = unsafe pointer.pointee {
+      let text = unsafe String(cString: entry)
+      if let equals = text.firstIndex(of: "=") {
+        result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
+      unsafe pointer += 1
+    }
+    return result
+  }
+
   /// Writes all of `bytes` to `descriptor`, again after an interrupted or short write; with an
   /// `offset`, at that place in the file (`pwrite`) rather than at the descriptor's position.
   /// `nil` when every byte was written, else the error number (`EIO` when the system wrote nothing
