@@ -1,5 +1,3 @@
-import SplitBillBytes
-
 extension BillTerms {
   /// The tip this choice gives on `amount`, before any `to-tip` surplus.
   ///
@@ -130,7 +128,7 @@ extension BillTerms {
     // Runs for every bill: the working arrays live on the stack, only the shares are allocated.
     var shares = [Share]()
     shares.reserveCapacity(people.count)
-    let (leftover, surplus) = withScratchSpace(of: Int128.self, capacity: people.count) {
+    let (leftover, surplus) = unsafe withUnsafeTemporaryAllocation(of: Int128.self, capacity: people.count) {
       remainders in
       var floorSum: Int64 = 0
       // Nearly always total, weights and their sum are non-negative 64-bit numbers: one 128-bit
@@ -139,7 +137,7 @@ extension BillTerms {
       let narrow =
         total >= 0 && weightSum > 0 && weightSum <= Int128(Int64.max)
         && people.allSatisfy { $0.weight.tenThousandths >= 0 }
-      for person in people {
+      for (index, person) in people.enumerated() {
         let quotient: Int128
         let remainder: Int128
         if narrow {
@@ -150,15 +148,16 @@ extension BillTerms {
           (quotient, remainder) = (Int128(total) * Int128(person.weight.tenThousandths))
             .quotientAndRemainder(dividingBy: weightSum)
         }
-        remainders.append(remainder)
+        unsafe remainders.initializeElement(at: index, to: remainder)
         shares.append(
           Share(
             person: person.name, weight: person.weight, amount: Money(minorUnits: Int64(quotient), currency: currency),
             absorbed: 0))
         floorSum += Int64(quotient)
       }
-      return placeUnits(
-        Int(total - floorSum), on: &shares, remainders: remainders.span, payerIndex: payerIndex, ledger: ledger)
+      return unsafe placeUnits(
+        Int(total - floorSum), on: &shares, remainders: UnsafeBufferPointer(remainders), payerIndex: payerIndex,
+        ledger: ledger)
     }
 
     return try finish(
@@ -209,7 +208,7 @@ extension BillTerms {
   /// surplus returned; else one each by the policy's order. `remainders` are the shares' exact
   /// parts' remainders over one common denominator.
   func placeUnits(
-    _ leftover: Int, on shares: inout [Share], remainders: Span<Int128>, payerIndex: Int?,
+    _ leftover: Int, on shares: inout [Share], remainders: UnsafeBufferPointer<Int128>, payerIndex: Int?,
     ledger: LeftoverLedger
   ) -> (leftover: Int, surplus: Int64) {
     var surplus: Int64 = 0
@@ -217,88 +216,46 @@ extension BillTerms {
       shares[payerIndex].amount.minorUnits += Int64(leftover)
       shares[payerIndex].absorbed = leftover
     } else if leftover > 0 && self.leftover == .toTip {
-      var withRemainder = 0
-      for index in shares.indices where remainders[index] > 0 {
-        shares[index].amount.minorUnits += 1
-        withRemainder += 1
-      }
-      surplus = Int64(withRemainder) - Int64(leftover)
+      for index in shares.indices where unsafe remainders[index] > 0 { shares[index].amount.minorUnits += 1 }
+      surplus = Int64(unsafe remainders.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }) - Int64(leftover)
     } else if leftover > 0 {
-      placeLeftover(leftover, on: &shares, remainders: remainders, ledger: ledger)
+      unsafe placeLeftover(leftover, on: &shares, remainders: remainders, ledger: ledger)
     }
     return (leftover, surplus)
   }
 
   /// Gives one leftover unit each to the first `units` diners in the policy's order.
   private func placeLeftover(
-    _ units: Int, on shares: inout [Share], remainders: Span<Int128>, ledger: LeftoverLedger
+    _ units: Int, on shares: inout [Share], remainders: UnsafeBufferPointer<Int128>, ledger: LeftoverLedger
   ) {
-    withScratchSpace(of: Int.self, capacity: shares.count) { indices in
-      for index in shares.indices { indices.append(index) }
-      var order = indices.mutableSpan
+    unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: shares.count) { buffer in
+      var order = unsafe buffer
+      for index in order.indices { unsafe order.initializeElement(at: index, to: index) }
       // The policy as a local: the sorts' closures would otherwise capture the whole bill.
       let policy = leftover
       switch policy {
       case .first:
         break
       case .remainder:
-        Self.sort(&order) { policy.takesUnitBefore((remainders[$0], 0, $0), (remainders[$1], 0, $1)) }
+        unsafe order.sort { unsafe policy.takesUnitBefore((remainders[$0], 0, $0), (remainders[$1], 0, $1)) }
       case .balanced, .payer, .toTip:
         let anonymous = diners.isAnonymous
-        withScratchSpace(of: Int.self, capacity: shares.count) { absorbed in
-          for index in shares.indices {
-            absorbed.append(anonymous ? 0 : ledger.absorbed(by: shares[index].person, in: amount.currency))
+        unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: shares.count) { sofar in
+          for index in sofar.indices {
+            unsafe sofar.initializeElement(
+              at: index, to: anonymous ? 0 : ledger.absorbed(by: shares[index].person, in: amount.currency))
           }
-          let sofar = absorbed.span
-          Self.sort(&order) { left, right in
-            policy.takesUnitBefore((remainders[left], sofar[left], left), (remainders[right], sofar[right], right))
+          unsafe order.sort { left, right in
+            unsafe policy.takesUnitBefore(
+              (remainders[left], sofar[left], left), (remainders[right], sofar[right], right))
           }
         }
       }
       for position in 0..<min(units, order.count) {
-        let index = order[position]
+        let index = unsafe order[position]
         shares[index].amount.minorUnits += 1
         shares[index].absorbed += 1
       }
-    }
-  }
-
-  /// Sorts `items` in place by `before`, a strict total order (the leftover policies break every
-  /// tie by position, so any sort gives the one order): by insertion for a few, by heapsort past
-  /// sixteen (no allocation; n log n for a bill of thousands of diners).
-  static func sort(_ items: inout MutableSpan<Int>, by before: (Int, Int) -> Bool) {
-    let count = items.count
-    guard count > 1 else { return }
-    if count <= 16 {
-      for next in 1..<count {
-        let item = items[next]
-        var place = next
-        while place > 0 && before(item, items[place - 1]) {
-          items[place] = items[place - 1]
-          place -= 1
-        }
-        items[place] = item
-      }
-      return
-    }
-    /// Moves the item at `root` down the heap of the first `end` items until both children come before it.
-    func siftDown(_ items: inout MutableSpan<Int>, from root: Int, end: Int) {
-      var parent = root
-      while true {
-        var largest = parent
-        let left = 2 * parent + 1
-        let right = left + 1
-        if left < end && before(items[largest], items[left]) { largest = left }
-        if right < end && before(items[largest], items[right]) { largest = right }
-        if largest == parent { return }
-        items.swapAt(parent, largest)
-        parent = largest
-      }
-    }
-    for root in stride(from: count / 2 - 1, through: 0, by: -1) { siftDown(&items, from: root, end: count) }
-    for end in stride(from: count - 1, to: 0, by: -1) {
-      items.swapAt(0, end)
-      siftDown(&items, from: 0, end: end)
     }
   }
 

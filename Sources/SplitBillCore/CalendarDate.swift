@@ -129,7 +129,18 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
   @_spi(ByteWriters) @inlinable public func writeISO(to cursor: inout ByteCursor) {
     if (0...9999).contains(year) && (0...99).contains(month) && (0...99).contains(day) {
       // Every real date: ten bytes, digits by constant divisions.
-      cursor.writeISODate(year: year, month: month, day: day)
+      func digit(_ value: Int) -> UInt8 { 0x30 &+ UInt8(truncatingIfNeeded: value) }
+      let out = unsafe cursor.take(10)
+      unsafe out[0] = digit(year / 1000)
+      unsafe out[1] = digit(year / 100 % 10)
+      unsafe out[2] = digit(year / 10 % 10)
+      unsafe out[3] = digit(year % 10)
+      unsafe out[4] = 0x2D
+      unsafe out[5] = digit(month / 10)
+      unsafe out[6] = digit(month % 10)
+      unsafe out[7] = 0x2D
+      unsafe out[8] = digit(day / 10)
+      unsafe out[9] = digit(day % 10)
       return
     }
     func put(_ value: Int, width: Int) {
@@ -144,11 +155,11 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
         return
       }
       // A year past 9999 or a negative value: as printed, zero-padded in front to `width`.
-      let digits = DecimalText.format(Int64(value), scale: 0)
+      var digits = DecimalText.format(Int64(value), scale: 0)
       if digits.utf8.count < width {
         for _ in 0..<(width - digits.utf8.count) { cursor.write(0x30) }
       }
-      cursor.write(utf8: digits)
+      digits.withUTF8 { unsafe cursor.write($0) }
     }
     put(year, width: 4)
     cursor.write(0x2D)

@@ -15,9 +15,12 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
 
   /// The upper-case ISO 4217 code, such as `EUR`.
   public var code: String {
-    ASCIIText.string(
-      UInt8(truncatingIfNeeded: letters >> 16), UInt8(truncatingIfNeeded: letters >> 8),
-      UInt8(truncatingIfNeeded: letters))
+    unsafe String(unsafeUninitializedCapacity: 3) { buffer in
+      unsafe buffer[0] = UInt8(truncatingIfNeeded: letters >> 16)
+      unsafe buffer[1] = UInt8(truncatingIfNeeded: letters >> 8)
+      unsafe buffer[2] = UInt8(truncatingIfNeeded: letters)
+      return 3
+    }
   }
 
   /// Writes the code's three letters at `cursor`.

@@ -139,15 +139,60 @@ public enum DecimalText {
   /// The most bytes ``write(_:scale:to:)`` writes: 19 digits, a point, `scale` zeros and a sign.
   @_spi(ByteWriters) @inlinable public static func maximumLength(scale: Int) -> Int { 22 + max(scale, 0) }
 
-  /// Writes what ``format(_:scale:)`` prints at `cursor`, as UTF-8 (`ByteCursor.writeDecimal`,
-  /// where the digits are put in place; ByteWriterTests holds the two to the same text).
+  /// Writes what ``format(_:scale:)`` prints at `cursor`, as UTF-8: the length counted first, then
+  /// the digits put in place from the last (the fraction's `scale` digits, two at a time, the
+  /// point, then the integer part's, at least one).
   @_spi(ByteWriters) @inlinable public static func write(_ value: Int64, scale: Int, to cursor: inout ByteCursor) {
-    cursor.writeDecimal(value, scale: scale)
+    let scale = max(scale, 0)
+    var magnitude = value.magnitude
+    // As ``length(_:scale:)`` counts (the digit count is needed again below).
+    var digits = 1
+    var limit: UInt64 = 10
+    while digits < 19 && magnitude >= limit {
+      digits += 1
+      limit &*= 10
+    }
+    let negative = value < 0
+    let length = max(digits, scale + 1) + (scale > 0 ? 1 : 0) + (negative ? 1 : 0)
+    let start = unsafe cursor.take(length)
+    var position = unsafe start + length
+    if scale > 0 {
+      var fraction = scale
+      while fraction >= 2 {
+        let pair = magnitude % 100
+        magnitude /= 100
+        unsafe position -= 2
+        unsafe position[0] = UInt8(truncatingIfNeeded: pair / 10) &+ 0x30
+        unsafe position[1] = UInt8(truncatingIfNeeded: pair % 10) &+ 0x30
+        fraction -= 2
+      }
+      if fraction == 1 {
+        unsafe position -= 1
+        unsafe position[0] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+        magnitude /= 10
+      }
+      unsafe position -= 1
+      unsafe position[0] = 0x2E
+    }
+    repeat {
+      unsafe position -= 1
+      unsafe position[0] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+      magnitude /= 10
+    } while magnitude > 0
+    if negative { unsafe start[0] = 0x2D }
   }
 
   /// How many bytes ``format(_:scale:)`` prints (writers that align numbers pad by it).
   @_spi(ByteWriters) @inlinable public static func length(_ value: Int64, scale: Int) -> Int {
-    ByteCursor.decimalLength(value, scale: scale)
+    let scale = max(scale, 0)
+    let magnitude = value.magnitude
+    var digits = 1
+    var limit: UInt64 = 10
+    while digits < 19 && magnitude >= limit {
+      digits += 1
+      limit &*= 10
+    }
+    return max(digits, scale + 1) + (scale > 0 ? 1 : 0) + (value < 0 ? 1 : 0)
   }
 
   /// How many bytes ``trimmed(_:scale:)`` prints.

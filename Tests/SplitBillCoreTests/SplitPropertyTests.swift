@@ -1,4 +1,3 @@
-import SplitBillBytes
 import Testing
 
 @testable import SplitBillCore
@@ -140,26 +139,5 @@ import Testing
       }.map(\.person)
     }
     #expect(firsts == [["Ana"], ["Ana"], ["Ana"]])
-  }
-
-  /// The leftover order's sort (insertion for a few, heapsort past sixteen, in scratch memory) gives
-  /// what the standard library's sort gives, for every count up to 64 and orders with many ties
-  /// broken by position, as the leftover policies make them.
-  @Test func theLeftoverOrdersSortIsTheStandardSort() {
-    var generator = SeededGenerator(seed: 29)
-    for count in 0...64 {
-      for _ in 0..<20 {
-        let keys = (0..<count).map { _ in Int.random(in: 0..<max(1, count / 3), using: &generator) }
-        let before = { (left: Int, right: Int) in keys[left] != keys[right] ? keys[left] > keys[right] : left < right }
-        let start = (0..<count).shuffled(using: &generator)
-        let sorted = withScratchSpace(of: Int.self, capacity: count) { (room: inout OutputSpan<Int>) -> [Int] in
-          for index in start { room.append(index) }
-          var items = room.mutableSpan
-          BillTerms.sort(&items, by: before)
-          return (0..<count).map { items[$0] }
-        }
-        #expect(sorted == start.sorted(by: before), "\(count) items")
-      }
-    }
   }
 }
