@@ -72,19 +72,21 @@ package enum SystemCalls {
   /// Up to `count` bytes of the file `descriptor` from `offset` (`pread`, again after an
   /// interruption): fewer only at the file's end, none past it; else the error number.
   package static func read(upTo count: Int, at offset: Int64, from descriptor: Int32) -> Result<[UInt8], ErrorNumber> {
-    var piece = [UInt8](repeating: 0, count: count)
-    var done = 0
-    while done < count {
-      let read = unsafe piece[done...].withUnsafeMutableBytes {
-        unsafe pread(descriptor, $0.baseAddress, $0.count, off_t(offset + Int64(done)))
+    var failure: Int32?
+    // Read straight into the array's room: no zeroing first (a journal's spool is read back in
+    // pieces of up to 64 KiB).
+    let bytes = unsafe [UInt8](unsafeUninitializedCapacity: max(count, 0)) { room, initialized in
+      while initialized < room.count {
+        let read = unsafe pread(
+          descriptor, room.baseAddress.map { unsafe $0 + initialized }, room.count - initialized,
+          off_t(offset + Int64(initialized)))
+        if read < 0 && errno == EINTR { continue }
+        if read < 0 { failure = errno }
+        if read <= 0 { break }
+        initialized += read
       }
-      if read < 0 && errno == EINTR { continue }
-      if read < 0 { return .failure(ErrorNumber(code: errno)) }
-      if read == 0 { break }
-      done += read
     }
-    piece.removeLast(count - done)
-    return .success(piece)
+    return failure.map { .failure(ErrorNumber(code: $0)) } ?? .success(bytes)
   }
 
   /// A system call's error number (`errno`), as an error.
