@@ -15,20 +15,43 @@ package enum SystemCalls {
     case other
   }
 
+  /// What `stat` tells of a path, symbolic links followed.
+  package struct FileStatus: Sendable, Equatable {
+    /// The device and inode: one file, whatever path names it.
+    package var device: UInt64
+    package var inode: UInt64
+    /// The size in bytes.
+    package var size: Int64
+    /// The permission bits (`0o600`…).
+    package var permissions: UInt32
+    /// Whether it is a regular file (not a directory, a FIFO, a device).
+    package var isRegularFile: Bool
+    /// Whether it is a directory.
+    package var isDirectory: Bool
+  }
+
+  /// What `path` names, symbolic links followed; else the error number.
+  package static func status(of path: String) -> Result<FileStatus, ErrorNumber> {
+    var status = stat()
+    guard unsafe stat(path, &status) == 0 else { return .failure(ErrorNumber(code: errno)) }
+    let kind = status.st_mode & S_IFMT
+    return .success(
+      FileStatus(
+        device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+        permissions: UInt32(status.st_mode & 0o7777), isRegularFile: kind == S_IFREG, isDirectory: kind == S_IFDIR))
+  }
+
   /// What `path` names, symbolic links followed; `nil` when nothing is there (or it cannot be
   /// looked at), as `FileManager.fileExists(atPath:isDirectory:)` says.
   package static func kind(of path: String) -> PathKind? {
-    var status = stat()
-    guard unsafe stat(path, &status) == 0 else { return nil }
-    return status.st_mode & S_IFMT == S_IFDIR ? .directory : .other
+    guard case .success(let status) = status(of: path) else { return nil }
+    return status.isDirectory ? .directory : .other
   }
 
   /// The permission bits of what `path` names (`0o600`…), symbolic links followed; else the
   /// error number.
   package static func permissions(of path: String) -> Result<UInt32, ErrorNumber> {
-    var status = stat()
-    guard unsafe stat(path, &status) == 0 else { return .failure(ErrorNumber(code: errno)) }
-    return .success(UInt32(status.st_mode & 0o7777))
+    status(of: path).map(\.permissions)
   }
 
   /// The process's environment, `NAME=value` entries as a dictionary (an entry without `=` is

@@ -624,8 +624,7 @@ package struct BillStream {
     key.write(0x20)
     amount.currency.writeCode(to: &key)
     key.write(0x7C)
-    var payer = payer
-    payer.withUTF8 { unsafe key.write($0) }
+    key.write(utf8: payer)
   }
 
   /// Gives this stream standard input already read by another (a first pass), since it can be read once.
@@ -648,9 +647,8 @@ package struct BillStream {
 
   /// The size of the file at `path` in bytes; 0 if it cannot be told.
   static func size(of path: String) -> Int {
-    var status = stat()
-    guard unsafe stat(path, &status) == 0 else { return 0 }
-    return Int(status.st_size)
+    guard case .success(let status) = SystemCalls.status(of: path) else { return 0 }
+    return Int(status.size)
   }
 
   private mutating func fail(_ problem: Problem, file: String) {
@@ -712,18 +710,16 @@ package struct FileIdentity: Hashable, Sendable {
 
   /// The file at `path`; `nil` if there is none (its reading will say so).
   package init?(path: String) {
-    var status = stat()
-    guard unsafe stat(path, &status) == 0 else { return nil }
-    device = UInt64(status.st_dev)
-    inode = UInt64(status.st_ino)
+    guard case .success(let status) = SystemCalls.status(of: path) else { return nil }
+    device = status.device
+    inode = status.inode
   }
 
   /// The regular file at `path`; `nil` when there is none (or it is a FIFO, a device).
   package init?(regularFile path: String) {
-    var status = stat()
-    guard unsafe stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-    device = UInt64(status.st_dev)
-    inode = UInt64(status.st_ino)
+    guard case .success(let status) = SystemCalls.status(of: path), status.isRegularFile else { return nil }
+    device = status.device
+    inode = status.inode
   }
 
   /// `path` made absolute and tidied (`./a/../b` is `b`), for files that do not exist yet.

@@ -21,6 +21,23 @@ import Testing
     #expect(SystemCalls.kind(of: "/dev/null") == .other)
   }
 
+  @Test func aFilesStatusIsItsOwnWhicheverPathNamesIt() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let file = directory.appendingPathComponent("bills.yaml").path
+    try Data("bills: []\n".utf8).write(to: URL(fileURLWithPath: file))
+    #expect(chmod(file, 0o640) == 0)
+    let link = directory.appendingPathComponent("link.yaml").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: file)
+    let status = try SystemCalls.status(of: file).get()
+    #expect(status.size == 10 && status.permissions == 0o640 && status.isRegularFile && !status.isDirectory)
+    #expect(try SystemCalls.status(of: link).get() == status)
+    #expect(try SystemCalls.permissions(of: link).get() == 0o640)
+    #expect(try SystemCalls.status(of: directory.path).get().isDirectory)
+    #expect(try !SystemCalls.status(of: "/dev/null").get().isRegularFile)
+    #expect(throws: SystemCalls.ErrorNumber(code: ENOENT)) { try SystemCalls.status(of: file + ".missing").get() }
+  }
+
   @Test func writesAtomicallyAndLeavesNothingBehindOnFailure() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
