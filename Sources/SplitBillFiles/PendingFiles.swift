@@ -4,9 +4,10 @@ import Synchronization
   import Glibc
 #endif
 
-/// The temporary files of the outputs being written, so that SIGINT, SIGTERM and SIGHUP remove
-/// them before the process ends (a report of millions of bills leaves megabytes behind otherwise),
-/// and so that a later run removes those a killed run (SIGKILL) could not.
+/// The temporary files of the ``ReplacementFile``s being written (outputs, cache entries), so that
+/// SIGINT, SIGTERM and SIGHUP remove them before the process ends (a report of millions of bills
+/// leaves megabytes behind otherwise), and so that a later run removes those a killed run
+/// (SIGKILL) could not.
 ///
 /// The signal handler may run on any thread while another registers a file: the table is made of
 /// 32 slots allocated once, each with an atomic state, and the handler only reads ready slots and

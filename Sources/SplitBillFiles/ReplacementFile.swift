@@ -55,17 +55,20 @@ package final class ReplacementFile {
     }
     // A symbolic link is written through: its target is replaced, the link stays.
     let target = ReplacementFile.resolvingLinks(path)
-    var status = stat()
-    let exists = unsafe stat(target, &status) == 0
-    if exists && (status.st_mode & S_IFMT) == S_IFREG {
+    let existing: SystemCalls.FileStatus? =
+      switch SystemCalls.status(of: target) {
+      case .success(let status): status
+      case .failure: nil
+      }
+    if let existing, existing.isRegularFile {
       // Replacing a file the user may not write would get round its permissions (as `cp` refuses).
       guard unsafe access(target, W_OK) == 0 else { throw WriteError(path: path, reason: ReplacementFile.lastError()) }
-      mode = status.st_mode & 0o7777
+      mode = mode_t(existing.permissions)
     } else {
       mode = nil
     }
-    if exists && (status.st_mode & S_IFMT) != S_IFREG {
-      guard (status.st_mode & S_IFMT) != S_IFDIR else { throw WriteError(path: path, reason: "it is a directory") }
+    if let existing, !existing.isRegularFile {
+      guard !existing.isDirectory else { throw WriteError(path: path, reason: "it is a directory") }
       let descriptor = unsafe open(path, O_WRONLY)
       guard descriptor >= 0 else { throw WriteError(path: path, reason: ReplacementFile.lastError()) }
       self.descriptor = descriptor

@@ -23,7 +23,8 @@ package final class SpoolSink: OutputSink {
   private var failurePlace: String?
   /// The directory of the temporary file, named in a failure.
   private let directory: String
-  /// Bytes written to the file so far.
+  /// Bytes handed to the file so far: where the next flush writes (after a failure they are not
+  /// all there, and nothing is read back).
   private var flushed: Int64 = 0
 
   /// A new, empty spool in `$TMPDIR` (else `/tmp`); in memory if no file can be made there.

@@ -10,7 +10,7 @@ import Testing
 @Suite(
   .serialized,
   .disabled(
-    if: ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] != nil,
+    if: underSanitizer,
     "CPU-time ratios; the plain run checks them"))
 final class HostileInputTests {
   let directory: URL
@@ -102,13 +102,15 @@ final class HostileInputTests {
     return best
   }
 
-  /// The larger size's run of least CPU time, measured until it is within the bound: at most
-  /// eight times the smaller size's least (the fourfold size's linear cost, with room for a
-  /// loaded machine) and a quarter of a second.
+  /// Whether the fourfold size's CPU time is about linear in the smaller's: at most eight times it
+  /// (room for a loaded machine; quadratic work would take sixteen) and a quarter of a second.
+  static func growsLinearly(_ small: Double, _ large: Double) -> Bool { large < 8 * small + 0.25 }
+
+  /// The larger size's run of least CPU time, measured until it is within ``growsLinearly(_:_:)``.
   func fastestLarge(_ small: (bytes: Int, seconds: Double), _ measure: () throws -> (bytes: Int, seconds: Double))
     rethrows -> (bytes: Int, seconds: Double)
   {
-    try fastest(of: 3, enough: { $0.seconds < 8 * small.seconds + 0.25 }, measure)
+    try fastest(of: 3, enough: { Self.growsLinearly(small.seconds, $0.seconds) }, measure)
   }
 
   @Test(
@@ -121,7 +123,7 @@ final class HostileInputTests {
     // Repeated problems are said once, echoed text and source lines are cut: a few lines.
     #expect(large.bytes < 4_096, "\(name): \(large.bytes) bytes of output")
     #expect(large.bytes <= small.bytes + 64, "\(name): \(small.bytes) then \(large.bytes) bytes")
-    #expect(large.seconds < 8 * small.seconds + 0.25, "\(name): \(small.seconds) s then \(large.seconds) s")
+    #expect(Self.growsLinearly(small.seconds, large.seconds), "\(name): \(small.seconds) s then \(large.seconds) s")
   }
 
   /// Settling a bill of thousands of diners (more than the exact search takes: the greedy match).
@@ -135,7 +137,7 @@ final class HostileInputTests {
     let large = try fastestLarge(small) {
       try measure("many.yaml", bill(8_000), size: 8_000, command: command, status: "0")
     }
-    #expect(large.seconds < 8 * small.seconds + 0.25, "\(small.seconds) s then \(large.seconds) s")
+    #expect(Self.growsLinearly(small.seconds, large.seconds), "\(small.seconds) s then \(large.seconds) s")
   }
 
   /// Receipts at hostile sizes: a discount on thousands of named items, an items file whose header
@@ -170,7 +172,7 @@ final class HostileInputTests {
     }
     let small = try fastest(of: 3) { try run(1_000) }
     let large = try fastestLarge(small) { try run(4_000) }
-    #expect(large.seconds < 8 * small.seconds + 0.25, "\(scenario): \(small.seconds) s then \(large.seconds) s")
+    #expect(Self.growsLinearly(small.seconds, large.seconds), "\(scenario): \(small.seconds) s then \(large.seconds) s")
     if scenario == "header" { #expect(large.bytes < 4_096 && large.bytes <= small.bytes + 64, "\(large.bytes) bytes") }
   }
 }

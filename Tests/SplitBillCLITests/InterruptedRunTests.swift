@@ -50,7 +50,7 @@ import Testing
     // Under a sanitizer (`.ci/run`'s second and third runs) six random kills, not 22: the plain
     // run makes them all, and each sanitized run of the binary is several times slower.
     var random = SplitMix64(seed: 0x6B11_1ED5)
-    let randomKills = ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] == nil ? 22 : 6
+    let randomKills = underSanitizer ? 6 : 22
     let kills: [Int?] = [0, nil] + (0..<randomKills).map { _ in Int.random(in: 0...1_200, using: &random) }
     var sawOld = 0
     var sawNew = 0

@@ -169,7 +169,7 @@ struct ScanCommandTests {
 @Suite(
   .enabled(if: needing(realDataPresent), "needs ../shared/realdata beside the clone (real receipts)"),
   .disabled(
-    if: ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] != nil,
+    if: underSanitizer,
     "the real receipts are scanned by the plain run (sanitizers only slow the same code)"))
 struct RealReceiptTests {
   @Test func verifiedMeansTheTotalIsRight() throws {

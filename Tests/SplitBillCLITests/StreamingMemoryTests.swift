@@ -45,7 +45,7 @@ import Testing
   @Test(
     .enabled(if: needing(pythonHas("import resource")), "needs python3 to measure peak memory"),
     .disabled(
-      if: ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] != nil,
+      if: underSanitizer,
       "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
   func readingAndReportingTenTimesMoreBillsNeedsNoMoreMemory() async throws {
     let directory = try FileManager.default.url(
@@ -68,7 +68,7 @@ import Testing
   @Test(
     .enabled(if: needing(pythonHas("import resource")), "needs python3 to measure peak memory"),
     .disabled(
-      if: ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] != nil,
+      if: underSanitizer,
       "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
   func thousandsOfWarningsNeedNoMoreMemory() async throws {
     let directory = try FileManager.default.url(
@@ -91,7 +91,7 @@ import Testing
   @Test(
     .enabled(if: needing(pythonHas("import resource")), "needs python3 to measure peak memory"),
     .disabled(
-      if: ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] != nil,
+      if: underSanitizer,
       "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
   func standardInputStreamsLikeAFile() async throws {
     let directory = try FileManager.default.url(
@@ -113,7 +113,7 @@ import Testing
   /// Past a thousand warnings of one kind, the rest are counted, and the counts say so.
   // Not under a sanitizer: counting on one thread, over thousands of bills (34 s of the two tests
   // under AddressSanitizer, which checks the same readers in their own suites).
-  @Test(.disabled(if: underThreadSanitizer || underAddressSanitizer, "counting; the plain run checks it"))
+  @Test(.disabled(if: underSanitizer, "counting; the plain run checks it"))
   func warningsPastTheLimitAreCountedNotShown() throws {
     let directory = try FileManager.default.url(
       for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
@@ -153,7 +153,7 @@ import Testing
   @Test(
     .enabled(if: needing(pythonHas("import resource")), "needs python3 to measure peak memory"),
     .disabled(
-      if: ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] != nil,
+      if: underSanitizer,
       "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
   func twentyTimesMoreErrorsNeedNoMoreMemory() throws {
     let directory = try FileManager.default.url(
@@ -175,7 +175,7 @@ import Testing
   /// `report` give; the counts and the exit code include them all.
   // Not under a sanitizer: counting on one thread, over thousands of bills (34 s of the two tests
   // under AddressSanitizer, which checks the same readers in their own suites).
-  @Test(.disabled(if: underThreadSanitizer || underAddressSanitizer, "counting; the plain run checks it"))
+  @Test(.disabled(if: underSanitizer, "counting; the plain run checks it"))
   func errorsPastTheLimitAreCountedNotShown() throws {
     let directory = try FileManager.default.url(
       for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)

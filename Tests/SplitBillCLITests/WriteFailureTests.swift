@@ -129,3 +129,5 @@ import Testing
 let underThreadSanitizer = ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] == "thread"
 /// Whether the tests run under AddressSanitizer (.ci/run's second run).
 let underAddressSanitizer = ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] == "address"
+/// Whether the tests run under either sanitizer: the built binary is several times slower there.
+let underSanitizer = ProcessInfo.processInfo.environment["SPLITBILL_SANITIZER"] != nil
