@@ -48,6 +48,10 @@ def main():
             try:
                 result = json.load(open(out.name))["receipts"][0]
             except (ValueError, KeyError, IndexError):
+                # Say why: an exit status past 2 or a signal is a failure of scan, not of the photo.
+                said = done.stderr.strip().splitlines()[:-1]
+                print(f"{entry['file']}: no result (exit status {done.returncode}): {' | '.join(said[-3:])}",
+                      file=sys.stderr)
                 result = {"status": "unreadable", "items": []}
         expected_total = entry.get("total") if entry.get("total_printed", True) else None
         read_total = result.get("total")

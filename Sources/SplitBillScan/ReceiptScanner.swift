@@ -15,7 +15,8 @@ public final class ReceiptScanner {
   /// The widest a page is read at: larger photos are scaled down (time and memory grow with
   /// pixels, recognition does not get better past it).
   static let widestPage = 1800
-  /// The narrowest: smaller photos (a crop of a receipt) are scaled up to it.
+  /// A page narrower than this whose first reading found no word to measure is read again
+  /// enlarged to it (a small crop of a receipt).
   static let narrowestPage = 1000
 
   /// The photo in `bytes` as a vision model gets it: upright (EXIF applied), grey, at most
@@ -28,21 +29,21 @@ public final class ReceiptScanner {
     return jpeg
   }
 
-  /// The height of a word's box Tesseract reads best at, in pixels; a page whose text is much
-  /// smaller or larger is read again scaled to it.
+  /// The height of a word's box Tesseract reads best at, in pixels: small print is enlarged
+  /// toward it.
   static let bestTextHeight = 48
+  /// Word boxes between these heights are read at their size: Tesseract reads them about as
+  /// well as at ``bestTextHeight`` (checked on real receipts, docs/scan.md), and an enlarged
+  /// page costs time in proportion to its pixels.
+  static let readableTextHeights = 20...80
 
-  /// Reads the receipt in `bytes`. Passes after the first run only while no reading has closed
-  /// its arithmetic: the page scaled so its text is of ``bestTextHeight`` (when it is far from
-  /// it), then with its background flattened; the best reading wins.
+  /// Reads the receipt in `bytes`. The page is read at its own size (photos wider than
+  /// ``widestPage`` scaled down). Passes after the first run only while no reading has closed
+  /// its arithmetic: the page scaled so its text nears ``bestTextHeight`` (only when its text is
+  /// outside ``readableTextHeights``), then with its background flattened; the best reading wins.
   public func scan(_ bytes: [UInt8], currency: Currency?, dayFirst: Bool? = nil) throws(PhotoError) -> ScannedReceipt {
     let page = try PageImage.decode(bytes)
-    let width = page.width
-    if width > Self.widestPage {
-      page.scale(by: Float(Self.widestPage) / Float(width))
-    } else if width < Self.narrowestPage {
-      page.scale(by: Float(Self.narrowestPage) / Float(width))
-    }
+    if page.width > Self.widestPage { page.scale(by: Float(Self.widestPage) / Float(page.width)) }
     page.deskew()
     var best: ScannedReceipt?
     var textHeight: Int?
@@ -51,13 +52,8 @@ public final class ReceiptScanner {
       switch pass {
       case .block: image = page
       case .rescaled:
-        // Larger text reads better up to a point: enlarged by half, small print up to three
-        // times; very large print scaled down.
-        guard let height = textHeight, let copy = page.copy() else { continue }
-        let wanted = Float(Self.bestTextHeight) / Float(height)
-        let factor =
-          height > 80 ? wanted : min(height < 20 ? min(wanted, 3) : 1.5, Float(3_600) / Float(page.width))
-        guard abs(factor - 1) > 0.15 else { continue }
+        guard let factor = Self.rescaling(textHeight: textHeight, pageWidth: page.width), let copy = page.copy()
+        else { continue }
         copy.scale(by: factor)
         image = copy
       case .flattened:
@@ -73,6 +69,23 @@ public final class ReceiptScanner {
       if best.map({ receipt.score > $0.score }) ?? true { best = receipt }
     }
     return best ?? ScannedReceipt()
+  }
+
+  /// How much the rescaled pass scales a page `pageWidth` pixels wide whose words' median height
+  /// is `textHeight`, or `nil` when it is not worth a pass: small print enlarged toward
+  /// ``bestTextHeight`` (up to three times, at most 3,600 pixels wide), very large print shrunk to
+  /// it; with no word measured, a page under ``narrowestPage`` enlarged to it.
+  static func rescaling(textHeight: Int?, pageWidth: Int) -> Float? {
+    let factor: Float
+    if let height = textHeight {
+      guard !readableTextHeights.contains(height) else { return nil }
+      let wanted = Float(bestTextHeight) / Float(height)
+      factor = height > readableTextHeights.upperBound ? wanted : min(wanted, 3, Float(3_600) / Float(pageWidth))
+    } else {
+      guard pageWidth < narrowestPage else { return nil }
+      factor = Float(narrowestPage) / Float(pageWidth)
+    }
+    return abs(factor - 1) > 0.15 ? factor : nil
   }
 
   /// The median box height of the words with three letters or digits or more (not specks).

@@ -363,3 +363,29 @@ struct SeededGenerator: RandomNumberGenerator {
     #expect(garbage.status == .needsReview)
   }
 }
+
+/// When the page is read a second time scaled, and by how much.
+@Suite struct RescalingTests {
+  @Test func textOfAReadableHeightIsReadAtItsSize() {
+    for height in [20, 29, 48, 80] {
+      #expect(ReceiptScanner.rescaling(textHeight: height, pageWidth: 1_000) == nil, "\(height) px")
+    }
+  }
+
+  @Test func smallPrintIsEnlargedUpToThreeTimesAndAPageWidthCap() {
+    #expect(ReceiptScanner.rescaling(textHeight: 19, pageWidth: 800) == Float(48) / 19)
+    #expect(ReceiptScanner.rescaling(textHeight: 10, pageWidth: 800) == 3)
+    #expect(ReceiptScanner.rescaling(textHeight: 10, pageWidth: 1_800) == 2)
+  }
+
+  @Test func largePrintIsShrunkToTheBestHeight() {
+    #expect(ReceiptScanner.rescaling(textHeight: 120, pageWidth: 1_800) == 0.4)
+    #expect(ReceiptScanner.rescaling(textHeight: 81, pageWidth: 1_800) == Float(48) / 81)
+  }
+
+  @Test func aSmallPageWithNoWordMeasuredIsEnlargedToTheNarrowestPage() {
+    #expect(ReceiptScanner.rescaling(textHeight: nil, pageWidth: 500) == 2)
+    #expect(ReceiptScanner.rescaling(textHeight: nil, pageWidth: 900) == nil, "within 15 % of the narrowest")
+    #expect(ReceiptScanner.rescaling(textHeight: nil, pageWidth: 1_200) == nil)
+  }
+}
