@@ -122,6 +122,28 @@ for input in "$work"/in/trip-3000.yaml "$work"/in/hostile.yaml "$work"/in/broken
   done
 done
 run "" report samples/trip.yaml --week 2026-W47 --format json
+# The one-bill commands, as a table and as JSON: every kind of bill they take, names that need
+# escaping, and a mistake.
+for json in "" --json; do
+  run "" calc 84.50 --tip 18 --split 3 $json
+  run "" calc 84.50 --tip 15% --people "Ana,Ben,Chloé" --currency EUR $json
+  run "" calc 10000 --currency JPY --tip-amount 500 --people "Ana=2,Ben=1" --leftover remainder $json
+  run "" calc 1.000 --currency KWD --tip 12.5 --people $'x"q\\ y,東京,+SUM(A1),R\u202eL,t\tb' --rounding half-even $json
+  run "" calc 100 --tip 0 --split 3 --leftover to-tip $json
+  run "" calc 99.99 --tip-amount 0.01 --people "Ana;Ben=1.5" --payer Ben --leftover payer $json
+  run "" calc 84,50 --tip 18 --split 7 --decimal-comma --leftover first $json
+  run "" calc --item "Wine=42.00@Ana;Ben" --item "Coffee=3.50x2" --people "Ana,Ben,Chloé" --tip 15 --tax 8% \
+    --discount 10% --discount-items Wine --service 5% $json
+  run "" calc --item "Soup=9.50" --item "Bread=2.00x2" --people Ana,Ben --currency EUR --tax 20% --tax-included \
+    --tip 10 --tip-on total --receipt-total 13.50 $json
+  run "" calc --item "Soup=9.50" --item "Tea=2.25@Ben" --people Ana,Ben --tip-amount 1.00 --service 2.00 \
+    --discount 1.50 --tip-on subtotal 13.25 $json
+  run "" calc 12.00 --tip 15 --item "Soup=9.50" --people Ana $json
+  run "" calc -5 --tip 18 $json
+  run "" suggest "slow service but lovely food" $json
+  run "" suggest "great waiter, cold soup" --amount 84.50 --people "Ana,Ben=2,\"Q\"" --default-tip 18 $json
+  run "" suggest "" --amount 1000 --currency JPY --split 3 --leftover remainder $json
+done
 
 echo "same-output: $compared commands compared, $differences differ"
 ((differences == 0))

@@ -1,7 +1,7 @@
 import Foundation
 import SplitBillInput
-import SplitBillJSON
 import SplitBillModel
+import SplitBillReports
 import SplitBillText
 
 /// One bill as `calc` takes it: the values as typed (text, read exactly), the choices typed.
@@ -98,11 +98,7 @@ public enum Calculator {
   public static func text(of split: BillSplit) -> String { split.text }
 
   /// The split as `calc --json` prints it (one object, no line break at the end).
-  public static func json(of split: BillSplit) -> String {
-    var sink = StringSink()
-    JSON.object(split.jsonMembers).write(to: &sink)
-    return sink.text
-  }
+  public static func json(of split: BillSplit) -> String { split.jsonText(level: 0) }
 
   /// The terms of the bill `request` describes; every mistake names its option.
   public static func terms(_ request: CalcRequest) throws(CalcFailure) -> BillTerms {

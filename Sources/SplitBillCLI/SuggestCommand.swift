@@ -1,7 +1,6 @@
 import SplitBillAdvisor
 import SplitBillCore
 import SplitBillInput
-import SplitBillJSON
 import SplitBillReports
 
 /// `splitbill suggest`: the original app's "ask AI for advice" sheet as a command.
@@ -82,10 +81,7 @@ enum SuggestCommand {
       }
     }
     if arguments.flag("--json") {
-      var members = advice.jsonMembers
-      if let split { members.append(("bill", .object(split.jsonMembers))) }
-      JSON.object(members).write(to: &context.stdout)
-      context.stdout.write("\n")
+      context.stdout.write(advice.suggestionJSON(bill: split) + "\n")
       return .success
     }
     var lines = ["Suggested tip: \(advice.percent)", "Reason: " + TerminalText.sanitize(advice.reason)]

@@ -4,62 +4,33 @@
 import SplitBillModel
 
 extension ReportedBill {
-  /// Appends the bill object: `calc --json`'s members plus id, source, date, description, category,
-  /// tip_source, paid_by and, for advised tips, `advice`, as `JSON.object` writes them at indent 2, as
-  /// UTF-8 bytes and without building the tree: this runs once per bill in every JSON report.
+  /// Appends the bill object: `calc --json`'s members (``BillSplit/appendJSON(to:)``) plus id,
+  /// source, date, description, category, tip_source, paid_by (or payers) and, for advised tips,
+  /// `advice`, as `JSON.object` writes them at indent 2, as UTF-8 bytes and without building the
+  /// tree: this runs once per bill in every JSON report.
   ///
   /// `file` is the bill's source path already escaped, which a report's bills nearly all share;
   /// by default it is escaped here.
   func appendJSON(to out: inout [UInt8], file: EscapedPath? = nil) {
     let file = file.flatMap { $0.file == bill.source.sourceFile ? $0 : nil } ?? EscapedPath(bill.source.sourceFile)
     let split = self.split
-    // Room for the worst case: the literals, numbers, and every string escaped six bytes a byte.
-    var room = 2_048 + JSON.maximumEscapedLength(bill.id) + file.escaped.count
+    var room = split.jsonRoom + JSON.maximumEscapedLength(bill.id) + file.escaped.count
     if let description = bill.description { room += JSON.maximumEscapedLength(description) }
     if let category = bill.category { room += JSON.maximumEscapedLength(category) }
     if let payer = split.payer { room += JSON.maximumEscapedLength(payer) }
     if split.hasSeveralPayers {
       for part in split.payers { room += 128 + JSON.maximumEscapedLength(part.person) }
     }
-    for share in split.shares { room += 256 + JSON.maximumEscapedLength(share.person) }
-    // An itemized bill's breakdowns and items are written as trees (they are few), after the
-    // fixed part.
-    let receipt = split.isItemized ? split.receipt : nil
-    var breakdowns: [[UInt8]] = []
-    if let receipt {
-      breakdowns = split.shares.indices.map { index in
-        var writer = ReceiptJSONWriter(out: [])
-        writer.breakdown(receipt, index, level: 5)
-        return writer.out
-      }
-      room += breakdowns.reduce(0) { $0 + $1.count + 32 }
-    }
-    out.append(atMost: room) { out in
-      // Each literal below is the punctuation, indentation and key between two values, with the
-      // quotes that close one string value and open the next.
-      func text(_ value: String?, then next: StaticString, orNull nullNext: StaticString) {
-        if let value {
-          out.write(0x22)
-          JSON.writeEscaped(value, to: &out)
-          out.write(next)
-        } else {
-          out.write(nullNext)
-        }
-      }
-      func money(_ value: Money) {
-        DecimalText.write(value.minorUnits, scale: value.currency.exponent, to: &out)
-      }
-      func integer(_ value: Int) { DecimalText.write(Int64(value), scale: 0, to: &out) }
-      // A choice's name: letters and hyphens, nothing to escape.
-      func plain(_ value: String) { out.write(utf8: value) }
+    let breakdowns = split.breakdownsJSON
+    out.append(atMost: room + breakdowns.room) { out in
       out.write("{\n      \"id\": \"")
       JSON.writeEscaped(bill.id, to: &out)
       out.write("\",\n      \"source\": \"")
       out.write(bytes: file.escaped)
       out.write(0x3A)
-      integer(bill.source.line)
+      BillSplit.writeInteger(bill.source.line, to: &out)
       out.write(0x3A)
-      integer(bill.source.column)
+      BillSplit.writeInteger(bill.source.column, to: &out)
       if let date = bill.date {
         out.write("\",\n      \"date\": \"")
         date.writeISO(to: &out)
@@ -67,27 +38,13 @@ extension ReportedBill {
       } else {
         out.write("\",\n      \"date\": null,\n      \"description\": ")
       }
-      text(bill.description, then: "\",\n      \"category\": ", orNull: "null,\n      \"category\": ")
-      text(bill.category, then: "\",\n      \"currency\": \"", orNull: "null,\n      \"currency\": \"")
-      split.currency.writeCode(to: &out)
-      out.write("\",\n      \"amount\": \"")
-      money(split.amount)
-      if let percent = split.tipPercent {
-        out.write("\",\n      \"tip_percent\": \"")
-        DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
-        out.write("\",\n      \"tip\": \"")
-      } else {
-        out.write("\",\n      \"tip_percent\": null,\n      \"tip\": \"")
-      }
-      money(split.tip)
-      out.write("\",\n      \"total\": \"")
-      money(split.total)
-      out.write("\",\n      \"leftover_policy\": \"")
-      plain(split.leftoverPolicy.rawValue)
-      out.write("\",\n      \"leftover_to_tip\": \"")
-      money(split.leftoverToTip)
+      BillSplit.writeText(
+        bill.description, then: "\",\n      \"category\": ", orNull: "null,\n      \"category\": ", to: &out)
+      BillSplit.writeText(
+        bill.category, then: "\",\n      \"currency\": \"", orNull: "null,\n      \"currency\": \"", to: &out)
+      split.writeFigures(to: &out)
       out.write("\",\n      \"tip_source\": \"")
-      plain(bill.tipSource.rawValue)
+      out.write(utf8: bill.tipSource.rawValue)
       out.write("\",\n      \"paid_by\": ")
       if split.hasSeveralPayers {
         // Several payers: paid_by is null, payers says who paid what.
@@ -96,57 +53,191 @@ extension ReportedBill {
           out.write("        {\n          \"person\": \"")
           JSON.writeEscaped(part.person, to: &out)
           out.write("\",\n          \"amount\": \"")
-          money(part.amount)
+          BillSplit.writeMoney(part.amount, to: &out)
           out.write(index == split.payers.count - 1 ? "\"\n        }\n" : "\"\n        },\n")
         }
         out.write("      ],\n      \"shares\": [\n")
       } else {
-        text(split.payer, then: "\",\n      \"shares\": [\n", orNull: "null,\n      \"shares\": [\n")
+        BillSplit.writeText(
+          split.payer, then: "\",\n      \"shares\": [\n", orNull: "null,\n      \"shares\": [\n", to: &out)
       }
-      for (index, share) in split.shares.enumerated() {
-        out.write("        {\n          \"person\": \"")
-        JSON.writeEscaped(share.person, to: &out)
-        out.write("\",\n          \"weight\": ")
-        // Exact shares' weights are their parts (below): their weight is 1.
-        DecimalText.writeTrimmed(split.exactShares ? 10_000 : share.weight.tenThousandths, scale: 4, to: &out)
-        out.write(",\n          \"amount\": \"")
-        money(share.amount)
-        out.write("\",\n          \"absorbed\": ")
-        integer(share.absorbed)
-        if let part = split.part(of: share) {
-          out.write(",\n          \"part\": \"")
-          money(part)
-          out.write(0x22)
-        }
-        if !breakdowns.isEmpty {
-          out.write(",\n          \"breakdown\": ")
-          out.write(bytes: breakdowns[index])
-        }
-        if index == split.shares.count - 1 {
-          out.write("\n        }\n")
-        } else {
-          out.write("\n        },\n")
-        }
-      }
-      out.write(advice == nil && receipt == nil ? "      ]\n    }" : "      ]")
+      split.writeShares(to: &out, breakdowns: breakdowns.bytes)
+      out.write(advice == nil && split.itemizedReceipt == nil ? "      ]\n    }" : "      ]")
     }
-    if let receipt {
-      var writer = ReceiptJSONWriter(out: [])
-      swap(&writer.out, &out)
-      writer.out.append(contentsOf: ",\n      \"items\": ".utf8)
-      writer.items(receipt.receipt, level: 3)
-      writer.out.append(contentsOf: ",\n      \"receipt\": ".utf8)
-      writer.figures(receipt, level: 3)
-      swap(&writer.out, &out)
-      if advice == nil { out.append(contentsOf: "\n    }".utf8) }
+    split.appendReceiptJSON(to: &out)
+    guard let advice else {
+      if split.itemizedReceipt != nil { out.append(contentsOf: "\n    }".utf8) }
+      return
     }
-    guard let advice else { return }
     out.append(contentsOf: ",\n      \"advice\": ".utf8)
     // Only advised bills have this: the tree is fine here.
     var object = StringSink()
     JSON.object(advice.jsonMembers).write(to: &object, indent: 3)
     out.append(contentsOf: object.text.utf8)
     out.append(contentsOf: "\n    }".utf8)
+  }
+}
+
+extension BillSplit {
+  /// Appends the bill object `calc --json` prints, as UTF-8 bytes at a report's indentation
+  /// (indent 2: its members six spaces in): `currency, amount, tip_percent, tip, total,
+  /// leftover_policy, leftover_to_tip, shares` (each share's `person, weight, amount, absorbed`,
+  /// its `part` on a bill of exact shares, its `breakdown` on an itemized one), then an itemized
+  /// bill's `items` and `receipt`.
+  ///
+  /// Money is a decimal string in the currency's digits (`"33.34"`), `tip_percent` a decimal
+  /// string without a `%` (`"17.125"`, `null` for a fixed tip on a zero amount), `weight` a JSON
+  /// number and `absorbed` an integer count of minor units. A report's bill object
+  /// (``ReportedBill/appendJSON(to:file:)``) is written of the same parts.
+  func appendJSON(to out: inout [UInt8]) {
+    let breakdowns = breakdownsJSON
+    out.append(atMost: jsonRoom + breakdowns.room) { out in
+      out.write("{\n      \"currency\": \"")
+      writeFigures(to: &out)
+      out.write("\",\n      \"shares\": [\n")
+      writeShares(to: &out, breakdowns: breakdowns.bytes)
+      out.write(itemizedReceipt == nil ? "      ]\n    }" : "      ]")
+    }
+    guard itemizedReceipt != nil else { return }
+    appendReceiptJSON(to: &out)
+    out.append(contentsOf: "\n    }".utf8)
+  }
+
+  /// The receipt of an itemized bill, else `nil`.
+  var itemizedReceipt: ReceiptSplit? { isItemized ? receipt : nil }
+
+  /// Room for the worst case of the members ``writeFigures(to:)`` and ``writeShares(to:breakdowns:)``
+  /// write: the literals, numbers, and every name escaped six bytes a byte.
+  var jsonRoom: Int {
+    var room = 2_048
+    for share in shares { room += 256 + JSON.maximumEscapedLength(share.person) }
+    return room
+  }
+
+  /// An itemized bill's share breakdowns, written apart (they are few) before the fixed part,
+  /// and the room they take in it.
+  var breakdownsJSON: (bytes: [[UInt8]], room: Int) {
+    guard let receipt = itemizedReceipt else { return ([], 0) }
+    let bytes = shares.indices.map { index in
+      var writer = ReceiptJSONWriter(out: [])
+      writer.breakdown(receipt, index, level: 5)
+      return writer.out
+    }
+    return (bytes, bytes.reduce(0) { $0 + $1.count + 32 })
+  }
+
+  /// The currency's code (its opening quote already written) to `leftover_to_tip`'s value (its
+  /// closing quote not yet written).
+  func writeFigures(to out: inout ByteCursor) {
+    currency.writeCode(to: &out)
+    out.write("\",\n      \"amount\": \"")
+    Self.writeMoney(amount, to: &out)
+    if let percent = tipPercent {
+      out.write("\",\n      \"tip_percent\": \"")
+      DecimalText.writeTrimmed(percent.tenThousandths, scale: Percent.scale, to: &out)
+      out.write("\",\n      \"tip\": \"")
+    } else {
+      out.write("\",\n      \"tip_percent\": null,\n      \"tip\": \"")
+    }
+    Self.writeMoney(tip, to: &out)
+    out.write("\",\n      \"total\": \"")
+    Self.writeMoney(total, to: &out)
+    out.write("\",\n      \"leftover_policy\": \"")
+    // A choice's name: letters and hyphens, nothing to escape.
+    out.write(utf8: leftoverPolicy.rawValue)
+    out.write("\",\n      \"leftover_to_tip\": \"")
+    Self.writeMoney(leftoverToTip, to: &out)
+  }
+
+  /// The shares' objects, after `"shares": [` and its line break, up to the array's closing
+  /// bracket (not written).
+  func writeShares(to out: inout ByteCursor, breakdowns: [[UInt8]]) {
+    for (index, share) in shares.enumerated() {
+      out.write("        {\n          \"person\": \"")
+      JSON.writeEscaped(share.person, to: &out)
+      out.write("\",\n          \"weight\": ")
+      // Exact shares' weights are their parts (below): their weight is 1.
+      DecimalText.writeTrimmed(exactShares ? 10_000 : share.weight.tenThousandths, scale: 4, to: &out)
+      out.write(",\n          \"amount\": \"")
+      Self.writeMoney(share.amount, to: &out)
+      out.write("\",\n          \"absorbed\": ")
+      Self.writeInteger(share.absorbed, to: &out)
+      if let part = part(of: share) {
+        out.write(",\n          \"part\": \"")
+        Self.writeMoney(part, to: &out)
+        out.write(0x22)
+      }
+      if !breakdowns.isEmpty {
+        out.write(",\n          \"breakdown\": ")
+        out.write(bytes: breakdowns[index])
+      }
+      if index == shares.count - 1 {
+        out.write("\n        }\n")
+      } else {
+        out.write("\n        },\n")
+      }
+    }
+  }
+
+  /// An itemized bill's `items` and `receipt` members, after the shares' closing bracket (the
+  /// object's closing brace not written).
+  func appendReceiptJSON(to out: inout [UInt8]) {
+    guard let receipt = itemizedReceipt else { return }
+    var writer = ReceiptJSONWriter(out: [])
+    swap(&writer.out, &out)
+    writer.out.append(contentsOf: ",\n      \"items\": ".utf8)
+    writer.items(receipt.receipt, level: 3)
+    writer.out.append(contentsOf: ",\n      \"receipt\": ".utf8)
+    writer.figures(receipt, level: 3)
+    swap(&writer.out, &out)
+  }
+
+  /// A string value and what follows it (the closing quote first), or `null` and what follows.
+  static func writeText(
+    _ value: String?, then next: StaticString, orNull nullNext: StaticString, to out: inout ByteCursor
+  ) {
+    if let value {
+      out.write(0x22)
+      JSON.writeEscaped(value, to: &out)
+      out.write(next)
+    } else {
+      out.write(nullNext)
+    }
+  }
+
+  static func writeMoney(_ value: Money, to out: inout ByteCursor) {
+    DecimalText.write(value.minorUnits, scale: value.currency.exponent, to: &out)
+  }
+
+  static func writeInteger(_ value: Int, to out: inout ByteCursor) {
+    DecimalText.write(Int64(value), scale: 0, to: &out)
+  }
+}
+
+extension BillSplit {
+  /// The bill object as `calc --json` (`level` 0) and `suggest --json` (1: its `bill`) print
+  /// it: ``appendJSON(to:)``'s bytes with each line after the first moved left to
+  /// the level's indentation. A JSON string holds no line break, so every one is the layout's.
+  package func jsonText(level: Int) -> String {
+    precondition((0...2).contains(level), "a bill object is written at indent 0, 1 or 2")
+    var written: [UInt8] = []
+    appendJSON(to: &written)
+    let surplus = 2 * (2 - level)
+    var text: [UInt8] = []
+    text.reserveCapacity(written.count)
+    var toDrop = 0
+    for byte in written {
+      if byte == 0x0A {
+        toDrop = surplus
+      } else if toDrop > 0, byte == 0x20 {
+        toDrop -= 1
+        continue
+      } else {
+        toDrop = 0
+      }
+      text.append(byte)
+    }
+    return String(decoding: text, as: UTF8.self)
   }
 }
 

@@ -2,10 +2,9 @@
 @_spi(ByteWriters) import SplitBillCore
 import SplitBillJSON
 
-/// An itemized bill's `items`, `receipt` and `breakdown` written straight into the report's bytes,
-/// exactly as ``ReceiptSplit/itemsJSON``, ``ReceiptSplit/figuresJSON`` and
-/// ``ReceiptSplit/breakdownJSON(_:)`` write at the same indentation (a test compares them): a tree
-/// for each receipt cost the JSON report more than the rest of the bill.
+/// An itemized bill's `items`, `receipt` and `breakdown` written straight into the bill's bytes,
+/// at any indentation (a test holds them to a JSON tree built apart): a tree for each receipt
+/// cost the JSON report more than the rest of the bill.
 struct ReceiptJSONWriter {
   var out: [UInt8]
 

@@ -6,7 +6,7 @@ import Testing
 @testable import SplitBillReports
 
 @Suite struct BillJSONTests {
-  /// The report's fast bill writer gives exactly what the JSON tree gives, whatever the bill.
+  /// The bill's byte writer gives exactly what the JSON tree gives, whatever the bill.
   @Test func fastWriterMatchesTheTree() throws {
     var ledger = LeftoverLedger()
     let eur = Currency(unchecked: "EUR", exponent: 2)
@@ -40,6 +40,7 @@ import Testing
       var fast: [UInt8] = []
       reported.appendJSON(to: &fast)
       #expect(String(decoding: fast, as: UTF8.self) == sink.text)
+      expectCalcAndSuggestMatchTheTree(reported.split, advice: advice)
     }
   }
 
@@ -75,7 +76,27 @@ import Testing
       reported.appendJSON(to: &fast)
       #expect(String(decoding: fast, as: UTF8.self) == sink.text)
       #expect(sink.text.contains("\"breakdown\": {"))
+      expectCalcAndSuggestMatchTheTree(reported.split, advice: advice)
     }
+  }
+
+  /// `calc --json` (the bill at indent 0) and `suggest --json` (the advice, then the bill one
+  /// level in) are the report's bytes moved left: the same as the tree at their indentation.
+  func expectCalcAndSuggestMatchTheTree(_ split: BillSplit, advice: TipAdvice?) {
+    var calc = StringSink()
+    JSON.object(split.jsonMembers).write(to: &calc)
+    #expect(split.jsonText(level: 0) == calc.text)
+    let advice =
+      advice
+      ?? TipAdvice(
+        percent: .preset15, reason: "no cue", advisor: "offline", model: nil, fallback: false, fallbackReason: nil,
+        clamped: false)
+    var suggest = StringSink()
+    JSON.object(advice.jsonMembers + [("bill", .object(split.jsonMembers))]).write(to: &suggest)
+    #expect(advice.suggestionJSON(bill: split) == suggest.text)
+    var alone = StringSink()
+    JSON.object(advice.jsonMembers).write(to: &alone)
+    #expect(advice.suggestionJSON(bill: nil) == alone.text)
   }
 }
 
@@ -97,5 +118,111 @@ extension ReportedBill {
     members.insert(("paid_by", .optional(split.payer)), at: shares + 1)
     if let advice { members.append(("advice", .object(advice.jsonMembers))) }
     return members
+  }
+}
+
+// The bill object built as a tree: an encoding written apart from the byte writer, the reference
+// the tests compare it with.
+extension BillSplit {
+  /// The bill object `calc --json` prints and every report reuses:
+  /// `currency, amount, tip_percent, tip, total, leftover_policy, leftover_to_tip, shares`.
+  ///
+  /// Money is a decimal string in the currency's digits (`"33.34"`), `tip_percent` a decimal
+  /// string without a `%` (`"17.125"`, `null` for a fixed tip on a zero amount), `weight` a JSON
+  /// number and `absorbed` an integer count of minor units.
+  var jsonMembers: [(String, JSON)] {
+    [
+      ("currency", .string(currency.code)),
+      ("amount", .money(amount)),
+      ("tip_percent", .optional(tipPercent?.decimalString)),
+      ("tip", .money(tip)),
+      ("total", .money(total)),
+      ("leftover_policy", .string(leftoverPolicy.rawValue)),
+      ("leftover_to_tip", .money(leftoverToTip)),
+      (
+        "shares",
+        .array(
+          shares.enumerated().map { index, share in
+            var members: [(String, JSON)] = [
+              ("person", .string(share.person)),
+              ("weight", .number(share.weight.description)),
+              ("amount", .money(share.amount)),
+              ("absorbed", .int(share.absorbed)),
+            ]
+            if let receipt { members.append(("breakdown", receipt.breakdownJSON(index))) }
+            return .object(members)
+          })
+      ),
+    ] + (receipt.map { [("items", $0.itemsJSON), ("receipt", $0.figuresJSON)] } ?? [])
+  }
+}
+
+extension ReceiptSplit {
+  /// The bill's `items` array: each line's name, price, quantity, total and who shares it
+  /// (`for`: `null` for every diner, else people with their weights).
+  var itemsJSON: JSON {
+    .array(
+      receipt.items.map { item in
+        .object([
+          ("name", .string(item.name)),
+          ("price", .money(item.price)),
+          ("quantity", .number(item.quantity.description)),
+          ("total", .money(item.total)),
+          (
+            "for",
+            item.sharers.map { sharers in
+              .array(
+                sharers.map { .object([("person", .string($0.name)), ("weight", .number($0.weight.description))]) })
+            } ?? .null
+          ),
+        ])
+      })
+  }
+
+  /// The bill's `receipt` object: subtotal, discount (with the items it is on), service, tax,
+  /// tax_included, tip_on, tip_base and receipt_total, money as decimal strings.
+  var figuresJSON: JSON {
+    .object([
+      ("subtotal", .money(figures.subtotal)),
+      ("discount", .money(figures.discount)),
+      (
+        "discount_rate",
+        .optional(receipt.discount?.rate?.decimalString)
+      ),
+      ("discount_items", receipt.discountItems.map { .array($0.map(JSON.string)) } ?? .null),
+      ("service", .money(figures.service)),
+      (
+        "service_rate",
+        .optional(receipt.service?.rate?.decimalString)
+      ),
+      ("tax", .money(figures.tax)),
+      ("tax_rate", .optional(receipt.tax?.rate?.decimalString)),
+      ("tax_included", .bool(figures.taxIncluded)),
+      ("before_tip", .money(figures.beforeTip)),
+      ("tip_on", .string(receipt.tipOn.rawValue)),
+      ("tip_base", .money(figures.tipBase)),
+      ("receipt_total", receipt.receiptTotal.map(JSON.money) ?? .null),
+    ])
+  }
+
+  /// A share's `breakdown`: its items, discount (zero or negative), service, tax and tip parts,
+  /// which with its absorbed units add up to its amount (tax not, when included in the prices),
+  /// and its `portions` of the lines it shares.
+  func breakdownJSON(_ index: Int) -> JSON {
+    let breakdown = breakdowns[index]
+    return .object([
+      ("items", .money(breakdown.items)),
+      ("discount", .money(breakdown.discount)),
+      ("service", .money(breakdown.service)),
+      ("tax", .money(breakdown.tax)),
+      ("tip", .money(breakdown.tip)),
+      (
+        "portions",
+        .array(
+          breakdown.portions.map {
+            .object([("item", .string(receipt.items[$0.item].name)), ("portion", .string($0.fraction))])
+          })
+      ),
+    ])
   }
 }
