@@ -123,6 +123,13 @@ extension ByteCursor {
     unsafe bytes.withUnsafeBufferPointer { unsafe write($0) }
   }
 
+  /// Writes `value` as its bytes, least significant first (a spill file's fixed-width fields).
+  @inlinable @inline(__always)
+  public mutating func write<Integer: FixedWidthInteger>(littleEndian value: Integer) {
+    let room = unsafe take(MemoryLayout<Integer>.size)
+    unsafe UnsafeMutableRawPointer(room).storeBytes(of: value.littleEndian, as: Integer.self)
+  }
+
   /// Writes `count` spaces (none for a count below one).
   @inlinable
   public mutating func write(spaces count: Int) {

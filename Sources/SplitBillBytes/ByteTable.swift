@@ -131,6 +131,9 @@ package enum ByteHash {
 
   package static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 { unsafe hashAndWords(bytes).hash }
 
+  /// ``hash(_:)`` of the bytes `bytes` views.
+  package static func hash(_ bytes: Span<UInt8>) -> UInt64 { unsafe bytes.withUnsafeBufferPointer { unsafe hash($0) } }
+
   /// The hash of more than 16 bytes: eight at a time, the last eight read overlapping the rest.
   private static func longHash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
     guard let base = bytes.baseAddress else { return 0 }

@@ -74,6 +74,11 @@ package enum SystemCalls {
   /// `nil` when every byte was written, else the error number (`EIO` when the system wrote nothing
   /// and named no error).
   package static func write(_ bytes: [UInt8], to descriptor: Int32, at offset: Int64? = nil) -> Int32? {
+    write(bytes.span, to: descriptor, at: offset)
+  }
+
+  /// ``write(_:to:at:)`` of the bytes `bytes` views.
+  package static func write(_ bytes: Span<UInt8>, to descriptor: Int32, at offset: Int64? = nil) -> Int32? {
     unsafe bytes.withUnsafeBytes { buffer in
       var done = 0
       while done < buffer.count {

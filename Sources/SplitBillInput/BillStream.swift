@@ -528,13 +528,10 @@ package struct BillStream {
       let payer =
         bill.terms.payers.count > 1 ? bill.terms.payers.map(\.person).joined(separator: ";") : bill.terms.payer ?? ""
       // Written on the stack; bytes suffice as the key: the payer's name is in NFC, the rest is ASCII.
-      unsafe withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.receiptKeyRoom(payer, bill.terms.amount)) {
-        room in
-        var key = unsafe ByteCursor(room)
+      withScratchBytes(atMost: Self.receiptKeyRoom(payer, bill.terms.amount)) { key in
         Self.writeReceiptKey(date, bill.terms.amount, payer, to: &key)
-        unsafe receipts.add(
-          utf8: UnsafeBufferPointer(rebasing: room[..<key.count]), id: bill.id, ordinal: recordCount,
-          location: bill.source)
+      } read: { key in
+        receipts.add(utf8: key, id: bill.id, ordinal: recordCount, location: bill.source)
       }
     }
     return repeated

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import SplitBillBytes
+@_spi(ByteWriters) import SplitBillBytes
 import SplitBillCore
 import SplitBillFiles
 import SplitBillModel
@@ -53,32 +53,27 @@ struct RepeatFinder {
   /// Gives the key's hash.
   @discardableResult
   func add(key: String, id: String?, ordinal: Int, location: SourceLocation) -> UInt64 {
-    var key = key
-    return key.withUTF8 { utf8 in
-      let hash: UInt64
-      if unsafe utf8.allSatisfy({ $0 < 0x80 }) {
-        hash = unsafe ByteHash.hash(utf8)
-      } else {
-        var normalized = unsafe String(decoding: utf8, as: UTF8.self).precomposedStringWithCanonicalMapping
-        hash = normalized.withUTF8 { unsafe ByteHash.hash($0) }
-      }
-      unsafe append(hash: hash, key: utf8, id: id, ordinal: ordinal, location: location)
-      return hash
+    let utf8 = key.utf8.span
+    var ascii = true
+    for index in utf8.indices where utf8[index] >= 0x80 {
+      ascii = false
+      break
     }
+    let hash = ascii ? ByteHash.hash(utf8) : ByteHash.hash(key.precomposedStringWithCanonicalMapping.utf8.span)
+    append(hash: hash, key: utf8, id: id, ordinal: ordinal, location: location)
+    return hash
   }
 
   /// Adds a key given as UTF-8 bytes, hashed as bytes, without making a string of it: for keys
   /// whose equal texts are always equal bytes (ASCII, names already in NFC). A finder takes its
   /// keys one way only.
-  func add(utf8 key: UnsafeBufferPointer<UInt8>, id: String?, ordinal: Int, location: SourceLocation) {
-    unsafe append(hash: ByteHash.hash(key), key: key, id: id, ordinal: ordinal, location: location)
+  func add(utf8 key: Span<UInt8>, id: String?, ordinal: Int, location: SourceLocation) {
+    append(hash: ByteHash.hash(key), key: key, id: id, ordinal: ordinal, location: location)
   }
 
   /// Appends the entry to the partition its hash picks.
-  private func append(
-    hash: UInt64, key: UnsafeBufferPointer<UInt8>, id: String?, ordinal: Int, location: SourceLocation
-  ) {
-    unsafe partitions[Int(hash % UInt64(Self.partitionCount))].append(
+  private func append(hash: UInt64, key: Span<UInt8>, id: String?, ordinal: Int, location: SourceLocation) {
+    partitions[Int(hash % UInt64(Self.partitionCount))].append(
       hash: hash, ordinal: ordinal, location: location, id: id, key: key)
   }
 
@@ -134,16 +129,16 @@ struct RepeatFinder {
     // more candidates to compare in full, never a wrong answer, and the table is half the size.
     var seen = HashSet<UInt32>(room: partition.entries)
     var candidates = HashSet<UInt32>(room: 16)
-    unsafe partition.scan { hash, _ in
+    partition.scan { hash, _ in
       if !seen.insert(HashSet<UInt32>.key(hash)) { candidates.insert(HashSet<UInt32>.key(hash)) }
     }
     guard !candidates.isEmpty else { return ([], 0) }
     var found: [Repeat] = []
     var count = 0
     var first: [String: Entry] = [:]
-    unsafe partition.scan { hash, bytes in
+    partition.scan { hash, bytes in
       guard candidates.contains(HashSet<UInt32>.key(hash)) else { return }
-      var reader = unsafe EntryReader(bytes: bytes)
+      var reader = EntryReader(bytes: bytes)
       guard let entry = reader.next(), !skipping.contains(entry.ordinal) else { return }
       if let earlier = first[entry.key] {
         count += 1
@@ -228,18 +223,14 @@ private struct UncheckedPartitions: @unchecked Sendable {
 
 /// One partition: entries encoded as bytes, in the order added.
 ///
-/// An entry: hash (8 bytes), ordinal (8), file (its ``SourceFile/number``), line, column (4 each), the key's UTF-8 length (4) and
-/// bytes, the id's length (4, all ones when the id is the key) and bytes; integers little-endian.
-///
-/// Safe to use: it owns `buffer` (allocated in `init`, grown by `realloc`, freed in `deinit`);
-/// every write makes room first.
-@safe private final class Partition {
-  /// Entries not yet in the file: raw memory written in place, an entry's bytes stored at once
-  /// (appending them to an array one field at a time was a third of the cost of a check).
-  private var buffer: UnsafeMutableRawPointer
-  /// Bytes in `buffer`.
-  private var count = 0
-  private var capacity = Partition.flushSize + 256
+/// An entry: hash (8 bytes), ordinal (8), file (its ``SourceFile/number``), line, column (4 each),
+/// the key's UTF-8 length (4) and bytes, the id's length (4, all ones when the id is the key) and
+/// bytes; integers little-endian.
+private final class Partition {
+  /// Entries not yet in the file, written in place through a ``ByteCursor`` (an entry's bytes
+  /// stored at once: appending them to an array one field at a time was a third of the cost of
+  /// a check).
+  private let buffer = RecordBuffer(capacity: Partition.flushSize + 256)
   /// Entries added, in the file and in the buffer.
   private(set) var entries = 0
   private let directory: String
@@ -247,93 +238,78 @@ private struct UncheckedPartitions: @unchecked Sendable {
   private var fileSize = 0
   private var inMemoryOnly = false
   private static let flushSize = 8192
+  /// The bytes of an entry before its key, and between its key and its id.
+  private static let fixedLength = 36
 
   init(directory: String) {
     self.directory = directory
-    unsafe buffer = .allocate(byteCount: capacity, alignment: 8)
   }
 
   deinit {
     if descriptor >= 0 { close(descriptor) }
-    unsafe buffer.deallocate()
   }
 
-  /// The entries still in memory.
-  private var buffered: UnsafeRawBufferPointer { unsafe UnsafeRawBufferPointer(start: buffer, count: count) }
-
-  func append(hash: UInt64, ordinal: Int, location: SourceLocation, id: String?, key: UnsafeBufferPointer<UInt8>) {
-    let idLength = id?.utf8.count ?? 0
-    reserve(36 + key.count + idLength)
-    put(hash)
-    put(UInt64(ordinal))
-    put(location.sourceFile.number)
-    put(UInt32(clamping: location.line))
-    put(UInt32(clamping: location.column))
-    unsafe put(key)
-    if var id { id.withUTF8 { unsafe put($0) } } else { put(UInt32.max) }
-    entries += 1
-    if count >= Self.flushSize && !inMemoryOnly { flush() }
-  }
-
-  /// Makes room for `length` more bytes.
-  private func reserve(_ length: Int) {
-    guard capacity - count < length else { return }
-    capacity = Swift.max(2 * capacity, count + length)
-    let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
-    unsafe larger.copyMemory(from: buffer, byteCount: count)
-    unsafe buffer.deallocate()
-    unsafe buffer = unsafe larger
-  }
-
-  /// Replaces the buffered entries with `bytes`.
-  private func replaceBuffered(with bytes: [UInt8]) {
-    count = 0
-    reserve(bytes.count)
-    unsafe bytes.withUnsafeBytes {
-      if let base = $0.baseAddress { unsafe buffer.copyMemory(from: base, byteCount: $0.count) }
+  func append(hash: UInt64, ordinal: Int, location: SourceLocation, id: String?, key: Span<UInt8>) {
+    buffer.append(atMost: Self.fixedLength + key.count + (id?.utf8.count ?? 0)) { out in
+      out.write(littleEndian: hash)
+      out.write(littleEndian: UInt64(ordinal))
+      out.write(littleEndian: location.sourceFile.number)
+      out.write(littleEndian: UInt32(clamping: location.line))
+      out.write(littleEndian: UInt32(clamping: location.column))
+      out.write(littleEndian: UInt32(key.count))
+      out.write(key)
+      if let id {
+        out.write(littleEndian: UInt32(id.utf8.count))
+        out.write(utf8: id)
+      } else {
+        out.write(littleEndian: UInt32.max)
+      }
     }
-    count = bytes.count
+    entries += 1
+    if buffer.count >= Self.flushSize && !inMemoryOnly { flush() }
   }
 
   /// Calls `body` with every entry's hash and bytes, in the order added, reading the file in
   /// 64 KiB pieces: the entries are found in place, and an entry cut by the end of a piece is
-  /// carried to the front of the next (the piece grows for an entry longer than it).
-  func scan(_ body: (UInt64, UnsafeBufferPointer<UInt8>) -> Void) {
-    var piece: [UInt8] = []
-    var filled = 0
-    // Hands on the whole entries of piece[..<filled] and moves what is left to the front.
+  /// carried to the front of the next.
+  func scan(_ body: (UInt64, ArraySlice<UInt8>) -> Void) {
+    var pending: [UInt8] = []
+    // Hands on the whole entries of `pending` and keeps what is left.
     func consume() {
-      let used = unsafe piece.withUnsafeBufferPointer { bytes -> Int in
-        var start = 0
-        while let (hash, end) = unsafe EntryReader.entry(in: UnsafeBufferPointer(rebasing: bytes[..<filled]), at: start)
-        {
-          unsafe body(hash, UnsafeBufferPointer(rebasing: bytes[start..<end]))
-          start = end
-        }
-        return start
+      var start = 0
+      while let (hash, end) = Self.entry(in: pending.span, at: start) {
+        body(hash, pending[start..<end])
+        start = end
       }
-      unsafe piece.withUnsafeMutableBufferPointer { bytes in
-        guard used > 0, let base = bytes.baseAddress else { return }
-        unsafe base.update(from: base + used, count: filled - used)
-      }
-      filled -= used
+      pending.removeFirst(start)
     }
     var offset = 0
     while offset < fileSize {
-      if piece.count - filled < 65536 { piece += [UInt8](repeating: 0, count: 65536) }
-      let read = unsafe piece.withUnsafeMutableBytes { bytes -> Int in
-        guard let base = bytes.baseAddress else { return 0 }
-        return unsafe pread(descriptor, base + filled, min(bytes.count - filled, fileSize - offset), off_t(offset))
-      }
-      guard read > 0 else { break }
-      offset += read
-      filled += read
+      guard
+        case .success(let piece) = SystemCalls.read(
+          upTo: min(65536, fileSize - offset), at: Int64(offset), from: descriptor),
+        !piece.isEmpty
+      else { break }
+      offset += piece.count
+      pending += piece
       consume()
     }
     // Then what is still in the buffer.
-    unsafe piece.replaceSubrange(filled..., with: buffered)
-    filled = piece.count
+    pending += buffer.bytes
     consume()
+  }
+
+  /// The hash and end of the whole entry that starts at `start` in `bytes`, if it is all there
+  /// (a truncated entry, which a failed read can leave, ends them).
+  private static func entry(in bytes: Span<UInt8>, at start: Int) -> (hash: UInt64, end: Int)? {
+    let available = bytes.count - start
+    guard available >= fixedLength else { return nil }
+    let keyLength = Int(bytes.littleEndian(at: start + 28, as: UInt32.self))
+    guard available >= fixedLength + keyLength else { return nil }
+    let idLength = bytes.littleEndian(at: start + 32 + keyLength, as: UInt32.self)
+    let length = fixedLength + keyLength + (idLength == UInt32.max ? 0 : Int(idLength))
+    guard available >= length else { return nil }
+    return (bytes.littleEndian(at: start, as: UInt64.self), start + length)
   }
 
   /// Moves the buffer to the temporary file. Without one (none could be made, or the disk is full)
@@ -346,84 +322,43 @@ private struct UncheckedPartitions: @unchecked Sendable {
         return
       }
     }
-    var written = 0
-    while written < count {
-      let result = unsafe write(descriptor, buffer + written, count - written)
-      if result < 0 && errno == EINTR { continue }
-      guard result > 0 else { break }
-      written += result
-    }
-    if written == count {
-      fileSize += written
-      count = 0
+    guard buffer.withBytes({ SystemCalls.write($0, to: descriptor, at: Int64(fileSize)) }) != nil else {
+      fileSize += buffer.count
+      buffer.removeAll()
       return
     }
     // The disk is full: bring back what the file holds and keep everything here from now on.
     // The file holds `fileSize` bytes of whole entries; what a short write put past them is
     // ignored, and the whole buffer is kept.
     var earlier: [UInt8] = []
-    scanFile { earlier += $0 }
-    unsafe replaceBuffered(with: earlier + buffered)
+    var offset = 0
+    while offset < fileSize,
+      case .success(let piece) = SystemCalls.read(
+        upTo: min(65536, fileSize - offset), at: Int64(offset), from: descriptor),
+      !piece.isEmpty
+    {
+      earlier += piece
+      offset += piece.count
+    }
+    buffer.replace(with: earlier + buffer.bytes)
     close(descriptor)
     descriptor = -1
     fileSize = 0
     inMemoryOnly = true
   }
-
-  private func scanFile(_ body: (ArraySlice<UInt8>) -> Void) {
-    var offset = 0
-    var piece = [UInt8](repeating: 0, count: 65536)
-    while offset < fileSize {
-      let read = unsafe piece.withUnsafeMutableBytes {
-        unsafe pread(descriptor, $0.baseAddress, min($0.count, fileSize - offset), off_t(offset))
-      }
-      guard read > 0 else { break }
-      offset += read
-      body(piece[..<read])
-    }
-  }
-
-  // Writers of an entry's fields into room made by `reserve`.
-  private func put(_ value: UInt64) {
-    unsafe buffer.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt64.self)
-    count += 8
-  }
-  private func put(_ value: UInt32) {
-    unsafe buffer.storeBytes(of: value.littleEndian, toByteOffset: count, as: UInt32.self)
-    count += 4
-  }
-  private func put(_ utf8: UnsafeBufferPointer<UInt8>) {
-    put(UInt32(utf8.count))
-    if let base = utf8.baseAddress { unsafe (buffer + count).copyMemory(from: base, byteCount: utf8.count) }
-    count += utf8.count
-  }
 }
 
-/// Decodes what ``Partition`` wrote. A truncated entry (a failed read can leave one) ends it.
-///
-/// Safe to use while the bytes it was made with are: it is made inside the scope that lends
-/// them, and every read is checked against their count.
-@safe private struct EntryReader {
-  let bytes: UnsafeBufferPointer<UInt8>
-  private(set) var offset = 0
+/// Decodes one entry as ``Partition`` wrote it; `nil` for a truncated one.
+private struct EntryReader {
+  let bytes: ArraySlice<UInt8>
+  private(set) var offset: Int
 
-  init(bytes: UnsafeBufferPointer<UInt8>) { unsafe self.bytes = unsafe bytes }
-
-  /// The hash and end of the whole entry that starts at `start` in `bytes`, if it is all there.
-  static func entry(in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> (hash: UInt64, end: Int)? {
-    // hash, ordinal (8 each), file, line, column, key length (4 each), key, id length (4), id.
-    let available = bytes.count - start
-    guard available >= 36, let base = bytes.baseAddress else { return nil }
-    let entry = unsafe UnsafeRawPointer(base + start)
-    let keyLength = unsafe Int(UInt32(littleEndian: entry.loadUnaligned(fromByteOffset: 28, as: UInt32.self)))
-    guard available >= 36 + keyLength else { return nil }
-    let idLength = unsafe UInt32(littleEndian: entry.loadUnaligned(fromByteOffset: 32 + keyLength, as: UInt32.self))
-    let length = 36 + keyLength + (idLength == UInt32.max ? 0 : Int(idLength))
-    guard available >= length else { return nil }
-    return unsafe (UInt64(littleEndian: entry.loadUnaligned(as: UInt64.self)), start + length)
+  init(bytes: ArraySlice<UInt8>) {
+    self.bytes = bytes
+    offset = bytes.startIndex
   }
 
-  /// The next entry, or nil at the end.
+  /// The entry, or nil if it is cut short.
   mutating func next() -> RepeatFinder.Entry? {
     guard u64() != nil, let ordinal = u64(), let file = u32(), let line = u32(), let column = u32(),
       let keyLength = u32(), let key = text(length: keyLength), let idLength = u32()
@@ -435,21 +370,17 @@ private struct UncheckedPartitions: @unchecked Sendable {
       key: key)
   }
 
-  private mutating func take(_ count: Int) -> UnsafeBufferPointer<UInt8>? {
-    guard unsafe bytes.count - offset >= count else { return nil }
+  private mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
+    guard bytes.endIndex - offset >= count else { return nil }
     defer { offset += count }
-    return unsafe UnsafeBufferPointer(rebasing: bytes[offset..<offset + count])
+    return bytes[offset..<offset + count]
   }
 
-  private mutating func u64() -> UInt64? {
-    unsafe take(8).map { unsafe $0.reversed().reduce(0) { $0 << 8 | UInt64($1) } }
-  }
+  private mutating func u64() -> UInt64? { take(8).map { $0.reversed().reduce(0) { $0 << 8 | UInt64($1) } } }
 
-  private mutating func u32() -> UInt32? {
-    unsafe take(4).map { unsafe $0.reversed().reduce(0) { $0 << 8 | UInt32($1) } }
-  }
+  private mutating func u32() -> UInt32? { take(4).map { $0.reversed().reduce(0) { $0 << 8 | UInt32($1) } } }
 
   private mutating func text(length: UInt32) -> String? {
-    unsafe take(Int(length)).map { unsafe String(decoding: $0, as: UTF8.self) }
+    take(Int(length)).map { String(decoding: $0, as: UTF8.self) }
   }
 }
