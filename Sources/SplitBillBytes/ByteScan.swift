@@ -45,6 +45,16 @@
     return high & highBits == 0
   }
 
+  /// ``isASCII(_:)`` of the bytes `bytes` views.
+  @inlinable public static func isASCII(_ bytes: Span<UInt8>) -> Bool {
+    unsafe bytes.withUnsafeBufferPointer { unsafe isASCII($0) }
+  }
+
+  /// The bytes `bytes` views as text, ill-formed UTF-8 repaired (U+FFFD), as `String(decoding:as:)` does.
+  @inlinable public static func string(_ bytes: Span<UInt8>) -> String {
+    unsafe bytes.withUnsafeBufferPointer { unsafe String(decoding: $0, as: UTF8.self) }
+  }
+
   /// Whether `bytes` are well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing
   /// past U+10FFFF), as `String(validating:as:)` decides, without its generic machinery.
   @inlinable public static func isValidUTF8(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(ByteWriters) import SplitBillBytes
 import SplitBillCSV
 import SplitBillFiles
 import SplitBillModel
@@ -164,21 +165,17 @@ extension CSVBillReader {
 
   /// The names and weights of a `for` cell (`Ana;Ben`, `Ana:2;Ben:1`), each located at the cell.
   private static func sharers(in cell: LocatedText, decimalComma: Bool) -> [ItemSource.Sharer] {
-    var text = cell.text
-    return text.withUTF8 { bytes in
-      var sharers: [ItemSource.Sharer] = []
-      var cursor = 0
-      while let (name, weight) = unsafe DinerList.item(in: bytes, after: &cursor, decimalComma: decimalComma) {
-        let nameText = unsafe String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self)
-        let weightText = weight.map {
-          unsafe String(decoding: UnsafeBufferPointer(rebasing: bytes[$0.text]), as: UTF8.self)
-        }
-        sharers.append(
-          ItemSource.Sharer(
-            name: LocatedText(text: nameText, location: cell.location),
-            weight: weightText.map { LocatedText(text: $0, location: cell.location) }))
-      }
-      return sharers
+    let bytes = cell.text.utf8.span
+    var sharers: [ItemSource.Sharer] = []
+    var cursor = 0
+    while let (name, weight) = DinerList.item(in: bytes, after: &cursor, decimalComma: decimalComma) {
+      let nameText = ByteScan.string(bytes.extracting(name))
+      let weightText = weight.map { ByteScan.string(bytes.extracting($0.text)) }
+      sharers.append(
+        ItemSource.Sharer(
+          name: LocatedText(text: nameText, location: cell.location),
+          weight: weightText.map { LocatedText(text: $0, location: cell.location) }))
     }
+    return sharers
   }
 }

@@ -165,7 +165,7 @@ import SplitBillModel
     case .repeat: return unsafe cell.contains { $0 == 0x3A || $0 == 0x3D } ? .entries : .text(whole)
     default: break
     }
-    guard let count = unsafe DinerList.headCount(in: cell, decimalComma: decimalComma) else { return .entries }
+    guard let count = unsafe DinerList.headCount(in: cell.span, decimalComma: decimalComma) else { return .entries }
     var text = whole
     text.start += Int32(count.lowerBound)
     text.end = Int32(range.lowerBound + count.upperBound)
@@ -187,7 +187,7 @@ import SplitBillModel
     guard let column = layout.column(of: key) else { return nil }
     let range = unsafe cells[column].range
     let cell = unsafe UnsafeBufferPointer(rebasing: bytes[range])
-    guard let (name, weight) = unsafe DinerList.item(in: cell, after: &cursor, decimalComma: decimalComma) else {
+    guard let (name, weight) = unsafe DinerList.item(in: cell.span, after: &cursor, decimalComma: decimalComma) else {
       return nil
     }
     func text(_ part: Range<Int>, at: Int) -> Text {

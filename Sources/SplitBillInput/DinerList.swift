@@ -22,11 +22,11 @@ package enum DinerList {
   /// The index of the first separator (or, with `weights`, weight mark) in `text` from `start`.
   @inline(__always)
   private static func firstMark(
-    in text: UnsafeBufferPointer<UInt8>, from start: Int, weights: Bool, decimalComma: Bool
+    in text: Span<UInt8>, from start: Int, weights: Bool, decimalComma: Bool
   ) -> Int? {
     var index = start
     while index < text.count {
-      let byte = unsafe text[index]
+      let byte = text[index]
       if isSeparator(byte, decimalComma: decimalComma) || (weights && isWeightMark(byte)) { return index }
       index += 1
     }
@@ -36,41 +36,46 @@ package enum DinerList {
   /// Where the head count lies in `text`, if the text is one: a single item, without a separator
   /// or a weight, that is a number (digits, a sign, or any Unicode digits, which are then refused
   /// as a count).
-  static func headCount(in text: UnsafeBufferPointer<UInt8>, decimalComma: Bool) -> Range<Int>? {
-    guard unsafe firstMark(in: text, from: 0, weights: true, decimalComma: decimalComma) == nil else { return nil }
+  static func headCount(in text: Span<UInt8>, decimalComma: Bool) -> Range<Int>? {
+    guard firstMark(in: text, from: 0, weights: true, decimalComma: decimalComma) == nil else { return nil }
     var start = 0
     var end = text.count
-    while start < end, unsafe text[start] == 0x20 || text[start] == 0x09 { start += 1 }
-    while end > start, unsafe text[end - 1] == 0x20 || text[end - 1] == 0x09 { end -= 1 }
+    while start < end, text[start] == 0x20 || text[start] == 0x09 { start += 1 }
+    while end > start, text[end - 1] == 0x20 || text[end - 1] == 0x09 { end -= 1 }
     guard start < end else { return nil }
-    let trimmed = unsafe UnsafeBufferPointer(rebasing: text[start..<end])
-    if unsafe trimmed.allSatisfy({ (0x30...0x39).contains($0) }) { return start..<end }
-    let string = unsafe String(decoding: trimmed, as: UTF8.self)
-    let isCount = unsafe (!ByteScan.isASCII(trimmed) && string.allSatisfy(\.isNumber)) || Int(string) != nil
+    var digitsOnly = true
+    for index in start..<end where !(0x30...0x39).contains(text[index]) {
+      digitsOnly = false
+      break
+    }
+    if digitsOnly { return start..<end }
+    let trimmed = text.extracting(start..<end)
+    let string = ByteScan.string(trimmed)
+    let isCount = (!ByteScan.isASCII(trimmed) && string.allSatisfy(\.isNumber)) || Int(string) != nil
     return isCount ? start..<end : nil
   }
 
   /// The item after `cursor` (0 for the first; the cursor is then moved past it): its name and,
   /// after a weight mark, its weight (the text without the spaces and tabs around it, and the
   /// place right after the mark), as ranges of `text`; `nil` after the last.
-  static func item(in text: UnsafeBufferPointer<UInt8>, after cursor: inout Int, decimalComma: Bool) -> (
+  static func item(in text: Span<UInt8>, after cursor: inout Int, decimalComma: Bool) -> (
     name: Range<Int>, weight: (text: Range<Int>, at: Int)?
   )? {
     // The cursor is one past the start of the next item, so that 0 means none read yet.
     guard cursor <= text.count + 1 else { return nil }
     let start = cursor == 0 ? 0 : cursor - 1
-    let found = unsafe firstMark(in: text, from: start, weights: true, decimalComma: decimalComma)
-    guard let mark = found, unsafe isWeightMark(text[mark]) else {
+    let found = firstMark(in: text, from: start, weights: true, decimalComma: decimalComma)
+    guard let mark = found, isWeightMark(text[mark]) else {
       let end = found ?? text.count
       cursor = end + 2
       return (start..<end, nil)
     }
-    let end = unsafe firstMark(in: text, from: mark + 1, weights: false, decimalComma: decimalComma) ?? text.count
+    let end = firstMark(in: text, from: mark + 1, weights: false, decimalComma: decimalComma) ?? text.count
     cursor = end + 2
     var weightStart = mark + 1
     var weightEnd = end
-    while weightStart < weightEnd, unsafe text[weightStart] == 0x20 || text[weightStart] == 0x09 { weightStart += 1 }
-    while weightEnd > weightStart, unsafe text[weightEnd - 1] == 0x20 || text[weightEnd - 1] == 0x09 { weightEnd -= 1 }
+    while weightStart < weightEnd, text[weightStart] == 0x20 || text[weightStart] == 0x09 { weightStart += 1 }
+    while weightEnd > weightStart, text[weightEnd - 1] == 0x20 || text[weightEnd - 1] == 0x09 { weightEnd -= 1 }
     return (start..<mark, (weightStart..<weightEnd, mark + 1))
   }
 
@@ -95,19 +100,17 @@ package enum DinerList {
 
   /// The items `text` lists, each name and weight text as written.
   package static func entries(in text: String, decimalComma: Bool) -> [(name: String, weight: String?)] {
-    var text = text
-    return text.withUTF8 { bytes in
-      var items: [(name: String, weight: String?)] = []
-      var cursor = 0
-      while let (name, weight) = unsafe item(in: bytes, after: &cursor, decimalComma: decimalComma) {
-        unsafe items.append(
-          (
-            String(decoding: bytes[name], as: UTF8.self),
-            weight.map { unsafe String(decoding: bytes[$0.text], as: UTF8.self) }
-          ))
-      }
-      return items
+    let bytes = text.utf8.span
+    var items: [(name: String, weight: String?)] = []
+    var cursor = 0
+    while let (name, weight) = item(in: bytes, after: &cursor, decimalComma: decimalComma) {
+      items.append(
+        (
+          ByteScan.string(bytes.extracting(name)),
+          weight.map { ByteScan.string(bytes.extracting($0.text)) }
+        ))
     }
+    return items
   }
 
   /// Whether `text` names anyone: a name that is not empty, whatever its weight says.

@@ -243,7 +243,7 @@ import Testing
       func text(_ range: Range<Int>) -> String { String(decoding: cell[range], as: UTF8.self) }
       var items: [String] = []
       var cursor = 0
-      while let (name, weight) = DinerList.item(in: cell, after: &cursor, decimalComma: decimalComma) {
+      while let (name, weight) = DinerList.item(in: bytes.span, after: &cursor, decimalComma: decimalComma) {
         var item = "\(text(name))@\(column(name.lowerBound))"
         if let weight { item += "=\(text(weight.text))@\(column(weight.at))" }
         items.append(item)
@@ -277,7 +277,7 @@ import Testing
   ])
   func headCountsAreSingleNumbers(text: String, isCount: Bool) {
     let bytes = Array(text.utf8)
-    let found = bytes.withUnsafeBufferPointer { DinerList.headCount(in: $0, decimalComma: false) }
+    let found = DinerList.headCount(in: bytes.span, decimalComma: false)
     #expect((found != nil) == isCount)
     if let found { #expect(String(decoding: bytes[found], as: UTF8.self) == text.trimmingSpaces) }
   }
