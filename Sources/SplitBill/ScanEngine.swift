@@ -56,6 +56,9 @@ public struct ScanOutcome: Sendable {
   public var photos: [ScannedPhoto]
   /// Paths given that are neither a photo nor a directory holding one.
   public var missing: [String]
+  /// Why answers of a vision model could not be kept in the cache, one reason per answer (the
+  /// bills are whole without them; the next run asks for those photos again).
+  public var cacheFailures: [String] = []
 
   public var verified: Int { photos.filter { $0.bill?.receipt.status == .verified }.count }
   public var needsReview: Int { photos.filter { $0.bill != nil && $0.bill?.receipt.status != .verified }.count }
@@ -374,9 +377,11 @@ extension Scanner {
     settings.requestsPerMinute = vision.requestsPerMinute
     settings.concurrency = vision.concurrency
     settings.maxRetries = vision.maxRetries
+    let cacheFailures = Locked<[String]>([])
     let coordinator = ReceiptVisionCoordinator(
       provider: provider, transport: URLSessionTransport(timeout: vision.timeout), settings: settings,
-      cacheDirectory: vision.cacheDirectory, progress: progress, trace: trace)
+      cacheDirectory: vision.cacheDirectory, progress: progress, trace: trace,
+      cacheFailed: { reason in cacheFailures.withLock { $0.append(reason) } })
     let answers = await coordinator.read(ready.compactMap { try? $0?.get() })
     var scanned: [ScannedPhoto] = []
     for (index, path) in paths.enumerated() {
@@ -400,6 +405,8 @@ extension Scanner {
       }
       scanned.append(photo)
     }
-    return ScanOutcome(photos: scanned, missing: missing)
+    var outcome = ScanOutcome(photos: scanned, missing: missing)
+    outcome.cacheFailures = cacheFailures.withLock { $0 }
+    return outcome
   }
 }

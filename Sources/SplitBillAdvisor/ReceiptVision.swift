@@ -201,12 +201,15 @@ package struct ReceiptVisionCoordinator: Sendable {
   let cacheDirectory: String?
   let progress: @Sendable (Int, Int) -> Void
   let trace: @Sendable (String) -> Void
+  let cacheFailed: @Sendable (String) -> Void
 
+  /// `cacheFailed` is given the reason each answer could not be kept in the cache.
   package init(
     provider: VisionProvider, transport: any HTTPTransport, clock: any AdvisorClock = SystemClock(),
     settings: AdvisorSettings = AdvisorSettings(), cacheDirectory: String? = nil,
     progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
-    trace: @escaping @Sendable (String) -> Void = { _ in }
+    trace: @escaping @Sendable (String) -> Void = { _ in },
+    cacheFailed: @escaping @Sendable (String) -> Void = { _ in }
   ) {
     self.provider = provider
     self.transport = transport
@@ -215,6 +218,7 @@ package struct ReceiptVisionCoordinator: Sendable {
     self.cacheDirectory = cacheDirectory
     self.progress = progress
     self.trace = trace
+    self.cacheFailed = cacheFailed
   }
 
   /// The cache file of a photo.
@@ -280,7 +284,7 @@ package struct ReceiptVisionCoordinator: Sendable {
             try? FileManager.default.createDirectory(
               atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let entry = JSON.object([("version", .number("1")), ("answer", .string(answer))])
-            _ = SystemCalls.writeAtomically(Array(entry.encoded.utf8), to: path)
+            if let failure = SystemCalls.writeAtomically(Array(entry.encoded.utf8), to: path) { cacheFailed(failure) }
           }
           return .success(answer)
         } catch {

@@ -292,6 +292,27 @@ struct VisionScanTests {
     }
   }
 
+  /// The cache is only an optimisation: answers it cannot keep (its directory cannot be made)
+  /// leave the bills whole, and one warning counts them, since the next run pays for them again.
+  @Test func answersTheCacheCannotKeepAreOneWarning() throws {
+    let server = try StandInServer(receipts: Self.answers)
+    let cache = try scratchDirectory()
+    try Data("not a directory".utf8).write(to: cache.appendingPathComponent("splitbill"))
+    let outcome = try scan(["--engine", "gemini", "--ai-base-url", server.baseURL], cache: cache)
+    #expect(outcome.code == 1, "one receipt needs review: \(outcome.stderr)")
+    let receipts = try #require(try ScanCommandTests.json(outcome.stdout)["receipts"] as? [[String: Any]])
+    #expect(receipts.map { $0["status"] as? String } == ["needs-review", "verified"])
+    let warnings = outcome.stderr.split(separator: "\n").filter { $0.hasPrefix("warning: ") }
+    #expect(warnings.count == 1, "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("warning: 2 answers were not kept in the receipt cache ("))
+    #expect(outcome.stderr.contains("the next run asks for them again"))
+    #expect(!outcome.stderr.contains(Self.key))
+    let quiet = try scan(["--engine", "gemini", "--ai-base-url", server.baseURL, "--quiet"], cache: cache)
+    #expect(quiet.code == 1)
+    #expect(!quiet.stderr.contains("warning: "), "\(quiet.stderr)")
+    #expect(server.requests.count == 4, "nothing kept, so the second run asked again")
+  }
+
   @Test func anOpenAICompatibleServerGetsTheImageAsADataURL() throws {
     let server = try StandInServer(receipts: Self.answers)
     let outcome = try scan(
