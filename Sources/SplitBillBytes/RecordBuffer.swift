@@ -52,7 +52,10 @@
 
   /// A copy of the bytes written.
   public var bytes: [UInt8] {
-    unsafe [UInt8](unsafeUninitializedCapacity: written) { copy, initialized in
+    // Not made with room for nothing: that writes the shared empty array's count, which another
+    // thread may be reading (ThreadSanitizer reports it).
+    guard unsafe written > 0 else { return [] }
+    return unsafe [UInt8](unsafeUninitializedCapacity: written) { copy, initialized in
       unsafe copy.baseAddress?.initialize(from: storage, count: written)
       initialized = unsafe written
     }

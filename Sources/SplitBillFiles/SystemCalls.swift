@@ -100,10 +100,12 @@ package enum SystemCalls {
   /// Up to `count` bytes of the file `descriptor` from `offset` (`pread`, again after an
   /// interruption): fewer only at the file's end, none past it; else the error number.
   package static func read(upTo count: Int, at offset: Int64, from descriptor: Int32) -> Result<[UInt8], ErrorNumber> {
+    // An array made with room for nothing writes the shared empty array's count.
+    guard count > 0 else { return .success([]) }
     var failure: Int32?
     // Read straight into the array's room: no zeroing first (a journal's spool is read back in
     // pieces of up to 64 KiB).
-    let bytes = unsafe [UInt8](unsafeUninitializedCapacity: max(count, 0)) { room, initialized in
+    let bytes = unsafe [UInt8](unsafeUninitializedCapacity: count) { room, initialized in
       while initialized < room.count {
         let read = unsafe pread(
           descriptor, room.baseAddress.map { unsafe $0 + initialized }, room.count - initialized,
