@@ -151,12 +151,8 @@ enum AdvisorOptions {
     let answers = await coordinator.advise(requests)
     line.finish()
     for text in traces.withLock({ $0 }) { context.message("advisor: " + text) }
-    // The report is whole without the cache; but the next run would pay for these answers again.
-    let failures = cacheFailures.withLock { $0 }
-    if let first = failures.first, !network.quiet {
-      context.message(
-        "warning: \(failures.count == 1 ? "1 answer was" : "\(failures.count) answers were") not kept in the "
-          + "advice cache (\(first)); the next run asks for \(failures.count == 1 ? "it" : "them") again")
+    if !network.quiet, let warning = cacheWarning(cacheFailures.withLock { $0 }, cache: "advice cache") {
+      context.message(warning)
     }
     return answers.mapValues { advice in
       var clean = advice
@@ -165,6 +161,16 @@ enum AdvisorOptions {
       return clean
     }
   }
+}
+
+/// The one warning for answers a cache (`advice cache`, `receipt cache`) could not keep, one
+/// reason each, or `nil` when it kept them all: the output is whole without them, but the next
+/// run pays for them again.
+func cacheWarning(_ failures: [String], cache: String) -> String? {
+  guard let first = failures.first else { return nil }
+  let one = failures.count == 1
+  return "warning: \(one ? "1 answer was" : "\(failures.count) answers were") not kept in the \(cache) "
+    + "(\(TerminalText.sanitize(first))); the next run asks for \(one ? "it" : "them") again"
 }
 
 /// Removes a secret from any text before it is shown or stored.

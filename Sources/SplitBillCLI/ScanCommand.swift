@@ -168,13 +168,7 @@ enum ScanCommand {
       throw CommandFailure(message: failure.message, code: .unavailable)
     }
     line.finish()
-    // The bills are whole without the cache; but the next run would pay for these answers again.
-    if let first = outcome.cacheFailures.first, !quiet {
-      let count = outcome.cacheFailures.count
-      context.message(
-        "warning: \(count == 1 ? "1 answer was" : "\(count) answers were") not kept in the receipt cache "
-          + "(\(TerminalText.sanitize(first))); the next run asks for \(count == 1 ? "it" : "them") again")
-    }
+    if !quiet, let warning = cacheWarning(outcome.cacheFailures, cache: "receipt cache") { context.message(warning) }
     for path in outcome.missing {
       context.message(
         "error: \(TerminalText.sanitize(path)): no such photo, or a directory with no JPEG, PNG, TIFF or HEIC file")

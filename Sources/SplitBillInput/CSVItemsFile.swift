@@ -1,5 +1,4 @@
 import Foundation
-@_spi(ByteWriters) import SplitBillBytes
 import SplitBillCSV
 import SplitBillFiles
 import SplitBillModel
@@ -165,17 +164,10 @@ extension CSVBillReader {
 
   /// The names and weights of a `for` cell (`Ana;Ben`, `Ana:2;Ben:1`), each located at the cell.
   private static func sharers(in cell: LocatedText, decimalComma: Bool) -> [ItemSource.Sharer] {
-    let bytes = cell.text.utf8.span
-    var sharers: [ItemSource.Sharer] = []
-    var cursor = 0
-    while let (name, weight) = DinerList.item(in: bytes, after: &cursor, decimalComma: decimalComma) {
-      let nameText = ByteScan.string(bytes.extracting(name))
-      let weightText = weight.map { ByteScan.string(bytes.extracting($0.text)) }
-      sharers.append(
-        ItemSource.Sharer(
-          name: LocatedText(text: nameText, location: cell.location),
-          weight: weightText.map { LocatedText(text: $0, location: cell.location) }))
+    DinerList.entries(in: cell.text, decimalComma: decimalComma).map { name, weight in
+      ItemSource.Sharer(
+        name: LocatedText(text: name, location: cell.location),
+        weight: weight.map { LocatedText(text: $0, location: cell.location) })
     }
-    return sharers
   }
 }

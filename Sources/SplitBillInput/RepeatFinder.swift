@@ -54,12 +54,9 @@ struct RepeatFinder {
   @discardableResult
   func add(key: String, id: String?, ordinal: Int, location: SourceLocation) -> UInt64 {
     let utf8 = key.utf8.span
-    var ascii = true
-    for index in utf8.indices where utf8[index] >= 0x80 {
-      ascii = false
-      break
-    }
-    let hash = ascii ? ByteHash.hash(utf8) : ByteHash.hash(key.precomposedStringWithCanonicalMapping.utf8.span)
+    let hash =
+      ByteScan.isASCII(utf8)
+      ? ByteHash.hash(utf8) : ByteHash.hash(key.precomposedStringWithCanonicalMapping.utf8.span)
     append(hash: hash, key: utf8, id: id, ordinal: ordinal, location: location)
     return hash
   }
@@ -283,20 +280,27 @@ private final class Partition {
       }
       pending.removeFirst(start)
     }
-    var offset = 0
-    while offset < fileSize {
-      guard
-        case .success(let piece) = SystemCalls.read(
-          upTo: min(65536, fileSize - offset), at: Int64(offset), from: descriptor),
-        !piece.isEmpty
-      else { break }
-      offset += piece.count
+    forEachFilePiece { piece in
       pending += piece
       consume()
     }
     // Then what is still in the buffer.
     pending += buffer.bytes
     consume()
+  }
+
+  /// Calls `body` with the file's first `fileSize` bytes in pieces of up to 64 KiB, in order; a
+  /// failed read ends them.
+  private func forEachFilePiece(_ body: ([UInt8]) -> Void) {
+    var offset = 0
+    while offset < fileSize,
+      case .success(let piece) = SystemCalls.read(
+        upTo: min(65536, fileSize - offset), at: Int64(offset), from: descriptor),
+      !piece.isEmpty
+    {
+      offset += piece.count
+      body(piece)
+    }
   }
 
   /// The hash and end of the whole entry that starts at `start` in `bytes`, if it is all there
@@ -331,15 +335,7 @@ private final class Partition {
     // The file holds `fileSize` bytes of whole entries; what a short write put past them is
     // ignored, and the whole buffer is kept.
     var earlier: [UInt8] = []
-    var offset = 0
-    while offset < fileSize,
-      case .success(let piece) = SystemCalls.read(
-        upTo: min(65536, fileSize - offset), at: Int64(offset), from: descriptor),
-      !piece.isEmpty
-    {
-      earlier += piece
-      offset += piece.count
-    }
+    forEachFilePiece { earlier += $0 }
     buffer.replace(with: earlier + buffer.bytes)
     close(descriptor)
     descriptor = -1
