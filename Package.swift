@@ -16,13 +16,14 @@ let package = Package(
   ],
   targets: [
     // Exact money, percentages, tips, splits, leftover allocation, the bill's terms and
-    // settlement. No I/O, no Double, no parsing of files.
-    .target(name: "SplitBillCore", dependencies: ["SplitBillBytes"], swiftSettings: checked),
-    // Byte plumbing, not API: a cursor that writes into room made beforehand, a table of short
-    // byte strings, people numbered by name, word-at-a-time scans, a seeded bit mixer. The
-    // package's hot pointer code lives here; the rest (system calls, libyaml) is marked where it is.
+    // settlement. No I/O, no Double, no parsing of files, no unsafe code, no dependency.
+    .target(name: "SplitBillCore", swiftSettings: checked),
+    // Byte plumbing, not API: a cursor that writes into room made beforehand (Core's amounts,
+    // dates and codes among what it writes), a table of short byte strings, word-at-a-time scans,
+    // a seeded bit mixer. The package's hot pointer code lives here; the rest (system calls,
+    // libyaml, Tesseract) is marked where it is.
     // Every unsafe use there is marked `unsafe` and checked by the compiler (SE-0458).
-    .target(name: "SplitBillBytes", swiftSettings: checked),
+    .target(name: "SplitBillBytes", dependencies: ["SplitBillCore"], swiftSettings: checked),
     // JSON values: parsing (AI replies, the advice cache) and writing (reports, `calc --json`).
     .target(name: "SplitBillJSON", dependencies: ["SplitBillBytes"], swiftSettings: checked),
     // Text helpers every writer and reader shares: trimming, control characters, did-you-mean.

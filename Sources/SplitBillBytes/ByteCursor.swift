@@ -152,3 +152,16 @@ extension Array where Element == UInt8 {
     }
   }
 }
+
+extension ByteCursor {
+  /// Writes `count` bytes that `body` fills in through a span over the room: the safe way for
+  /// code outside this module (Core's digit writers) to write at a cursor. `body` must set every
+  /// byte of the span (Core's writers assert that they do); the room is not cleared first, as
+  /// every other write here does not read it either.
+  @inlinable @inline(__always)
+  public mutating func write(count: Int, _ body: (inout MutableSpan<UInt8>) -> Void) {
+    let room = unsafe take(count)
+    var span = unsafe MutableSpan(_unsafeStart: room, count: count)
+    body(&span)
+  }
+}

@@ -125,11 +125,11 @@ extension BillTerms {
       exact = false
     }
     let weightSum = people.reduce(Int128(0)) { $0 + Int128($1.weight.tenThousandths) }
-    // Runs for every bill: the working arrays live on the stack, only the shares are allocated.
+    // Runs for every bill: the remainders live on the stack (up to 16 diners), only the shares
+    // are allocated.
     var shares = [Share]()
     shares.reserveCapacity(people.count)
-    let (leftover, surplus) = unsafe withUnsafeTemporaryAllocation(of: Int128.self, capacity: people.count) {
-      remainders in
+    let (leftover, surplus) = withScratch(count: people.count, repeating: Int128(0)) { remainders in
       var floorSum: Int64 = 0
       // Nearly always total, weights and their sum are non-negative 64-bit numbers: one 128-bit
       // product and one hardware division then, rather than Int128's software division.
@@ -148,16 +148,16 @@ extension BillTerms {
           (quotient, remainder) = (Int128(total) * Int128(person.weight.tenThousandths))
             .quotientAndRemainder(dividingBy: weightSum)
         }
-        unsafe remainders.initializeElement(at: index, to: remainder)
+        remainders[index] = remainder
         shares.append(
           Share(
             person: person.name, weight: person.weight, amount: Money(minorUnits: Int64(quotient), currency: currency),
             absorbed: 0))
         floorSum += Int64(quotient)
       }
-      return unsafe placeUnits(
-        Int(total - floorSum), on: &shares, remainders: UnsafeBufferPointer(remainders), payerIndex: payerIndex,
-        ledger: ledger)
+      return placeUnits(
+        Int(total - floorSum), on: &shares, remainders: remainders.span.extracting(0..<people.count),
+        payerIndex: payerIndex, ledger: ledger)
     }
 
     return try finish(
@@ -208,55 +208,81 @@ extension BillTerms {
   /// surplus returned; else one each by the policy's order. `remainders` are the shares' exact
   /// parts' remainders over one common denominator.
   func placeUnits(
-    _ leftover: Int, on shares: inout [Share], remainders: UnsafeBufferPointer<Int128>, payerIndex: Int?,
-    ledger: LeftoverLedger
+    _ leftover: Int, on shares: inout [Share], remainders: Span<Int128>, payerIndex: Int?, ledger: LeftoverLedger
   ) -> (leftover: Int, surplus: Int64) {
     var surplus: Int64 = 0
     if let payerIndex {
       shares[payerIndex].amount.minorUnits += Int64(leftover)
       shares[payerIndex].absorbed = leftover
     } else if leftover > 0 && self.leftover == .toTip {
-      for index in shares.indices where unsafe remainders[index] > 0 { shares[index].amount.minorUnits += 1 }
-      surplus = Int64(unsafe remainders.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }) - Int64(leftover)
+      var withRemainder: Int64 = 0
+      for index in shares.indices where remainders[index] > 0 {
+        shares[index].amount.minorUnits += 1
+        withRemainder += 1
+      }
+      surplus = withRemainder - Int64(leftover)
     } else if leftover > 0 {
-      unsafe placeLeftover(leftover, on: &shares, remainders: remainders, ledger: ledger)
+      placeLeftover(leftover, on: &shares, remainders: remainders, ledger: ledger)
     }
     return (leftover, surplus)
   }
 
   /// Gives one leftover unit each to the first `units` diners in the policy's order.
   private func placeLeftover(
-    _ units: Int, on shares: inout [Share], remainders: UnsafeBufferPointer<Int128>, ledger: LeftoverLedger
+    _ units: Int, on shares: inout [Share], remainders: Span<Int128>, ledger: LeftoverLedger
   ) {
-    unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: shares.count) { buffer in
-      var order = unsafe buffer
-      for index in order.indices { unsafe order.initializeElement(at: index, to: index) }
-      // The policy as a local: the sorts' closures would otherwise capture the whole bill.
-      let policy = leftover
-      switch policy {
-      case .first:
-        break
-      case .remainder:
-        unsafe order.sort { unsafe policy.takesUnitBefore((remainders[$0], 0, $0), (remainders[$1], 0, $1)) }
-      case .balanced, .payer, .toTip:
-        let anonymous = diners.isAnonymous
-        unsafe withUnsafeTemporaryAllocation(of: Int.self, capacity: shares.count) { sofar in
-          for index in sofar.indices {
-            unsafe sofar.initializeElement(
-              at: index, to: anonymous ? 0 : ledger.absorbed(by: shares[index].person, in: amount.currency))
-          }
-          unsafe order.sort { left, right in
-            unsafe policy.takesUnitBefore(
-              (remainders[left], sofar[left], left), (remainders[right], sofar[right], right))
-          }
+    // The policy as a local: the sorts' closures would otherwise capture the whole bill.
+    let policy = leftover
+    let count = shares.count
+    switch policy {
+    case .first:
+      for index in 0..<min(units, count) { shares[index].give(units: 1) }
+    case .remainder:
+      Self.withOrder(count: count) {
+        policy.takesUnitBefore((remainders[$0], 0, $0), (remainders[$1], 0, $1))
+      } body: { order in
+        for position in 0..<min(units, count) { shares[order[position]].give(units: 1) }
+      }
+    case .balanced, .payer, .toTip:
+      let anonymous = diners.isAnonymous
+      withScratch(count: count, repeating: 0) { sofar in
+        for index in 0..<count {
+          sofar[index] = anonymous ? 0 : ledger.absorbed(by: shares[index].person, in: amount.currency)
+        }
+        let absorbed = sofar.span
+        Self.withOrder(count: count) { left, right in
+          policy.takesUnitBefore((remainders[left], absorbed[left], left), (remainders[right], absorbed[right], right))
+        } body: { order in
+          for position in 0..<min(units, count) { shares[order[position]].give(units: 1) }
         }
       }
-      for position in 0..<min(units, order.count) {
-        let index = unsafe order[position]
-        shares[index].amount.minorUnits += 1
-        shares[index].absorbed += 1
-      }
     }
+  }
+
+  /// Calls `body` with `0..<count` sorted by `takesBefore` (a strict total order: the policies
+  /// break ties by position). Up to 16 indices are sorted by insertion on the stack (bills have a
+  /// handful of diners); more, in an array by the standard sort.
+  private static func withOrder(
+    count: Int, by takesBefore: (Int, Int) -> Bool, body: (Span<Int>) -> Void
+  ) {
+    guard count <= 16 else {
+      var order = Array(0..<count)
+      order.sort(by: takesBefore)
+      body(order.span)
+      return
+    }
+    var small = InlineArray<16, Int>(repeating: 0)
+    for index in 0..<count {
+      var position = index
+      while position > 0 {
+        let before = small[position - 1]
+        if !takesBefore(index, before) { break }
+        small[position] = before
+        position -= 1
+      }
+      small[position] = index
+    }
+    body(small.span.extracting(0..<count))
   }
 
   /// The percentage the tip stands for: the chosen one, or one derived from a fixed tip.
@@ -273,4 +299,19 @@ extension BillTerms {
       return Percent(tenThousandths: Int64(derived))
     }
   }
+}
+
+/// Calls `body` with room for `count` values, each `value` at first: on the stack for up to 16
+/// (a bill's diners, nearly always), else in an array. Only the first `count` are the caller's.
+func withScratch<Value, Result>(
+  count: Int, repeating value: Value, _ body: (inout MutableSpan<Value>) -> Result
+) -> Result {
+  guard count <= 16 else {
+    var large = [Value](repeating: value, count: count)
+    var span = large.mutableSpan
+    return body(&span)
+  }
+  var small = InlineArray<16, Value>(repeating: value)
+  var span = small.mutableSpan
+  return body(&span)
 }

@@ -1,5 +1,3 @@
-@_spi(ByteWriters) import SplitBillBytes
-
 /// A calendar date (proleptic Gregorian), parsed from and printed as ISO `YYYY-MM-DD`.
 public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConvertible {
   // Six bytes rather than three words: a date is in every bill, and bills are moved from stage
@@ -117,55 +115,55 @@ public struct CalendarDate: Hashable, Sendable, Comparable, CustomStringConverti
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// Appends ``description`` to `bytes` as UTF-8 (report writers call this once per bill).
+  /// Appends ``description`` to `bytes` as UTF-8.
   public func appendISO(to bytes: inout [UInt8]) {
-    bytes.append(atMost: Self.maximumISOLength) { writeISO(to: &$0) }
+    let count = isoLength
+    bytes.append(addingCapacity: count) { output in
+      for _ in 0..<count { output.append(0x30) }
+      var text = output.mutableSpan
+      writeISO(into: &text)
+    }
   }
 
-  /// The most bytes ``writeISO(to:)`` writes.
-  @_spi(ByteWriters) public static let maximumISOLength = 64
+  /// Whether ``description`` is the usual ten bytes: a year of four digits, a month and a day of two.
+  @inlinable var isUsualISO: Bool { (0...9999).contains(year) && (0...99).contains(month) && (0...99).contains(day) }
 
-  /// Writes ``description`` at `cursor` as UTF-8.
-  @_spi(ByteWriters) @inlinable public func writeISO(to cursor: inout ByteCursor) {
-    if (0...9999).contains(year) && (0...99).contains(month) && (0...99).contains(day) {
-      // Every real date: ten bytes, digits by constant divisions.
-      func digit(_ value: Int) -> UInt8 { 0x30 &+ UInt8(truncatingIfNeeded: value) }
-      let out = unsafe cursor.take(10)
-      unsafe out[0] = digit(year / 1000)
-      unsafe out[1] = digit(year / 100 % 10)
-      unsafe out[2] = digit(year / 10 % 10)
-      unsafe out[3] = digit(year % 10)
-      unsafe out[4] = 0x2D
-      unsafe out[5] = digit(month / 10)
-      unsafe out[6] = digit(month % 10)
-      unsafe out[7] = 0x2D
-      unsafe out[8] = digit(day / 10)
-      unsafe out[9] = digit(day % 10)
+  /// How many bytes ``description`` is (``writeISO(into:)`` fills that many).
+  @inlinable public var isoLength: Int { isUsualISO ? 10 : unusualISO.count }
+
+  /// Writes ``description`` into `text` as UTF-8, filling all of it: `text` must be
+  /// ``isoLength`` bytes long. Byte writers (the reports' cursor) call this with room they made.
+  @inlinable public func writeISO(into text: inout MutableSpan<UInt8>) {
+    guard isUsualISO else {
+      let bytes = unusualISO
+      precondition(text.count == bytes.count, "CalendarDate.writeISO: room is not the text's length")
+      for index in bytes.indices { text[index] = bytes[index] }
       return
     }
-    func put(_ value: Int, width: Int) {
-      var power = 1
-      for _ in 1..<width { power *= 10 }
-      if (0..<power * 10).contains(value) {
-        // The usual case: exactly `width` digits, zero-padded.
-        while power > 0 {
-          cursor.write(0x30 + UInt8(value / power % 10))
-          power /= 10
-        }
-        return
-      }
-      // A year past 9999 or a negative value: as printed, zero-padded in front to `width`.
-      var digits = DecimalText.format(Int64(value), scale: 0)
-      if digits.utf8.count < width {
-        for _ in 0..<(width - digits.utf8.count) { cursor.write(0x30) }
-      }
-      digits.withUTF8 { unsafe cursor.write($0) }
+    // Every real date: ten bytes, digits by constant divisions.
+    precondition(text.count == 10, "CalendarDate.writeISO: room is not the text's length")
+    func digit(_ value: Int) -> UInt8 { 0x30 &+ UInt8(truncatingIfNeeded: value) }
+    text[0] = digit(year / 1000)
+    text[1] = digit(year / 100 % 10)
+    text[2] = digit(year / 10 % 10)
+    text[3] = digit(year % 10)
+    text[4] = 0x2D
+    text[5] = digit(month / 10)
+    text[6] = digit(month % 10)
+    text[7] = 0x2D
+    text[8] = digit(day / 10)
+    text[9] = digit(day % 10)
+  }
+
+  /// ``description`` of a year past 9999 or a negative value: each part as printed, zero-padded
+  /// in front to its width.
+  @usableFromInline var unusualISO: [UInt8] {
+    func part(_ value: Int, width: Int) -> [UInt8] {
+      var digits: [UInt8] = []
+      DecimalText.append(Int64(value), scale: 0, to: &digits)
+      return Array(repeating: 0x30, count: max(0, width - digits.count)) + digits
     }
-    put(year, width: 4)
-    cursor.write(0x2D)
-    put(month, width: 2)
-    cursor.write(0x2D)
-    put(day, width: 2)
+    return part(year, width: 4) + [0x2D] + part(month, width: 2) + [0x2D] + part(day, width: 2)
   }
 
   public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {

@@ -1,5 +1,3 @@
-import SplitBillBytes
-
 /// One category's spending in one currency: its bills, their total, and what each named diner
 /// consumed of it.
 public struct CategoryTotals: Hashable, Sendable {

@@ -1,5 +1,3 @@
-import SplitBillBytes
-
 /// Rounds exact values that add up to zero to multiples of a step so that the rounded values
 /// still add up to zero, each within one step of its exact value.
 ///

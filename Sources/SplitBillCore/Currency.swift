@@ -1,5 +1,3 @@
-@_spi(ByteWriters) import SplitBillBytes
-
 /// An ISO 4217 currency: its three-letter code and the number of decimal digits of its minor unit.
 ///
 ///     try Currency(code: "JPY").exponent   // 0
@@ -15,19 +13,13 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
 
   /// The upper-case ISO 4217 code, such as `EUR`.
   public var code: String {
-    unsafe String(unsafeUninitializedCapacity: 3) { buffer in
-      unsafe buffer[0] = UInt8(truncatingIfNeeded: letters >> 16)
-      unsafe buffer[1] = UInt8(truncatingIfNeeded: letters >> 8)
-      unsafe buffer[2] = UInt8(truncatingIfNeeded: letters)
-      return 3
-    }
+    String(decoding: [codeByte(0), codeByte(1), codeByte(2)], as: UTF8.self)
   }
 
-  /// Writes the code's three letters at `cursor`.
-  @_spi(ByteWriters) @inlinable public func writeCode(to cursor: inout ByteCursor) {
-    cursor.write(UInt8(truncatingIfNeeded: letters >> 16))
-    cursor.write(UInt8(truncatingIfNeeded: letters >> 8))
-    cursor.write(UInt8(truncatingIfNeeded: letters))
+  /// The code's letter at `index` (0, 1 or 2), as an ASCII byte.
+  @inlinable @inline(__always)
+  public func codeByte(_ index: Int) -> UInt8 {
+    UInt8(truncatingIfNeeded: letters >> (16 - 8 * UInt32(index)))
   }
 
   /// Decimal digits of the minor unit: 0 for JPY, 2 for EUR, 3 for KWD, 4 for CLF.

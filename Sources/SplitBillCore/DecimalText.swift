@@ -1,5 +1,3 @@
-@_spi(ByteWriters) import SplitBillBytes
-
 /// Exact parsing and printing of plain decimal text (`84.50`, `+12.5`, `17.125`) as scaled integers.
 ///
 /// Money, percentages and weights are all fixed-point integers: `84.50` at scale 2 is `8450`.
@@ -130,79 +128,126 @@ public enum DecimalText {
     return String(decoding: bytes, as: UTF8.self)
   }
 
-  /// Appends what ``format(_:scale:)`` prints to `bytes`, as UTF-8, with no string in between
-  /// (report writers call this once per amount).
+  /// Appends what ``format(_:scale:)`` prints to `bytes`, as UTF-8, with no string in between.
   public static func append(_ value: Int64, scale: Int, to bytes: inout [UInt8]) {
-    bytes.append(atMost: maximumLength(scale: scale)) { write(value, scale: scale, to: &$0) }
+    let count = length(value, scale: scale)
+    bytes.append(addingCapacity: count) { output in
+      for _ in 0..<count { output.append(0x30) }
+      var digits = output.mutableSpan
+      write(value, scale: scale, into: &digits)
+    }
   }
 
-  /// The most bytes ``write(_:scale:to:)`` writes: 19 digits, a point, `scale` zeros and a sign.
-  @_spi(ByteWriters) @inlinable public static func maximumLength(scale: Int) -> Int { 22 + max(scale, 0) }
+  /// The most bytes ``format(_:scale:)`` prints: 19 digits, a point, `scale` zeros and a sign.
+  @inlinable public static func maximumLength(scale: Int) -> Int { 22 + max(scale, 0) }
 
-  /// Writes what ``format(_:scale:)`` prints at `cursor`, as UTF-8: the length counted first, then
-  /// the digits put in place from the last (the fraction's `scale` digits, two at a time, the
-  /// point, then the integer part's, at least one).
-  @_spi(ByteWriters) @inlinable public static func write(_ value: Int64, scale: Int, to cursor: inout ByteCursor) {
+  /// Writes what ``format(_:scale:)`` prints into `text`, as UTF-8, filling all of it: `text`
+  /// must be ``length(_:scale:)`` bytes long.
+  @inlinable @inline(__always)
+  public static func write(_ value: Int64, scale: Int, into text: inout MutableSpan<UInt8>) {
+    precondition(text.count == length(value, scale: scale), "DecimalText.write: room is not the text's length")
+    write(value, scale: scale, length: text.count) { text[$1] = $0 }
+  }
+
+  /// Hands each byte of what ``format(_:scale:)`` prints to `put` with its offset, from the last
+  /// to the first: the fraction's `scale` digits two at a time, the point, the integer part's
+  /// digits (at least one), the sign. `length` must be ``length(_:scale:)``; then the offsets are
+  /// `0..<length`, each exactly once. Byte writers (the reports' cursor) call this with room they
+  /// made; it is the one rule for printing a decimal.
+  @inlinable @inline(__always)
+  public static func write(_ value: Int64, scale: Int, length: Int, _ put: (_ byte: UInt8, _ offset: Int) -> Void) {
     let scale = max(scale, 0)
     var magnitude = value.magnitude
-    // As ``length(_:scale:)`` counts (the digit count is needed again below).
-    var digits = 1
-    var limit: UInt64 = 10
-    while digits < 19 && magnitude >= limit {
-      digits += 1
-      limit &*= 10
+    var position = length
+    func putPair(_ pair: UInt64) {
+      position &-= 2
+      put(UInt8(truncatingIfNeeded: pair / 10) &+ 0x30, position)
+      put(UInt8(truncatingIfNeeded: pair % 10) &+ 0x30, position &+ 1)
     }
-    let negative = value < 0
-    let length = max(digits, scale + 1) + (scale > 0 ? 1 : 0) + (negative ? 1 : 0)
-    let start = unsafe cursor.take(length)
-    var position = unsafe start + length
     if scale > 0 {
       var fraction = scale
       while fraction >= 2 {
-        let pair = magnitude % 100
+        putPair(magnitude % 100)
         magnitude /= 100
-        unsafe position -= 2
-        unsafe position[0] = UInt8(truncatingIfNeeded: pair / 10) &+ 0x30
-        unsafe position[1] = UInt8(truncatingIfNeeded: pair % 10) &+ 0x30
         fraction -= 2
       }
       if fraction == 1 {
-        unsafe position -= 1
-        unsafe position[0] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+        position &-= 1
+        put(UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30, position)
         magnitude /= 10
       }
-      unsafe position -= 1
-      unsafe position[0] = 0x2E
+      position &-= 1
+      put(0x2E, position)
     }
-    repeat {
-      unsafe position -= 1
-      unsafe position[0] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30
+    while magnitude >= 100 {
+      putPair(magnitude % 100)
+      magnitude /= 100
+    }
+    if magnitude >= 10 {
+      position &-= 1
+      put(UInt8(truncatingIfNeeded: magnitude % 10) &+ 0x30, position)
       magnitude /= 10
-    } while magnitude > 0
-    if negative { unsafe start[0] = 0x2D }
+    }
+    position &-= 1
+    put(UInt8(truncatingIfNeeded: magnitude) &+ 0x30, position)
+    if value < 0 {
+      position &-= 1
+      put(0x2D, position)
+    }
   }
 
   /// How many bytes ``format(_:scale:)`` prints (writers that align numbers pad by it).
-  @_spi(ByteWriters) @inlinable public static func length(_ value: Int64, scale: Int) -> Int {
+  @inlinable @inline(__always)
+  public static func length(_ value: Int64, scale: Int) -> Int {
     let scale = max(scale, 0)
-    let magnitude = value.magnitude
-    var digits = 1
-    var limit: UInt64 = 10
-    while digits < 19 && magnitude >= limit {
-      digits += 1
-      limit &*= 10
+    return max(digitCount(value.magnitude), scale + 1) + (scale > 0 ? 1 : 0) + (value < 0 ? 1 : 0)
+  }
+
+  /// How many decimal digits `magnitude` has (1 for 0): from its bit length, 1233/4096 being just
+  /// under log10(2), the guess is the digit count or one more, which one comparison settles.
+  @inlinable @inline(__always)
+  static func digitCount(_ magnitude: UInt64) -> Int {
+    let bits = UInt64.bitWidth - (magnitude | 1).leadingZeroBitCount
+    let guess = (bits &* 1233) >> 12
+    return guess + ((magnitude | 1) >= powerOfTen(guess) ? 1 : 0)
+  }
+
+  /// 10^`exponent` for 0 ... 19, every power of ten a `UInt64` holds (a switch the compiler makes
+  /// a table of constants, with no global to set up on first use).
+  @inlinable @inline(__always)
+  static func powerOfTen(_ exponent: Int) -> UInt64 {
+    switch exponent {
+    case 0: 1
+    case 1: 10
+    case 2: 100
+    case 3: 1_000
+    case 4: 10_000
+    case 5: 100_000
+    case 6: 1_000_000
+    case 7: 10_000_000
+    case 8: 100_000_000
+    case 9: 1_000_000_000
+    case 10: 10_000_000_000
+    case 11: 100_000_000_000
+    case 12: 1_000_000_000_000
+    case 13: 10_000_000_000_000
+    case 14: 100_000_000_000_000
+    case 15: 1_000_000_000_000_000
+    case 16: 10_000_000_000_000_000
+    case 17: 100_000_000_000_000_000
+    case 18: 1_000_000_000_000_000_000
+    default: 10_000_000_000_000_000_000
     }
-    return max(digits, scale + 1) + (scale > 0 ? 1 : 0) + (value < 0 ? 1 : 0)
   }
 
   /// How many bytes ``trimmed(_:scale:)`` prints.
-  @_spi(ByteWriters) @inlinable public static func trimmedLength(_ value: Int64, scale: Int) -> Int {
+  @inlinable public static func trimmedLength(_ value: Int64, scale: Int) -> Int {
     let (value, scale) = withoutTrailingZeros(value, scale: scale)
     return length(value, scale: scale)
   }
 
   /// `value / 10^scale` as the smallest scale that states it exactly: `(171250, 4)` is `(17125, 3)`.
-  @_spi(ByteWriters) @inlinable public static func withoutTrailingZeros(_ value: Int64, scale: Int) -> (Int64, Int) {
+  @inlinable public static func withoutTrailingZeros(_ value: Int64, scale: Int) -> (Int64, Int) {
     var scale = scale
     var value = value
     while scale > 0 && value % 10 == 0 {
@@ -221,13 +266,7 @@ public enum DecimalText {
 
   /// Appends what ``trimmed(_:scale:)`` prints to `bytes`, as UTF-8.
   public static func appendTrimmed(_ value: Int64, scale: Int, to bytes: inout [UInt8]) {
-    bytes.append(atMost: maximumLength(scale: scale)) { writeTrimmed(value, scale: scale, to: &$0) }
-  }
-
-  /// Writes what ``trimmed(_:scale:)`` prints at `cursor` (at most ``maximumLength(scale:)`` bytes).
-  @_spi(ByteWriters) @inlinable public static func writeTrimmed(_ value: Int64, scale: Int, to cursor: inout ByteCursor)
-  {
     let (value, scale) = withoutTrailingZeros(value, scale: scale)
-    write(value, scale: scale, to: &cursor)
+    append(value, scale: scale, to: &bytes)
   }
 }

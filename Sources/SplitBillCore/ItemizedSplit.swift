@@ -49,10 +49,8 @@ extension BillTerms {
       remainders.append(remainder)
       floorSum += Int64(quotient)
     }
-    let (leftover, surplus) = unsafe remainders.withUnsafeBufferPointer { remainders in
-      unsafe placeUnits(
-        Int(total - floorSum), on: &shares, remainders: remainders, payerIndex: payerIndex, ledger: ledger)
-    }
+    let (leftover, surplus) = placeUnits(
+      Int(total - floorSum), on: &shares, remainders: remainders.span, payerIndex: payerIndex, ledger: ledger)
     try receipt.checkReceiptTotal(figures, tip: tip, roundUp: Int64(surplus))
     var breakdowns: [ShareBreakdown] = []
     breakdowns.reserveCapacity(shares.count)

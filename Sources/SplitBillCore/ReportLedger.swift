@@ -1,5 +1,3 @@
-import SplitBillBytes
-
 /// One person's figures in one currency.
 public struct PersonTotals: Hashable, Sendable {
   /// The person.

@@ -1,5 +1,3 @@
-import SplitBillBytes
-
 /// Who absorbs the leftover minor units when a total does not divide evenly.
 ///
 /// Every share starts at the floor of its exact part `total × weight / Σweights`; the leftover
@@ -269,6 +267,12 @@ public struct Share: Hashable, Sendable {
   public var amount: Money
   /// How many leftover minor units this diner absorbed (0 under `to-tip`).
   public var absorbed: Int
+
+  /// Adds `units` leftover minor units to what the diner pays, as absorbed.
+  mutating func give(units: Int) {
+    amount.minorUnits += Int64(units)
+    absorbed += units
+  }
 }
 
 /// A bill worked out to the minor unit: tip, total and every share, which always add up.

@@ -275,6 +275,27 @@ struct AmountCase: Sendable, CustomTestStringConvertible {
     for value in [Int64.min, Int64.max, 0, -1, 9, 10, 99, 100, 101] {
       for scale in 0...4 { #expect(DecimalText.format(value, scale: scale) == reference(value, scale: scale)) }
     }
+    // The byte writers' form hands out each offset of the text once (the cursor's unchecked
+    // stores rely on it), at every length: powers of ten and their neighbours, every sign.
+    var values: [Int64] = [Int64.min, Int64.max, 0]
+    var power: Int64 = 1
+    for _ in 0..<19 {
+      values += [power, power - 1, power + 1, -power, 1 - power]
+      power = power.multipliedReportingOverflow(by: 10).partialValue
+    }
+    for value in values {
+      for scale in 0...6 {
+        let length = DecimalText.length(value, scale: scale)
+        var text = [UInt8](repeating: 0, count: length)
+        var offsets: [Int] = []
+        DecimalText.write(value, scale: scale, length: length) { byte, offset in
+          offsets.append(offset)
+          text[offset] = byte
+        }
+        #expect(offsets.sorted() == Array(0..<length), "\(value) \(scale)")
+        #expect(String(decoding: text, as: UTF8.self) == reference(value, scale: scale))
+      }
+    }
     func padded(_ value: Int, _ width: Int) -> String {
       String(repeating: "0", count: max(0, width - String(value).count)) + String(value)
     }

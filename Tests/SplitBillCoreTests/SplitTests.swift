@@ -203,6 +203,32 @@ enum Fixture {
     #expect(numbers.names == ["Ana", precomposed, "\u{212A}en"])
   }
 
+  /// Against a plain dictionary: many names (the table grows past its first slots and, for
+  /// short spellings, past ``PersonNumbers/spellingLimit``), names of 0 to 40 bytes (over 16 they
+  /// go by the dictionary alone), each looked up several times in a random order.
+  @Test func givesTheNumbersADictionaryGives() {
+    var random = SplitMix64(seed: 29)
+    let letters = Array("abcdeé李 ")
+    let names =
+      (0..<(PersonNumbers.spellingLimit + 500)).map { index in
+        String((0..<Int(random.next() % 40)).map { _ in letters[Int(random.next() % UInt64(letters.count))] })
+          + String(index)
+      } + [""]
+    var numbers = PersonNumbers()
+    var reference: [String: Int] = [:]
+    for _ in 0..<3 * names.count {
+      let name = names[Int(random.next() % UInt64(names.count))]
+      let known = reference[name]
+      #expect(numbers.existingNumber(of: name) == known, "\(name)")
+      let expected = known ?? reference.count
+      reference[name] = expected
+      #expect(numbers.number(of: name) == expected, "\(name)")
+      #expect(numbers.existingNumber(of: name) == expected)
+    }
+    #expect(numbers.names.count == reference.count)
+    for (name, number) in reference { #expect(numbers.names[number] == name) }
+  }
+
   @Test func aLedgerCountsEitherSpellingAsOnePerson() throws {
     var ledger = LeftoverLedger()
     ledger.record(2, by: "\u{E9}mile", in: Fixture.eur)
