@@ -37,6 +37,7 @@ package struct ByteTable: Sendable {
   }
 
   /// The number of these bytes, if they are kept.
+  @inline(__always)
   package func number(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard bytes.count <= Self.maximumKeyLength else { return nil }
     let (hash, words) = unsafe ByteHash.hashAndWords(bytes)
@@ -57,6 +58,16 @@ package struct ByteTable: Sendable {
     unsafe keys.append(contentsOf: bytes)
     count += 1
     return count - 1
+  }
+
+  /// The number of the bytes `bytes` views, if they are kept.
+  package func number(of bytes: Span<UInt8>) -> Int? {
+    unsafe bytes.withUnsafeBufferPointer { unsafe number(of: $0) }
+  }
+
+  /// ``insert(_:)`` of the bytes `bytes` views.
+  package mutating func insert(_ bytes: Span<UInt8>) -> Int? {
+    unsafe bytes.withUnsafeBufferPointer { unsafe insert($0) }
   }
 
   /// Doubles the table, each kept key going to its slot in the larger one.

@@ -208,9 +208,7 @@ extension BillRules {
     var list: [Diner] = []
     for sharer in given {
       // Made once per spelling, as the bill's own names are.
-      var written = sharer.name.text
-      let name =
-        written.withUTF8 { unsafe names.value(for: $0) { PersonName.normalized(sharer.name.text) } } ?? ""
+      let name = names.value(for: sharer.name.text.utf8.span) { PersonName.normalized(sharer.name.text) } ?? ""
       guard !name.isEmpty else {
         try policy.report(.error(.emptyDinerName, at: sharer.name.location))
         failed = true

@@ -27,4 +27,12 @@ struct ByteKeyedCache<Value> {
     if let number = unsafe table.insert(bytes), number == values.count { values.append(value) }
     return value
   }
+
+  /// The same for the bytes `bytes` views.
+  mutating func value(for bytes: Span<UInt8>, make: () -> Value?) -> Value? {
+    if let number = table.number(of: bytes) { return values[number] }
+    let value = make()
+    if let number = table.insert(bytes), number == values.count { values.append(value) }
+    return value
+  }
 }
