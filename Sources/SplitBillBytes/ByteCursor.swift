@@ -155,9 +155,9 @@ extension Array where Element == UInt8 {
 
 extension ByteCursor {
   /// Writes `count` bytes that `body` fills in through a span over the room: the safe way for
-  /// code outside this module (Core's digit writers) to write at a cursor. `body` must set every
-  /// byte of the span (Core's writers assert that they do); the room is not cleared first, as
-  /// every other write here does not read it either.
+  /// code outside this module (Core's date writer) to write at a cursor. `body` must set every
+  /// byte of the span (the date writer asserts that it does); the room is not cleared first, as
+  /// no write here reads it.
   @inlinable @inline(__always)
   public mutating func write(count: Int, _ body: (inout MutableSpan<UInt8>) -> Void) {
     let room = unsafe take(count)

@@ -271,18 +271,19 @@ extension BillTerms {
       body(order.span)
       return
     }
-    var small = InlineArray<16, Int>(repeating: 0)
-    for index in 0..<count {
-      var position = index
-      while position > 0 {
-        let before = small[position - 1]
-        if !takesBefore(index, before) { break }
-        small[position] = before
-        position -= 1
+    withScratch(count: count, repeating: 0) { order in
+      for index in 0..<count {
+        var position = index
+        while position > 0 {
+          let before = order[position - 1]
+          if !takesBefore(index, before) { break }
+          order[position] = before
+          position -= 1
+        }
+        order[position] = index
       }
-      small[position] = index
+      body(order.span.extracting(0..<count))
     }
-    body(small.span.extracting(0..<count))
   }
 
   /// The percentage the tip stands for: the chosen one, or one derived from a fixed tip.

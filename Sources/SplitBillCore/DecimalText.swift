@@ -134,20 +134,12 @@ public enum DecimalText {
     bytes.append(addingCapacity: count) { output in
       for _ in 0..<count { output.append(0x30) }
       var digits = output.mutableSpan
-      write(value, scale: scale, into: &digits)
+      write(value, scale: scale, length: count) { digits[$1] = $0 }
     }
   }
 
   /// The most bytes ``format(_:scale:)`` prints: 19 digits, a point, `scale` zeros and a sign.
   @inlinable public static func maximumLength(scale: Int) -> Int { 22 + max(scale, 0) }
-
-  /// Writes what ``format(_:scale:)`` prints into `text`, as UTF-8, filling all of it: `text`
-  /// must be ``length(_:scale:)`` bytes long.
-  @inlinable @inline(__always)
-  public static func write(_ value: Int64, scale: Int, into text: inout MutableSpan<UInt8>) {
-    precondition(text.count == length(value, scale: scale), "DecimalText.write: room is not the text's length")
-    write(value, scale: scale, length: text.count) { text[$1] = $0 }
-  }
 
   /// Hands each byte of what ``format(_:scale:)`` prints to `put` with its offset, from the last
   /// to the first: the fraction's `scale` digits two at a time, the point, the integer part's
