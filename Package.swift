@@ -5,6 +5,9 @@ import PackageDescription
 /// raw memory is marked `unsafe` and checked by the compiler, and each type that holds unsafe
 /// storage says why it is safe to use (`@safe` and its doc comment) or is `@unsafe` itself.
 let checked: [SwiftSetting] = [.strictMemorySafety()]
+/// The same, and views that borrow a reader's bytes as `Span`s (`~Escapable` types whose lifetime
+/// the compiler checks: `@_lifetime`, experimental in Swift 6.3 as in swift-collections).
+let checkedWithLifetimes: [SwiftSetting] = checked + [.enableExperimentalFeature("Lifetimes")]
 
 let package = Package(
   name: "splitbill",
@@ -20,8 +23,9 @@ let package = Package(
     .target(name: "SplitBillCore", swiftSettings: checked),
     // Byte plumbing, not API: a cursor that writes into room made beforehand (Core's amounts,
     // dates and codes among what it writes), a table of short byte strings, word-at-a-time scans,
-    // a seeded bit mixer. The package's hot pointer code lives here; the rest (system calls,
-    // libyaml, Tesseract) is marked where it is.
+    // batches moved between threads, a seeded bit mixer. The package's pointer code lives here,
+    // behind safe APIs; the rest is the C shims' (Files' system calls, YAML's libyaml, Scan's
+    // Tesseract, the fuzzing harness's entry point), marked where it is.
     // Every unsafe use there is marked `unsafe` and checked by the compiler (SE-0458).
     .target(name: "SplitBillBytes", dependencies: ["SplitBillCore"], swiftSettings: checked),
     // JSON values: parsing (AI replies, the advice cache) and writing (reports, `calc --json`).
@@ -71,7 +75,7 @@ let package = Package(
         "SplitBillCore", "SplitBillBytes", "SplitBillJSON", "SplitBillText", "SplitBillModel", "SplitBillFiles",
         "SplitBillYAML", "SplitBillCSV", "SplitBillRates",
       ],
-      swiftSettings: checked),
+      swiftSettings: checkedWithLifetimes),
     // Tip advice: the offline heuristic, AI providers, batching and rate limiting.
     .target(
       name: "SplitBillAdvisor",

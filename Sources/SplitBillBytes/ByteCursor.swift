@@ -111,6 +111,19 @@ extension ByteCursor {
     text.withUTF8 { unsafe write($0) }
   }
 
+  /// Writes `text`'s UTF-8 if every byte of it `isAllowed`, and says whether it did; writes
+  /// nothing otherwise. Native strings lend their bytes without a copy of the string; a string
+  /// that cannot (bridged, say) is not written.
+  @inlinable @inline(__always)
+  public mutating func write(utf8 text: String, ifEvery isAllowed: (UInt8) -> Bool) -> Bool {
+    let written = unsafe text.utf8.withContiguousStorageIfAvailable { utf8 in
+      guard unsafe utf8.allSatisfy(isAllowed) else { return false }
+      unsafe write(utf8)
+      return true
+    }
+    return written == true
+  }
+
   /// Writes `bytes`.
   @inlinable @inline(__always)
   public mutating func write(bytes: [UInt8]) {

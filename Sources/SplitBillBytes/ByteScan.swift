@@ -45,6 +45,16 @@
     return high & highBits == 0
   }
 
+  /// ``continuationBytes(_:)-(UnsafeBufferPointer<UInt8>)`` of the bytes `bytes` views.
+  @inlinable public static func continuationBytes(_ bytes: Span<UInt8>) -> Int {
+    unsafe bytes.withUnsafeBufferPointer { unsafe continuationBytes($0) }
+  }
+
+  /// ``isValidUTF8(_:)-(UnsafeBufferPointer<UInt8>)`` of the bytes `bytes` views.
+  @inlinable public static func isValidUTF8(_ bytes: Span<UInt8>) -> Bool {
+    unsafe bytes.withUnsafeBufferPointer { unsafe isValidUTF8($0) }
+  }
+
   /// ``isASCII(_:)`` of the bytes `bytes` views.
   @inlinable public static func isASCII(_ bytes: Span<UInt8>) -> Bool {
     unsafe bytes.withUnsafeBufferPointer { unsafe isASCII($0) }

@@ -61,6 +61,7 @@ package struct ByteTable: Sendable {
   }
 
   /// The number of the bytes `bytes` views, if they are kept.
+  @inline(__always)
   package func number(of bytes: Span<UInt8>) -> Int? {
     unsafe bytes.withUnsafeBufferPointer { unsafe number(of: $0) }
   }
@@ -133,6 +134,7 @@ package enum ByteHash {
   }
 
   /// ``hash(_:)`` and ``words(_:)`` at once: a key of up to 16 bytes is read once, as its words.
+  @inline(__always)
   package static func hashAndWords(_ bytes: UnsafeBufferPointer<UInt8>) -> (hash: UInt64, words: (UInt64, UInt64)) {
     guard bytes.count <= 16 else { return unsafe (longHash(bytes), (0, 0)) }
     let words = unsafe words(bytes)

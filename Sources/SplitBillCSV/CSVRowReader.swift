@@ -62,12 +62,15 @@ package struct CSVRowReader {
 
     /// The columns the cell took in its line, the separator after it included: its text (in
     /// `bytes`, the row's), and for a quoted cell its quotes, the inner ones doubled.
-    /// (`bytes` is the row's, indexed from 0: an array, or a buffer of it.)
-    package func width(in bytes: some Collection<UInt8>) -> Int {
-      let text = bytes.dropFirst(range.lowerBound).prefix(range.count)
-      var width = text.reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
-      if quoted { width += text.reduce(2) { $0 + ($1 == 0x22 ? 1 : 0) } }
-      return width
+    package func width(in bytes: Span<UInt8>) -> Int {
+      let text = bytes.extracting(range)
+      var width = 1
+      var quotes = 0
+      for index in text.indices {
+        if text[index] & 0xC0 != 0x80 { width += 1 }
+        if text[index] == 0x22 { quotes += 1 }
+      }
+      return quoted ? width + 2 + quotes : width
     }
   }
 
@@ -101,7 +104,7 @@ package struct CSVRowReader {
       var column = 1
       for index in cells.indices {
         cells[index].column = column
-        column += cells[index].width(in: bytes)
+        column += cells[index].width(in: bytes.span)
       }
     }
   }

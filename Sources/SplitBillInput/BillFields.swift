@@ -1,3 +1,4 @@
+@_spi(ByteWriters) import SplitBillBytes
 import SplitBillCore
 import SplitBillModel
 
@@ -7,9 +8,10 @@ import SplitBillModel
 ///
 /// Texts are handles into the reader's bytes, and their locations are worked out only when a
 /// diagnostic needs one: reading a plainly valid bill makes no string for a field it does not
-/// keep and no location at all. Fields are noncopyable views of the reader's storage: the rules
-/// borrow them, and no call copies them.
-protocol BillFields: ~Copyable {
+/// keep and no location at all. Fields are views of the reader's storage, noncopyable (the rules
+/// borrow them, and no call copies them) and nonescapable (they hold `Span`s of the reader's
+/// bytes, and the compiler checks that neither they nor a text's bytes outlive those).
+protocol BillFields: ~Copyable, ~Escapable {
   /// A text in the bill: a scalar, a cell, an item of a diners cell.
   associatedtype Text
 
@@ -51,8 +53,9 @@ protocol BillFields: ~Copyable {
   /// Whether any of an itemized bill's own keys (``BillKey/receiptKeys``) may be given.
   var givesReceiptKeys: Bool { get }
 
-  /// The text's UTF-8 bytes, valid until the rules return.
-  func bytes(_ text: Text) -> UnsafeBufferPointer<UInt8>
+  /// The text's UTF-8 bytes, in the reader's storage.
+  @_lifetime(copy self)
+  func bytes(_ text: Text) -> Span<UInt8>
   /// Whether the fields are a CSV row (no file defaults, no nested values).
   var isCSVRow: Bool { get }
   /// Whether `key` was given but could not be read as text (a CSV cell of invalid UTF-8, said by
@@ -69,13 +72,13 @@ protocol BillFields: ~Copyable {
   func valueLocation(_ key: BillKey) -> SourceLocation
 }
 
-extension BillFields where Self: ~Copyable {
+extension BillFields where Self: ~Copyable, Self: ~Escapable {
   func nameLocation(of text: Text) -> SourceLocation { location(of: text) }
   func isUnreadable(_ key: BillKey) -> Bool { false }
   func listItems(_ value: Text) -> [Text]? { nil }
 
   /// The text as a string (readers hand on only valid UTF-8).
-  func string(_ text: Text) -> String { unsafe String(decoding: bytes(text), as: UTF8.self) }
+  func string(_ text: Text) -> String { ByteScan.string(bytes(text)) }
 
   /// The diner after `cursor`: its name and weight text.
   @inline(__always)

@@ -6,7 +6,7 @@ extension BillRules {
   /// An itemized bill's receipt and its amount (what the receipt comes to before tip), the
   /// given amount and the printed total checked against it; the given amount when there are no items.
   @inline(never)
-  mutating func itemized<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+  mutating func itemized<Fields: BillFields & ~Copyable & ~Escapable, Policy: ProblemPolicy>(
     _ itemList: ItemList, _ fields: borrowing Fields, amount: Money?, currency: Currency?, tip: TipChoice?,
     diners: Diners?, leftover: LeftoverPolicy, rounding: RoundingMode, _ policy: inout Policy
   ) throws(Policy.Stop) -> (Receipt?, Money?) {
@@ -51,7 +51,7 @@ extension BillRules {
   /// An itemized bill's receipt, every rule of items and adjustments checked (the arithmetic's
   /// own rules are Core's, said here where they were written); `nil` when the bill has no items
   /// or a problem was reported. Receipt keys on a bill without items are reported.
-  mutating func receipt<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+  mutating func receipt<Fields: BillFields & ~Copyable & ~Escapable, Policy: ProblemPolicy>(
     _ list: ItemList, _ fields: borrowing Fields, currency: Currency, diners: Diners?, rounding: RoundingMode,
     _ policy: inout Policy
   ) throws(Policy.Stop) -> Receipt? {
@@ -243,7 +243,7 @@ extension BillRules {
   }
 
   /// A discount, service or tax: a percentage when it ends in `%`, else an amount in `currency`.
-  private func adjustment<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+  private func adjustment<Fields: BillFields & ~Copyable & ~Escapable, Policy: ProblemPolicy>(
     _ key: BillKey, _ fields: borrowing Fields, currency: Currency, _ policy: inout Policy
   ) throws(Policy.Stop) -> Adjustment? {
     guard let text = try Self.text(key, fields, &policy) else { return nil }

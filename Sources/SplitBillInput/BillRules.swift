@@ -71,8 +71,9 @@ struct BillRules {
   // MARK: - Bills
 
   /// The bill, if it is valid; `nil` when it has a problem (read it again with ``diagnose(_:context:)``).
-  mutating func recognize<Fields: BillFields & ~Copyable>(_ fields: borrowing Fields, context: DocumentContext) -> Bill?
-  {
+  mutating func recognize<Fields: BillFields & ~Copyable & ~Escapable>(
+    _ fields: borrowing Fields, context: DocumentContext
+  ) -> Bill? {
     var policy = Recognizing()
     do {
       return try bill(fields, context: context, policy: &policy).bill
@@ -82,7 +83,9 @@ struct BillRules {
   }
 
   /// The bill, or every problem found in it.
-  mutating func diagnose<Fields: BillFields & ~Copyable>(_ fields: borrowing Fields, context: DocumentContext)
+  mutating func diagnose<Fields: BillFields & ~Copyable & ~Escapable>(
+    _ fields: borrowing Fields, context: DocumentContext
+  )
     -> Result<Bill, InvalidBill>
   {
     var policy = Diagnosing()
@@ -109,7 +112,7 @@ struct BillRules {
 
   /// Reads `fields` under `policy`: the bill's id (its own or the default), and the bill unless
   /// a problem was reported.
-  private mutating func bill<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+  private mutating func bill<Fields: BillFields & ~Copyable & ~Escapable, Policy: ProblemPolicy>(
     _ fields: borrowing Fields, context: DocumentContext, policy: inout Policy
   ) throws(Policy.Stop) -> (id: String, bill: Bill?) {
     try fields.reportReaderProblems(to: &policy)
@@ -131,7 +134,7 @@ struct BillRules {
     if case .absent = itemList { itemsGiven = false } else { itemsGiven = true }
     var date: CalendarDate?
     if let text = try Self.text(.date, fields, &policy) {
-      date = unsafe dates.value(for: fields.bytes(text)) { CalendarDate(iso: fields.string(text)) }
+      date = dates.value(for: fields.bytes(text)) { CalendarDate(iso: fields.string(text)) }
       if date == nil { try policy.report(.error(.badDate(fields.string(text)), at: fields.location(of: text))) }
     }
     var recurrence: Recurrence?
@@ -157,7 +160,7 @@ struct BillRules {
     var currency: Currency?
     var currencyKnown = true
     if let text = try Self.text(.currency, fields, &policy) {
-      currency = unsafe currencies.value(for: fields.bytes(text)) { try? Currency(code: fields.string(text)) }
+      currency = currencies.value(for: fields.bytes(text)) { try? Currency(code: fields.string(text)) }
       if currency == nil { currency = try parseCurrency(fields.string(text), at: fields.location(of: text), &policy) }
       currencyKnown = currency != nil
     } else {
@@ -208,7 +211,7 @@ struct BillRules {
     if let text = try Self.text(.tip, fields, &policy) {
       ownTipGiven = true
       let decimalComma = options.decimalComma
-      var parsed = unsafe tips.value(for: fields.bytes(text)) {
+      var parsed = tips.value(for: fields.bytes(text)) {
         TipText.parse(fields.string(text), decimalComma: decimalComma)
       }
       if parsed == nil { parsed = try parseTip(fields.string(text), at: fields.location(of: text), &policy) }
@@ -359,7 +362,7 @@ struct BillRules {
   /// A bill's `repeat`: `month`, or `{every: month, until: 2026-12-31, skip: [2026-08]}` (in CSV
   /// `every: month; until: 2026-12-31; skip: 2026-08 2026-10`); checked against the bill's
   /// `date`, its first instance.
-  private func recurrence<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+  private func recurrence<Fields: BillFields & ~Copyable & ~Escapable, Policy: ProblemPolicy>(
     _ fields: borrowing Fields, date: CalendarDate?, dateGiven: Bool, _ policy: inout Policy
   ) throws(Policy.Stop) -> Recurrence? {
     var unit: Recurrence.Unit?
@@ -471,7 +474,7 @@ struct BillRules {
 
   /// A single-valued field's text: `nil` when it is not given or null; other shapes are reported.
   @inline(__always)
-  static func text<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+  static func text<Fields: BillFields & ~Copyable & ~Escapable, Policy: ProblemPolicy>(
     _ key: BillKey, _ fields: borrowing Fields, _ policy: inout Policy
   ) throws(Policy.Stop) -> Fields.Text? {
     switch fields.value(key) {
@@ -484,12 +487,10 @@ struct BillRules {
     }
   }
 
-  func money<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+  func money<Fields: BillFields & ~Copyable & ~Escapable, Policy: ProblemPolicy>(
     _ text: Fields.Text, _ fields: borrowing Fields, currency: Currency, field: String, _ policy: inout Policy
   ) throws(Policy.Stop) -> Money? {
-    if let money = unsafe Money(
-      utf8: Span(_unsafeElements: fields.bytes(text)), currency: currency, decimalComma: options.decimalComma)
-    {
+    if let money = Money(utf8: fields.bytes(text), currency: currency, decimalComma: options.decimalComma) {
       return money
     }
     do {
@@ -502,10 +503,12 @@ struct BillRules {
 
   /// The name as every rule compares and prints it (``PersonName/normalized(_:)``), made once per
   /// spelling; a new one is noted with where it was first met (``spellings``).
-  mutating func name<Fields: BillFields & ~Copyable>(_ text: Fields.Text, _ fields: borrowing Fields) -> String {
+  mutating func name<Fields: BillFields & ~Copyable & ~Escapable>(_ text: Fields.Text, _ fields: borrowing Fields)
+    -> String
+  {
     var made: String?
     let name =
-      unsafe names.value(for: fields.bytes(text)) {
+      names.value(for: fields.bytes(text)) {
         made = PersonName.normalized(fields.string(text))
         return made
       } ?? ""
@@ -521,12 +524,12 @@ struct BillRules {
   var spellings: [(name: String, location: SourceLocation)] = []
   static let spellingsNoted = 2_000
 
-  private static func choice<Fields: BillFields & ~Copyable, Policy: ProblemPolicy, Choice>(
+  private static func choice<Fields: BillFields & ~Copyable & ~Escapable, Policy: ProblemPolicy, Choice>(
     _ key: BillKey, _ fields: borrowing Fields, _ cache: inout ByteKeyedCache<Choice>, fallback: Resolved<Choice>,
     _ policy: inout Policy
   ) throws(Policy.Stop) -> Choice? where Choice: RawRepresentable & CaseIterable & Sendable, Choice.RawValue == String {
     if let text = try Self.text(key, fields, &policy) {
-      if let value = unsafe cache.value(for: fields.bytes(text), make: { Choice(rawValue: fields.string(text)) }) {
+      if let value = cache.value(for: fields.bytes(text), make: { Choice(rawValue: fields.string(text)) }) {
         return value
       }
       return try parseChoice(fields.string(text), Choice.self, key.name, at: fields.location(of: text), &policy)
@@ -543,7 +546,7 @@ struct BillRules {
 
   // MARK: - Diners
 
-  private mutating func diners<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+  private mutating func diners<Fields: BillFields & ~Copyable & ~Escapable, Policy: ProblemPolicy>(
     _ fields: borrowing Fields, context: DocumentContext, _ policy: inout Policy
   ) throws(Policy.Stop) -> Diners? {
     switch fields.value(.diners) {
@@ -652,7 +655,7 @@ struct BillRules {
 
   /// The names and amounts under `key` (paid_by, shares) in `currency`; `nil` when any is wrong
   /// (each problem reported).
-  private mutating func namedAmounts<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+  private mutating func namedAmounts<Fields: BillFields & ~Copyable & ~Escapable, Policy: ProblemPolicy>(
     _ key: BillKey, _ fields: borrowing Fields, context: DocumentContext, currency: Currency, _ policy: inout Policy
   ) throws(Policy.Stop) -> [(name: String, amount: Money)]? {
     var parts: [(name: String, amount: Money)] = []
@@ -675,7 +678,7 @@ struct BillRules {
         continue
       }
       try checkRoster(name, role: key.name, at: fields.location(of: nameText), context: context, &policy)
-      guard let valueText, unsafe !fields.bytes(valueText).isEmpty else {
+      guard let valueText, !fields.bytes(valueText).isEmpty else {
         try policy.report(.error(.namedAmountMissing(key: key.name, name: name), at: fields.location(of: nameText)))
         failed = true
         continue
@@ -695,14 +698,18 @@ struct BillRules {
     return failed ? nil : parts
   }
 
-  /// A diner's weight: one when none is given or its text is empty.
-  mutating func weight<Fields: BillFields & ~Copyable, Policy: ProblemPolicy>(
+  /// A diner's weight: one when none is given or its text is empty. (Inlined into each diner's
+  /// reading: a call for each diner cost more than the look-up.)
+  @inline(__always)
+  mutating func weight<Fields: BillFields & ~Copyable & ~Escapable, Policy: ProblemPolicy>(
     _ text: Fields.Text?, of name: Fields.Text, _ fields: borrowing Fields, _ policy: inout Policy
   ) throws(Policy.Stop) -> Weight? {
-    guard let text, unsafe !fields.bytes(text).isEmpty else { return .one }
+    guard let text else { return .one }
+    let bytes = fields.bytes(text)
+    guard !bytes.isEmpty else { return .one }
     let decimalComma = options.decimalComma
-    if let weight = unsafe weights.value(
-      for: fields.bytes(text), make: { try? Weight(parsing: fields.string(text), decimalComma: decimalComma) })
+    if let weight = weights.value(
+      for: bytes, make: { try? Weight(parsing: fields.string(text), decimalComma: decimalComma) })
     {
       return weight
     }

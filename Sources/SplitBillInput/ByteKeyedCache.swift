@@ -13,22 +13,8 @@ struct ByteKeyedCache<Value> {
   /// A cache keeping at most `limit` texts.
   init(limit: Int = 4_096) { table = ByteTable(limit: limit) }
 
-  /// What `make` gives for the text of these UTF-8 bytes, made once per distinct text (`nil`
-  /// results too).
-  mutating func value(for bytes: some Collection<UInt8>, make: () -> Value?) -> Value? {
-    if let found = bytes.withContiguousStorageIfAvailable({ unsafe value(for: $0, make: make) }) { return found }
-    return unsafe Array(bytes).withUnsafeBufferPointer { unsafe value(for: $0, make: make) }
-  }
-
-  /// The same for bytes in memory.
-  mutating func value(for bytes: UnsafeBufferPointer<UInt8>, make: () -> Value?) -> Value? {
-    if let number = unsafe table.number(of: bytes) { return values[number] }
-    let value = make()
-    if let number = unsafe table.insert(bytes), number == values.count { values.append(value) }
-    return value
-  }
-
-  /// The same for the bytes `bytes` views.
+  /// What `make` gives for the text of the UTF-8 bytes `bytes` views, made once per distinct
+  /// text (`nil` results too).
   mutating func value(for bytes: Span<UInt8>, make: () -> Value?) -> Value? {
     if let number = table.number(of: bytes) { return values[number] }
     let value = make()

@@ -270,14 +270,10 @@ struct CSVBillReader {
     _ body: (inout BillRules, borrowing CSVRowFields) -> Result
   ) -> Result {
     let file = sourceFile
-    return unsafe row.bytes.withUnsafeBufferPointer { bytes in
-      unsafe row.cells.withUnsafeBufferPointer { cells in
-        let fields = unsafe CSVRowFields(
-          bytes: bytes, cells: cells, layout: layout, file: file, line: row.line, index: index,
-          decimalComma: rules.options.decimalComma, diagnosing: diagnosing, itemTable: itemTable)
-        return body(&rules, fields)
-      }
-    }
+    let fields = CSVRowFields(
+      bytes: row.bytes.span, cells: row.cells.span, layout: layout, file: file, line: row.line, index: index,
+      decimalComma: rules.options.decimalComma, diagnosing: diagnosing, itemTable: itemTable)
+    return body(&rules, fields)
   }
 
 }

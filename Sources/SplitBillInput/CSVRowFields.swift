@@ -9,10 +9,8 @@ import SplitBillModel
 /// (``CSVBillReader/Row/settleColumns()``), which a row split in place leaves undone: the rules
 /// ask for none while recognising, and the reader settles them before diagnosing.
 ///
-/// Safe to use: it holds a pointer to the row's bytes, and is made only inside the row buffer's
-/// `withUnsafeBufferPointer` scope and never escapes it (noncopyable, consumed by the rules);
-/// every cell range was bounded by the row's length when the row was split.
-@safe struct CSVRowFields: BillFields, ~Copyable {
+/// A view of the row: it borrows the row's bytes and cells as `Span`s, so it cannot outlive them.
+struct CSVRowFields: BillFields, ~Copyable, ~Escapable {
   /// A cell's text, or a part of a diners cell.
   struct Text {
     /// Where the text lies in the row's bytes.
@@ -77,8 +75,8 @@ import SplitBillModel
     var givesID: Bool { column(of: .id) != nil }
   }
 
-  private let bytes: UnsafeBufferPointer<UInt8>
-  private let cells: UnsafeBufferPointer<CSVBillReader.Cell>
+  private let bytes: Span<UInt8>
+  private let cells: Span<CSVBillReader.Cell>
   private let layout: Layout
   private let file: SourceFile
   private let line: Int
@@ -102,34 +100,44 @@ import SplitBillModel
   }
 
   /// The fields of a row whose cells are `cells` over `bytes`, one per column of `layout`.
+  @_lifetime(copy bytes, copy cells)
   init(
-    bytes: UnsafeBufferPointer<UInt8>, cells: UnsafeBufferPointer<CSVBillReader.Cell>, layout: Layout,
+    bytes: Span<UInt8>, cells: Span<CSVBillReader.Cell>, layout: Layout,
     file: SourceFile, line: Int, index: Int, decimalComma: Bool, diagnosing: Bool = false, itemTable: ItemTable? = nil
   ) {
     self.itemTable = itemTable
     self.decimalComma = decimalComma
     counted = diagnosing ? CountedColumns() : nil
-    unsafe self.bytes = unsafe bytes
-    unsafe self.cells = unsafe cells
+    self.bytes = bytes
+    self.cells = cells
     self.layout = layout
     self.file = file
     self.line = line
     self.index = index
     // Nearly every row is valid as a whole, and then so is each cell, unless a character
     // straddles two cells: the one after it would then start with a continuation byte.
-    if unsafe ByteScan.isValidUTF8(bytes),
-      unsafe !cells.contains(where: {
-        unsafe $0.range.lowerBound < bytes.count && bytes[$0.range.lowerBound] & 0xC0 == 0x80
-      })
-    {
-      return
-    }
+    if ByteScan.isValidUTF8(bytes), !Self.splitsACharacter(bytes, cells) { return }
     for column in cells.indices {
-      let text = unsafe UnsafeBufferPointer(rebasing: bytes[cells[column].range])
-      if unsafe !ByteScan.isValidUTF8(text), let key = layout.key(in: column) {
+      if !ByteScan.isValidUTF8(bytes.extracting(cells[column].range)), let key = layout.key(in: column) {
         invalidUTF8 |= 1 << key.rawValue
       }
     }
+  }
+
+  /// Whether a cell starts with a byte that continues a character: one cut by a separator.
+  private static func splitsACharacter(_ bytes: Span<UInt8>, _ cells: Span<CSVBillReader.Cell>) -> Bool {
+    for column in cells.indices {
+      let start = cells[column].range.lowerBound
+      if start < bytes.count && bytes[start] & 0xC0 == 0x80 { return true }
+    }
+    return false
+  }
+
+  /// Whether any of the bytes `isWanted`.
+  @inline(__always)
+  private static func contains(_ bytes: Span<UInt8>, where isWanted: (UInt8) -> Bool) -> Bool {
+    for index in bytes.indices where isWanted(bytes[index]) { return true }
+    return false
   }
 
   var start: SourceLocation { SourceLocation(in: file, line: line, column: 1) }
@@ -140,7 +148,7 @@ import SplitBillModel
 
   func reportReaderProblems<Policy: ProblemPolicy>(to policy: inout Policy) throws(Policy.Stop) {
     guard invalidUTF8 != 0 else { return }
-    for column in unsafe cells.indices {
+    for column in cells.indices {
       guard let key = layout.key(in: column), invalidUTF8 & (1 << key.rawValue) != 0 else { continue }
       try policy.report(
         .error(.invalidUTF8InColumn(key.name), at: cellLocation(column)))
@@ -150,22 +158,22 @@ import SplitBillModel
   @inline(__always)
   func value(_ key: BillKey) -> FieldValue<Text> {
     guard let column = layout.column(of: key), invalidUTF8 & (1 << key.rawValue) == 0 else { return .absent }
-    let range = unsafe cells[column].range
+    let range = cells[column].range
     guard !range.isEmpty else { return .null }
     let whole = Text(
       start: Int32(range.lowerBound), end: Int32(range.upperBound), at: Int32(range.lowerBound), cell: Int16(column),
       inList: false)
     guard key.takesEntries else { return .text(whole) }
-    let cell = unsafe UnsafeBufferPointer(rebasing: bytes[range])
+    let cell = bytes.extracting(range)
     switch key {
     case .shares: return .entries
     // One name, or names with amounts (`Ana:60.00;Ben:50.59`).
-    case .paidBy: return unsafe cell.contains { $0 == 0x3A || $0 == 0x3D || $0 == 0x3B } ? .entries : .text(whole)
+    case .paidBy: return Self.contains(cell) { $0 == 0x3A || $0 == 0x3D || $0 == 0x3B } ? .entries : .text(whole)
     // `month`, or `every: month; until: 2026-12-31`.
-    case .repeat: return unsafe cell.contains { $0 == 0x3A || $0 == 0x3D } ? .entries : .text(whole)
+    case .repeat: return Self.contains(cell) { $0 == 0x3A || $0 == 0x3D } ? .entries : .text(whole)
     default: break
     }
-    guard let count = unsafe DinerList.headCount(in: cell.span, decimalComma: decimalComma) else { return .entries }
+    guard let count = DinerList.headCount(in: cell, decimalComma: decimalComma) else { return .entries }
     var text = whole
     text.start += Int32(count.lowerBound)
     text.end = Int32(range.lowerBound + count.upperBound)
@@ -185,9 +193,9 @@ import SplitBillModel
 
   func nextEntry(_ key: BillKey, _ cursor: inout Int) -> (name: Text, value: Text?)? {
     guard let column = layout.column(of: key) else { return nil }
-    let range = unsafe cells[column].range
-    let cell = unsafe UnsafeBufferPointer(rebasing: bytes[range])
-    guard let (name, weight) = unsafe DinerList.item(in: cell.span, after: &cursor, decimalComma: decimalComma) else {
+    let range = cells[column].range
+    guard let (name, weight) = DinerList.item(in: bytes.extracting(range), after: &cursor, decimalComma: decimalComma)
+    else {
       return nil
     }
     func text(_ part: Range<Int>, at: Int) -> Text {
@@ -200,21 +208,21 @@ import SplitBillModel
 
   func entryCount(_ key: BillKey) -> Int {
     guard let column = layout.column(of: key) else { return 0 }
-    let cell = unsafe UnsafeBufferPointer(rebasing: bytes[cells[column].range])
-    return unsafe cell.reduce(1) { $0 + (DinerList.isSeparator($1, decimalComma: decimalComma) ? 1 : 0) }
+    let cell = bytes.extracting(cells[column].range)
+    var count = 1
+    for index in cell.indices where DinerList.isSeparator(cell[index], decimalComma: decimalComma) { count += 1 }
+    return count
   }
 
-  @inline(__always)
-  func bytes(_ text: Text) -> UnsafeBufferPointer<UInt8> {
-    unsafe UnsafeBufferPointer(rebasing: bytes[Int(text.start)..<Int(text.end)])
-  }
+  @inline(__always) @_lifetime(copy self)
+  func bytes(_ text: Text) -> Span<UInt8> { bytes.extracting(Int(text.start)..<Int(text.end)) }
 
   func location(of text: Text) -> SourceLocation {
     let column = Int(text.cell)
     guard text.inList else { return cellLocation(column) }
     // A part of a diners cell: the cell's column, past its quote, and one column for each
     // Unicode scalar before the part (separators included).
-    let cell = unsafe cells[column]
+    let cell = cells[column]
     let at = Int(text.at)
     var from = cell.range.lowerBound
     var scalars = 0
@@ -222,8 +230,8 @@ import SplitBillModel
       from = counted.offset
       scalars = counted.scalars
     }
-    let between = unsafe UnsafeBufferPointer(rebasing: bytes[from..<at])
-    scalars += unsafe between.count - ByteScan.continuationBytes(between)
+    let between = bytes.extracting(from..<at)
+    scalars += between.count - ByteScan.continuationBytes(between)
     if let counted { (counted.cell, counted.offset, counted.scalars) = (column, at, scalars) }
     return SourceLocation(in: file, line: cell.line, column: cell.column + (cell.quoted ? 1 : 0) + scalars)
   }
@@ -241,15 +249,14 @@ import SplitBillModel
     // this cell from the text, as `CSVBillReader.Row.settleColumns` does.
     let target = Int(text.cell)
     var column = 1
-    for index in 0..<target { column += unsafe cells[index].width(in: bytes) }
-    let cell = unsafe cells[target]
-    let before = unsafe UnsafeBufferPointer(
-      rebasing: bytes[cell.range.lowerBound..<max(cell.range.lowerBound, Int(text.at))])
-    let scalars = text.inList ? unsafe before.count - ByteScan.continuationBytes(before) : 0
+    for index in 0..<target { column += cells[index].width(in: bytes) }
+    let cell = cells[target]
+    let before = bytes.extracting(cell.range.lowerBound..<max(cell.range.lowerBound, Int(text.at)))
+    let scalars = text.inList ? before.count - ByteScan.continuationBytes(before) : 0
     return SourceLocation(in: file, line: cell.line, column: column + (cell.quoted ? 1 : 0) + scalars)
   }
 
   private func cellLocation(_ column: Int) -> SourceLocation {
-    unsafe SourceLocation(in: file, line: cells[column].line, column: cells[column].column)
+    SourceLocation(in: file, line: cells[column].line, column: cells[column].column)
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(ByteWriters) import SplitBillBytes
 
 /// Two halves of a job on two threads: `produce` runs on a thread of its own and emits elements;
 /// the caller's thread consumes them, in order, in batches. The producer waits while `capacity`
@@ -53,42 +54,8 @@ private final class Transfer<Value>: @unchecked Sendable {
   init(_ value: Value) { self.value = value }
 }
 
-/// Elements on their way from one thread to the other, moved in and moved out, never copied (a
-/// copy of a bill is a reference count changed for each of its strings and arrays, and an array of
-/// bills copied out element by element and then destroyed was a fifth of a stage's time).
-///
-/// Safe to use: it owns its `capacity` elements (allocated in `init`, freed in `deinit`), and
-/// every access is checked against `count` and `capacity`.
-@safe private final class Batch<Element>: @unchecked Sendable {
-  private let elements: UnsafeMutablePointer<Element>
-  private var count = 0
-  private let capacity: Int
-
-  init(capacity: Int) {
-    self.capacity = capacity
-    unsafe elements = .allocate(capacity: capacity)
-  }
-
-  deinit {
-    unsafe elements.deinitialize(count: count)
-    unsafe elements.deallocate()
-  }
-
-  var isEmpty: Bool { count == 0 }
-  var isFull: Bool { count == capacity }
-
-  func append(_ element: consuming Element) {
-    unsafe (elements + count).initialize(to: element)
-    count += 1
-  }
-
-  /// Hands every element to `body` in order, leaving the batch empty.
-  func drain(_ body: (Element) -> Void) {
-    let taken = count
-    count = 0
-    for index in 0..<taken { unsafe body((elements + index).move()) }
-  }
-}
+/// Elements on their way from one thread to the other, a batch at a time.
+private typealias Batch<Element> = FixedBatch<Element>
 
 /// A bounded first-in, first-out queue of batches between one producer and one consumer, which
 /// hands emptied batches back for reuse.

@@ -9,35 +9,37 @@ import SplitBillYAML
 /// Keys are found once, when the fields are made; a key outside the format, a key given twice or
 /// one that is not a plain name is a reader problem, worded then (it is rare).
 ///
-/// Safe to use: it holds pointers into the flat bill's events and text, and is made only inside
-/// the scope that lends them and never escapes it (noncopyable, consumed by the rules).
-@safe struct YAMLBillFields: BillFields, ~Copyable {
+/// A view of the flat bill: it borrows the bill's text and the reading function's key slots as
+/// spans, so it cannot outlive them.
+struct YAMLBillFields: BillFields, ~Copyable, ~Escapable {
   /// A scalar, by its event's position.
   typealias Text = Int32
 
   private let flat: YAMLFlatBill
-  private let text: UnsafeBufferPointer<UInt8>
+  private let text: Span<UInt8>
   private let file: SourceFile
   let index: Int
   /// For each key (by raw value), where its value's event is; -1 when not given. (Room on the
-  /// reading function's stack: an inline array here was copied whole at every look-up.)
-  private let slots: UnsafeMutableBufferPointer<Int32>
+  /// reading function's stack, ``Slots``: an inline array here was copied whole at every look-up.)
+  private var slots: MutableSpan<Int32>
   private var keyProblems: [Diagnostic] = []
   private var misspelt: Set<BillKey> = []
   /// Whether an itemized bill's own keys (``BillKey/receiptKeys``) are given, noted as the keys
   /// are found (asked of every bill).
   private(set) var givesReceiptKeys = false
 
-  /// The fields of `flat`, whose first event starts a mapping, `text` being `flat.text`'s bytes.
-  private init(
-    flat: YAMLFlatBill, text: UnsafeBufferPointer<UInt8>, slots: UnsafeMutableBufferPointer<Int32>, file: SourceFile,
-    index: Int
-  ) {
-    precondition(slots.count >= BillKey.allCases.count, "a slot for every key")
-    unsafe slots.initialize(repeating: -1)
-    unsafe self.slots = unsafe slots
+  /// Room for ``slots``, one for each key.
+  private typealias Slots = InlineArray<24, Int32>
+
+  /// The fields of `flat`, whose first event starts a mapping, `text` being `flat.text`'s bytes
+  /// and `room` a slot for every key, each -1.
+  @_lifetime(copy text, copy room)
+  private init(flat: YAMLFlatBill, text: Span<UInt8>, room: consuming MutableSpan<Int32>, file: SourceFile, index: Int)
+  {
+    precondition(room.count >= BillKey.allCases.count, "a slot for every key")
+    slots = room
     self.flat = flat
-    unsafe self.text = unsafe text
+    self.text = text
     self.file = file
     self.index = index
     let events = flat.events
@@ -59,13 +61,13 @@ import SplitBillYAML
         if let guess, let key = BillKey(name: guess) { misspelt.insert(key) }
         continue
       }
-      guard unsafe slots[key.rawValue] < 0 else {
+      guard slots[key.rawValue] < 0 else {
         keyProblems.append(
           .error(
             .repeatedKey(key.name, place: "bill", first: self.keyLocation(key)), at: location(of: Int32(position))))
         continue
       }
-      unsafe slots[key.rawValue] = Int32(valueStart)
+      slots[key.rawValue] = Int32(valueStart)
       if key.rawValue > BillKey.items.rawValue { givesReceiptKeys = true }  // as receiptKeys says
     }
   }
@@ -81,21 +83,19 @@ import SplitBillYAML
       let problem = Diagnostic.error(.billShape(shape), at: start)
       return (.failure(InvalidBill(id: "\(context.file)#\(index)", source: start, diagnostics: [problem])), false)
     }
-    return unsafe flat.text.withUnsafeBufferPointer { text in
-      unsafe withUnsafeTemporaryAllocation(of: Int32.self, capacity: BillKey.allCases.count) { slots in
-        let fields = unsafe YAMLBillFields(flat: flat, text: text, slots: slots, file: file, index: index)
-        let recognized: Result<Bill, InvalidBill>? = rules.recognize(fields, context: context).map { .success($0) }
-        #if DEBUG
-          BillRules.checkAgreement(recognized, rules.diagnose(fields, context: context))
-        #endif
-        return (recognized ?? rules.diagnose(fields, context: context), fields.givesID)
-      }
-    }
+    var slots = Slots(repeating: -1)
+    let fields = YAMLBillFields(flat: flat, text: flat.text.span, room: slots.mutableSpan, file: file, index: index)
+    let recognized: Result<Bill, InvalidBill>? = rules.recognize(fields, context: context).map { .success($0) }
+    #if DEBUG
+      BillRules.checkAgreement(recognized, rules.diagnose(fields, context: context))
+    #endif
+    guard let recognized else { return (rules.diagnose(fields, context: context), fields.givesID) }
+    return (recognized, fields.givesID)
   }
 
   var start: SourceLocation { location(of: 0) }
   var isCSVRow: Bool { false }
-  var givesID: Bool { unsafe slots[BillKey.id.rawValue] >= 0 }
+  var givesID: Bool { slots[BillKey.id.rawValue] >= 0 }
   func isMisspelt(_ key: BillKey) -> Bool { misspelt.contains(key) }
 
   func reportReaderProblems<Policy: ProblemPolicy>(to policy: inout Policy) throws(Policy.Stop) {
@@ -103,7 +103,7 @@ import SplitBillYAML
   }
 
   func value(_ key: BillKey) -> FieldValue<Int32> {
-    let position = unsafe Int(slots[key.rawValue])
+    let position = Int(slots[key.rawValue])
     guard position >= 0 else { return .absent }
     switch flat.events[position].kind {
     case .scalar, .plainScalar:
@@ -118,7 +118,7 @@ import SplitBillYAML
   }
 
   func shape(of key: BillKey) -> String {
-    let position = unsafe Int(slots[key.rawValue])
+    let position = Int(slots[key.rawValue])
     guard position >= 0 else { return "nothing" }
     let container = flat.events[position].kind == .sequenceStart ? "a list" : "a mapping"
     guard let odd = oddItem(at: position, listValues: key == .repeat) else { return describe(at: position) }
@@ -157,7 +157,7 @@ import SplitBillYAML
   }
 
   func nextEntry(_ key: BillKey, _ cursor: inout Int) -> (name: Int32, value: Int32?)? {
-    let position = unsafe Int(slots[key.rawValue])
+    let position = Int(slots[key.rawValue])
     guard position >= 0 else { return nil }
     let events = flat.events
     if cursor == 0 { cursor = position + 1 }
@@ -177,7 +177,7 @@ import SplitBillYAML
   }
 
   func entryCount(_ key: BillKey) -> Int {
-    let position = unsafe Int(slots[key.rawValue])
+    let position = Int(slots[key.rawValue])
     guard position >= 0 else { return 0 }
     let items = flat.end(ofNodeAt: position) - position - 2
     return flat.events[position].kind == .mappingStart ? items / 2 : max(items, 0)
@@ -189,10 +189,11 @@ import SplitBillYAML
     return (position + 1..<flat.end(ofNodeAt: position) - 1).map { Int32($0) }
   }
 
-  func bytes(_ text: Int32) -> UnsafeBufferPointer<UInt8> {
+  @_lifetime(copy self)
+  func bytes(_ text: Int32) -> Span<UInt8> {
     let position = Int(text)
     let start = position == 0 ? 0 : Int(flat.events[position - 1].end)
-    return unsafe UnsafeBufferPointer(rebasing: self.text[start..<Int(flat.events[position].end)])
+    return self.text.extracting(start..<Int(flat.events[position].end))
   }
 
   func location(of text: Int32) -> SourceLocation {
@@ -201,22 +202,22 @@ import SplitBillYAML
   }
 
   func keyLocation(_ key: BillKey) -> SourceLocation {
-    let position = unsafe slots[key.rawValue]
+    let position = slots[key.rawValue]
     return position > 0 ? location(of: position - 1) : start
   }
 
   func valueLocation(_ key: BillKey) -> SourceLocation {
-    let position = unsafe slots[key.rawValue]
+    let position = slots[key.rawValue]
     guard position > 0 else { return start }
     return flat.isNull(at: Int(position)) ? keyLocation(key) : location(of: position)
   }
 
   private func describe(at position: Int) -> String { flat.describe(at: position) }
 
-  var mayHaveItems: Bool { unsafe slots[BillKey.items.rawValue] >= 0 }
+  var mayHaveItems: Bool { slots[BillKey.items.rawValue] >= 0 }
 
   func items(ofBill id: String) -> ItemList {
-    let position = unsafe Int(slots[BillKey.items.rawValue])
+    let position = Int(slots[BillKey.items.rawValue])
     guard position >= 0 else { return .absent }
     let events = flat.events
     let at = location(of: Int32(position))

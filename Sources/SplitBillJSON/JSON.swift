@@ -308,15 +308,9 @@ extension JSON {
   /// Writes what stands between the quotes of ``quote(_:)`` of `text` at `cursor`; text with
   /// nothing to escape is copied straight in.
   @_spi(ByteWriters) @inlinable public static func writeEscaped(_ text: String, to cursor: inout ByteCursor) {
-    // Native strings (all of ours) lend their bytes without a copy of the string.
-    let plain = unsafe text.utf8.withContiguousStorageIfAvailable { utf8 in
-      guard unsafe utf8.allSatisfy(isPlain) else { return false }
-      unsafe cursor.write(utf8)
-      return true
-    }
-    guard plain != true else { return }
-    var quoted = quote(text)
-    quoted.withUTF8 { unsafe cursor.write(UnsafeBufferPointer(rebasing: $0.dropFirst().dropLast())) }
+    guard !cursor.write(utf8: text, ifEvery: isPlain) else { return }
+    let quoted = quote(text).utf8
+    cursor.write(quoted.span.extracting(1..<quoted.count - 1))
   }
 
   /// A byte that stands for itself inside a JSON string (0xE2 starts U+2028 and U+2029, which are

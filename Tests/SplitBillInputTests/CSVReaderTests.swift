@@ -460,7 +460,8 @@ import Testing
       let number = Int(random.next() % 300)
       let text =
         number % 13 == 0 ? "z" : number % 7 == 0 ? String(repeating: "x", count: 60 + number % 11) : "n\(number)"
-      let value = cache.value(for: Array(text.utf8)[...]) { () -> Int? in
+      let bytes = Array(text.utf8)
+      let value = cache.value(for: bytes.span) { () -> Int? in
         made[text, default: 0] += 1
         return expected(text)
       }
