@@ -1,6 +1,6 @@
 @_spi(ByteWriters) import SplitBillBytes
 import SplitBillCore
-import SplitBillModel
+@_spi(Readers) import SplitBillModel
 
 /// A bill's fields as its reader holds them: a CSV row's cells (``CSVRowFields``) or a YAML
 /// bill's events (``YAMLBillFields``). The format says where each field's text is and where it

@@ -1,5 +1,5 @@
 import SplitBillCore
-import SplitBillModel
+@_spi(Readers) import SplitBillModel
 import SplitBillText
 
 extension BillRules {

@@ -1,6 +1,6 @@
 import Foundation
 import SplitBillCore
-import SplitBillModel
+@_spi(Readers) import SplitBillModel
 import SplitBillText
 
 /// A value from the defaults chain: set, unset, or given but invalid.

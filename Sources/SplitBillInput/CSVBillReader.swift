@@ -2,7 +2,7 @@
 import SplitBillCSV
 import SplitBillCore
 import SplitBillFiles
-import SplitBillModel
+@_spi(Readers) import SplitBillModel
 import SplitBillText
 
 #if canImport(Glibc)

@@ -1,6 +1,6 @@
 @_spi(ByteWriters) import SplitBillBytes
 import SplitBillCore
-import SplitBillModel
+@_spi(Readers) import SplitBillModel
 
 /// A CSV row's fields: cells, in the columns the header names. The diners cell is written in the
 /// diner-list grammar (``DinerList``): `3`, `Ana;Ben;Chloé` or `Ana:2;Ben:1`.

@@ -1,5 +1,5 @@
 import SplitBillCore
-import SplitBillModel
+@_spi(Readers) import SplitBillModel
 
 /// A value of a file's header (`version`, a default, `people`), located.
 /// `defaults: cash_rounding:` as written: its entries, currency and increment each located, or the

@@ -1,6 +1,6 @@
 import SplitBillCore
 import SplitBillFiles
-import SplitBillModel
+@_spi(Readers) import SplitBillModel
 import SplitBillRates
 import SplitBillText
 import SplitBillYAML

@@ -6,7 +6,7 @@ import Testing
 
 @testable import SplitBillFiles
 @testable import SplitBillInput
-@testable import SplitBillModel
+@_spi(Readers) @testable import SplitBillModel
 
 @Suite struct CSVReaderTests {
   @Test func readsQuotedCellsWithDelimitersQuotesAndNewlines() throws {
@@ -206,6 +206,13 @@ import Testing
     }
     #expect(BillKey.allCases.map(spelt) == BillField.billKeys)
     #expect(BillKey.allCases.allSatisfy { $0.name == spelt($0) })
+    // The written-out raw value is the case's place, both ways.
+    for (place, key) in BillKey.allCases.enumerated() {
+      #expect(key.rawValue == place, "\(key)")
+      #expect(BillKey(rawValue: place) == key, "\(key)")
+    }
+    #expect(BillKey(rawValue: BillKey.allCases.count) == nil)
+    #expect(BillKey.allCases.filter(\.takesEntries) == [.diners, .paidBy, .shares, .repeat, .discountItems])
   }
 }
 
