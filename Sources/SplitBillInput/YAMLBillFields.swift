@@ -1,7 +1,7 @@
 import SplitBillCore
 @_spi(Readers) import SplitBillModel
 import SplitBillText
-import SplitBillYAML
+@_spi(Readers) import SplitBillYAML
 
 /// A YAML bill's fields, read from its events (``YAMLFlatBill``): a mapping of keys to scalars,
 /// but for the diners (a head count, a list of names, or a mapping of names to weights).

@@ -3,7 +3,7 @@ import SplitBillFiles
 @_spi(Readers) import SplitBillModel
 import SplitBillRates
 import SplitBillText
-import SplitBillYAML
+@_spi(Readers) import SplitBillYAML
 
 /// Reads bill files in YAML, streaming: each bill is handed on as its events (``YAMLFlatBill``).
 ///

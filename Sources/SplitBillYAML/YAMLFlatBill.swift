@@ -9,27 +9,34 @@ import SplitBillModel
 /// levels and ``maximumEvents`` events, without anchors, aliases and merge keys. The others are
 /// built into nodes there, where the document's anchors are known, and made flat again
 /// (``init(flattening:)``). Strings and the rules come on the validating thread.
-package struct YAMLFlatBill: Sendable {
+///
+/// Public as the SPI `Readers`, with what the rules read at every key `@inlinable`: a `package`
+/// declaration is not inlined into another module, and the readers walk the events in Input.
+@_spi(Readers) public struct YAMLFlatBill: Sendable {
   /// Levels of nesting taken flat (a bill, its diners, their weights, one more).
   package static let maximumDepth = 4
   /// Events taken flat.
   package static let maximumEvents = 512
 
-  package enum Kind: UInt8, Sendable {
+  public enum Kind: UInt8, Sendable {
     case scalar, plainScalar, sequenceStart, sequenceEnd, mappingStart, mappingEnd
   }
 
-  package struct Event: Sendable {
-    package var kind: Kind
-    package var line: Int32
-    package var column: Int32
+  public struct Event: Sendable {
+    public var kind: Kind
+    public var line: Int32
+    public var column: Int32
     /// Where this scalar's text ends in ``YAMLFlatBill/text`` (it starts where the previous
     /// event's ends); for other events, where the text so far ends.
-    package var end: Int32
+    public var end: Int32
+
+    package init(kind: Kind, line: Int32, column: Int32, end: Int32) {
+      (self.kind, self.line, self.column, self.end) = (kind, line, column, end)
+    }
   }
 
-  package var events: [Event]
-  package var text: [UInt8]
+  public var events: [Event]
+  public var text: [UInt8]
 
   /// An empty bill; with `room`, room for a typical one (growing an array reallocates it).
   package init(room: Bool = true) {
@@ -41,18 +48,18 @@ package struct YAMLFlatBill: Sendable {
   }
 
   /// The text of the scalar at `position`.
-  package func text(at position: Int) -> ArraySlice<UInt8> {
+  @inlinable public func text(at position: Int) -> ArraySlice<UInt8> {
     let start = position == 0 ? 0 : Int(events[position - 1].end)
     return text[start..<Int(events[position].end)]
   }
 
   /// Whether the scalar at `position` is a YAML null (``YAMLEvent/isNull(_:)``), plain.
-  package func isNull(at position: Int) -> Bool {
+  public func isNull(at position: Int) -> Bool {
     events[position].kind == .plainScalar && YAMLEvent.isNull(text(at: position))
   }
 
   /// The position just past the node that starts at `position`.
-  package func end(ofNodeAt position: Int) -> Int {
+  @inlinable public func end(ofNodeAt position: Int) -> Int {
     var depth = 0
     var position = position
     repeat {
