@@ -2,12 +2,20 @@
   import Glibc
 #endif
 
+/// What takes a line's fields from ``DelimitedLine/split(_:separator:appendingTo:fields:)``, one
+/// at a time: a type rather than a closure, so that the split is specialized for it and the
+/// append inlined (a closure from another module was a call per field).
+@_spi(ByteWriters) public protocol DelimitedFields {
+  /// Takes the next field: where its text is in the line's text, and whether it was quoted.
+  mutating func append(field range: Range<Int>, quoted: Bool)
+}
+
 /// One line of delimiter-separated fields, split in place: the CSV reader's fast path, for lines
 /// with nothing that needs its byte-by-byte scanner. Public only as the SPI `ByteWriters` and
 /// `@inlinable`, so that the reader inlines it.
 @_spi(ByteWriters) public enum DelimitedLine {
   /// Appends the fields of `line` (a line without its `\n`; a last `\r` is the line end) to
-  /// `text`, quotes undone, and calls `field` with each one's range in `text` and whether it was
+  /// `text`, quotes undone, and hands `fields` each one's range in `text` and whether it was
   /// quoted. `false`, with `text` as it was, when the line is not plain: a `\r` before its end, a
   /// quote inside an unquoted field, or a quoted field left open (a line break inside quotes) or
   /// followed by other text. (Fields already reported then are to be dropped.)
@@ -15,12 +23,12 @@
   /// The line is copied into `text` once and each field's text moved into place there (undoing
   /// quotes only ever shortens it): one copy a line rather than one a field.
   @inlinable
-  public static func split(
-    _ line: Span<UInt8>, separator: UInt8, appendingTo text: inout [UInt8], field: (Range<Int>, Bool) -> Void
+  public static func split<Fields: DelimitedFields>(
+    _ line: Span<UInt8>, separator: UInt8, appendingTo text: inout [UInt8], fields: inout Fields
   ) -> Bool {
     let start = text.count
     guard !line.isEmpty else {
-      field(start..<start, false)
+      fields.append(field: start..<start, quoted: false)
       return true
     }
     var count = line.count
@@ -32,7 +40,7 @@
     }
     guard plain else { return false }
     let length = unsafe text.withUnsafeMutableBufferPointer { text in
-      unsafe splitInPlace(text, from: start, count: count, separator: separator, field: field)
+      unsafe splitInPlace(text, from: start, count: count, separator: separator, fields: &fields)
     }
     guard let length else {
       text.removeSubrange(start...)
@@ -45,9 +53,8 @@
   /// The fields of the `count` bytes of `text` from `start`, moved to the front as they are read;
   /// gives the length of their text (`nil` when the line is not plain).
   @inlinable
-  static func splitInPlace(
-    _ text: UnsafeMutableBufferPointer<UInt8>, from start: Int, count: Int, separator: UInt8,
-    field: (Range<Int>, Bool) -> Void
+  static func splitInPlace<Fields: DelimitedFields>(
+    _ text: UnsafeMutableBufferPointer<UInt8>, from start: Int, count: Int, separator: UInt8, fields: inout Fields
   ) -> Int? {
     guard let text = unsafe text.baseAddress.map({ unsafe $0 + start }) else { return nil }
     let quote: UInt8 = 0x22
@@ -92,7 +99,7 @@
         if unsafe end < count && text[end] == quote { return nil }
         take(upTo: end)
       }
-      field(start + fieldStart..<start + written, quoted)
+      fields.append(field: start + fieldStart..<start + written, quoted: quoted)
       guard read < count else { return written }
       read += 1  // the separator
     }

@@ -121,19 +121,27 @@ package struct CSVRowReader {
   /// unquoted cell, no quoted cell left open or followed by more text). `false`, leaving `row`
   /// empty, otherwise. Columns are left for ``Row/settleColumns()``.
   private static func plainRow(_ line: Span<UInt8>, separator: UInt8, line number: Int, into row: inout Row) -> Bool {
-    var cells = row.cells
+    var cells = RowCells(cells: row.cells, line: number)
     row.cells = []
-    let plain = DelimitedLine.split(line, separator: separator, appendingTo: &row.bytes) { range, quoted in
-      // The column is counted later, if at all (Row.settleColumns).
-      cells.append(Cell(range: range, line: number, column: 0, quoted: quoted))
-    }
-    row.cells = cells
+    let plain = DelimitedLine.split(line, separator: separator, appendingTo: &row.bytes, fields: &cells)
+    row.cells = cells.cells
     guard plain else {
       row.cells.removeAll(keepingCapacity: true)
       return false
     }
     row.columnsPending = true
     return true
+  }
+
+  /// A plain row's cells as ``DelimitedLine`` hands them over.
+  private struct RowCells: DelimitedFields {
+    var cells: [Cell]
+    let line: Int
+
+    mutating func append(field range: Range<Int>, quoted: Bool) {
+      // The column is counted later, if at all (Row.settleColumns).
+      cells.append(Cell(range: range, line: line, column: 0, quoted: quoted))
+    }
   }
 
   /// Reads the next row into `row`, reusing its storage (a row's bytes and cells are two arrays
