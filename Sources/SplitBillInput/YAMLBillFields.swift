@@ -190,11 +190,7 @@ struct YAMLBillFields: BillFields, ~Copyable, ~Escapable {
   }
 
   @_lifetime(copy self)
-  func bytes(_ text: Int32) -> Span<UInt8> {
-    let position = Int(text)
-    let start = position == 0 ? 0 : Int(flat.events[position - 1].end)
-    return self.text.extracting(start..<Int(flat.events[position].end))
-  }
+  func bytes(_ text: Int32) -> Span<UInt8> { self.text.extracting(flat.textRange(at: Int(text))) }
 
   func location(of text: Int32) -> SourceLocation {
     let event = flat.events[Int(text)]

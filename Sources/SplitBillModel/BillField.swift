@@ -107,43 +107,14 @@ package struct BillField: Sendable {
 }
 
 /// The bill keys by their position in ``BillField/all``: lookups by number, not by string.
+///
+/// Public as the SPI `Readers`, its small members `@inlinable`: the readers ask for a key's raw
+/// value at every field, and a `package` declaration is not inlined into another module (its
+/// synthesized `rawValue` was a call each time; a public enum's is inlined).
 @_spi(Readers) public enum BillKey: Int, CaseIterable, Sendable {
   case id, date, description, category, amount, currency, tip, tipAmount, diners, paidBy, notes, leftover, rounding
   case shares, rate, `repeat`
   case items, discount, discountItems, service, tax, taxIncluded, tipOn, receiptTotal
-
-  /// The key's place in ``BillField/all`` (its case's place, which a test holds it to). Written
-  /// out and `@inlinable`, not synthesized, and the type public as the SPI `Readers` (a `package`
-  /// declaration is not inlined into another module without Swift's experimental package
-  /// optimisation): the readers ask for it at every field, and it was a call each time.
-  @inlinable public var rawValue: Int {
-    switch self {
-    case .id: 0
-    case .date: 1
-    case .description: 2
-    case .category: 3
-    case .amount: 4
-    case .currency: 5
-    case .tip: 6
-    case .tipAmount: 7
-    case .diners: 8
-    case .paidBy: 9
-    case .notes: 10
-    case .leftover: 11
-    case .rounding: 12
-    case .shares: 13
-    case .rate: 14
-    case .repeat: 15
-    case .items: 16
-    case .discount: 17
-    case .discountItems: 18
-    case .service: 19
-    case .tax: 20
-    case .taxIncluded: 21
-    case .tipOn: 22
-    case .receiptTotal: 23
-    }
-  }
 
   /// Whether the key takes a list or a mapping of names (``FieldValue/entries``).
   @inlinable public var takesEntries: Bool {

@@ -48,9 +48,12 @@ import SplitBillModel
   }
 
   /// The text of the scalar at `position`.
-  @inlinable public func text(at position: Int) -> ArraySlice<UInt8> {
-    let start = position == 0 ? 0 : Int(events[position - 1].end)
-    return text[start..<Int(events[position].end)]
+  @inlinable public func text(at position: Int) -> ArraySlice<UInt8> { text[textRange(at: position)] }
+
+  /// Where the text of the scalar at `position` lies in ``text``: from where the event before
+  /// it ends.
+  @inlinable public func textRange(at position: Int) -> Range<Int> {
+    (position == 0 ? 0 : Int(events[position - 1].end))..<Int(events[position].end)
   }
 
   /// Whether the scalar at `position` is a YAML null (``YAMLEvent/isNull(_:)``), plain.
