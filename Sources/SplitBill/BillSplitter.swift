@@ -214,12 +214,13 @@ struct BillSplitter {
     return InvalidBill(id: id, source: source, diagnostics: [problem], kind: kind)
   }
 
+  /// What becomes of `outcome`: its bill is moved into the result, not copied.
   @inline(__always)
-  mutating func prepare(_ outcome: BillOutcome) -> Prepared {
+  mutating func prepare(_ outcome: consuming BillOutcome) -> Prepared {
     var bill: Bill
-    switch outcome {
+    switch consume outcome {
     case .invalid(let invalid): return .invalid(invalid)
-    case .valid(let valid): bill = valid
+    case .valid(let valid): bill = consume valid
     case .payment(let payment):
       if filter != nil || needsDates, payment.date == nil {
         let problem = Diagnostic.error(
@@ -283,7 +284,7 @@ struct BillSplitter {
         return .refused(tooLarge(bill.id, .bill, bill.terms.amount.currency, at: bill.source))
       }
       if let group { book(split, group: group, category: before ? nil : .some(bill.category)) }
-      let reported = ReportedBill(bill: bill, split: split, advice: advice)
+      let reported = ReportedBill(bill: consume bill, split: split, advice: advice)
       return before ? .carried(reported) : .split(reported)
     } catch {
       let problem = Diagnostic.error(.split(error), at: bill.source)

@@ -13,7 +13,7 @@ package enum ReadingThread {
   /// round is in docs/performance.md).
   package static func read(
     _ stream: inout BillStream, _ sources: [InputSource], batchSize: Int = 256, capacity: Int = 4,
-    _ handle: (BillOutcome) -> Void
+    _ handle: (consuming BillOutcome) -> Void
   ) {
     stream.parsesCSVOnOwnThread = false
     Pipeline.run(

@@ -399,7 +399,7 @@ public struct ReportRun: @unchecked Sendable {
       pass.finish(splitter)
       return pass
     }
-    ReadingThread.read(&stream, sources) { outcome in pass.take(splitter.prepare(outcome)) }
+    ReadingThread.read(&stream, sources) { outcome in pass.take(splitter.prepare(consume outcome)) }
     pass.finish(splitter)
     guard let repeats = stream.repeatsNeedingAnotherReading() else {
       pass.invalid = pass.invalid.map(stream.completingRepeat)
@@ -411,7 +411,7 @@ public struct ReportRun: @unchecked Sendable {
     let sources = again.sources(for: paths)
     pass = try makePass()
     splitter = self.splitter(advice: advice)
-    ReadingThread.read(&again, sources) { outcome in pass.take(splitter.prepare(outcome)) }
+    ReadingThread.read(&again, sources) { outcome in pass.take(splitter.prepare(consume outcome)) }
     pass.finish(splitter)
     stream = again
     return pass
@@ -580,8 +580,8 @@ struct Pass {
 
   /// Books and writes what became of one record.
   @inline(__always)
-  mutating func take(_ prepared: BillSplitter.Prepared) {
-    switch prepared {
+  mutating func take(_ prepared: consuming BillSplitter.Prepared) {
+    switch consume prepared {
     case .invalid(let bill):
       keep(bill)
     case .refused(let bill):

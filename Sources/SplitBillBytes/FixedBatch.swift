@@ -38,8 +38,8 @@
     unsafe count += 1
   }
 
-  /// Moves every element out to `body`, in order, leaving the batch empty.
-  @inlinable public func drain(_ body: (Element) -> Void) {
+  /// Moves every element out to `body`, in order, leaving the batch empty: `body` owns each.
+  @inlinable public func drain(_ body: (consuming Element) -> Void) {
     let taken = unsafe count
     unsafe count = 0
     for index in 0..<taken { unsafe body((elements + index).move()) }

@@ -395,7 +395,7 @@ package struct BillStream {
         if let recurrence = outcome.recurrence {
           if case .success(let rule) = consume outcome { self.expand(rule, recurrence, explicitID: givesID, handle) }
         } else {
-          handle(self.check(outcome, explicitID: givesID))
+          handle(self.check(consume outcome, explicitID: givesID))
         }
       case .payment(let raw):
         self.paymentCount += 1
@@ -498,22 +498,22 @@ package struct BillStream {
     switch consume result {
     case .failure(let invalid):
       for diagnostic in invalid.diagnostics { record(diagnostic, ofBill: true) }
-      return .invalid(invalid)
+      return .invalid(consume invalid)
     case .success(let bill):
       if knownRepeats == nil, let category = bill.category { note(category: (category, bill.source)) }
       if let knownRepeats {
-        guard let diagnostic = knownRepeats.diagnostics[recordCount] else { return .valid(bill) }
+        guard let diagnostic = knownRepeats.diagnostics[recordCount] else { return .valid(consume bill) }
         record(diagnostic, ofBill: true)
         if diagnostic.severity == .error {
           return .invalid(InvalidBill(id: bill.id, source: bill.source, diagnostics: [diagnostic]))
         }
-        return .valid(bill)
+        return .valid(consume bill)
       }
-      guard explicitID || bill.date != nil else { return .valid(bill) }
+      guard explicitID || bill.date != nil else { return .valid(consume bill) }
       if noteIDAndReceipt(of: bill, explicitID: explicitID) {
         return .invalid(InvalidBill(id: bill.id, source: bill.source, repeatOrdinal: recordCount))
       }
-      return .valid(bill)
+      return .valid(consume bill)
     }
   }
 

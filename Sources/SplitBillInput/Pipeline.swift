@@ -10,7 +10,8 @@ package enum Pipeline {
   /// are done.
   package static func run<Element: Sendable>(
     batchSize: Int = 256, capacity: Int = 4,
-    produce: @escaping @Sendable (_ emit: (consuming Element) -> Void) -> Void, consume: (Element) -> Void
+    produce: @escaping @Sendable (_ emit: (consuming Element) -> Void) -> Void,
+    consume: (consuming Element) -> Void
   ) {
     let handoff = Handoff<Element>(capacity: capacity, batchSize: batchSize)
     let thread = Thread {
@@ -40,7 +41,7 @@ package enum Pipeline {
   package static func run<Value, Element: Sendable>(
     handing value: inout Value, batchSize: Int = 256, capacity: Int = 4,
     produce: @escaping @Sendable (_ value: inout Value, _ emit: (consuming Element) -> Void) -> Void,
-    consume: (Element) -> Void
+    consume: (consuming Element) -> Void
   ) {
     let owned = Transfer(value)
     run(batchSize: batchSize, capacity: capacity, produce: { emit in produce(&owned.value, emit) }, consume: consume)

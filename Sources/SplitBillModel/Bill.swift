@@ -52,23 +52,20 @@ package struct Bill: Hashable, Sendable {
 
   /// The bill's own exchange rate (`rate:`).
   package var rate: BillRate? { rates?.own }
+}
 
-  /// Creates a bill.
+extension Bill {
+  /// Creates a bill. (Written in an extension, calling the memberwise initializer: an initializer
+  /// in the type's body that sets its variables one by one was compiled into a copy of the whole
+  /// bill and a release of the original, a retain and a release of each of its strings.)
   package init(
     id: String, source: SourceLocation, date: CalendarDate? = nil, description: String? = nil,
     notes: String? = nil, terms: BillTerms, tipSource: TipSource, defaultTip: Percent? = nil,
     rates: RecordRates? = nil
   ) {
-    self.rates = rates
-    self.extras = nil
-    self.defaultTip = defaultTip
-    self.id = id
-    self.source = source
-    self.date = date
-    self.description = description
-    self.notes = notes
-    self.terms = terms
-    self.tipSource = tipSource
+    self.init(
+      id: id, source: source, date: date, description: description, notes: notes, terms: terms,
+      tipSource: tipSource, defaultTip: defaultTip, rates: rates, extras: nil)
   }
 }
 

@@ -5,13 +5,14 @@ import SplitBillText
 /// A bill as the report shows it: the bill, how it split, and any advice behind its tip.
 package struct ReportedBill: Sendable {
   /// The bill as read.
-  package var bill: Bill
+  package let bill: Bill
   /// Its tip, total and shares.
-  package var split: BillSplit
+  package let split: BillSplit
   /// The advice its tip came from, for `tip: ai` bills.
-  package var advice: TipAdvice?
+  package let advice: TipAdvice?
 
-  /// Creates a reported bill.
+  /// Creates a reported bill. (Its properties are constants: with variables, the optimizer built
+  /// the value in a local and copied it out, a retain and release of every string a bill holds.)
   package init(bill: Bill, split: BillSplit, advice: TipAdvice? = nil) {
     self.bill = bill
     self.split = split
