@@ -99,14 +99,13 @@ package struct BillStream {
   private let ids = RepeatFinder()
   private let receipts = RepeatFinder()
   private let knownRepeats: Repeats?
-  /// The hash of the first ``predictedIDLimit`` explicit ids: a record whose id's hash is here is
-  /// taken for a repeat as it comes (``BillOutcome/invalid(_:)``, its diagnostic completed after
-  /// the reading), so a caller that keeps bills need not read again. 8 bytes an id, up to 7/8
-  /// full (a `Set` grows at 3/4: 4 MB at 200,000 ids); the guess is checked against
+  /// Fingerprints of the explicit ids read (``IDFingerprints``): a record whose id's fingerprint is
+  /// here is taken for a repeat as it comes (``BillOutcome/invalid(_:)``, its diagnostic completed after
+  /// the reading), so a caller that keeps bills need not read again. The guess is checked against
   /// ``RepeatFinder``'s exact answer at the end (``repeatsNeedingAnotherReading()``).
-  private var idHashes = HashSet<UInt64>(room: 1024, eighths: 7)
-  /// Ids past which no more are remembered for guessing, so memory stays bounded (2 MB): a run
-  /// longer than that whose repeat first occurs past it is read again.
+  private var idFingerprints = IDFingerprints(room: 1024)
+  /// Ids past which none is remembered or looked up, so memory stays bounded (1 MB): a run longer
+  /// than that with a repeat past it is read again.
   package static let predictedIDLimit = 229_376
   /// The ordinals of the records taken for repeats as they came.
   private var predictedRepeats: Set<Int> = []
@@ -257,7 +256,7 @@ package struct BillStream {
     warnOfSimilarCategories()
     if knownRepeats != nil { return Repeats() }
     // The guesses are made: their table is not held through the search's own.
-    idHashes = HashSet(room: 0)
+    idFingerprints = IDFingerprints(room: 0)
     var found = Repeats()
     var repeatedIDs: Set<Int> = []
     for repeated in ids.repeats() {
@@ -358,11 +357,11 @@ package struct BillStream {
 
   /// Reads every source in order, calling `handle` for each bill.
   package mutating func read(_ sources: [InputSource], _ handle: (consuming BillOutcome) -> Void) {
-    // The table of id hashes made once at the size the inputs may need (a record takes 40 bytes
-    // or more), not doubled along the way: a doubling holds the old table and the new one at once.
-    if knownRepeats == nil, idHashes.count == 0 {
+    // The table of id fingerprints made once at the size the inputs may need (a record takes 40
+    // bytes or more), so that one table holds them all.
+    if knownRepeats == nil, idFingerprints.count == 0 {
       let bytes = sources.reduce(0) { $0 + ($1.path == "-" ? (standardInput?.count ?? 0) : Self.size(of: $1.path)) }
-      idHashes = HashSet(room: min(bytes / 40, Self.predictedIDLimit), eighths: 7)
+      idFingerprints = IDFingerprints(room: min(bytes / 40, Self.predictedIDLimit))
     }
     for source in sources { read(source, handle) }
   }
@@ -574,11 +573,10 @@ package struct BillStream {
 
   /// Whether an explicit id with this hash was read before; notes it for the record read now.
   private mutating func isRepeat(_ hash: UInt64) -> Bool {
-    let key = hash & repeatPredictionMask
-    if idHashes.count >= Self.predictedIDLimit {
-      guard idHashes.contains(key) else { return false }
-    } else {
-      guard !idHashes.insert(key) else { return false }
+    // Past the limit an id is not looked up either: the table is as full as it gets there, and a
+    // look-up would pass ~30 slots, each a 2⁻³² chance of a wrong guess.
+    guard idFingerprints.count < Self.predictedIDLimit, idFingerprints.insert(hash & repeatPredictionMask) else {
+      return false
     }
     predictedRepeats.insert(recordCount)
     return true

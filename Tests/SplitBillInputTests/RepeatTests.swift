@@ -57,6 +57,30 @@ import Testing
 
   /// Ids that are the same text spelt differently (precomposed or not, the Kelvin sign for K)
   /// repeat; ids that only look alike do not.
+  @Test func idFingerprintsRememberEveryIDPastTheirRoom() {
+    // Room for 100: the 5,000 ids fill a table, then tables twice as large, and none is forgotten.
+    var fingerprints = IDFingerprints(room: 100)
+    var random = SplitMix64(seed: 29)
+    let hashes = (0..<5_000).map { _ in random.next() }
+    var takenForEarlier = 0
+    for hash in hashes where fingerprints.insert(hash) { takenForEarlier += 1 }
+    #expect(takenForEarlier == 0)
+    #expect(fingerprints.count == 5_000)
+    var forgotten = 0
+    for hash in hashes where !fingerprints.contains(hash) || !fingerprints.insert(hash) { forgotten += 1 }
+    #expect(forgotten == 0)
+    #expect(fingerprints.count == 5_000)
+    // A hash is told apart by its slot as well as by the high half kept there: one with the same
+    // high half is taken for it only when it starts at the same slot (the guess a second reading
+    // mends).
+    var table = IDFingerprints(room: 1_000)
+    let high: UInt64 = 0xABCD_0123 << 32
+    let wasThere = table.insert(high | 5)
+    #expect(!wasThere)
+    #expect(!table.contains(high | 700))
+    #expect(table.contains(high | (5 + 2_048)))
+  }
+
   @Test func canonicallyEquivalentIdsRepeat() {
     let finder = RepeatFinder()
     let ids = ["Caf\u{E9}-1", "Cafe\u{301}-1", "K1", "\u{212A}1", "k1", "Cafe-1"]
