@@ -99,10 +99,10 @@ package struct BillStream {
   private let ids = RepeatFinder()
   private let receipts = RepeatFinder()
   private let knownRepeats: Repeats?
-  /// Fingerprints of the explicit ids read (``IDFingerprints``): a record whose id's fingerprint is
-  /// here is taken for a repeat as it comes (``BillOutcome/invalid(_:)``, its diagnostic completed after
-  /// the reading), so a caller that keeps bills need not read again. The guess is checked against
-  /// ``RepeatFinder``'s exact answer at the end (``repeatsNeedingAnotherReading()``).
+  /// Fingerprints of the explicit ids read (``IDFingerprints``): a record whose id's fingerprint
+  /// is here is taken for a repeat as it comes (``BillOutcome/invalid(_:)``, its diagnostic
+  /// completed after the reading), so a caller that keeps bills need not read again. The guess is
+  /// checked against ``RepeatFinder``'s exact answer at the end (``repeatsNeedingAnotherReading()``).
   private var idFingerprints = IDFingerprints(room: 1024)
   /// Ids past which none is remembered or looked up, so memory stays bounded (1 MB): a run longer
   /// than that with a repeat past it is read again.
