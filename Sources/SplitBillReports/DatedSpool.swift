@@ -78,17 +78,27 @@ package final class DatedSpool {
       buffers[current] = []
     }
     if buffered > Self.bufferLimit {
-      // One write of all of them, in date order: read back, each such segment is read from its
-      // start to its end as the dates go by.
-      var segment: [UInt8] = []
-      segment.reserveCapacity(buffered)
+      // All of them, one after the other in date order (a segment): read back, a segment is read
+      // from its start to its end as the dates go by. Written a piece's size at a time: gathered
+      // whole it held another megabyte at the peak; a write per date was a system call per date.
       segments.append(fileEnd)
+      var staged: [UInt8] = []
+      staged.reserveCapacity(2 * Self.pieceSize)
       for slot in buffers.indices.sorted(by: { dates[$0] < dates[$1] }) where !buffers[slot].isEmpty {
-        pieces[slot].append((fileEnd + Int64(segment.count), buffers[slot].count))
-        segment.append(contentsOf: buffers[slot])
+        pieces[slot].append((fileEnd + Int64(staged.count), buffers[slot].count))
+        staged.append(contentsOf: buffers[slot])
+        // Room for about what it held: the date will most likely fill as much again before the
+        // next segment (growing it from nothing was a copy at each doubling; keeping the room it
+        // grew to held more).
+        let held = buffers[slot].count
         buffers[slot] = []
+        buffers[slot].reserveCapacity(held + 1_024)
+        if staged.count >= Self.pieceSize {
+          write(staged)
+          staged.removeAll(keepingCapacity: true)
+        }
       }
-      write(segment)
+      if !staged.isEmpty { write(staged) }
       buffered = 0
     }
   }
@@ -99,7 +109,7 @@ package final class DatedSpool {
     // Room ahead, growing by doubling (a writer reserves what one transaction may take; an exact
     // reservation each time would copy the buffer at every transaction).
     let capacity = buffers[current].capacity
-    if capacity - buffers[current].count < 4_096 { buffers[current].reserveCapacity(max(2 * capacity, 8_192)) }
+    if capacity - buffers[current].count < 1_024 { buffers[current].reserveCapacity(max(2 * capacity, 2_048)) }
     let before = buffers[current].count
     body(&buffers[current])
     buffered += buffers[current].count - before
