@@ -20,15 +20,7 @@ extension JSON {
     case .number(let text): sink.write(text)
     case .bool(let value): sink.write(value ? "true" : "false")
     case .null: sink.write("null")
-    case .array(let items):
-      guard !items.isEmpty else { return sink.write("[]") }
-      sink.write("[\n")
-      for (index, item) in items.enumerated() {
-        sink.write(JSON.padding(indent + 1))
-        item.write(to: &sink, indent: indent + 1)
-        sink.write(index == items.count - 1 ? "\n" : ",\n")
-      }
-      sink.write(JSON.padding(indent) + "]")
+    case .array(let items): JSON.writeArray(items, to: &sink, indent: indent) { $0 }
     case .object(let members):
       guard !members.isEmpty else { return sink.write("{}") }
       sink.write("{\n")
@@ -39,6 +31,23 @@ extension JSON {
       }
       sink.write(JSON.padding(indent) + "}")
     }
+  }
+
+  /// Writes `items` as an array, as ``write(to:indent:)`` writes one, each element made by
+  /// `element` only as it is written: a long list (a report's payments) is never held as a tree.
+  package static func writeArray<Items: Collection>(
+    _ items: Items, to sink: inout some OutputSink, indent: Int, _ element: (Items.Element) -> JSON
+  ) {
+    guard !items.isEmpty else { return sink.write("[]") }
+    sink.write("[\n")
+    var left = items.count
+    for item in items {
+      sink.write(JSON.padding(indent + 1))
+      element(item).write(to: &sink, indent: indent + 1)
+      left -= 1
+      sink.write(left == 0 ? "\n" : ",\n")
+    }
+    sink.write(JSON.padding(indent) + "]")
   }
 
   /// The value as indented JSON text.

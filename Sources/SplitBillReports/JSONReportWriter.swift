@@ -396,22 +396,28 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
             ])
           })
       ),
-      (
-        "payments",
-        .array(
-          summary.payments.map { record in
-            .object([
-              ("id", .string(record.id)),
-              ("source", .string(record.source.description)),
-              ("date", .optional(record.date?.description)),
-              ("from", .string(record.payment.from)),
-              ("to", .string(record.payment.to)),
-              ("amount", .money(record.payment.amount)),
-              ("currency", .string(record.payment.currency.code)),
-              ("notes", .optional(record.notes)),
-            ])
-          })
-      ),
+    ]
+    for (key, value) in members {
+      sink.write("  " + JSON.quote(key) + ": ")
+      value.write(to: &sink, indent: 1)
+      sink.write(",\n")
+    }
+    // Payments can be many (a long run's): each is made into JSON only as it is written.
+    sink.write("  " + JSON.quote("payments") + ": ")
+    JSON.writeArray(summary.payments, to: &sink, indent: 1) { record in
+      .object([
+        ("id", .string(record.id)),
+        ("source", .string(record.source.description)),
+        ("date", .optional(record.date?.description)),
+        ("from", .string(record.payment.from)),
+        ("to", .string(record.payment.to)),
+        ("amount", .money(record.payment.amount)),
+        ("currency", .string(record.payment.currency.code)),
+        ("notes", .optional(record.notes)),
+      ])
+    }
+    sink.write(",\n")
+    members = [
       (
         "settlements",
         .array(

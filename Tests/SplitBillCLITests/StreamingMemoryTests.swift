@@ -70,6 +70,31 @@ import Testing
     .disabled(
       if: underSanitizer,
       "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
+  func aJSONReportsPaymentsAreWrittenOneByOne() async throws {
+    let directory = try FileManager.default.url(
+      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let bills = try generate(2_000, csv: true, in: directory)
+    func payments(_ count: Int) throws -> String {
+      var text = "id,date,from,to,amount,currency\n"
+      for index in 0..<count { text += "p\(index),2026-03-\(10 + index % 9),Ben,Ana,\(1 + index % 90).25,EUR\n" }
+      let url = directory.appendingPathComponent("payments-\(count).csv")
+      try text.write(to: url, atomically: true, encoding: .utf8)
+      return url.path
+    }
+    let command = ["report", "--format", "json", "-o", "/dev/null", bills]
+    let few = try peakKilobytes(command + [try payments(2_000)])
+    let many = try peakKilobytes(command + [try payments(20_000)])
+    // The report lists every payment, so it keeps them (about 4 MB for 18,000 more); their JSON,
+    // made as a tree of all of them before it was written, took 11 MB more.
+    #expect(many - few < 8_192, "\(few) KiB with 2,000 payments, \(many) KiB with 20,000")
+  }
+
+  @Test(
+    .enabled(if: needing(pythonHas("import resource")), "needs python3 to measure peak memory"),
+    .disabled(
+      if: underSanitizer,
+      "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
   func thousandsOfWarningsNeedNoMoreMemory() async throws {
     let directory = try FileManager.default.url(
       for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
