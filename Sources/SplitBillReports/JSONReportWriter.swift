@@ -365,7 +365,7 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
 
   package mutating func finish(_ summary: ReportSummary) {
     sink.write(count == 0 ? "],\n" : "\n  ],\n")
-    var members: [(String, JSON)] = [
+    let beforePayments: [(String, JSON)] = [
       (
         "invalid",
         .array(
@@ -397,27 +397,23 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
           })
       ),
     ]
-    for (key, value) in members {
-      sink.write("  " + JSON.quote(key) + ": ")
-      value.write(to: &sink, indent: 1)
-      sink.write(",\n")
-    }
+    for (key, value) in beforePayments { writeMember(key) { value.write(to: &$0, indent: 1) } }
     // Payments can be many (a long run's): each is made into JSON only as it is written.
-    sink.write("  " + JSON.quote("payments") + ": ")
-    JSON.writeArray(summary.payments, to: &sink, indent: 1) { record in
-      .object([
-        ("id", .string(record.id)),
-        ("source", .string(record.source.description)),
-        ("date", .optional(record.date?.description)),
-        ("from", .string(record.payment.from)),
-        ("to", .string(record.payment.to)),
-        ("amount", .money(record.payment.amount)),
-        ("currency", .string(record.payment.currency.code)),
-        ("notes", .optional(record.notes)),
-      ])
+    writeMember("payments") { sink in
+      JSON.writeArray(summary.payments, to: &sink, indent: 1) { record in
+        .object([
+          ("id", .string(record.id)),
+          ("source", .string(record.source.description)),
+          ("date", .optional(record.date?.description)),
+          ("from", .string(record.payment.from)),
+          ("to", .string(record.payment.to)),
+          ("amount", .money(record.payment.amount)),
+          ("currency", .string(record.payment.currency.code)),
+          ("notes", .optional(record.notes)),
+        ])
+      }
     }
-    sink.write(",\n")
-    members = [
+    var afterPayments: [(String, JSON)] = [
       (
         "settlements",
         .array(
@@ -472,14 +468,14 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
       ("period", .optional(summary.period)),
     ]
     if let conversion = summary.conversion {
-      members.append(("conversion", Self.conversion(conversion, categories: summary.convertedCategories)))
+      afterPayments.append(("conversion", Self.conversion(conversion, categories: summary.convertedCategories)))
     }
     // Only past the first ReportSummary.invalidListed invalid records, which `invalid` lists.
     if summary.invalidCount > summary.invalid.count {
-      members.append(("invalid_not_listed", .int(summary.invalidCount - summary.invalid.count)))
+      afterPayments.append(("invalid_not_listed", .int(summary.invalidCount - summary.invalid.count)))
     }
     if !summary.cash.isEmpty {
-      members.append(
+      afterPayments.append(
         (
           "cash_rounding",
           .array(
@@ -496,12 +492,18 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
             })
         ))
     }
-    if let stamp = summary.stamp { members.append(("generated", .string(stamp))) }
-    members.append(("reconciled", .bool(true)))
-    for (index, (key, value)) in members.enumerated() {
-      sink.write("  " + JSON.quote(key) + ": ")
-      value.write(to: &sink, indent: 1)
-      sink.write(index == members.count - 1 ? "\n}\n" : ",\n")
+    if let stamp = summary.stamp { afterPayments.append(("generated", .string(stamp))) }
+    afterPayments.append(("reconciled", .bool(true)))
+    for (index, (key, value)) in afterPayments.enumerated() {
+      writeMember(key, last: index == afterPayments.count - 1) { value.write(to: &$0, indent: 1) }
     }
+  }
+
+  /// Writes one member of the report's top-level object: its key, what `value` writes, and the
+  /// comma after it (or the object's end after the last).
+  private mutating func writeMember(_ key: String, last: Bool = false, _ value: (inout Sink) -> Void) {
+    sink.write("  " + JSON.quote(key) + ": ")
+    value(&sink)
+    sink.write(last ? "\n}\n" : ",\n")
   }
 }

@@ -48,8 +48,7 @@ import Testing
       if: underSanitizer,
       "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
   func readingAndReportingTenTimesMoreBillsNeedsNoMoreMemory() async throws {
-    let directory = try FileManager.default.url(
-      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    let directory = try scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     for csv in [false, true] {
       let smallFile = try generate(2_000, csv: csv, in: directory)
@@ -71,8 +70,7 @@ import Testing
       if: underSanitizer,
       "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
   func aJSONReportsPaymentsAreWrittenOneByOne() async throws {
-    let directory = try FileManager.default.url(
-      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    let directory = try scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let bills = try generate(2_000, csv: true, in: directory)
     func payments(_ count: Int) throws -> String {
@@ -96,8 +94,7 @@ import Testing
       if: underSanitizer,
       "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
   func thousandsOfWarningsNeedNoMoreMemory() async throws {
-    let directory = try FileManager.default.url(
-      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    let directory = try scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     for csv in [false, true] {
       let plain = try generate(40_000, csv: csv, in: directory)
@@ -119,8 +116,7 @@ import Testing
       if: underSanitizer,
       "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
   func standardInputStreamsLikeAFile() async throws {
-    let directory = try FileManager.default.url(
-      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    let directory = try scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     for csv in [false, true] {
       let small = try generate(2_000, csv: csv, in: directory)
@@ -140,8 +136,7 @@ import Testing
   // under AddressSanitizer, which checks the same readers in their own suites).
   @Test(.disabled(if: underSanitizer, "counting; the plain run checks it"))
   func warningsPastTheLimitAreCountedNotShown() throws {
-    let directory = try FileManager.default.url(
-      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    let directory = try scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = try generate(16_000, csv: true, duplicates: true, in: directory)
     let json = try runBinary(["check", "--format", "json", file])
@@ -181,8 +176,7 @@ import Testing
       if: underSanitizer,
       "memory is measured without a sanitizer's shadow memory (the plain run of .ci/run measures it)"))
   func twentyTimesMoreErrorsNeedNoMoreMemory() throws {
-    let directory = try FileManager.default.url(
-      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    let directory = try scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let small = try generateBroken(2_000, in: directory)
     let large = try generateBroken(40_000, in: directory)
@@ -202,8 +196,7 @@ import Testing
   // under AddressSanitizer, which checks the same readers in their own suites).
   @Test(.disabled(if: underSanitizer, "counting; the plain run checks it"))
   func errorsPastTheLimitAreCountedNotShown() throws {
-    let directory = try FileManager.default.url(
-      for: .itemReplacementDirectory, in: .userDomainMask, appropriateFor: URL(fileURLWithPath: "/tmp"), create: true)
+    let directory = try scratchDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let file = try generateBroken(2_500, in: directory)
     let json = try runBinary(["check", "--format", "json", file])
