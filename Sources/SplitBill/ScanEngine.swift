@@ -124,6 +124,7 @@ public struct ScanOutcome: Sendable {
         ("id", .string(bill.id)),
         ("status", .string(receipt.status.rawValue)),
         ("total", money(receipt.total, exponent)),
+        ("total_worked_out", .bool(receipt.totalWorkedOut)),
         ("currency", receipt.currency.map { .string($0.code) } ?? .null),
         ("date", receipt.date.map { .string($0.description) } ?? .null),
         ("merchant", receipt.merchant.map(JSON.string) ?? .null),

@@ -85,7 +85,8 @@ public struct ReceiptBill: Sendable {
     if let total = receipt.total {
       keys.append(
         "receipt_total: \(amount(total.minorUnits))"
-          + (reason("scan.total-mismatch") ?? reason("scan.cash-change") ?? "  # as printed"))
+          + (reason("scan.total-worked-out") ?? reason("scan.total-mismatch") ?? reason("scan.cash-change")
+            ?? "  # as printed"))
     } else {
       keys.append("# receipt_total: not read" + (reason("scan.no-total") ?? ""))
     }

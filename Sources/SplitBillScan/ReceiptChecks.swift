@@ -62,6 +62,19 @@ enum ReceiptChecks {
       }
     }
 
+    // A total worked out from the subtotal cannot be checked against it: it is said, not checked.
+    if receipt.totalWorkedOut {
+      receipt.reasons.append(
+        ReviewReason(
+          code: "scan.total-worked-out",
+          message:
+            "no total could be read: \(text(total.minorUnits)) is \(workedOutTerms(receipt, text).joined(separator: " ")); "
+            + "compare it with the printed total", line: nil))
+      checkCashAndChange(&receipt, total: total, text)
+      addDecimalsCheck(&receipt, exponent: exponent)
+      return
+    }
+
     // Subtotal (or items) → total.
     let base = receipt.subtotal?.minorUnits ?? items
     var computed = base
@@ -147,7 +160,26 @@ enum ReceiptChecks {
       }
     }
 
-    // Cash − change → total.
+    checkCashAndChange(&receipt, total: total, text)
+    addDecimalsCheck(&receipt, exponent: exponent)
+  }
+
+  /// The subtotal and the adjustments a worked-out total is made of, as the check's detail says them.
+  private static func workedOutTerms(_ receipt: ScannedReceipt, _ text: (Int64) -> String) -> [String] {
+    var terms = ["subtotal \(text(receipt.subtotal?.minorUnits ?? 0))"]
+    if let discount = receipt.discount { terms.append("− discount \(text(discount.minorUnits))") }
+    if let service = receipt.service { terms.append("+ service \(text(service.minorUnits))") }
+    if let tax = receipt.tax { terms.append("+ tax \(text(tax.minorUnits))") }
+    if let rounding = receipt.rounding {
+      terms.append("\(rounding.minorUnits < 0 ? "−" : "+") rounding \(text(abs(rounding.minorUnits)))")
+    }
+    if let tip = receipt.tip { terms.append("+ tip \(text(tip.minorUnits))") }
+    return terms
+  }
+
+  /// Cash − change → total.
+  private static func checkCashAndChange(_ receipt: inout ScannedReceipt, total: ReadFigure, _ text: (Int64) -> String)
+  {
     if let cash = receipt.cash, let change = receipt.change {
       let paid = cash.minorUnits - change.minorUnits
       let passed = paid == total.minorUnits
@@ -165,6 +197,10 @@ enum ReceiptChecks {
               + "\(text(total.minorUnits))", line: change.line))
       }
     }
+  }
+
+  /// The `decimals` check, passed, when no amount had too many.
+  private static func addDecimalsCheck(_ receipt: inout ScannedReceipt, exponent: Int) {
     if !receipt.checks.contains(where: { $0.name == "decimals" }) {
       receipt.checks.append(
         ReceiptCheck(

@@ -124,29 +124,27 @@ public enum ReceiptReader {
       let paid = cash.minorUnits - (receipt.change?.minorUnits ?? 0)
       if paid == receipt.itemsSum { receipt.total = ReadFigure(minorUnits: paid, line: cash.line) }
     }
+    // No total legible at all: the subtotal and the adjustments printed under it, when the items
+    // tie to that subtotal, give a total for the person reviewing to compare with the paper.
+    if chosen == nil, receipt.total == nil, let subtotal = receipt.subtotal, !receipt.items.isEmpty,
+      receipt.itemsSum == subtotal.minorUnits, let subtotalLine = subtotal.line
+    {
+      let end = adjustmentsEnd(lines, after: subtotalLine - 1, summary: summary)
+      let parts = adjustments(before: end)
+      let tip = summary.first { $0.role == .tip && $0.index < end }.map(value) ?? 0
+      let worked = subtotal.minorUnits - parts.discount + parts.service + parts.tax + parts.rounding + tip
+      if worked > 0 {
+        receipt.total = ReadFigure(minorUnits: worked, line: nil)
+        receipt.totalWorkedOut = true
+        setAdjustments(&receipt, summary.filter { $0.index < end }, parts, exponent: exponent)
+      }
+    }
     if let chosen {
       receipt.total = figure(chosen)
       let parts = adjustments(before: chosen.index)
       let between = summary.filter { $0.index < chosen.index }
-      if parts.discount > 0 {
-        receipt.discount = ReadFigure(
-          minorUnits: parts.discount, line: between.first { $0.role == .discount }.map { $0.index + 1 })
-      }
-      if parts.service != 0 {
-        receipt.service = ReadFigure(
-          minorUnits: parts.service, line: between.first { $0.role == .service }.map { $0.index + 1 })
-      }
-      if parts.tax != 0 {
-        receipt.tax = ReadFigure(
-          minorUnits: parts.tax, line: between.first { $0.role == .tax }.map { $0.index + 1 })
-      }
-      if parts.rounding != 0 {
-        receipt.rounding = ReadFigure(
-          minorUnits: parts.rounding, line: between.first { $0.role == .rounding }.map { $0.index + 1 })
-      }
-      receipt.tip = between.first { $0.role == .tip }.map(figure)
       receipt.taxIncluded = included
-      receipt.taxRate = between.first { $0.role == .tax }.flatMap { percentage(in: $0.labelText) }
+      setAdjustments(&receipt, between, parts, exponent: exponent)
       // A tax printed after the total, none before it: a VAT summary, included in the prices.
       if receipt.tax == nil, let after = summary.first(where: { $0.role == .tax && $0.index > chosen.index }),
         value(after) < value(chosen)
@@ -160,11 +158,50 @@ public enum ReceiptReader {
     return receipt
   }
 
+  /// The index of the first line after the subtotal's (`subtotalIndex`) that names a figure other
+  /// than an adjustment or a tip (a total, a payment, change), priced or not: where the
+  /// adjustments a total is worked out from end. A tax summary printed under the total is not one.
+  static func adjustmentsEnd(_ lines: [ReceiptLine], after subtotalIndex: Int, summary: [PricedLine]) -> Int {
+    let adjustments: Set<LineRole> = [.discount, .service, .tax, .rounding, .tip]
+    let priced = Dictionary(summary.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
+    for index in lines.indices where index > subtotalIndex {
+      let role = priced[index]?.role ?? LineRole.of(label: lines[index].text)
+      if let role, role != .ignored, !adjustments.contains(role) { return index }
+    }
+    return lines.count
+  }
+
+  /// Sets the receipt's discount, service, tax, rounding and tip from the summary lines
+  /// `between` the items and its total, whose sums are `parts`.
+  private static func setAdjustments(
+    _ receipt: inout ScannedReceipt, _ between: [PricedLine],
+    _ parts: (discount: Int64, service: Int64, tax: Int64, rounding: Int64), exponent: Int
+  ) {
+    func line(_ role: LineRole) -> Int? { between.first { $0.role == role }.map { $0.index + 1 } }
+    if parts.discount > 0 { receipt.discount = ReadFigure(minorUnits: parts.discount, line: line(.discount)) }
+    if parts.service != 0 { receipt.service = ReadFigure(minorUnits: parts.service, line: line(.service)) }
+    if parts.tax != 0 { receipt.tax = ReadFigure(minorUnits: parts.tax, line: line(.tax)) }
+    if parts.rounding != 0 { receipt.rounding = ReadFigure(minorUnits: parts.rounding, line: line(.rounding)) }
+    receipt.tip = between.first { $0.role == .tip }.map {
+      ReadFigure(minorUnits: $0.amount.minorUnits(exponent: exponent) ?? 0, line: $0.index + 1)
+    }
+    receipt.taxRate = between.first { $0.role == .tax }.flatMap { percentage(in: $0.labelText) }
+  }
+
   // MARK: - Lines and amounts
 
   /// Words after an amount that are not part of a name: tax codes and flags (`J`, `T`, `SR`, `*`).
   static func isTrailingFlag(_ word: String) -> Bool {
     word.count <= 2 && !word.contains(where: \.isNumber) || word == "*" || word == "**"
+  }
+
+  /// A tax flag read as a digit (`S` as `5` or `3`, `$` as `8`): one digit after a price with the
+  /// currency's decimals. Receipts print counts before the price, never after it.
+  static func isMisreadFlag(_ word: String, after previous: String?, exponent: Int) -> Bool {
+    guard exponent > 0, word.count == 1, word.first?.isNumber == true, let previous,
+      let amount = PrintedAmount.parse(cleanNumber(previous), exponent: exponent, wholeAmounts: false)
+    else { return false }
+    return amount.fractionDigits == exponent
   }
 
   /// The line's amount: its rightmost number, past tax flags, with the words before it.
@@ -173,8 +210,9 @@ public enum ReceiptReader {
   ) -> PricedLine? {
     var words = line.words
     var skipped = 0
-    while let last = words.last, skipped < 2, isTrailingFlag(last.text),
-      PrintedAmount.parse(last.text, exponent: exponent, wholeAmounts: whole) == nil
+    while let last = words.last, skipped < 2,
+      isTrailingFlag(last.text) && PrintedAmount.parse(last.text, exponent: exponent, wholeAmounts: whole) == nil
+        || isMisreadFlag(last.text, after: words.dropLast().last?.text, exponent: exponent)
     {
       words.removeLast()
       skipped += 1

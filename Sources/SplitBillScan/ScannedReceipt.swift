@@ -67,6 +67,10 @@ public struct ScannedReceipt: Sendable, Equatable {
   public var rounding: ReadFigure?
   public var tip: ReadFigure?
   public var total: ReadFigure?
+  /// Whether no total could be read and ``total`` was worked out from the subtotal (which the
+  /// items tie to) and the adjustments under it: never verified, always for a person to compare
+  /// with the paper.
+  public var totalWorkedOut = false
   public var cash: ReadFigure?
   public var change: ReadFigure?
   /// Lines among the items whose price could not be read.

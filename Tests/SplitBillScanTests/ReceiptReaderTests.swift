@@ -124,6 +124,61 @@ func page(_ rows: [String]) -> [ReceiptLine] {
     #expect(receipt.reasons.map(\.code) == ["scan.items-subtotal"])
   }
 
+  @Test func aTotalNoOneCanReadIsWorkedOutForReview() throws {
+    let myr = try Currency(code: "MYR")
+    let receipt = ReceiptReader.read(
+      page([
+        "B & BEST RESTAURANT", "2 FISHBALL NOODLE @7.00 14.00", "2 SUB TOTAL 14.00", "GST 6% 0.84",
+        "ROUNDING ADJ 0.01", "NET TOTAL", "CASH", "GST SUMMARY 6% 0.84",
+      ]), currency: myr)
+    #expect(receipt.total?.minorUnits == 1485)
+    #expect(receipt.total?.line == nil)
+    #expect(receipt.totalWorkedOut)
+    #expect(receipt.status == .needsReview)
+    #expect(receipt.reasons.map(\.code) == ["scan.total-worked-out"])
+    #expect(
+      receipt.reasons.first?.message
+        == "no total could be read: 14.85 is subtotal 14.00 + tax 0.84 + rounding 0.01; compare it with the printed total"
+    )
+    // The items tie to the subtotal: the one check a worked-out total rests on.
+    #expect(receipt.checks.map(\.name) == ["items-subtotal", "decimals"])
+    let bill = ReceiptBill(id: "b", photo: "b.jpg", receipt: receipt, diners: ["Ana"], paidBy: "Ana")
+    let total = try #require(bill.yamlLines(dash: 2).first { $0.contains("receipt_total:") })
+    #expect(total.hasSuffix("receipt_total: 14.85  # REVIEW: \(receipt.reasons[0].message)"))
+
+    // A tax summary under the total's label, a tip above it: the tip counts, the summary does not.
+    let tipped = ReceiptReader.read(
+      page(["CAFE", "Soup 9.50", "Bread 4.50", "SUBTOTAL 14.00", "Gratuity 18% 2.52", "Tax 1.12", "TOTAL", "Tax 1.12"]),
+      currency: usd)
+    #expect(tipped.total?.minorUnits == 1764)
+    #expect(tipped.tip?.minorUnits == 252)
+
+    // Items that do not tie to the subtotal leave the total unread.
+    let untied = ReceiptReader.read(
+      page(["CAFE", "Soup 9.50", "SUBTOTAL 14.00", "Tax 1.12", "TOTAL"]), currency: usd)
+    #expect(untied.total == nil)
+    #expect(untied.reasons.map(\.code).contains("scan.no-total"))
+    // A total that can be read is never worked out.
+    let printed = ReceiptReader.read(
+      page(["CAFE", "Soup 9.50", "Bread 4.50", "SUBTOTAL 14.00", "Tax 1.12", "TOTAL 15.12"]), currency: usd)
+    #expect(printed.status == .verified)
+    #expect(!printed.totalWorkedOut)
+  }
+
+  @Test func aDigitAfterAPriceIsATaxFlagMisread() throws {
+    let myr = try Currency(code: "MYR")
+    let receipt = ReceiptReader.read(
+      page(["ECONSAVE", "(NR)ES CHOICE SOFT 1 4.20 3", "(NR)ES ICE COOL MI 1 0.95 5", "SUBTOTAL 5.15", "TOTAL 5.15"]),
+      currency: myr)
+    #expect(receipt.items.map(\.amount) == [420, 95])
+    #expect(receipt.status == .verified)
+    // Not after a whole number or a price with too few decimals.
+    #expect(!ReceiptReader.isMisreadFlag("3", after: "420", exponent: 2))
+    #expect(!ReceiptReader.isMisreadFlag("3", after: "4.2", exponent: 2))
+    #expect(!ReceiptReader.isMisreadFlag("3", after: "4.20", exponent: 0))
+    #expect(!ReceiptReader.isMisreadFlag("13", after: "4.20", exponent: 2))
+  }
+
   @Test func cashLessChangeMustBeTheTotal() {
     let receipt = ReceiptReader.read(
       page(["CAFE", "Soup 9.50", "Bread 4.25", "TOTAL 13.75", "CASH 20.00", "CHANGE 7.25"]), currency: usd)
