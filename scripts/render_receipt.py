@@ -3,17 +3,20 @@
 
 Reads a JSON list from standard input, one object per photo:
   {"file": "out/a.jpg", "lines": [["NAME", "PRICE"], ["TEXT"]...], "format": "jpeg|png|tiff|heic",
-   "rotate": degrees, "blur": radius, "noise": amplitude, "fade": true, "exif_orientation": 6}
+   "rotate": degrees, "blur": radius, "noise": amplitude, "fade": true, "exif_orientation": 6,
+   "pen": [line numbers], "pen_colour": [r, g, b], "pen_width": pixels}
 Lines are drawn in DejaVu Sans Mono (Debian's fonts-dejavu-core), a left column and a right-aligned
 price column. `fade` lowers the contrast and greys the paper as old thermal print does;
-`exif_orientation` 6 stores the pixels turned a quarter left with the tag that turns them back.
+`exif_orientation` 6 stores the pixels turned a quarter left with the tag that turns them back;
+`pen` draws a translucent coloured zigzag (a pink highlighter unless `pen_colour`) through the
+price of each line listed.
 Needs Pillow (and pillow-heif for HEIC). Writes nothing on standard output.
 """
 import json
 import random
 import sys
 
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"
 
@@ -42,12 +45,24 @@ def render(spec):
                 pixels[x, y] = max(0, min(255, pixels[x, y] + generator.randint(-amplitude, amplitude)))
     if spec.get("blur"):
         page = page.filter(ImageFilter.GaussianBlur(spec["blur"]))
+    page = page.convert("RGB")
+    if spec.get("pen"):
+        # A coloured pen's zigzag through the price column of each line listed, the way a
+        # reader ticks or scores out a figure on paper.
+        # The ink is translucent, as a highlighter's or a felt pen's: the print shows through it.
+        ink = Image.new("RGB", page.size, (255, 255, 255))
+        draw = ImageDraw.Draw(ink)
+        colour = tuple(spec.get("pen_colour", [240, 60, 150]))
+        for number in spec["pen"]:
+            top = 40 + number * line_height
+            points = [(width - 200 + step * 16, top + (6 if step % 2 else line_height - 12)) for step in range(11)]
+            draw.line(points, fill=colour, width=spec.get("pen_width", 8))
+        page = ImageChops.multiply(page, ink)
     # A photo: the receipt on a darker table, a little turned.
-    photo = Image.new("L", (width + 160, height + 160), 90)
+    photo = Image.new("RGB", (width + 160, height + 160), (90, 90, 90))
     photo.paste(page, (80, 80))
     if spec.get("rotate"):
-        photo = photo.rotate(spec["rotate"], resample=Image.BICUBIC, expand=True, fillcolor=90)
-    photo = photo.convert("RGB")
+        photo = photo.rotate(spec["rotate"], resample=Image.BICUBIC, expand=True, fillcolor=(90, 90, 90))
     kind = spec.get("format", "png")
     options = {}
     if spec.get("exif_orientation") == 6:

@@ -24,6 +24,7 @@ import CTesseract
   let pixGetWidth: @convention(c) (UnsafePointer<PIX>?) -> Int32
   let pixGetHeight: @convention(c) (UnsafePointer<PIX>?) -> Int32
   let pixGetWpl: @convention(c) (UnsafePointer<PIX>?) -> Int32
+  let pixGetDepth: @convention(c) (UnsafePointer<PIX>?) -> Int32
   let pixGetData: @convention(c) (Picture?) -> UnsafeMutablePointer<UInt32>?
   let pixCreate: @convention(c) (Int32, Int32, Int32) -> Picture?
   let pixScale: @convention(c) (Picture?, Float, Float) -> Picture?
@@ -105,6 +106,7 @@ import CTesseract
     unsafe pixGetWidth = unsafe try symbol(leptonica, "pixGetWidth")
     unsafe pixGetHeight = unsafe try symbol(leptonica, "pixGetHeight")
     unsafe pixGetWpl = unsafe try symbol(leptonica, "pixGetWpl")
+    unsafe pixGetDepth = unsafe try symbol(leptonica, "pixGetDepth")
     unsafe pixGetData = unsafe try symbol(leptonica, "pixGetData")
     unsafe pixCreate = unsafe try symbol(leptonica, "pixCreate")
     unsafe pixScale = unsafe try symbol(leptonica, "pixScale")

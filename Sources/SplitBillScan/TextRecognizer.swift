@@ -47,6 +47,9 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   /// The same page with its background flattened (uneven light, faded thermal print), read as
   /// one column of text of varying sizes (PSM 4).
   case flattened
+  /// The page made grey with coloured marks (highlighter, pen) turned pale, scaled like
+  /// ``rescaled``, read as one block; only for colour photos with such marks.
+  case colouredInkRemoved
 }
 
 /// A photo decoded, turned upright and made grey: Leptonica's picture, owned and freed here.
@@ -92,8 +95,60 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
         unsafe image.replace(unsafe libs.pixRotateOrth(image.picture, Int32(orientation.clockwiseQuarterTurns)))
       }
     }
+    image.withoutColouredInk = image.greyWithoutColouredInk()
     unsafe image.replace(unsafe libs.pixConvertTo8(image.picture, 0))
     return image
+  }
+
+  /// The same page made grey with coloured marks turned to paper (a highlighter's stroke over a
+  /// total, a coloured pen's circle or tick): ``RecognitionPass/colouredInkRemoved`` reads it.
+  /// Set by ``decode(_:)`` when the photo is in colour and such marks cover enough of it.
+  private(set) var withoutColouredInk: PageImage?
+
+  /// How far apart a pixel's brightest and darkest channels are when it is coloured ink, not
+  /// grey print or paper (0–255).
+  static let colouredInkSpread: UInt32 = 60
+  /// The share of the page, in parts per ten thousand, coloured ink must cover for the page to be
+  /// read again without it: specks and a logo's colour do not count.
+  static let colouredInkShare = 10
+
+  /// A grey page in which each coloured pixel (its channels at least ``colouredInkSpread``
+  /// apart) takes its brightest channel, which makes a highlighter's or a pen's colour pale,
+  /// while grey and black print keep their luminance. `nil` when the picture is not a 32-bit
+  /// colour one or holds too little coloured ink.
+  private func greyWithoutColouredInk() -> PageImage? {
+    guard unsafe libs.pixGetDepth(picture) == 32, let source = unsafe libs.pixGetData(picture) else { return nil }
+    let width = self.width
+    let height = self.height
+    let sourceWords = Int(unsafe libs.pixGetWpl(picture))
+    var coloured = 0
+    for row in 0..<height {
+      let line = unsafe source + row * sourceWords
+      for column in 0..<width {
+        let pixel = unsafe line[column]
+        let (red, green, blue) = (pixel >> 24, pixel >> 16 & 0xFF, pixel >> 8 & 0xFF)
+        if max(red, green, blue) - min(red, green, blue) >= Self.colouredInkSpread { coloured += 1 }
+      }
+    }
+    guard coloured * 10_000 >= width * height * Self.colouredInkShare,
+      let grey = unsafe libs.pixCreate(Int32(width), Int32(height), 8), let target = unsafe libs.pixGetData(grey)
+    else { return nil }
+    let targetWords = Int(unsafe libs.pixGetWpl(grey))
+    for row in 0..<height {
+      let line = unsafe source + row * sourceWords
+      let out = unsafe target + row * targetWords
+      for column in 0..<width {
+        let pixel = unsafe line[column]
+        let (red, green, blue) = (pixel >> 24, pixel >> 16 & 0xFF, pixel >> 8 & 0xFF)
+        let brightest = max(red, green, blue)
+        let value =
+          brightest - min(red, green, blue) >= Self.colouredInkSpread
+          ? brightest : (red * 77 + green * 150 + blue * 29) >> 8
+        // Leptonica keeps an 8-bit row's bytes in 32-bit words, the first pixel in the high byte.
+        unsafe out[column >> 2] |= value << (24 - 8 * UInt32(column & 3))
+      }
+    }
+    return unsafe PageImage(grey, libs: libs)
   }
 
   /// libheif's decoding of the primary image, as a 32-bit Leptonica picture (libheif applies the

@@ -8,7 +8,8 @@ let receiptRendering =
 
 /// `splitbill scan` on photos of receipts the test renders with known contents
 /// (scripts/render_receipt.py): a plain scan, a tilted and noisy JPEG, an EXIF-rotated JPEG, a
-/// HEIC, faded thermal print, and a receipt whose printed total is wrong.
+/// HEIC, faded thermal print, a total under a highlighter's stroke, and a receipt whose printed
+/// total is wrong.
 @Suite(
   .enabled(
     if: needing(receiptRendering),
@@ -54,6 +55,14 @@ struct ScanCommandTests {
         ],
       ],
       [
+        // A pink highlighter's zigzag across the total: read again with the colour made paper.
+        "file": file("noodle.jpg"), "format": "jpeg", "pen": [5],
+        "lines": [
+          ["NOODLE HOUSE"], ["12/11/2026"], ["Laksa", "RM 9.50"], ["Teh tarik", "RM 2.80"], ["SUBTOTAL", "12.30"],
+          ["TOTAL", "RM 12.30"], ["Thank you"],
+        ],
+      ],
+      [
         "file": file("wrong.png"),
         "lines": [["DINER"], ["Burger", "12.00"], ["Fries", "4.00"], ["TOTAL", "17.00"]],
       ],
@@ -65,7 +74,7 @@ struct ScanCommandTests {
       directory,
       [
         "heron.png": "41.85", "mario.jpg": "25.50", "deli.jpg": "6.25", "adler.heic": "23.40", "kopi.png": "12.00",
-        "wrong.png": "17.00",
+        "noodle.jpg": "12.30", "wrong.png": "17.00",
       ]
     )
   }()
@@ -82,7 +91,7 @@ struct ScanCommandTests {
     ])
     #expect(outcome.code == 1, "one receipt needs review: \(outcome.stderr)")
     let receipts = try #require(try Self.json(outcome.stdout)["receipts"] as? [[String: Any]])
-    #expect(receipts.count == 6)
+    #expect(receipts.count == 7)
     for receipt in receipts {
       let file: String = try #require(receipt["file"] as? String)
       let name = String(file.split(separator: "/").last ?? "")
@@ -119,7 +128,7 @@ struct ScanCommandTests {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let bills = directory.appendingPathComponent("trip.yaml").path
-    let verified = ["heron.png", "mario.jpg", "deli.jpg", "adler.heic", "kopi.png"].map(Self.path)
+    let verified = ["heron.png", "mario.jpg", "deli.jpg", "adler.heic", "kopi.png", "noodle.jpg"].map(Self.path)
     let scanned = try runBinary(
       ["scan"] + verified + ["--diners", "Ana, Ben", "--paid-by", "Ana", "--currency", "USD", "-o", bills])
     #expect(scanned.code == 0, "\(scanned.stderr)")
@@ -130,7 +139,10 @@ struct ScanCommandTests {
     let reported = try #require(try Self.json(report.stdout)["bills"] as? [[String: Any]])
     let totals = Dictionary(
       uniqueKeysWithValues: reported.map { ($0["id"] as? String ?? "", $0["total"] as? String ?? "") })
-    #expect(totals == ["heron": "41.85", "mario": "25.50", "deli": "6.25", "adler": "23.40", "kopi": "12.00"])
+    #expect(
+      totals == [
+        "heron": "41.85", "mario": "25.50", "deli": "6.25", "adler": "23.40", "kopi": "12.00", "noodle": "12.30",
+      ])
 
     // Without diners, every bill says so, and check flags it.
     let bare = directory.appendingPathComponent("bare.yaml").path
@@ -145,7 +157,7 @@ struct ScanCommandTests {
     let after = try runBinary(["check", bills])
     #expect(after.code == 0, "\(after.stdout)\(after.stderr)")
     let ids = try String(contentsOfFile: bills, encoding: .utf8).components(separatedBy: "- id: ").count - 1
-    #expect(ids == 6)
+    #expect(ids == 7)
   }
 
   @Test func whatIsNoPhotoIsAnError() throws {
@@ -195,8 +207,8 @@ struct RealReceiptTests {
         #expect(isRight, "\(name) verified with \(total ?? -1), printed \(expected)")
       }
     }
-    // Measured 14 of 19 when this was written; a fall below 12 is a regression.
-    #expect(right >= 12, "\(right) of \(printed) totals right")
+    // Measured 17 of 19 on 2026-12-04 (14 when this test was written); below 15 is a regression.
+    #expect(right >= 15, "\(right) of \(printed) totals right")
   }
 }
 
