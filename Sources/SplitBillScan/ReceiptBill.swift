@@ -94,7 +94,9 @@ public struct ReceiptBill: Sendable {
     for item in items {
       var entry = "  - {name: " + YAMLText.scalar(item.name) + ", price: \(amount(item.unitPrice))"
       if item.quantity > 1 { entry += ", quantity: \(item.quantity)" }
-      keys.append(entry + "}")
+      // An amount taken from another reading says so on its own line.
+      let taken = receipt.reasons.first { $0.code == "scan.another-reading" && $0.line != nil && $0.line == item.line }
+      keys.append(entry + "}" + (taken.map { "  # REVIEW: " + YAMLText.comment($0.message) } ?? ""))
     }
     if let rounding = receipt.rounding, rounding.minorUnits > 0 {
       keys.append("  - {name: Rounding, price: \(amount(rounding.minorUnits))}  # the receipt's rounding line")

@@ -12,6 +12,9 @@ public enum ReceiptReader {
     var role: LineRole?
     /// The right edge of the amount's box: where the price column is.
     var amountRight = 0
+    /// Whether the amount is a weighed item's weight times its price per unit of weight (its
+    /// printed price unreadable); its name is on the line above.
+    var weighed = false
     var labelText: String { label.map(\.text).joined(separator: " ") }
     /// Whether the words before the amount hold a name: two letters or more, counts such as
     /// `1x` (or `jx`, its `1` misread) not counted.
@@ -60,6 +63,8 @@ public enum ReceiptReader {
       let pageWidth = lines.flatMap(\.words).map(\.right).max() ?? 0
       priced.removeAll { $0.role == nil && $0.amountRight < column - max(pageWidth / 6, 40) }
     }
+
+    addWeighedLines(lines, &priced, exponent: exponent)
 
     // Decimals the currency does not have.
     let tooPrecise = priced.filter { $0.amount.minorUnits(exponent: exponent) == nil }
@@ -158,6 +163,33 @@ public enum ReceiptReader {
     return receipt
   }
 
+  /// Weighed items whose printed price could not be read (`0.825 kg @ $6.59/kg` with a smudge
+  /// where `5.44` is): priced at their weight times their price per unit of weight. A weight line
+  /// under an item whose price was read as that product is a detail of it, not an item.
+  static func addWeighedLines(_ lines: [ReceiptLine], _ priced: inout [PricedLine], exponent: Int) {
+    var amounts: [Int: Int64] = [:]
+    for line in priced { amounts[line.index] = line.amount.minorUnits(exponent: exponent) }
+    var added = false
+    for index in lines.indices where amounts[index] == nil {
+      var weighed = WeighedLine.read(lines[index].text)
+      var weightLine: Int?
+      for neighbour in [index + 1, index - 1] where weighed == nil && lines.indices.contains(neighbour) {
+        weighed = WeighedLine.read(lines[index].text, neighbour: lines[neighbour].text)
+        if weighed != nil { weightLine = neighbour }
+      }
+      guard let weighed, let amount = weighed.amount(exponent: exponent), amount > 0,
+        amounts[index - 1] != amount, amounts[index + 1] != amount
+      else { continue }
+      if let weightLine { priced.removeAll { $0.index == weightLine } }
+      priced.append(
+        PricedLine(
+          index: index, label: [], amount: PrintedAmount(digits: amount, fractionDigits: exponent, groupedWhole: false),
+          role: nil, amountRight: lines[index].words.last?.right ?? 0, weighed: true))
+      added = true
+    }
+    if added { priced.sort { $0.index < $1.index } }
+  }
+
   /// The index of the first line after the subtotal's (`subtotalIndex`) that names a figure other
   /// than an adjustment or a tip (a total, a payment, change), priced or not: where the
   /// adjustments a total is worked out from end. A tax summary printed under the total is not one.
@@ -236,11 +268,19 @@ public enum ReceiptReader {
   }
 
   /// A number token with the letters Tesseract puts for digits mended (`1O.5O` → `10.50`,
-  /// `l4.00` → `14.00`), when the rest of it is a number.
+  /// `l4.00` → `14.00`, `86.0¢` → `86.00`), when the rest of it is a number.
   static func cleanNumber(_ token: String) -> String {
-    let token = withoutTaxCode(token)
+    var token = withoutTaxCode(token)
     let digits = token.filter(\.isNumber).count
     guard digits >= 2, token.contains(where: { $0 == "." || $0 == "," }) else { return token }
+    // A last `0` read as `c`, `C` or `¢` (`86.0¢`): the second of two decimals.
+    let characters = Array(token)
+    if characters.count >= 4, let last = characters.last, "cC¢".contains(last),
+      characters[characters.count - 2].isNumber,
+      ".,".contains(characters[characters.count - 3]), characters[characters.count - 4].isNumber
+    {
+      token = String(characters.dropLast()) + "0"
+    }
     let mended = String(
       token.map { character -> Character in
         switch character {
@@ -427,7 +467,7 @@ public enum ReceiptReader {
     }.sorted()
     let nameColumn = starts.count >= 3 ? starts[starts.count / 2] : nil
     let namesBelow =
-      candidates.last { $0.role == nil && !$0.hasLetters }.map { code in
+      candidates.last { $0.role == nil && !$0.hasLetters && !$0.weighed }.map { code in
         let below = code.index + 1
         return lines.indices.contains(below) && !pricedIndices.contains(below)
           && lines[below].text.filter(\.isLetter).count >= 3 && LineRole.of(label: lines[below].text) == nil
@@ -443,9 +483,12 @@ public enum ReceiptReader {
       }
       if !candidate.hasLetters {
         // A code line: its name is printed on the line above or below it, the same way for the
-        // whole receipt (below when the last code line has a name under it).
+        // whole receipt (below when the last code line has a name under it). A weighed line's
+        // name is above it (above its weight, when that is a line of its own).
         let order =
-          namesBelow ? [candidate.index + 1, candidate.index - 1] : [candidate.index - 1, candidate.index + 1]
+          candidate.weighed
+          ? [candidate.index - 1, candidate.index - 2]
+          : namesBelow ? [candidate.index + 1, candidate.index - 1] : [candidate.index - 1, candidate.index + 1]
         let source = order.first { index in
           isNameLine(index) && (headerIndex.map { index > $0 } ?? true)
         }
@@ -478,6 +521,7 @@ public enum ReceiptReader {
   /// often enough). The line's amount is the same either way.
   static func nameAndQuantity(_ label: [RecognizedWord], amount: Int64, exponent: Int) -> (String, Int) {
     var words = label.map(\.text)
+    let weighed = words.contains { $0.contains("@") }
     let prices = words.compactMap {
       PrintedAmount.parse($0.hasPrefix("@") ? String($0.dropFirst()) : $0, exponent: exponent)?
         .minorUnits(exponent: exponent)
@@ -519,7 +563,14 @@ public enum ReceiptReader {
     // What is left: the words with letters; codes (long digit runs), prices and marks dropped.
     words.removeAll { word in
       let digits = word.filter(\.isNumber).count
-      if word.hasPrefix("@") || word == "@" { return true }
+      // A unit price: `@7.00`, `2@$3.49ea.`, `$4.39/kg`, and a weight's unit beside it.
+      if word.contains("@") { return true }
+      if weighed, WeighedLine.units.contains(word.uppercased()) { return true }
+      if word.contains("/"), let head = word.split(separator: "/").first,
+        PrintedAmount.parse(head, exponent: exponent)?.fractionDigits == exponent
+      {
+        return true
+      }
       if PrintedAmount.parse(word, exponent: exponent) != nil { return true }
       if digits >= 5 && digits * 10 >= word.count * 8 { return true }
       if isMark(word) { return true }

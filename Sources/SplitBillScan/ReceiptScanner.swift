@@ -45,12 +45,15 @@ public final class ReceiptScanner {
   /// Reads the receipt in `bytes`. The page is read at its own size (photos wider than
   /// ``widestPage`` scaled down). Passes after the first run only while no reading has closed
   /// its arithmetic: the page scaled so its text nears ``bestTextHeight`` (only when its text is
-  /// outside ``readableTextHeights``), then with its background flattened; the best reading wins.
+  /// outside ``readableTextHeights``), then with its background flattened, then with coloured
+  /// marks made paper; the best reading wins, mended by the others where one line they read
+  /// differently closes its arithmetic (``ScannedReceipt/mended(by:)``).
   public func scan(_ bytes: [UInt8], currency: Currency?, dayFirst: Bool? = nil) throws(PhotoError) -> ScannedReceipt {
     let page = try PageImage.decode(bytes)
     if page.width > Self.widestPage { page.scale(by: Float(Self.widestPage) / Float(page.width)) }
     page.deskew()
     var best: ScannedReceipt?
+    var readings: [ScannedReceipt] = []
     var textHeight: Int?
     for pass in RecognitionPass.allCases {
       let image: PageImage
@@ -80,8 +83,10 @@ public final class ReceiptScanner {
       receipt.confidence = words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / words.count
       if receipt.status == .verified { return receipt }
       if best.map({ receipt.score > $0.score }) ?? true { best = receipt }
+      readings.append(receipt)
     }
-    return best ?? ScannedReceipt()
+    guard let best else { return ScannedReceipt() }
+    return best.mended(by: readings.filter { $0 != best }) ?? best
   }
 
   /// How much the rescaled pass scales a page `pageWidth` pixels wide whose words' median height

@@ -179,6 +179,74 @@ func page(_ rows: [String]) -> [ReceiptLine] {
     #expect(!ReceiptReader.isMisreadFlag("13", after: "4.20", exponent: 2))
   }
 
+  @Test func aWeighedItemIsItsWeightTimesItsPricePerUnit() throws {
+    func amount(_ text: String, neighbour: String? = nil) -> Int64? {
+      WeighedLine.read(text, neighbour: neighbour)?.amount(exponent: 2)
+    }
+    #expect(amount("0.825 kg @ $6.59/kg") == 544)  // 5.43675
+    #expect(amount("0.715 @ $4.39/kq") == 314)  // 3.13885, the unit misread
+    #expect(amount("1.5 lb @ 2.99/lb") == 449)  // 4.485, half up
+    #expect(amount("0,750 kg x 2,65 EUR/kg") == 199)  // 1.9875
+    #expect(amount("kg @ $6.59/kg f 338", neighbour: "0.825") == 544)  // the weight on its own line
+    #expect(amount("2 @ 3.49") == nil)  // a count and a unit price: no weight
+    #expect(amount("@ $6.59/kg") == nil)
+    #expect(amount("2@$3.49ea.") == nil)
+
+    // Its printed price smudged: the weight times the price per kilo prices it, named from above.
+    let cad = try Currency(code: "CAD")
+    let receipt = ReceiptReader.read(
+      page([
+        "GROCER", "BABY BOK CHOY", "0.825 kg @ $6.59/kg ~~", "ORGANIC GINGER", "0.715 kg @ $4.39/kg W $3.14",
+        "MILK 4.99", "TOTAL $13.57",
+      ]), currency: cad)
+    #expect(receipt.items.map(\.amount) == [544, 314, 499])
+    #expect(receipt.items.map(\.name) == ["BABY BOK CHOY", "ORGANIC GINGER W", "MILK"])
+    #expect(receipt.status == .verified)
+    // A weight line under the price it makes is a detail of that item, not another one.
+    let eur = try Currency(code: "EUR")
+    let detail = ReceiptReader.read(
+      page(["REWE", "Bananen 1,99", "0,750 kg x 2,65 EUR/kg", "Milch 1,09", "SUMME EUR 3,08"]), currency: eur)
+    #expect(detail.items.map(\.amount) == [199, 109])
+    #expect(detail.status == .verified)
+  }
+
+  @Test func aLastZeroReadAsCIsMended() {
+    #expect(ReceiptReader.cleanNumber("86.0¢") == "86.00")
+    #expect(ReceiptReader.cleanNumber("40.0c") == "40.00")
+    #expect(ReceiptReader.cleanNumber("4.80C") == "4.80")  // a tax code
+    #expect(ReceiptReader.cleanNumber("400c") == "400c")  // no decimal point: not a price
+  }
+
+  @Test func aLineTwoReadingsDisagreeOnIsTakenWhereTheArithmeticSaysForReview() throws {
+    let first = ReceiptReader.read(
+      page(["T&T", "WHITE POMELO 2.66", "RED POMELO 2.32", "TOTAL 5.00"]), currency: usd)
+    let second = ReceiptReader.read(
+      page(["T&T", "WHITE POHELO 2.68", "RED POMELO 2.33", "TOTAL 5.01"]), currency: usd)
+    #expect(first.status == .needsReview)
+    let mended = try #require(first.mended(by: [second]))
+    #expect(mended.items.map(\.amount) == [268, 232])
+    #expect(mended.status == .needsReview)
+    #expect(mended.reasons.map(\.code) == ["scan.another-reading"])
+    #expect(mended.reasons.first?.line == 2)
+    #expect(mended.checks.filter { !$0.passed }.isEmpty)
+    let bill = ReceiptBill(id: "t", photo: "t.jpg", receipt: mended, diners: ["Ana"], paidBy: "Ana")
+    #expect(bill.yamlLines(dash: 2).contains { $0.contains("{name: WHITE POMELO, price: 2.68}  # REVIEW: ") })
+
+    // Two different changes that would each close: nothing is taken.
+    let third = ReceiptReader.read(page(["T&T", "WHITE POMELO 2.66", "RED POMELO 2.34", "TOTAL 5.00"]), currency: usd)
+    #expect(first.mended(by: [second, third]) == nil)
+    // A reading that closes, or whose total was worked out, is left as it is.
+    let worked = ReceiptReader.read(
+      page(["CAFE", "Soup 9.50", "Bread 4.50", "SUBTOTAL 14.00", "Tax 1.12", "TOTAL"]), currency: usd)
+    let other = ReceiptReader.read(
+      page(["CAFE", "Soup 9.60", "Bread 4.50", "SUBTOTAL 14.10", "Tax 1.12", "TOTAL"]), currency: usd)
+    #expect(worked.totalWorkedOut)
+    #expect(worked.mended(by: [other]) == nil)
+    let closed = ReceiptReader.read(page(["T&T", "WHITE POMELO 2.68", "RED POMELO 2.32", "TOTAL 5.00"]), currency: usd)
+    #expect(closed.status == .verified)
+    #expect(closed.mended(by: [first]) == nil)
+  }
+
   @Test func cashLessChangeMustBeTheTotal() {
     let receipt = ReceiptReader.read(
       page(["CAFE", "Soup 9.50", "Bread 4.25", "TOTAL 13.75", "CASH 20.00", "CHANGE 7.25"]), currency: usd)
