@@ -41,10 +41,33 @@ public struct ReceiptLine: Sendable, Equatable {
         heights.append(word.height)
       }
     }
-    let ordered = zip(rows, middles).sorted { $0.1 < $1.1 }.map(\.0)
+    let ordered = joinSlantedLines(zip(rows, middles).sorted { $0.1 < $1.1 }.map(\.0))
     return ordered.enumerated().map { index, row in
       ReceiptLine(number: index + 1, words: joinSplitNumbers(row.sorted { $0.left < $1.left }))
     }
+  }
+
+  /// Joins rows near each other that Tesseract read as one line: a line printed slanted
+  /// (`Total Sales (Inclusive GST) RM 169.78`, its price a line higher than its first word) is
+  /// one row again. Rows whose words overlap, or whose words are of very different heights (a
+  /// note written beside the print, which Tesseract may put on its line), stay apart.
+  static func joinSlantedLines(_ rows: [[RecognizedWord]]) -> [[RecognizedWord]] {
+    var joined: [[RecognizedWord]] = []
+    for row in rows {
+      let lines = Set(row.compactMap(\.recognizedLine))
+      // One of the last three rows: a slanted line's rows may have another line's between them.
+      let partner = joined.indices.suffix(3).last { index in
+        let previous = joined[index]
+        guard previous.contains(where: { $0.recognizedLine.map(lines.contains) ?? false }),
+          !previous.contains(where: { old in row.contains { old.left < $0.right - 2 && $0.left < old.right - 2 } })
+        else { return false }
+        let heights = (previous + row).map(\.height)
+        guard let low = heights.min(), let high = heights.max() else { return false }
+        return high * 2 <= low * 3
+      }
+      if let partner { joined[partner] += row } else { joined.append(row) }
+    }
+    return joined
   }
 
   /// Joins a number Tesseract read as two words (`14` `.00`, `14.` `00`, `1` `4.00` close together).

@@ -88,10 +88,26 @@ public struct ScannedReceipt: Sendable, Equatable {
   /// How sure Tesseract was of the reading's words, on average (0–100).
   public var confidence = 0
 
-  /// How many of the checks held: what picks the best of several readings (then Tesseract's
-  /// confidence).
+  /// How many of the checks held: what picks the best of several readings (then how near its
+  /// items come to adding up, less the items dearer than the bill, then Tesseract's confidence).
   var score: Int {
-    (checks.filter(\.passed).count * 4 - reasons.count + min(items.count, 3) + (total == nil ? -10 : 0)) * 100
-      + confidence
+    (checks.filter(\.passed).count * 4 - reasons.count + min(items.count, 3) + (total == nil ? -10 : 0) + nearness
+      - 2 * itemsOverTotal) * 100 + confidence
+  }
+
+  /// How many items cost more than the whole bill (its total and discount): each one a misreading.
+  var itemsOverTotal: Int {
+    guard let total = total?.minorUnits else { return 0 }
+    return items.filter { $0.amount > total + (discount?.minorUnits ?? 0) }.count
+  }
+
+  /// 2 when the items add up to within a tenth of the subtotal (or the total, when no subtotal
+  /// was read) without reaching it, 1 within a half, else 0: of two readings that do not
+  /// close, the one that misread less is nearer.
+  var nearness: Int {
+    guard let target = (subtotal ?? total)?.minorUnits, target > 0, !items.isEmpty else { return 0 }
+    let apart = abs(itemsSum - target)
+    if apart == 0 { return 0 }
+    return apart * 10 < target ? 2 : apart * 2 < target ? 1 : 0
   }
 }

@@ -14,14 +14,20 @@ public struct RecognizedWord: Sendable, Equatable {
   public var width: Int
   public var height: Int
   public var confidence: Int
+  /// The line Tesseract put the word on (its block, paragraph and line numbers as one key), when
+  /// known: words it read as one line stay on one, however slanted the line is on the page.
+  public var recognizedLine: Int?
 
-  public init(text: String, left: Int, top: Int, width: Int, height: Int, confidence: Int) {
+  public init(
+    text: String, left: Int, top: Int, width: Int, height: Int, confidence: Int, recognizedLine: Int? = nil
+  ) {
     self.text = text
     self.left = left
     self.top = top
     self.width = width
     self.height = height
     self.confidence = confidence
+    self.recognizedLine = recognizedLine
   }
 
   /// The box's right edge.
@@ -298,11 +304,15 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
       guard fields.count == 12, fields[0] == "5",
         let left = Int(fields[6]), let top = Int(fields[7]), let width = Int(fields[8]), let height = Int(fields[9])
       else { continue }
+      let line = Int(fields[2]).flatMap { block in
+        Int(fields[3]).flatMap { paragraph in Int(fields[4]).map { (block * 1_000 + paragraph) * 1_000 + $0 } }
+      }
       let text = fields[11].trimmingCharacters(in: .whitespaces)
       guard !text.isEmpty else { continue }
       let confidence = Int(fields[10].split(separator: ".").first ?? "0") ?? 0
       words.append(
-        RecognizedWord(text: text, left: left, top: top, width: width, height: height, confidence: confidence))
+        RecognizedWord(
+          text: text, left: left, top: top, width: width, height: height, confidence: confidence, recognizedLine: line))
     }
     return words
   }

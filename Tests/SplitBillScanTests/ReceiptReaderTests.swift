@@ -512,3 +512,50 @@ struct SeededGenerator: RandomNumberGenerator {
     #expect(ReceiptScanner.rescaling(textHeight: nil, pageWidth: 1_200) == nil)
   }
 }
+
+@Suite struct LineGroupingTests {
+  /// A word at `left`, its top at `top`, on Tesseract's line `line`.
+  func word(_ text: String, _ left: Int, _ top: Int, height: Int = 26, line: Int?) -> RecognizedWord {
+    RecognizedWord(
+      text: text, left: left, top: top, width: text.count * 14, height: height, confidence: 90, recognizedLine: line)
+  }
+
+  @Test func aSlantedLineIsOneRowAndANoteBesideItIsNot() {
+    // Each line climbs 25 pixels from its first word to its price, as on a curled receipt.
+    func page(lines: (Int?, Int?, Int?)) -> [String] {
+      let words = [
+        word("4385", 98, 887, line: lines.0), word("JOHNSONS", 172, 881, line: lines.0),
+        word("RM6.99", 556, 863, line: lines.0),
+        word("Total", 103, 965, line: lines.1), word("Sales", 190, 963, line: lines.1),
+        word("(Inclusive", 279, 955, line: lines.1), word("GST)", 432, 949, line: lines.1),
+        word("RM", 504, 947, line: lines.1), word("169.78", 562, 940, line: lines.1),
+        // A note written beside a figure, twice the print's height: Tesseract puts it on the line.
+        word("GST", 38, 1037, height: 22, line: lines.2), word("3.72", 196, 1036, height: 22, line: lines.2),
+        word("button", 434, 1045, height: 45, line: lines.2),
+      ]
+      return ReceiptLine.lines(from: words).map(\.text)
+    }
+    #expect(
+      page(lines: (13, 14, 11)) == [
+        "4385 JOHNSONS RM6.99", "Total Sales (Inclusive GST) RM 169.78", "GST 3.72", "button",
+      ])
+    // Without Tesseract's lines, the slant splits them.
+    #expect(page(lines: (nil, nil, nil)).count > 4)
+  }
+
+  @Test func ofTwoReadingsThatDoNotCloseTheNearerOneWins() {
+    let usd = Currency.usd
+    var near = ReceiptReader.read(page(["SHOP", "Soup 9.50", "Bread 4.20", "TOTAL 13.90"]), currency: usd)
+    var far = ReceiptReader.read(page(["SHOP", "Soup 9.50", "Bread 1.20", "TOTAL 13.90"]), currency: usd)
+    var dearer = ReceiptReader.read(
+      page(["SHOP", "Soup 9.50", "Bread 4.40", "(Excluded 4141.50", "TOTAL 13.90"]), currency: usd)
+    near.confidence = 60
+    far.confidence = 90
+    dearer.confidence = 90
+    #expect(near.nearness == 2)
+    #expect(far.nearness == 1)
+    #expect(dearer.itemsOverTotal == 1)
+    #expect(near.score > far.score)
+    #expect(near.score > dearer.score)
+  }
+}
