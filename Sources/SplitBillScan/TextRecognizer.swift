@@ -115,13 +115,14 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   /// grey print or paper (0–255).
   static let colouredInkSpread: UInt32 = 60
   /// The share of the page, in parts per ten thousand, coloured ink must cover for the page to be
-  /// read again without it: specks and a logo's colour do not count.
-  static let colouredInkShare = 10
+  /// read again without it: specks and a logo's colour do not count, and a photo coloured all
+  /// over (a table around the receipt, tinted paper) is no receipt with marks on it.
+  static let colouredInkShares = 10...500
 
   /// A grey page in which each coloured pixel (its channels at least ``colouredInkSpread``
   /// apart) takes its brightest channel, which makes a highlighter's or a pen's colour pale,
   /// while grey and black print keep their luminance. `nil` when the picture is not a 32-bit
-  /// colour one or holds too little coloured ink.
+  /// colour one, or holds too little coloured ink or too much.
   private func greyWithoutColouredInk() -> PageImage? {
     guard unsafe libs.pixGetDepth(picture) == 32, let source = unsafe libs.pixGetData(picture) else { return nil }
     let width = self.width
@@ -139,7 +140,7 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
         sampled += 1
       }
     }
-    guard coloured * 10_000 >= sampled * Self.colouredInkShare,
+    guard sampled > 0, Self.colouredInkShares.contains(coloured * 10_000 / sampled),
       let grey = unsafe libs.pixCreate(Int32(width), Int32(height), 8), let target = unsafe libs.pixGetData(grey)
     else { return nil }
     let targetWords = Int(unsafe libs.pixGetWpl(grey))
