@@ -169,6 +169,20 @@ public struct ScanOutcome: Sendable {
               ])
             })
         ),
+        (
+          "readings",
+          .array(
+            receipt.readings.map { reading -> JSON in
+              .object([
+                ("pass", .string(reading.pass)), ("words", .number(String(reading.words))),
+                ("total", reading.total.map { .number(DecimalText.format($0, scale: exponent)) } ?? .null),
+                ("status", .string(reading.status.rawValue)),
+                ("checks_held", .number(String(reading.checksHeld))),
+                ("checks_made", .number(String(reading.checksMade))),
+                ("review", .array(reading.reasons.map(JSON.string))), ("kept", .bool(reading.kept)),
+              ])
+            })
+        ),
         ("seconds", .number(String(format: "%.2f", photo.seconds))),
         ("lines", .array(receipt.lines.map(JSON.string))),
       ]

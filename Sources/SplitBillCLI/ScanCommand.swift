@@ -43,6 +43,10 @@ enum ScanCommand {
         "Who reads the photos: tesseract (default: offline), gemini or openai (a vision model: Ollama, llama.cpp, vLLM; the photo is sent).",
         choices: ["tesseract", "gemini", "openai"]),
       .flag("--quiet", "No progress line and no summary on stderr."),
+      .flag(
+        "--verbose",
+        "Say on stderr how each photo was read: every reading tried, what it found, which was kept (with --engine: every request, keys redacted)."
+      ),
     ]
       + AdvisorOptions.specs.filter { visionOptions.contains($0.name) }.map {
         $0.under("With --engine gemini or openai (the advisor's options)")
@@ -68,8 +72,21 @@ enum ScanCommand {
   /// The advisor's options a vision engine takes.
   static let visionOptions: Set<String> = [
     "--ai-base-url", "--ai-model", "--ai-api-version", "--ai-key-file", "--ai-rpm", "--ai-concurrency", "--ai-timeout",
-    "--ai-max-retries", "--no-cache", "--verbose",
+    "--ai-max-retries", "--no-cache",
   ]
+
+  /// What `--verbose` says of a photo read offline: each reading, what it found, the one kept.
+  static func readingsTrace(_ bill: ReceiptBill, path: String) -> String {
+    let exponent = bill.receipt.currency?.exponent ?? 2
+    let readings = bill.receipt.readings.map { reading in
+      var text = "\(reading.pass) reading, \(reading.words) words: "
+      text += reading.total.map { "total \(DecimalText.format($0, scale: exponent))" } ?? "no total"
+      text += ", \(reading.checksHeld) of \(reading.checksMade) checks held, \(reading.status.rawValue)"
+      if !reading.reasons.isEmpty { text += " (" + reading.reasons.joined(separator: ", ") + ")" }
+      return text + (reading.kept ? " [kept]" : "")
+    }
+    return "scan: \(TerminalText.sanitize(path)): " + readings.joined(separator: "; ")
+  }
 
   /// The vision model the arguments ask for, or `nil` for Tesseract.
   static func vision(_ arguments: ParsedArguments, environment: [String: String]) throws -> VisionSettings? {
@@ -172,6 +189,13 @@ enum ScanCommand {
     for path in outcome.missing {
       context.message(
         "error: \(TerminalText.sanitize(path)): no such photo, or a directory with no JPEG, PNG, TIFF or HEIC file")
+    }
+    if arguments.flag("--verbose") {
+      for photo in outcome.photos {
+        if let bill = photo.bill, !bill.receipt.readings.isEmpty {
+          context.message(Self.readingsTrace(bill, path: photo.path))
+        }
+      }
     }
     for photo in outcome.photos {
       if let error = photo.error {

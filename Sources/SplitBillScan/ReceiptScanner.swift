@@ -52,8 +52,8 @@ public final class ReceiptScanner {
     let page = try PageImage.decode(bytes)
     if page.width > Self.widestPage { page.scale(by: Float(Self.widestPage) / Float(page.width)) }
     page.deskew()
-    var best: ScannedReceipt?
     var readings: [ScannedReceipt] = []
+    var summaries: [ReadingSummary] = []
     var textHeight: Int?
     for pass in RecognitionPass.allCases {
       let image: PageImage
@@ -81,12 +81,28 @@ public final class ReceiptScanner {
       if pass == .block { textHeight = Self.medianTextHeight(words) }
       var receipt = ReceiptReader.read(ReceiptLine.lines(from: words), currency: currency, dayFirst: dayFirst)
       receipt.confidence = words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / words.count
-      if receipt.status == .verified { return receipt }
-      if best.map({ receipt.score > $0.score }) ?? true { best = receipt }
+      summaries.append(
+        ReadingSummary(
+          pass: pass.name, words: words.count, total: receipt.total?.minorUnits, status: receipt.status,
+          checksHeld: receipt.checks.filter(\.passed).count, checksMade: receipt.checks.count,
+          reasons: receipt.reasons.map(\.code)))
       readings.append(receipt)
+      if receipt.status == .verified { break }
     }
-    guard let best else { return ScannedReceipt() }
-    return best.mended(by: readings.filter { $0 != best }) ?? best
+    guard !readings.isEmpty else { return ScannedReceipt() }
+    // The verified reading (the last made), else the best scored (the first of equals).
+    var kept = readings.count - 1
+    if readings[kept].status != .verified {
+      kept = 0
+      for index in readings.indices where readings[index].score > readings[kept].score { kept = index }
+    }
+    summaries[kept].kept = true
+    var receipt = readings[kept]
+    if receipt.status != .verified {
+      receipt = receipt.mended(by: readings.indices.filter { $0 != kept }.map { readings[$0] }) ?? receipt
+    }
+    receipt.readings = summaries
+    return receipt
   }
 
   /// How much the rescaled pass scales a page `pageWidth` pixels wide whose words' median height

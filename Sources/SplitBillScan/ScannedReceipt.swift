@@ -37,6 +37,25 @@ public struct ReviewReason: Sendable, Equatable {
   public var line: Int?
 }
 
+/// One reading of a photo: how the page was prepared (``RecognitionPass/name``), and what came of
+/// it. A scan keeps one reading (mended, perhaps, by the others); `--verbose` and the JSON say
+/// them all.
+public struct ReadingSummary: Sendable, Equatable {
+  /// `block`, `rescaled`, `flattened` or `coloured-ink-removed`.
+  public var pass: String
+  /// The words Tesseract read.
+  public var words: Int
+  /// The total it read (or worked out), in minor units.
+  public var total: Int64?
+  public var status: ScannedReceipt.Status
+  public var checksHeld: Int
+  public var checksMade: Int
+  /// Its review reasons' codes.
+  public var reasons: [String]
+  /// Whether it is the reading the bill was made of.
+  public var kept = false
+}
+
 /// What was read from one receipt, and how far it was checked.
 ///
 /// `verified` means that the total read is tied by arithmetic to the items read: the items add up
@@ -79,6 +98,8 @@ public struct ScannedReceipt: Sendable, Equatable {
   public var reasons: [ReviewReason] = []
   /// The page's lines as read, numbered from 1.
   public var lines: [String] = []
+  /// Every reading made of the photo, in order (empty for a vision model's answer).
+  public var readings: [ReadingSummary] = []
 
   public var status: Status { reasons.isEmpty && total != nil ? .verified : .needsReview }
 

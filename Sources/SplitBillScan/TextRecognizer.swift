@@ -56,6 +56,16 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   /// The page made grey with coloured marks (highlighter, pen) turned pale, scaled like
   /// ``rescaled``, read as one block; only for colour photos with such marks.
   case colouredInkRemoved
+
+  /// The pass's name as `--verbose` and the JSON say it.
+  public var name: String {
+    switch self {
+    case .block: "block"
+    case .rescaled: "rescaled"
+    case .flattened: "flattened"
+    case .colouredInkRemoved: "coloured-ink-removed"
+    }
+  }
 }
 
 /// A photo decoded, turned upright and made grey: Leptonica's picture, owned and freed here.

@@ -118,6 +118,28 @@ struct ScanCommandTests {
     #expect(heronItems.map { $0["name"] as? String } == ["Clam chowder", "Fish tacos", "Lemonade"])
     #expect(heronItems.map { $0["quantity"] as? Int } == [1, 2, 1])
     #expect(outcome.stderr.contains("wrong.png (line 4)"))
+    // Every reading made is said; one is kept: for the highlighted total, the one with the pink
+    // made paper.
+    for receipt in receipts {
+      let readings = receipt["readings"] as? [[String: Any]] ?? []
+      #expect(!readings.isEmpty)
+      #expect(readings.filter { $0["kept"] as? Bool == true }.count == 1, "\(receipt["file"] ?? "")")
+    }
+    let noodle = byName["noodle.jpg"]?["readings"] as? [[String: Any]] ?? []
+    #expect(noodle.first?["pass"] as? String == "block")
+    #expect(noodle.first?["status"] as? String == "needs-review")
+    #expect(noodle.last?["pass"] as? String == "coloured-ink-removed")
+    #expect(noodle.last?["kept"] as? Bool == true)
+    #expect(noodle.last?["status"] as? String == "verified")
+  }
+
+  @Test func verboseSaysEachReading() throws {
+    let outcome = try runBinary(["scan", Self.path("deli.jpg"), "--currency", "USD", "--verbose", "--format", "json"])
+    #expect(outcome.code == 0, "\(outcome.stderr)")
+    let said = outcome.stderr.split(separator: "\n").first { $0.hasPrefix("scan: ") && $0.contains("deli.jpg") }
+    let line = try #require(said, "\(outcome.stderr)")
+    #expect(line.contains(": block reading, "))
+    #expect(line.contains("total 6.25, 2 of 2 checks held, verified [kept]"), "\(line)")  // items-total, decimals
   }
 
   // One photo at a time and the readers' own paths: the plain and AddressSanitizer runs check
