@@ -82,10 +82,13 @@ enum PendingFiles {
     guard let entries = unsafe opendir(directory) else { return }
     defer { unsafe closedir(entries) }
     let start = ".\(base).tmp-"
+    // The name is read where it is: an entry is only as long as its name (`d_reclen`), so copying
+    // the whole `dirent` out (`entry.pointee`) reads past the end of the directory's buffer when
+    // the entry is the last in it, and crashes when that is the end of a page.
+    guard let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name) else { return }
     while let entry = unsafe readdir(entries) {
-      let name = unsafe withUnsafePointer(to: entry.pointee.d_name) { pointer in
-        unsafe pointer.withMemoryRebound(to: CChar.self, capacity: Int(NAME_MAX) + 1) { unsafe String(cString: $0) }
-      }
+      let name = unsafe String(
+        cString: UnsafeRawPointer(entry).advanced(by: nameOffset).assumingMemoryBound(to: CChar.self))
       guard name.hasPrefix(start) else { continue }
       let rest = name.dropFirst(start.count)
       guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0, rest[dash...].count == 7

@@ -80,3 +80,31 @@ import Testing
     #expect(SystemCalls.errorText(EBADF) == "Bad file descriptor")
   }
 }
+
+/// The temporary files a killed run left behind, found among many files.
+@Suite struct StaleTemporaryFileTests {
+  /// Thousands of entries fill the buffer `readdir` reads them into, so entries sit at its very
+  /// end: a name must be read where it is (a `dirent` is only as long as its name), not copied
+  /// out as a whole `struct dirent`, which read past the buffer and crashed 6 of 400 scans
+  /// writing their bills into /tmp (a segmentation fault in `removeStale`; AddressSanitizer
+  /// calls it a heap buffer overflow).
+  @Test func staleFilesAreRemovedAmongThousandsAndTheRestKept() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for index in 0..<3_000 {
+      let name = "receipt-\(index)-" + String(repeating: "x", count: index % 40)
+      #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: nil))
+    }
+    // A process id no process has (above Linux's largest), and this process's own.
+    let stale = ".trip.yaml.tmp-99999999-abc123"
+    let live = PendingFiles.prefix(of: "trip.yaml") + "def456"
+    for name in [stale, live] {
+      #expect(FileManager.default.createFile(atPath: directory.appendingPathComponent(name).path, contents: nil))
+    }
+    PendingFiles.removeStale(of: "trip.yaml", in: directory.path)
+    let left = Set(try FileManager.default.contentsOfDirectory(atPath: directory.path))
+    #expect(!left.contains(stale))
+    #expect(left.contains(live))
+    #expect(left.count == 3_001)
+  }
+}
