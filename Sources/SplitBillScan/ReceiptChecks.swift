@@ -68,7 +68,7 @@ enum ReceiptChecks {
         ReviewReason(
           code: "scan.total-worked-out",
           message:
-            "no total could be read: \(text(total.minorUnits)) is \(workedOutTerms(receipt, text).joined(separator: " ")); "
+            "no total could be read: \(text(total.minorUnits)) is \(chain(receipt, text).terms.joined(separator: " ")); "
             + "compare it with the printed total", line: nil))
       checkCashAndChange(&receipt, total: total, text)
       addDecimalsCheck(&receipt, exponent: exponent)
@@ -76,30 +76,10 @@ enum ReceiptChecks {
     }
 
     // Subtotal (or items) → total.
-    let base = receipt.subtotal?.minorUnits ?? items
-    var computed = base
-    var terms = [receipt.subtotal == nil ? "items \(text(items))" : "subtotal \(text(base))"]
-    if let discount = receipt.discount {
-      computed -= discount.minorUnits
-      terms.append("− discount \(text(discount.minorUnits))")
-    }
-    if let service = receipt.service {
-      computed += service.minorUnits
-      terms.append("+ service \(text(service.minorUnits))")
-    }
-    if let tax = receipt.tax, !receipt.taxIncluded {
-      computed += tax.minorUnits
-      terms.append("+ tax \(text(tax.minorUnits))")
-    }
-    if let rounding = receipt.rounding {
-      computed += rounding.minorUnits
-      terms.append("\(rounding.minorUnits < 0 ? "−" : "+") rounding \(text(abs(rounding.minorUnits)))")
-    }
-    var withTip = computed
-    if let tip = receipt.tip {
-      withTip += tip.minorUnits
-      terms.append("+ tip \(text(tip.minorUnits))")
-    }
+    let chained = chain(receipt, text)
+    let computed = chained.computed
+    var withTip = chained.withTip
+    var terms = chained.terms
     var closes = total.minorUnits == withTip || total.minorUnits == computed
     // Where cash is rounded to 5 units (Malaysia's ringgit, the Swiss franc), a total may be
     // rounded without a rounding line: the difference becomes one.
@@ -164,17 +144,38 @@ enum ReceiptChecks {
     addDecimalsCheck(&receipt, exponent: exponent)
   }
 
-  /// The subtotal and the adjustments a worked-out total is made of, as the check's detail says them.
-  private static func workedOutTerms(_ receipt: ScannedReceipt, _ text: (Int64) -> String) -> [String] {
-    var terms = ["subtotal \(text(receipt.subtotal?.minorUnits ?? 0))"]
-    if let discount = receipt.discount { terms.append("− discount \(text(discount.minorUnits))") }
-    if let service = receipt.service { terms.append("+ service \(text(service.minorUnits))") }
-    if let tax = receipt.tax { terms.append("+ tax \(text(tax.minorUnits))") }
+  /// The chain from the subtotal (or the items, when none was read) to the total: the subtotal
+  /// less the discount plus service, tax (unless included) and rounding (`computed`), then a
+  /// printed tip (`withTip`), and its terms as the checks and reasons say them. The one place a
+  /// receipt's figures are added up: the `subtotal-total` check and a worked-out total use it.
+  static func chain(_ receipt: ScannedReceipt, _ text: (Int64) -> String = { String($0) })
+    -> (computed: Int64, withTip: Int64, terms: [String])
+  {
+    let base = receipt.subtotal?.minorUnits ?? receipt.itemsSum
+    var computed = base
+    var terms = [receipt.subtotal == nil ? "items \(text(base))" : "subtotal \(text(base))"]
+    if let discount = receipt.discount {
+      computed -= discount.minorUnits
+      terms.append("− discount \(text(discount.minorUnits))")
+    }
+    if let service = receipt.service {
+      computed += service.minorUnits
+      terms.append("+ service \(text(service.minorUnits))")
+    }
+    if let tax = receipt.tax, !receipt.taxIncluded {
+      computed += tax.minorUnits
+      terms.append("+ tax \(text(tax.minorUnits))")
+    }
     if let rounding = receipt.rounding {
+      computed += rounding.minorUnits
       terms.append("\(rounding.minorUnits < 0 ? "−" : "+") rounding \(text(abs(rounding.minorUnits)))")
     }
-    if let tip = receipt.tip { terms.append("+ tip \(text(tip.minorUnits))") }
-    return terms
+    var withTip = computed
+    if let tip = receipt.tip {
+      withTip += tip.minorUnits
+      terms.append("+ tip \(text(tip.minorUnits))")
+    }
+    return (computed, withTip, terms)
   }
 
   /// Cash − change → total.

@@ -135,13 +135,14 @@ public enum ReceiptReader {
       receipt.itemsSum == subtotal.minorUnits, let subtotalLine = subtotal.line
     {
       let end = adjustmentsEnd(lines, after: subtotalLine - 1, summary: summary)
-      let parts = adjustments(before: end)
-      let tip = summary.first { $0.role == .tip && $0.index < end }.map(value) ?? 0
-      let worked = subtotal.minorUnits - parts.discount + parts.service + parts.tax + parts.rounding + tip
-      if worked > 0 {
-        receipt.total = ReadFigure(minorUnits: worked, line: nil)
+      var worked = receipt
+      setAdjustments(&worked, summary.filter { $0.index < end }, adjustments(before: end), exponent: exponent)
+      // Added up as the checks add up a printed total.
+      let total = ReceiptChecks.chain(worked).withTip
+      if total > 0 {
+        receipt = worked
+        receipt.total = ReadFigure(minorUnits: total, line: nil)
         receipt.totalWorkedOut = true
-        setAdjustments(&receipt, summary.filter { $0.index < end }, parts, exponent: exponent)
       }
     }
     if let chosen {

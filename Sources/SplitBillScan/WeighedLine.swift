@@ -1,3 +1,6 @@
+import Foundation
+import SplitBillCore
+
 /// A weighed item's line, as grocers print it under the item's name: `0.825 kg @ $6.59/kg`,
 /// `0,750 kg x 2,65 EUR/kg`. Its amount is the weight times the price per unit of weight, rounded
 /// half up to the currency's minor unit, as the till does. No I/O.
@@ -43,40 +46,25 @@ struct WeighedLine: Equatable {
     return tokens[0]
   }
 
-  /// The amount in units of `10^-exponent`, rounded half up; `nil` if it does not fit.
+  /// The amount in units of `10^-exponent`, rounded half up (Core's ``RoundingMode``); `nil` if
+  /// it does not fit.
   func amount(exponent: Int) -> Int64? {
-    let (product, overflow) = weight.digits.multipliedReportingOverflow(by: unitPrice.digits)
-    guard !overflow else { return nil }
-    var shift = weight.fractionDigits + unitPrice.fractionDigits - exponent
-    var value = product
-    while shift < 0 {
-      let (scaled, overflow) = value.multipliedReportingOverflow(by: 10)
-      guard !overflow else { return nil }
-      value = scaled
-      shift += 1
-    }
-    guard shift > 0 else { return value }
-    var divisor: Int64 = 1
-    for _ in 0..<shift { divisor *= 10 }
-    return (value + divisor / 2) / divisor
+    // Both have at most three decimals and fifteen digits: the product fits in 128 bits.
+    let product = Int128(weight.digits) * Int128(unitPrice.digits)
+    let shift = weight.fractionDigits + unitPrice.fractionDigits - exponent
+    var power: Int128 = 1
+    for _ in 0..<abs(shift) { power *= 10 }
+    let value = shift >= 0 ? RoundingMode.halfUp.divide(product, by: power) : product * power
+    return Int64(exactly: value)
   }
 
   /// The text split at spaces, with `@` a token of its own (`@$6.59/kg`, `2@`).
   private static func tokens(of text: String) -> [String] {
-    text.replacingAll("@", with: " @ ").split(separator: " ").map(String.init)
+    text.replacingOccurrences(of: "@", with: " @ ").split(separator: " ").map(String.init)
   }
 
   /// A unit word's letters and digits, upper-case (`kg.` → `KG`).
   private static func unitWord(_ text: Substring) -> String {
     String(text.uppercased().filter { $0.isLetter || $0.isNumber })
-  }
-}
-
-extension String {
-  /// The string with every `target` replaced by `replacement` (no Foundation).
-  fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
-    var result = ""
-    for character in self { if character == target { result += replacement } else { result.append(character) } }
-    return result
   }
 }
