@@ -147,6 +147,7 @@ let package = Package(
       name: "SplitBillCLITests",
       dependencies: [
         "SplitBillCLI", "SplitBill", "SplitBillInput", "SplitBillModel", "SplitBillReports", "SplitBillJSON",
+        "SplitBillFiles",
       ],
       exclude: ["Snapshots"]),
   ]

@@ -58,14 +58,18 @@ public struct AddContext: Sendable {
   /// Whether ``names`` is a roster (a name outside it is an error) rather than the names seen.
   public var namesAreRoster = false
   /// The last valid bill's values, as a record would give them (currency, tip, diners, paid_by,
-  /// category).
+  /// category). A recurring bill (the rent) counts by its latest instance up to today.
   public var lastBill: [String: String] = [:]
+  /// The currency a bill added to the file gets without one (its `defaults: currency:`, or the
+  /// command line's): `add` then asks for none.
+  public var currency: String?
 }
 
 /// `splitbill add`: appends one bill or payment to a YAML or CSV file, in the file's own format
 /// (YAML keeping every comment and the style of its items; CSV in its header's columns), after
 /// checking the file with it by the rules every bill is read by. The file is replaced atomically
-/// and only when the new record has no error.
+/// and only when the new record has no error, under the books file's lock (``BooksLock``): two
+/// `add`s at once both land.
 public enum Adder {
   /// What `path` holds that helps to add to it (nothing, for a file that does not exist yet).
   public static func context(of path: String, options: ReadingOptions) -> AddContext {
@@ -74,11 +78,16 @@ public enum Adder {
 
   package static func context(of path: String, readOptions options: ReadOptions) -> AddContext {
     var context = AddContext()
+    context.currency = options.defaults.currency?.code
     guard FileManager.default.fileExists(atPath: path) else {
       context.names = options.people ?? []
       context.namesAreRoster = options.people != nil
       return context
     }
+    // A recurring bill without an end (the rent) has instances up to today, as `check` reads it:
+    // without a day to stop at it would be an error, and its names and values unknown.
+    var options = options
+    if options.repeatsThrough == nil { options.repeatsThrough = .localToday() }
     var stream = BillStream(options: options)
     var seen: [String] = []
     var seenSet: Set<String> = []
@@ -103,6 +112,7 @@ public enum Adder {
         if let id = invalid.id { context.ids.insert(id) }
       }
     }
+    if let currency = stream.documentCurrency { context.currency = currency.code }
     if let roster = stream.roster ?? options.people {
       context.names = roster
       context.namesAreRoster = true
@@ -153,6 +163,17 @@ public enum Adder {
         ?? BillStream.source(for: path, override: options.inputFormat)
     else { return failed(Problem.unknownFormat(path: path).message) }
     let isCSV = source.format == .csv
+    // Held from the reading to the rename: another `add` (or any command that writes books) waits,
+    // then reads the file with this record in it (``BooksLock``). A dry run writes nothing.
+    var lock: BooksLock?
+    if !dryRun {
+      do throws(WriteError) {
+        lock = try BooksLock(books: path, command: "splitbill add")
+      } catch {
+        return unwritable(error)
+      }
+    }
+    defer { lock?.release() }
     let exists = FileManager.default.fileExists(atPath: path)
     var original: [UInt8] = []
     if exists {
@@ -272,11 +293,25 @@ public enum Adder {
     } catch {
       throw AddFailure(message: error.message)
     }
+    // A new file starts with what the next record needs: its currency and a tip of 0 as the
+    // defaults (rent has no tip; a restaurant bill says its own), and the people named as the
+    // roster, so that a name typed wrong later is an error rather than a new person.
+    var header: [String] = []
+    if original.isEmpty {
+      header.append("version: 1")
+      var defaults: [String] = []
+      if let currency = values.removeValue(forKey: "currency") {
+        defaults.append("currency: " + YAMLText.scalar(currency.trimmingSpaces.uppercased()))
+      }
+      if kind == .bill { defaults.append("tip: 0") }
+      if !defaults.isEmpty { header.append("defaults: {" + defaults.joined(separator: ", ") + "}") }
+      let people = names(in: values, decimalComma: decimalComma)
+      if !people.isEmpty { header.append("people: [" + people.map(YAMLText.scalar).joined(separator: ", ") + "]") }
+    }
     let pairs = keys(of: kind).compactMap { key in
       values[key].map { (key, yamlValue(key, $0, decimalComma: decimalComma)) }
     }
-    var lines: [String] = []
-    if original.isEmpty { lines.append("version: 1") }
+    var lines = header
     if plan.writesSectionKey { lines.append("\(section):") }
     let dash = String(repeating: " ", count: plan.dashColumn)
     if plan.flowItems {
@@ -289,10 +324,24 @@ public enum Adder {
       }
     }
     let bytes = plan.inserting(lines, into: original)
-    let first = plan.afterLine + 1 + (original.isEmpty ? 1 : 0) + (plan.writesSectionKey ? 1 : 0)
+    let first = plan.afterLine + 1 + header.count + (plan.writesSectionKey ? 1 : 0)
     return Edit(
       bytes: bytes, lines: first...(plan.afterLine + lines.count), text: lines.joined(separator: "\n") + "\n",
       id: values["id"])
+  }
+
+  /// The people a record names (payers, diners, shares, a payment's two), once each, in order;
+  /// a head count names nobody.
+  static func names(in values: [String: String], decimalComma: Bool) -> [String] {
+    var found: [String] = []
+    for key in ["paid_by", "diners", "shares", "from", "to"] {
+      guard let text = values[key], !text.trimmingSpaces.allSatisfy(\.isNumber) else { continue }
+      for entry in DinerList.entries(in: text, decimalComma: decimalComma) {
+        let name = PersonName.normalized(entry.name.trimmingSpaces)
+        if !name.isEmpty && !found.contains(name) { found.append(name) }
+      }
+    }
+    return found
   }
 
   /// A value written in YAML: names lists and mappings as flow collections, texts as scalars.
@@ -341,6 +390,8 @@ public enum Adder {
       // A new (or blank) file: the columns the record gives, in the format's order, and an id column.
       original = []
       if values["id"] == nil { values["id"] = newID(kind, values, takenIDs: takenIDs) }
+      // A CSV file has no defaults: a bill that gives no tip has a tip of 0 (rent), written out.
+      if kind == .bill, values["tip"] == nil, values["tip_amount"] == nil { values["tip"] = "0" }
       let columns = keys(of: kind).filter { values[$0] != nil }
       let delimiter = options.delimiter ?? (tabSeparated ? 0x09 : 0x2C)
       plan = CSVAppendPlan(delimiter: delimiter, columns: columns, lineEnd: "\n", endsWithLineEnd: true)

@@ -363,6 +363,8 @@ public struct ReportRun: @unchecked Sendable {
       // Dated the period's last day, else the last record's: the day the balances were settled.
       let date = options.period?.until ?? pass.lastDate ?? options.today
       do {
+        // The recorded file is a books file: held locked until the report's outputs are renamed.
+        pass.locks.append(try BooksLock(books: path, command: "splitbill report --record-settlements"))
         let file = try PendingFile(path: path, overwrite: options.replaceRecordedSettlements)
         file.sink.write(SettlementRecord.yaml(summary.settlements, date: date, period: summary.period))
         pass.pending.append(file)
@@ -544,6 +546,9 @@ extension BillProblem {
 /// What one reading of the inputs produced: outputs not yet committed, and the books.
 struct Pass {
   var pending: [PendingFile] = []
+  /// The books files' locks held until the outputs are renamed (``BooksLock``), released as the
+  /// pass ends.
+  var locks: [BooksLock] = []
   var spool: SpoolSink?
   var writers: [any ReportWriter] = []
   var ledger = ReportLedger()

@@ -1,3 +1,4 @@
+import Foundation
 import SplitBill
 import SplitBillCore
 import SplitBillReports
@@ -112,9 +113,16 @@ enum AddCommand {
       var shown = context
       shown.stdout = StringSink()
       shown.stderr = StringSink()
-      let code = try add(record, &shown)
+      let code: ExitCode
+      do {
+        code = try add(record, &shown)
+      } catch let failure as CommandFailure {
+        // A record that cannot be added is said, and its answers offered again: nothing typed is lost.
+        shown.message(failure.message)
+        code = failure.code
+      }
       for sink in [shown.stdout, shown.stderr] { prompter.say((sink as? StringSink)?.text ?? "", newline: false) }
-      if code == .success { added += 1 }
+      if code == .success { added += 1 } else { prompter.refused = record.values }
       prompter.say("")
     }
     return added > 0 ? .success : .invalidBills
@@ -137,11 +145,11 @@ enum AddCommand {
     case .unwritable(let message):
       throw CommandFailure(message: "cannot write '\(path)': \(message)", code: .cannotCreate)
     case .refused:
-      context.message("\(noun) not added: '\(path)' is unchanged")
+      context.message("\(noun) not added: " + unchanged(path))
       return .invalidBills
     case .added:
       if strict, outcome.problems.contains(where: { $0.severity == "warning" }) {
-        context.message("\(noun) not added (--strict, and a warning): '\(path)' is unchanged")
+        context.message("\(noun) not added (--strict, and a warning): " + unchanged(path))
         return .invalidBills
       }
       context.stdout.write(outcome.text)
@@ -149,5 +157,10 @@ enum AddCommand {
       context.message(dryRun ? "\(noun)\(id) checked; not written (--dry-run)" : "added \(noun)\(id) to \(path)")
       return .success
     }
+  }
+
+  /// `'flat.yaml' is unchanged`, or, of a file not made, `'flat.yaml' was not made`.
+  static func unchanged(_ path: String) -> String {
+    FileManager.default.fileExists(atPath: path) ? "'\(path)' is unchanged" : "'\(path)' was not made"
   }
 }

@@ -4,6 +4,7 @@ import SplitBillFiles
 import SplitBillInput
 import SplitBillModel
 import SplitBillReports
+import SplitBillText
 
 #if canImport(Glibc)
   import Glibc
@@ -18,6 +19,9 @@ struct Prompter {
   let options: ReadOptions
   /// Values given as options: not asked.
   let given: [String: String]
+  /// The answers of a record the file refused: the next record's defaults, so nothing typed is
+  /// lost (Enter keeps each, and the one to mend is typed again).
+  var refused: [String: String]?
 
   /// Writes a line to the terminal at once.
   func say(_ text: String, newline: Bool = true) { write(text + (newline ? "\n" : "")) }
@@ -62,22 +66,40 @@ struct Prompter {
       say((context.namesAreRoster ? "People: " : "Names in the file: ") + known.joined(separator: ", "))
     }
     var values = given
+    let previous = refused ?? [:]
+    if refused != nil {
+      say("The record was not added: Enter keeps each answer in brackets; type the one to mend.")
+    }
+    refused = nil
+    /// New names typed once: typed again, the person is new (never from one slip of the keyboard).
+    var newNames: Set<String> = []
 
-    /// A known name from what was typed: itself, or the one known name it starts (any case).
+    /// A known name from what was typed: itself, or the one known name it starts (any case). A
+    /// name the file does not know is asked again, and taken as a new person when typed again.
     func complete(_ typed: String) throws(AnswerProblem) -> String {
       let name = PersonName.normalized(typed)
       if name.isEmpty { throw AnswerProblem(message: "a name is needed") }
       if known.contains(name) { return name }
+      // A date or an amount typed a question early is no name.
+      if CalendarDate(iso: name) != nil || name.allSatisfy({ $0.isNumber || $0 == "." || $0 == "," || $0 == "-" }) {
+        throw AnswerProblem(message: "'\(name)' is not a name: expected who, such as \(known.first ?? "Ana")")
+      }
       let lowered = name.lowercased()
       let starting = known.filter { $0.lowercased().hasPrefix(lowered) }
       if starting.count == 1 { return starting[0] }
       if starting.count > 1 {
-        throw AnswerProblem(message: "'\(typed)' may be \(starting.joined(separator: ", ")): type more of the name")
+        throw AnswerProblem(message: "'\(name)' may be \(starting.joined(separator: ", ")): type more of the name")
       }
       if context.namesAreRoster {
-        throw AnswerProblem(message: "'\(typed)' is not in people (\(known.joined(separator: ", ")))")
+        throw AnswerProblem(message: "'\(name)' is not in people (\(known.joined(separator: ", ")))")
       }
-      return name
+      if known.isEmpty || newNames.contains(name) { return name }
+      newNames.insert(name)
+      let like = Spelling.suggestion(for: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
+      throw AnswerProblem(
+        message:
+          "'\(name)' is nobody in the file (\(known.joined(separator: ", ")))\(like): type it again to add a new person"
+      )
     }
     func names(_ typed: String) throws(AnswerProblem) -> String {
       if typed.allSatisfy(\.isNumber) { return typed }
@@ -99,9 +121,11 @@ struct Prompter {
       return list
     }
 
-    let currencyText = values["currency"] ?? options.defaults.currency?.code ?? context.lastBill["currency"]
+    // The currency the file gives a record without one (its defaults, or --currency): not asked,
+    // not written. Without one, the currency is asked (the last bill's by default) and written.
+    let fileCurrency = context.currency
     func amount(_ typed: String) throws(AnswerProblem) -> String {
-      guard let code = values["currency"] ?? currencyText, let currency = try? Currency(code: code) else {
+      guard let code = values["currency"] ?? fileCurrency, let currency = try? Currency(code: code) else {
         return typed
       }
       let money: Money
@@ -114,19 +138,30 @@ struct Prompter {
       return typed
     }
 
-    // The first question ends the session when nothing is typed: it has no default.
-    func first(_ key: String, _ prompt: String) -> Bool {
+    // The first question ends the session when nothing is typed: it has no default (but a
+    // refused record's answer, when there is one: Ctrl-D ends then). Its answer is checked too.
+    func first(
+      _ key: String, _ prompt: String, _ check: (String) throws(AnswerProblem) -> String = { $0 }
+    ) -> Bool {
       guard values[key] == nil else { return true }
-      guard let answer = line(prompt + " (Enter to finish)", default: nil), !answer.isEmpty else { return false }
-      values[key] = answer
-      return true
+      let kept = previous[key]
+      while true {
+        guard let answer = line(prompt + (kept == nil ? " (Enter to finish)" : ""), default: kept), !answer.isEmpty
+        else { return false }
+        do {
+          values[key] = try check(answer)
+          return true
+        } catch {
+          say("  \(error.message)")
+        }
+      }
     }
     func field(
       _ key: String, _ prompt: String, default value: String? = nil,
       _ check: (String) throws(AnswerProblem) -> String = { $0 }
     ) -> Bool {
       guard values[key] == nil else { return true }
-      guard let answer = ask(prompt, default: value, check) else { return false }
+      guard let answer = ask(prompt, default: previous[key] ?? value, check) else { return false }
       guard let answer else { return false }
       if !answer.isEmpty { values[key] = answer }
       return true
@@ -153,12 +188,19 @@ struct Prompter {
       }
     }
 
+    let lastCurrency = context.lastBill["currency"]
+    func currencyField() -> Bool {
+      fileCurrency != nil || field("currency", "Currency", default: lastCurrency, currencyCode)
+    }
+    func amountPrompt() -> String {
+      "Amount" + ((values["currency"] ?? fileCurrency).map { " (\($0))" } ?? "")
+    }
     switch kind {
     case .bill:
       guard first("description", "Description"),
         field("date", "Date", default: today.description, date),
-        currencyText != nil || field("currency", "Currency", currencyCode),
-        field("amount", "Amount" + (currencyText.map { " (\($0))" } ?? ""), amount),
+        currencyField(),
+        field("amount", amountPrompt(), amount),
         field("paid_by", "Paid by", default: context.lastBill["paid_by"], complete),
         field("diners", "Diners", default: context.lastBill["diners"], names),
         field("tip", "Tip", default: context.lastBill["tip"] ?? "0", tip),
@@ -166,14 +208,13 @@ struct Prompter {
         field("notes", "Notes", default: "")
       else { return nil }
     case .payment:
-      guard first("from", "From"),
-        let from = values["from"].map({ (try? complete($0)) ?? $0 }),
+      guard first("from", "From", complete),
         field("to", "To", complete),
         field("date", "Date", default: today.description, date),
-        field("amount", "Amount" + (currencyText.map { " (\($0))" } ?? ""), amount),
+        currencyField(),
+        field("amount", amountPrompt(), amount),
         field("notes", "Notes", default: "")
       else { return nil }
-      values["from"] = from
     }
     return NewRecord(kind: kind, values: values)
   }

@@ -106,7 +106,8 @@ enum BalanceCommand {
   ) -> String {
     let show = { (text: String) in TerminalText.sanitize(text) }
     if let name, let mine {
-      guard !mine.balances.isEmpty else { return "\(show(name)) is settled up\n" }
+      let incomplete = coverageNote(sheet).map { "Incomplete: \($0); settling now would be wrong\n" } ?? ""
+      guard !mine.balances.isEmpty else { return incomplete + "\(show(name)) is settled up\n" }
       var lines: [String] = []
       for line in mine.balances {
         let transfers = mine.transfers.filter { $0.currency == line.balance.currency }.map(\.transfer)
@@ -119,7 +120,7 @@ enum BalanceCommand {
           lines.append("\(show(name)) is owed \(amount(line.balance))" + (from.isEmpty ? "" : ": from \(list(from))"))
         }
       }
-      return lines.joined(separator: "\n") + "\n"
+      return incomplete + lines.joined(separator: "\n") + "\n"
     }
     var lines: [String] = []
     let currencies = Array(Set(sheet.balances.map(\.balance.currency))).sorted()
@@ -139,6 +140,9 @@ enum BalanceCommand {
       if transfers.isEmpty { lines.append("  nothing to settle") }
     }
     if lines.isEmpty { lines.append("nobody owes anybody: no bill names a person") }
+    if let incomplete = coverageNote(sheet) {
+      lines.insert("Incomplete: \(incomplete); settling now would be wrong", at: 0)
+    }
     return lines.joined(separator: "\n") + "\n"
   }
 
@@ -177,6 +181,16 @@ enum BalanceCommand {
       ),
       ("bills", .int(sheet.bills)),
       ("invalid", .int(sheet.invalid)),
+      ("complete", .bool(sheet.invalid == 0)),
     ])
+  }
+
+  /// `from 8 bills used: 1 invalid record left out, see the errors above`, when the balances were
+  /// computed without some records or inputs (``BalanceSheet/invalid`` counts both); `nil` when
+  /// from all of them.
+  static func coverageNote(_ sheet: BalanceSheet) -> String? {
+    guard sheet.invalid > 0 else { return nil }
+    let why = "\(plural(sheet.invalid, "invalid record")) left out"
+    return "from \(plural(sheet.bills, "bill")) used: \(why), see the errors above"
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SplitBill
 import SplitBillCore
+import SplitBillFiles
 import SplitBillImport
 import SplitBillInput
 import SplitBillModel
@@ -140,6 +141,9 @@ enum ImportCommand {
     let yaml = outcome.yaml ?? ""
     if let output = arguments.value("--output"), output != "-" {
       do {
+        // Replacing books another command may be adding to: under their lock (``BooksLock``).
+        let lock = try BooksLock(books: output, command: "splitbill import")
+        defer { lock.release() }
         try AtomicFile.write(to: output, overwrite: arguments.flag("--force")) { sink in sink.write(yaml) }
       } catch {
         throw CommandFailure(message: "\(error)", code: .cannotCreate)

@@ -2,6 +2,7 @@ import Foundation
 import SplitBill
 import SplitBillAdvisor
 import SplitBillCore
+import SplitBillFiles
 import SplitBillJSON
 import SplitBillModel
 import SplitBillReports
@@ -213,6 +214,17 @@ enum ScanCommand {
     }
 
     let text: [UInt8]
+    // Appending to books: locked from the reading to the rename (``BooksLock``), so a concurrent
+    // `add` or `scan --append` is not lost.
+    var lock: BooksLock?
+    if !json, let path = arguments.value("--append") {
+      do {
+        lock = try BooksLock(books: path, command: "splitbill scan --append")
+      } catch {
+        throw CommandFailure(message: "\(error)", code: .cannotCreate)
+      }
+    }
+    defer { lock?.release() }
     if json {
       var out = StringSink()
       outcome.json.write(to: &out)

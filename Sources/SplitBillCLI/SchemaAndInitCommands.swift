@@ -64,7 +64,7 @@ enum InitCommand {
         description: Dinner
         category: food              # optional: where the money went (groceries, rent, transport, ...)
         amount: 84.50               # the bill before tip, written exactly
-        diners: [Ana, Ben, Chloé]   # a count (3), a list of names, or name: weight
+        diners: [Ana, Ben, Chloé]   # a list of names, or name: weight
         paid_by: Ana
 
       - id: lunch
@@ -75,6 +75,10 @@ enum InitCommand {
         paid_by: Ben
         notes: "Quick and friendly"  # experience notes, for tip: ai
         # repeat: {every: month, until: 2027-06-30}   # a recurring bill: one instance a month
+
+      # A one-off split among strangers: "diners: 4" splits it four ways, but a head count is
+      # nobody's balance, so give it no paid_by (a payer would not be paid back; check warns).
+      # - {id: taxi, amount: 38.00, tip: 0, diners: 4}
 
       - id: itemized-receipt        # items instead of an amount: who had what
         date: 2026-11-22

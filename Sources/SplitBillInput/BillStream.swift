@@ -132,6 +132,9 @@ package struct BillStream {
   private var rosterInEffect: Bool
   /// The `people:` roster of the last document read that has one.
   package private(set) var roster: [String]?
+  /// The currency the last document read gives its bills (its `defaults:`, else the command
+  /// line's), if any: what `add` asks no currency for.
+  package private(set) var documentCurrency: Currency?
   /// The rules YAML bills are read through, on this thread (CSV rows are read through a copy on
   /// the CSV reading thread).
   private var rules: BillRules
@@ -238,7 +241,7 @@ package struct BillStream {
   /// (``PersonName/lookalikes(_:)``): a misspelt name is otherwise a new person, silently.
   private mutating func warnOfLookalikeNames() {
     guard !rosterInEffect else { return }
-    for (name, like) in PersonName.lookalikes(spellings.map(\.name)) {
+    for (name, like) in PersonName.lookalikes(spellings.map(\.name), prefixes: true) {
       record(
         .warning(
           .similarNames(spellings[name].name, like: spellings[like].name, first: spellings[like].location),
@@ -381,6 +384,7 @@ package struct BillStream {
           self.rosterInEffect = true
           self.roster = roster
         }
+        if case .value(let currency) = context.currency { self.documentCurrency = currency }
         self.cashRules += context.cashRules
         for diagnostic in found { self.record(diagnostic, ofBill: false) }
         self.fileProblems += found
@@ -500,6 +504,7 @@ package struct BillStream {
       return .invalid(consume invalid)
     case .success(let bill):
       if knownRepeats == nil, let category = bill.category { note(category: (category, bill.source)) }
+      if bill.terms.diners.isAnonymous { warnOfHeadCountPayer(bill) }
       if let knownRepeats {
         guard let diagnostic = knownRepeats.diagnostics[recordCount] else { return .valid(consume bill) }
         record(diagnostic, ofBill: true)
@@ -514,6 +519,16 @@ package struct BillStream {
       }
       return .valid(consume bill)
     }
+  }
+
+  /// Warns of a bill a person paid whose diners are a head count: nobody named ate, so the
+  /// payer's money moves no one's balance (the reports say so on the bill too).
+  @inline(never)
+  private mutating func warnOfHeadCountPayer(_ bill: borrowing Bill) {
+    let payer = bill.terms.payer ?? bill.terms.payers.first?.person
+    guard let payer else { return }
+    let count = bill.terms.diners.count
+    record(.warning(.headCountPaidByPerson(payer: payer, count: count), at: bill.source), ofBill: true)
   }
 
   /// Notes a bill's explicit id and its receipt for the cross-file checks; whether the id repeats
@@ -546,6 +561,7 @@ package struct BillStream {
   ) {
     guard let first = rule.date else { return }
     if knownRepeats == nil, let category = rule.category { note(category: (category, rule.source)) }
+    if rule.terms.diners.isAnonymous { warnOfHeadCountPayer(rule) }
     let dates = recurrence.dates(from: first, through: options.repeatsThrough) ?? []
     billCount += dates.count - 1
     var template = rule
@@ -589,6 +605,10 @@ package struct BillStream {
       for diagnostic in invalid.diagnostics { record(diagnostic, ofBill: true) }
       return .invalid(invalid)
     case .success(let payment):
+      // A payment's names are compared for look-alikes too (`Om` for `Omar`), located at the payment.
+      if knownRepeats == nil, !rosterInEffect {
+        note([(payment.payment.from, payment.source), (payment.payment.to, payment.source)])
+      }
       if let knownRepeats {
         guard let diagnostic = knownRepeats.diagnostics[recordCount] else { return .payment(payment) }
         record(diagnostic, ofBill: true)

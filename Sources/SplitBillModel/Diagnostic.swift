@@ -237,6 +237,9 @@ package enum Problem: Hashable, Sendable {
   case notInRoster(role: String, name: String, roster: [String])
   /// An empty payer.
   case emptyPayer
+  /// A bill paid by a person whose diners are a head count (warning): the payer's money moves no
+  /// one's balance, since nobody named ate.
+  case headCountPaidByPerson(payer: String, count: Int)
   /// A name listed twice under `key` (paid_by, shares).
   case repeatedName(key: String, name: String, first: SourceLocation)
   /// A name under `key` (paid_by, shares) without its amount.
@@ -405,6 +408,7 @@ package enum Problem: Hashable, Sendable {
     case .invalidWeight(let error, _): return "diners.\(error.code)"
     case .notInRoster(let role, _, _): return role == "diner" ? "diners.unknown-person" : "\(role).unknown-person"
     case .emptyPayer: return "paid_by.empty"
+    case .headCountPaidByPerson: return "paid_by.head-count"
     case .repeatedName(let key, _, _): return "\(key).repeated"
     case .namedAmountMissing(let key, _): return "\(key).amount"
     case .sharesWithDiners: return "shares.with-diners"
@@ -591,6 +595,10 @@ package enum Problem: Hashable, Sendable {
       guard let guess else { return message + " (\(EchoedText.list(roster)))" }
       return message + "; did you mean '\(EchoedText.quote(guess))'?"
     case .emptyPayer: return "paid_by is empty: expected a name"
+    case .headCountPaidByPerson(let payer, let count):
+      let name = EchoedText.quote(payer)
+      return
+        "'\(name)' paid this bill, but its diners are a head count (\(count)): it is split among \(count) unnamed people and moves no one's balance, so '\(name)' is not paid back; list the diners by name (diners: [\(name), ...]) to make it count"
     case .repeatedName(let key, let name, let first):
       return "'\(EchoedText.quote(name))' is listed twice in \(key) (first at \(first))"
     case .namedAmountMissing(let key, let name):
@@ -795,6 +803,10 @@ package enum Problem: Hashable, Sendable {
     ("diners.unknown-person", "a diner not in people, or not in `--people` (with a did-you-mean)"),
     ("paid_by.unknown-person", "a payer not in people (with a did-you-mean)"),
     ("paid_by.empty", "an empty payer"),
+    (
+      "paid_by.head-count",
+      "warning: a bill paid by a person whose diners are a head count: it moves no one's balance, so the payer is not paid back"
+    ),
     ("paid_by.not-a-diner", "the payer leftover policy with a payer who is not a diner"),
     ("leftover.payer-missing", "the payer leftover policy without paid_by"),
     ("leftover.several-payers", "the payer leftover policy on a bill several people paid"),

@@ -25,7 +25,10 @@ extension PersonName {
   /// both have more than five: `Jonsa` for `Jonas`, a swap of two letters being one edit). A
   /// name is paired with the first it looks like. Names are compared in the order given (first
   /// met first); past ``Spelling/longestWord`` letters a name is compared only by case and accents.
-  package static func lookalikes(_ names: [String]) -> [(name: Int, like: Int)] {
+  ///
+  /// With `prefixes`, a name of two letters or more that begins another (`Om` and `Omar`, either
+  /// first) looks like it too: a name cut short is a new person otherwise.
+  package static func lookalikes(_ names: [String], prefixes: Bool = false) -> [(name: Int, like: Int)] {
     let folded = names.map(Self.folded)
     var first: [String: Int] = [:]
     var found: [(name: Int, like: Int)] = []
@@ -35,12 +38,21 @@ extension PersonName {
         continue
       }
       first[String(key)] = index
-      for earlier in 0..<index where first[String(folded[earlier])] == earlier && isNearMiss(key, of: folded[earlier]) {
+      for earlier in 0..<index
+      where first[String(folded[earlier])] == earlier
+        && (isNearMiss(key, of: folded[earlier]) || (prefixes && isCutShort(key, folded[earlier])))
+      {
         found.append((index, earlier))
         break
       }
     }
     return found
+  }
+
+  /// Whether one of two ``folded(_:)`` names, of two letters or more, begins the other.
+  static func isCutShort(_ one: [Character], _ other: [Character]) -> Bool {
+    let (short, long) = one.count < other.count ? (one, other) : (other, one)
+    return short.count >= 2 && short.count < long.count && long.starts(with: short)
   }
 
   /// `text` as look-alikes are compared: without case and accents.

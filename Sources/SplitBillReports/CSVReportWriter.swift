@@ -2,7 +2,8 @@
 @_spi(ByteWriters) import SplitBillCore
 
 /// One CSV row per share: bill id, date, description, currency, person, weight, share, absorbed,
-/// paid_by, `kind` (`bill`) and `category` (empty when the bill has none). After the bills, one row per payment of the period, `kind`
+/// paid_by, `kind` (`bill`; `head-count` for a bill whose diners are a head count, which is in no
+/// one's balance: its payer is not paid back) and `category` (empty when the bill has none). After the bills, one row per payment of the period, `kind`
 /// `payment`: its id, date, notes as the description, the receiver as `person` and the amount as
 /// their `share`, the one who paid as `paid_by` (as a bill of that amount for the receiver alone
 /// moves balances, which is what a payment does); weight and category empty, absorbed 0.
@@ -51,7 +52,8 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
           DecimalText.write(Int64(share.absorbed), scale: 0, to: &out)
           out.write(0x2C)
           Self.writeCell(payer, to: &out)
-          out.write(",bill,")
+          // A head-count bill is in no one's balance: `head-count`, not `bill`.
+          out.write(split.anonymousDiners ? ",head-count," : ",bill,")
           Self.writeCell(category, to: &out)
           out.write("\r\n")
         }

@@ -46,6 +46,8 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
       } ?? []
     room += receiptCell?.utf8.count ?? 0
     for text in breakdowns { room += text.utf8.count }
+    let headCountCell = split.headCountPayerNote.map { "<div class=\"warning\">" + Self.escape($0) + "</div>" }
+    room += headCountCell?.utf8.count ?? 0
     bills.append { bytes in
       bytes.append(atMost: room) { out in
         func money(_ units: Int64) { DecimalText.write(units, scale: currency.exponent, to: &out) }
@@ -79,6 +81,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
         money(split.total.minorUnits)
         out.write("</td><td>")
         if let payer = split.paidByText { Self.writeEscaped(payer, to: &out) } else { out.write("—") }
+        if let headCountCell { out.write(utf8: headCountCell) }
         out.write("</td><td>")
         out.write(utf8: split.leftoverPolicy.rawValue)
         out.write("</td><td><ul>")
@@ -140,10 +143,14 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     if summary.filteredOut > 0 { facts.append("\(summary.filteredOut) after the period left out") }
     if let stamp = summary.stamp { facts.append("generated \(stamp)") }
     out.append("<p class=\"facts\">\(facts.joined(separator: " · "))</p>")
-    out.append(
-      "<p class=\"ok\">✔ Reconciled: every bill's shares add up to its total, and balances add up to zero.</p>")
+    let scope = summary.coverage.reconciledScope
+    out.append("<p class=\"ok\">✔ Reconciled: \(scope) shares add up to its total, and balances add up to zero.</p>")
 
     out.append("<h2>Settle up</h2>")
+    let incomplete = summary.coverage.note()
+    if let incomplete {
+      out.append("<p class=\"bad\"><b>Incomplete:</b> \(Self.escape(incomplete)); settling now would be wrong.</p>")
+    }
     for settlement in summary.settlements {
       let method =
         settlement.method == .minimal ? "fewest transfers" : "greedy (more than \(Settlement.exactLimit) people)"
@@ -174,6 +181,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     }
     if let conversion = summary.conversion {
       out.append("<h2>Settled in \(conversion.currency.code)</h2>")
+      if let incomplete { out.append("<p class=\"bad\"><b>Incomplete:</b> converted \(Self.escape(incomplete))</p>") }
       out.append("<p>\(Self.escape(ConversionRows.method(conversion)))</p>")
       out.append(Self.table(ConversionRows.rateHeadings, ConversionRows.rates(conversion)))
       out.append(Self.table(ConversionRows.balanceHeadings(conversion), ConversionRows.balances(conversion)))
@@ -181,6 +189,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
 
     if !summary.people.isEmpty {
       out.append("<h2>Balances</h2>")
+      if let incomplete { out.append("<p class=\"bad\"><b>Incomplete:</b> balances \(Self.escape(incomplete))</p>") }
       let byCurrency = Dictionary(grouping: summary.people, by: \.currency.code)
       for code in byCurrency.keys.sorted() {
         guard let people = byCurrency[code], let currency = people.first?.currency else { continue }
@@ -274,7 +283,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     table{border-collapse:collapse;width:100%;margin:.5rem 0}th,td{border:1px solid #ddd;padding:.3rem .5rem;vertical-align:top;text-align:left}
     th{background:#f4f4f4}.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
     ul{margin:0;padding-left:1rem}.transfers li{margin:.2rem 0}mark{background:#ffe082;padding:0 .2rem;border-radius:3px}
-    .source,.note,.advice,.receipt,.breakdown,figcaption{color:#666;font-size:.85em}.bad{color:#c62828}.ok{color:#2e7d32}
+    .source,.note,.advice,.receipt,.breakdown,figcaption{color:#666;font-size:.85em}.warning{color:#b26a00;font-size:.85em}.bad{color:#c62828}.ok{color:#2e7d32}
     .facts{color:#444}svg text{font:13px system-ui,sans-serif}svg .axis{font-weight:bold}
     """
   }

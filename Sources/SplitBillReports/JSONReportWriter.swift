@@ -5,8 +5,9 @@ import SplitBillModel
 
 extension ReportedBill {
   /// Appends the bill object: `calc --json`'s members (``BillSplit/appendJSON(to:)``) plus id,
-  /// source, date, description, category, tip_source, paid_by (or payers) and, for advised tips,
-  /// `advice`, as `JSON.object` writes them at indent 2, as UTF-8 bytes and without building the
+  /// source, date, description, category, tip_source, paid_by (or payers), for a bill of a head
+  /// count `in_balances: false` (and, when somebody paid it, a `note` that the payer is not paid
+  /// back), and for advised tips `advice`, as `JSON.object` writes them at indent 2, as UTF-8 bytes and without building the
   /// tree: this runs once per bill in every JSON report.
   ///
   /// `file` is the bill's source path already escaped, which a report's bills nearly all share;
@@ -62,7 +63,20 @@ extension ReportedBill {
           split.payer, then: "\",\n      \"shares\": [\n", orNull: "null,\n      \"shares\": [\n", to: &out)
       }
       split.writeShares(to: &out, breakdowns: breakdowns.bytes)
-      out.write(advice == nil && split.itemizedReceipt == nil ? "      ]\n    }" : "      ]")
+      out.write(advice == nil && split.itemizedReceipt == nil && !split.anonymousDiners ? "      ]\n    }" : "      ]")
+    }
+    if split.anonymousDiners {
+      // A head count: in no one's balance, and, when somebody paid, what that means for them.
+      let note = split.headCountPayerNote
+      out.append(atMost: 256 + (note.map(JSON.maximumEscapedLength) ?? 0)) { out in
+        out.write(",\n      \"in_balances\": false")
+        if let note {
+          out.write(",\n      \"note\": \"")
+          JSON.writeEscaped(note, to: &out)
+          out.write(0x22)
+        }
+        if advice == nil && split.itemizedReceipt == nil { out.write("\n    }") }
+      }
     }
     split.appendReceiptJSON(to: &out)
     guard let advice else {
@@ -493,6 +507,18 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
         ))
     }
     if let stamp = summary.stamp { afterPayments.append(("generated", .string(stamp))) }
+    // Whether the balances and settlements are computed from every record: a program tests
+    // `complete` before paying what `settlements` says.
+    let coverage = summary.coverage
+    afterPayments.append(("complete", .bool(coverage.isComplete)))
+    afterPayments.append(
+      (
+        "left_out",
+        .object([
+          ("bills", .int(coverage.leftOutBills)), ("payments", .int(coverage.leftOutPayments)),
+          ("input_problems", .int(coverage.inputProblems)),
+        ])
+      ))
     afterPayments.append(("reconciled", .bool(true)))
     for (index, (key, value)) in afterPayments.enumerated() {
       writeMember(key, last: index == afterPayments.count - 1) { value.write(to: &$0, indent: 1) }

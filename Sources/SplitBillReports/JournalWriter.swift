@@ -541,6 +541,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
       JournalSyntax.oneLine(
         "tip advice (\(advice.advisor)\(advice.fallback ? ", fallback" : "")): \(advice.percent) \(advice.reason)")
     }
+    let headCountLine = split.headCountPayerNote.map { JournalSyntax.oneLine("note: " + $0) }
     let title = bill.description ?? bill.id
     let absorbers = split.shares.filter { $0.absorbed > 0 }
     let absorberNames = absorbers.isEmpty ? nil : absorbers.map(\.person).joined(separator: " ")
@@ -548,7 +549,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
     // punctuation and keys.
     let room =
       1_024 + 4 * bill.id.utf8.count + 2 * title.utf8.count + (summaryLine?.utf8.count ?? 0)
-      + (adviceLine?.utf8.count ?? 0) + 2 * (absorberNames?.utf8.count ?? 0)
+      + (adviceLine?.utf8.count ?? 0) + 2 * (absorberNames?.utf8.count ?? 0) + (headCountLine?.utf8.count ?? 0)
     let flavor = flavor
     var meta = MetaLine(flavor: flavor, posting: false)
     body.append(on: date) { bytes in
@@ -571,6 +572,11 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
         if let adviceLine {
           out.write("; ")
           out.write(utf8: adviceLine)
+          out.write(0x0A)
+        }
+        if let headCountLine {
+          out.write("; ")
+          out.write(utf8: headCountLine)
           out.write(0x0A)
         }
         Self.head(flavor, date: date, pending: false, title: title, link: bill.id, to: &out)

@@ -26,6 +26,8 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     var room =
       512 + 2 * (bill.id.utf8.count + (bill.description?.utf8.count ?? 0) + (split.paidByText?.utf8.count ?? 0))
     room += advice?.utf8.count ?? 0
+    let headCountNote = split.headCountPayerNote.map { "<br>**" + Self.escape($0) + "**" }
+    room += headCountNote?.utf8.count ?? 0
     for share in split.shares { room += 128 + 2 * share.person.utf8.count }
     // An itemized bill: its receipt under the description, each share's breakdown beside it.
     let receipt = split.isItemized ? split.receipt : nil
@@ -63,6 +65,7 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
         money(split.total.minorUnits)
         out.write(" | ")
         if let payer = split.paidByText { Self.writeEscaped(payer, to: &out) }
+        if let headCountNote { out.write(utf8: headCountNote) }
         out.write(" | ")
         out.write(utf8: split.leftoverPolicy.rawValue)
         out.write(" | ")
@@ -99,6 +102,8 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     if summary.filteredOut > 0 { line += " · \(summary.filteredOut) after the period left out" }
     if let stamp = summary.stamp { line += " · generated \(stamp)" }
     out += [line, "", "### Settle up", ""]
+    let incomplete = summary.coverage.note()
+    if let incomplete { out += ["> **Incomplete:** \(incomplete); settling now would be wrong.", ""] }
     let transfers = summary.settlements.flatMap { settlement in settlement.transfers.map { (settlement, $0) } }
     if transfers.isEmpty {
       out.append("Nothing to settle: every balance is zero.")
@@ -196,7 +201,9 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     ]
     sink.write(out.joined(separator: "\n") + "\n")
     bills.copy(to: &sink)
-    sink.write("\n</details>\n\n✅ Reconciled: every bill's shares add up to its total, and balances add up to zero.\n")
+    sink.write(
+      "\n</details>\n\n✅ Reconciled: \(summary.coverage.reconciledScope) shares add up to its total, and balances add up to zero.\n"
+    )
   }
 
   /// Writes ``escape(_:)`` of `text` (at most twice its bytes), decided on the bytes: a Swift

@@ -102,6 +102,74 @@ package struct ReportSummary: Sendable {
 
   /// Whether anyone carried a balance into the period.
   package var hasOpeningBalances: Bool { people.contains { $0.opening != 0 } }
+
+  /// What the balances and the settle-up are computed from, when some records or inputs were
+  /// left out (invalid bills and payments, unreadable files): ``Coverage/note`` says so wherever
+  /// a balance is shown, so a partial settle-up never looks final.
+  package var coverage: Coverage {
+    let leftOutPayments = invalid.count { $0.kind == .payment && $0.id != nil } + invalidNotListed.payments
+    let leftOutBills = invalid.count { $0.kind == .bill && $0.id != nil } + invalidNotListed.bills
+    return Coverage(
+      bills: billCount, payments: payments.count, leftOutBills: leftOutBills, leftOutPayments: leftOutPayments,
+      inputProblems: invalid.count { $0.id == nil })
+  }
+}
+
+/// How much of the input a report's balances and settle-up were computed from.
+package struct Coverage: Sendable, Equatable {
+  /// Bills used.
+  package var bills: Int
+  /// Payments used.
+  package var payments: Int
+  /// Invalid bills left out.
+  package var leftOutBills: Int
+  /// Invalid payments left out.
+  package var leftOutPayments: Int
+  /// Problems with no record (a file unreadable or unparsable from some line on): how many bills
+  /// they hid is unknown.
+  package var inputProblems: Int
+
+  package init(bills: Int, payments: Int, leftOutBills: Int, leftOutPayments: Int, inputProblems: Int) {
+    self.bills = bills
+    self.payments = payments
+    self.leftOutBills = leftOutBills
+    self.leftOutPayments = leftOutPayments
+    self.inputProblems = inputProblems
+  }
+
+  /// Whether every record of the input was used.
+  package var isComplete: Bool { leftOutBills == 0 && leftOutPayments == 0 && inputProblems == 0 }
+
+  /// `from 8 of 9 bills: 1 left out, see Invalid bills`; `nil` when complete. `see` names where
+  /// the left-out records are listed.
+  package func note(see: String = "Invalid bills") -> String? {
+    guard !isComplete else { return nil }
+    var parts: [String] = []
+    if leftOutBills > 0 || payments + leftOutPayments == 0 {
+      parts.append("\(bills) of \(plural(bills + leftOutBills, "bill"))")
+    } else {
+      parts.append(plural(bills, "bill"))
+    }
+    if leftOutPayments > 0 { parts.append("\(payments) of \(plural(payments + leftOutPayments, "payment"))") }
+    var text = "from " + parts.joined(separator: " and ")
+    let leftOut = leftOutBills + leftOutPayments
+    var why: [String] = []
+    if leftOut > 0 { why.append("\(leftOut) left out") }
+    if inputProblems > 0 {
+      why.append(inputProblems == 1 ? "an input not read in full" : "\(inputProblems) inputs not read in full")
+    }
+    text += ": " + why.joined(separator: ", ") + ", see " + see
+    return text
+  }
+
+  /// What the reconciliation covers, before `shares add up…`: `every bill's`, or, when some
+  /// records were left out, `for the 8 bills used (1 left out), every bill's`.
+  package var reconciledScope: String {
+    guard !isComplete else { return "every bill's" }
+    let leftOut = leftOutBills + leftOutPayments
+    let why = leftOut > 0 ? "\(leftOut) left out" : "some input not read"
+    return "for the \(plural(bills, "bill")) used (\(why)), every bill's"
+  }
 }
 
 /// Writes one report format. Bills arrive one at a time in processing order; the summary last.
@@ -173,6 +241,15 @@ extension BillSplit {
   package var paidByText: String? {
     guard hasSeveralPayers else { return payer }
     return payers.map { "\($0.person) \($0.amount.decimalString)" }.joined(separator: ", ")
+  }
+
+  /// What every report says on a bill a person paid whose diners are a head count: nobody named
+  /// ate, so the bill is in no one's balance and its payer is not paid back (`check` warns of it,
+  /// `paid_by.head-count`); `nil` for every other bill.
+  package var headCountPayerNote: String? {
+    guard anonymousDiners, isPaid else { return nil }
+    let who = hasSeveralPayers ? "its payers are" : "\(payer ?? "its payer") is"
+    return "a head count: in no one's balance, so \(who) not paid back (name the diners to make it count)"
   }
 
   /// Who paid in the input files' syntax (a CSV cell): `Ana`, or `Ana:60.00;Ben:50.59`.

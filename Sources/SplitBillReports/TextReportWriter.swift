@@ -40,6 +40,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     let description = bill.description.map(TerminalText.sanitize)
     let category = bill.category.map(TerminalText.sanitize)
     let payer = split.paidByText.map(TerminalText.sanitize)
+    let headCountNote = split.headCountPayerNote.map(TerminalText.sanitize)
     var adviceLine: String?
     if let advice = reported.advice {
       var text = "  tip \(advice.percent) from the \(advice.advisor) advisor"
@@ -67,7 +68,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     var room =
       512 + path.utf8.count + id.utf8.count + (description?.utf8.count ?? 0) + (category?.utf8.count ?? 0)
       + (payer?.utf8.count ?? 0)
-    room += (adviceLine?.utf8.count ?? 0) + receiptRoom
+    room += (adviceLine?.utf8.count ?? 0) + receiptRoom + (headCountNote?.utf8.count ?? 0)
     for share in split.shares {
       let name = TerminalText.sanitize(share.person)
       nameWidth = max(nameWidth, TerminalText.width(name))
@@ -133,6 +134,11 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
         out.write(", leftover: ")
         out.write(utf8: split.leftoverPolicy.rawValue)
         out.write(0x0A)
+        if let headCountNote {
+          out.write(color ? "  \u{1B}[33mnote: " : "  note: ")
+          out.write(utf8: headCountNote)
+          out.write(color ? "\u{1B}[0m\n" : "\n")
+        }
         if let adviceLine {
           out.write(utf8: adviceLine)
           out.write(0x0A)
@@ -204,8 +210,10 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
       lines += table.lines(indent: "  ")
     }
 
+    let incomplete = summary.coverage.note()
     if !summary.people.isEmpty {
       lines += ["", paint("People", "1")]
+      if let incomplete { lines.append("  " + paint("Incomplete", "1;31") + ": balances " + incomplete) }
       let columns = PeopleColumns(summary)
       var table = TextTable(alignments: [.left, .left] + columns.names.map { _ in .right })
       table.rows.append(["", ""] + columns.names)
@@ -230,6 +238,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
 
     if let conversion = summary.conversion {
       lines += ["", paint("Settled in \(conversion.currency.code)", "1")]
+      if let incomplete { lines.append("  " + paint("Incomplete", "1;31") + ": converted " + incomplete) }
       lines.append("  " + ConversionRows.method(conversion))
       lines.append("  Rates used:")
       var rates = TextTable(alignments: [.left, .left, .left, .right])
@@ -248,6 +257,9 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     }
 
     lines += ["", paint("Settle up", "1")]
+    if let incomplete {
+      lines.append("  " + paint("Incomplete", "1;31") + ": " + incomplete + "; settling now would be wrong")
+    }
     if summary.settlements.isEmpty { lines.append("  no bills, nothing to settle") }
     for settlement in summary.settlements {
       let method =
@@ -302,7 +314,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     lines += [
       "",
       paint("Reconciled", "32")
-        + ": every bill's shares add up to its total, and balances add up to zero in every currency.",
+        + ": \(summary.coverage.reconciledScope) shares add up to its total, and balances add up to zero in every currency.",
     ]
     sink.write(lines.joined(separator: "\n") + "\n")
   }

@@ -104,7 +104,7 @@ struct BalanceCommandTests {
     let (reported, settled) = (Self.figures(report: report.object), Self.figures(balance: balance.object))
     #expect(settled.balances == reported.balances)
     #expect(settled.transfers == reported.transfers)
-    #expect(settled.balances["Ana|EUR"] == "351.01")
+    #expect(settled.balances["Ana|EUR"] == "340.67")
   }
 
   @Test func onePersonInALineACurrency() throws {
@@ -113,14 +113,14 @@ struct BalanceCommandTests {
     #expect(
       outcome.stdout == """
         Ana owes 65.95 EUR: to Ben 11.39 EUR and Chloé 54.56 EUR
-        Ana is owed 67327 JPY: from Ben 14915 JPY, Chloé 35364 JPY and Dmitri 17048 JPY
+        Ana is owed 65660 JPY: from Ben 11582 JPY, Chloé 37030 JPY and Dmitri 17048 JPY
 
         """)
     // A name is compared as the books write it (NFC, trimmed); a misspelt one is refused with
     // the nearest, and so is a name the books do not hold.
     let decomposed = try runBinary(["balance", "Chloe\u{301} ", "samples/trip.yaml"])
     #expect(
-      decomposed.stdout == "Chloé is owed 54.56 EUR: from Ana 54.56 EUR\nChloé owes 35364 JPY: to Ana 35364 JPY\n",
+      decomposed.stdout == "Chloé is owed 54.56 EUR: from Ana 54.56 EUR\nChloé owes 37030 JPY: to Ana 37030 JPY\n",
       "\(decomposed.stdout)\(decomposed.stderr)")
     let misspelt = try runBinary(["balance", "Chloe", "samples/trip.yaml"])
     #expect(misspelt.code == 64)

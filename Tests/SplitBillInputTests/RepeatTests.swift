@@ -106,10 +106,10 @@ import Testing
     let result = try read(
       """
       bills:
-        - {id: a, date: 2026-05-01, amount: 10.00, tip: 0, diners: 2, paid_by: Ana}
+        - {id: a, date: 2026-05-01, amount: 10.00, tip: 0, diners: [Ana, Ben], paid_by: Ana}
         - {id: b, amount: oops, tip: 0, diners: 2}
         - {id: a, date: 2026-05-02, amount: 11.00, tip: 0, diners: 2}
-        - {id: c, date: 2026-05-01, amount: 10.00, tip: 0, diners: 2, paid_by: Ana}
+        - {id: c, date: 2026-05-01, amount: 10.00, tip: 0, diners: [Ana, Ben], paid_by: Ana}
         - {id: d, tip: 0, diners: 2}
       """)
     #expect(

@@ -78,8 +78,8 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
       expected: ["2:3: error: duplicate bill id 'a': also used at bills.yaml:1:3"]),
     DiagnosticCase(
       id: "probable duplicate receipt",
-      text: "- {id: a, date: 2026-11-20, amount: 5, tip: 1, diners: 1, paid_by: Ana}\n"
-        + "- {id: b, date: 2026-11-20, amount: 5, tip: 2, diners: 2, paid_by: Ana}\n",
+      text: "- {id: a, date: 2026-11-20, amount: 5, tip: 1, diners: [Ana], paid_by: Ana}\n"
+        + "- {id: b, date: 2026-11-20, amount: 5, tip: 2, diners: [Ana, Ben], paid_by: Ana}\n",
       expected: [
         "2:3: warning: probable duplicate receipt: 'b' has the same date, amount, currency and payer as 'a' (bills.yaml:1:3)"
       ]),

@@ -116,6 +116,12 @@ extension ReportedBill {
     let shares = members.firstIndex { $0.0 == "shares" } ?? members.count
     members.insert(("tip_source", .string(bill.tipSource.rawValue)), at: shares)
     members.insert(("paid_by", .optional(split.payer)), at: shares + 1)
+    if split.anonymousDiners {
+      // A head count is in no one's balance: said after the shares, with what it means for a payer.
+      var said: [(String, JSON)] = [("in_balances", .bool(false))]
+      if let note = split.headCountPayerNote { said.append(("note", .string(note))) }
+      members.insert(contentsOf: said, at: shares + 3)
+    }
     if let advice { members.append(("advice", .object(advice.jsonMembers))) }
     return members
   }

@@ -1,0 +1,326 @@
+import Foundation
+import SplitBillFiles
+import Testing
+
+@testable import SplitBillCLI
+
+/// The paths on which a new user lost money without a warning (issue 50): each test here failed
+/// before its fix.
+@Suite struct LostMoneyTests {
+  func write(_ text: String, _ name: String, in directory: URL) throws -> String {
+    let url = directory.appendingPathComponent(name)
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url.path
+  }
+
+  static let headCount = """
+    version: 1
+    defaults: {currency: EUR, tip: 0}
+    people: [Ana, Ben]
+    bills:
+      - {id: dinner, amount: 60.00, diners: [Ana, Ben], paid_by: Ana}
+      - {id: taxi, amount: 60.00, diners: 3, paid_by: Ben}
+
+    """
+
+  @Test func aHeadCountBillWithAPayerIsAWarningAndStrictFails() async throws {
+    let file = try write(Self.headCount, "trip.yaml", in: try scratchDirectory())
+    let checked = await runCLI(["check", file])
+    #expect(checked.code == 0)
+    #expect(
+      checked.stdout.contains("trip.yaml:6:5: warning: 'Ben' paid this bill, but its diners are a head count (3)"))
+    #expect(checked.stdout.contains("so 'Ben' is not paid back; list the diners by name"))
+    #expect(checked.stdout.hasSuffix("0 errors, 1 warning\n"))
+    let strict = await runCLI(["check", file, "--strict"])
+    #expect(strict.code == 1)
+    let json = await runCLI(["check", file, "--format", "json"])
+    #expect(json.stdout.contains("\"paid_by.head-count\""))
+  }
+
+  @Test func aHeadCountBillWithoutAPayerIsNoWarning() async throws {
+    let text = Self.headCount.replacingOccurrences(of: "diners: 3, paid_by: Ben", with: "diners: 3")
+    let file = try write(text, "trip.yaml", in: try scratchDirectory())
+    let checked = await runCLI(["check", file])
+    #expect(checked.stdout.hasSuffix("0 errors, 0 warnings\n"), "\(checked.stdout)")
+  }
+
+  /// Every report format says it on the bill's own lines.
+  @Test(arguments: ["text", "markdown", "html", "json", "csv", "hledger", "ledger", "beancount"])
+  func everyFormatSaysTheHeadCountPayerIsNotPaidBack(format: String) async throws {
+    let text = Self.headCount.replacingOccurrences(of: "{id: dinner,", with: "{id: dinner, date: 2026-11-01,")
+      .replacingOccurrences(of: "{id: taxi,", with: "{id: taxi, date: 2026-11-02,")
+    let file = try write(text, "trip.yaml", in: try scratchDirectory())
+    let report = await runCLI(["report", file, "--format", format])
+    #expect(report.code == 0, "\(report.stderr)")
+    switch format {
+    case "csv":
+      #expect(report.stdout.contains("taxi,2026-11-02,,EUR,Diner 1,1,20.00,0,Ben,head-count,"))
+      #expect(report.stdout.contains("dinner,2026-11-01,,EUR,Ana,1,30.00,0,Ana,bill,"))
+    case "json":
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(report.stdout.utf8)) as? [String: Any])
+      let bills = try #require(object["bills"] as? [[String: Any]])
+      let taxi = try #require(bills.first { $0["id"] as? String == "taxi" })
+      #expect(taxi["in_balances"] as? Bool == false)
+      #expect((taxi["note"] as? String)?.contains("Ben is not paid back") == true)
+      #expect(bills.first { $0["id"] as? String == "dinner" }?["in_balances"] == nil)
+    default:
+      #expect(report.stdout.contains("balance, so Ben is not paid back"), "\(report.stdout)")
+    }
+  }
+
+  @Test func initOffersHeadCountsOnlyForAOneOffSplit() async throws {
+    let starter = await runCLI(["init"])
+    let lines = starter.stdout.split(separator: "\n")
+    // No live bill of the starter has a head count; the one shown is commented out, without a payer.
+    let headCounts = lines.filter { $0.contains("diners: 4}") || $0.contains("a count (3)") }
+    #expect(headCounts.count == 1)
+    #expect(headCounts.allSatisfy { $0.trimmingCharacters(in: .whitespaces).hasPrefix("#") && !$0.contains("paid_by") })
+    let directory = try scratchDirectory()
+    let path = directory.appendingPathComponent("first.yaml").path
+    #expect(await runCLI(["init", path]).code == 0)
+    #expect(await runCLI(["check", path, "--strict"]).code == 0)
+  }
+
+  static let partial = """
+    version: 1
+    defaults: {currency: EUR, tip: 0}
+    people: [Ana, Ben]
+    bills:
+      - {id: a, date: 2026-11-01, amount: 60.00, diners: [Ana, Ben], paid_by: Ana}
+      - {id: b, date: 2026-11-02, amount: 6000, currency: HUF, diners: [Ana, Ben], paid_by: Ben}
+
+    """
+
+  /// A settle-up without a bill whose rate is missing says so where it is shown, in every format.
+  @Test(arguments: ["text", "markdown", "html"])
+  func aSettleUpFromPartOfTheBillsSaysSo(format: String) async throws {
+    let file = try write(Self.partial, "trip.yaml", in: try scratchDirectory())
+    let report = await runCLI(["report", file, "--settle-in", "EUR", "--format", format])
+    #expect(report.code == 1)
+    #expect(report.stdout.contains("from 1 of 2 bills: 1 left out, see Invalid bills"), "\(report.stdout)")
+    #expect(report.stdout.contains("Reconciled: for the 1 bill used (1 left out), every bill's shares"))
+    #expect(!report.stdout.contains("Reconciled: every bill's"))
+  }
+
+  @Test func theJSONReportSaysWhetherItIsComplete() async throws {
+    let directory = try scratchDirectory()
+    let file = try write(Self.partial, "trip.yaml", in: directory)
+    let partial = await runCLI(["report", file, "--settle-in", "EUR", "--format", "json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(partial.stdout.utf8)) as? [String: Any])
+    #expect(object["complete"] as? Bool == false)
+    #expect((object["left_out"] as? [String: Any])?["bills"] as? Int == 1)
+    let whole = await runCLI(["report", file, "--format", "json"])
+    let complete = try #require(try JSONSerialization.jsonObject(with: Data(whole.stdout.utf8)) as? [String: Any])
+    #expect(complete["complete"] as? Bool == true)
+    #expect(whole.code == 0)
+  }
+
+  @Test func balanceFromPartOfTheBillsSaysSo() async throws {
+    let file = try write(Self.partial, "trip.yaml", in: try scratchDirectory())
+    let everyone = await runCLI(["balance", file, "--settle-in", "EUR"])
+    #expect(everyone.code == 1)
+    #expect(everyone.stdout.hasPrefix("Incomplete: from 1 bill used: 1 invalid record left out"))
+    let ben = await runCLI(["balance", "Ben", file, "--settle-in", "EUR"])
+    #expect(ben.stdout.hasPrefix("Incomplete: "))
+    let json = await runCLI(["balance", file, "--settle-in", "EUR", "--format", "json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect(object["complete"] as? Bool == false)
+    let whole = await runCLI(["balance", file])
+    #expect(!whole.stdout.contains("Incomplete"))
+  }
+
+  /// 50 pairs of `splitbill add` run at once on one file: every one of the 100 records lands.
+  @Test(arguments: ["yaml", "csv"])
+  func concurrentAddsLoseNothing(format: String) async throws {
+    let directory = try scratchDirectory()
+    let file = directory.appendingPathComponent("flat.\(format)").path
+    let binary = try builtBinary().path
+    for pair in 0..<50 {
+      try await withThrowingTaskGroup(of: Outcome.self) { group in
+        for payer in ["Ana", "Ben"] {
+          group.addTask {
+            try runProcess(
+              binary,
+              [
+                "add", file, "--amount", "\(pair + 1).00", "--currency", "EUR", "--tip", "0", "--diners", "Ana,Ben",
+                "--paid-by", payer, "--description", "\(payer) \(pair)",
+              ])
+          }
+        }
+        for try await outcome in group { #expect(outcome.code == 0, "\(outcome.stderr)") }
+      }
+    }
+    let checked = try runBinary(["check", file, "--format", "json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: Any])
+    #expect(object["bills"] as? Int == 100)
+    #expect(object["errors"] as? Int == 0)
+  }
+
+  /// A lock held past the wait fails the write, says who holds it, and leaves the file as it was.
+  @Test func aLockHeldTooLongFailsSayingWhoHoldsIt() async throws {
+    let directory = try scratchDirectory()
+    let file = directory.appendingPathComponent("flat.yaml").path
+    #expect(
+      await runCLI(["add", file, "--amount", "5", "--currency", "EUR", "--tip", "0", "--diners", "Ana"]).code == 0)
+    let before = try String(contentsOfFile: file, encoding: .utf8)
+    let held = try BooksLock(books: file, command: "a test holding it")
+    defer { held.release() }
+    let outcome = try runProcess(
+      try builtBinary().path,
+      ["add", file, "--amount", "6", "--currency", "EUR", "--tip", "0", "--diners", "Ana"],
+      environment: ProcessInfo.processInfo.environment.merging(["SPLITBILL_LOCK_TIMEOUT": "0.3"]) { $1 })
+    #expect(outcome.code == 73)
+    #expect(outcome.stderr.contains("another command has held its lock for over 0.3 s (held by pid "))
+    #expect(outcome.stderr.contains(": a test holding it)"))
+    #expect(try String(contentsOfFile: file, encoding: .utf8) == before)
+  }
+
+  /// `splitbill add FILE ARGS` in a real terminal: `send` types keys and waits for text to show.
+  struct Terminal {
+    let session = "splitbill-lost-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let exitFile: String
+
+    init(_ arguments: [String], in directory: URL) throws {
+      exitFile = directory.appendingPathComponent("exit.txt").path
+      let words = try ([builtBinary().path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+      let command = "\(words); echo \"exit $?\" > '\(exitFile)'; sleep 60"
+      #expect(try tmux(["new-session", "-d", "-s", session, "-x", "160", "-y", "50", command]).code == 0)
+    }
+
+    func tmux(_ arguments: [String]) throws -> Outcome { try runProcess("tmux", arguments, timeout: 30) }
+
+    @discardableResult
+    func send(_ keys: [String], until expected: String) throws -> String {
+      if !keys.isEmpty { _ = try tmux(["send-keys", "-t", session] + keys) }
+      var text = ""
+      for _ in 0..<500 {
+        text = try tmux(["capture-pane", "-t", session, "-p", "-S", "-80"]).stdout
+        if text.contains(expected) { return text }
+        usleep(20_000)
+      }
+      Issue.record("the terminal never showed '\(expected)':\n\(text)")
+      return text
+    }
+
+    func close() { _ = try? tmux(["kill-session", "-t", session]) }
+  }
+
+  static let flatWithRentLast = """
+    defaults: {currency: EUR, tip: 0}
+    bills:
+      - {id: groceries, date: 2026-11-03, amount: 31.20, diners: [Maya, Ines], paid_by: Ines}
+      - id: rent
+        date: 2026-01-01
+        description: Rent
+        amount: 1500
+        diners: [Maya, Omar, Ines]
+        paid_by: Omar
+        repeat: {every: month}
+
+    """
+
+  /// A flat's file whose last bill is the rent: its names and values are the defaults, the file's
+  /// currency is not asked, a prefix completes, an unknown name is asked again.
+  @Test(.enabled(if: needing(toolExists("tmux")), "needs tmux (apt-get install tmux)"))
+  func interactiveAddKnowsTheRentAndAsksAgainForAnUnknownName() throws {
+    let directory = try scratchDirectory()
+    let path = try write(Self.flatWithRentLast, "flat.yaml", in: directory)
+    let terminal = try Terminal(["add", path], in: directory)
+    defer { terminal.close() }
+    var text = try terminal.send([], until: "Description (Enter to finish):")
+    #expect(text.contains("Names in the file: Ines, Maya, Omar"))
+    try terminal.send(["Lunch", "Enter"], until: "Date [")
+    text = try terminal.send(["Enter"], until: "Amount (EUR):")
+    #expect(!text.contains("Currency"))
+    try terminal.send(["12", "Enter"], until: "Paid by [Omar]:")
+    text = try terminal.send(["Zed", "Enter"], until: "'Zed' is nobody in the file")
+    try terminal.send(["Om", "Enter"], until: "Diners [Maya, Omar, Ines]:")
+    try terminal.send(["Maya, Yve", "Enter"], until: "'Yve' is nobody in the file")
+    try terminal.send(["Maya, Yve", "Enter"], until: "Tip [0%]:")
+    try terminal.send(["Enter"], until: "Category:")
+    try terminal.send(["Enter"], until: "Notes:")
+    text = try terminal.send(["Enter"], until: "added bill lunch-")
+    // The file's bills are one-line mappings: so is the new one.
+    #expect(text.contains("diners: [Maya, Yve], paid_by: Omar}"))
+    #expect(!text.contains("currency:"))
+    let file = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(file.contains("paid_by: Omar}") && !file.contains("paid_by: Om}"))
+  }
+
+  /// Without a default currency, the currency is asked (the last bill's by default) and written:
+  /// the record is never refused for having none. A date is no payment's From.
+  @Test(.enabled(if: needing(toolExists("tmux")), "needs tmux (apt-get install tmux)"))
+  func interactiveAddAsksTheCurrencyAndChecksFromAsGiven() throws {
+    let directory = try scratchDirectory()
+    let text = """
+      bills:
+        - {id: a, date: 2026-11-03, amount: 31.20, currency: EUR, tip: 0, diners: [Maya, Ines], paid_by: Ines}
+
+      """
+    let path = try write(text, "flat.yaml", in: directory)
+    let bill = try Terminal(["add", path], in: directory)
+    defer { bill.close() }
+    try bill.send([], until: "Description (Enter to finish):")
+    try bill.send(["Taxi", "Enter"], until: "Date [")
+    try bill.send(["Enter"], until: "Currency [EUR]:")
+    try bill.send(["Enter"], until: "Amount (EUR):")
+    try bill.send(["8.40", "Enter"], until: "Paid by [Ines]:")
+    try bill.send(["Enter"], until: "Diners [Maya, Ines]:")
+    try bill.send(["Enter"], until: "Tip [0%]:")
+    try bill.send(["Enter"], until: "Category:")
+    try bill.send(["Enter"], until: "Notes:")
+    let shown = try bill.send(["Enter"], until: "added bill taxi-")
+    #expect(shown.contains("currency: EUR"))
+    #expect(try runBinary(["check", path]).code == 0)
+
+    let payment = try Terminal(["add", path, "--payment"], in: directory)
+    defer { payment.close() }
+    try payment.send([], until: "From (Enter to finish):")
+    try payment.send(["2026-12-01", "Enter"], until: "'2026-12-01' is not a name")
+    try payment.send(["Ma", "Enter"], until: "To:")
+  }
+
+  /// A new file made by `add` holds its currency and a tip of 0 as defaults and its people as
+  /// the roster; a refusal of a file that does not exist says it was not made.
+  @Test func addMakesAFileWithDefaultsAndPeople() async throws {
+    let directory = try scratchDirectory()
+    let path = directory.appendingPathComponent("flat.yaml").path
+    let made = await runCLI([
+      "add", path, "--id", "rent", "--date", "2026-12-01", "--amount", "1500", "--currency", "eur", "--diners",
+      "Maya, Omar, Ines", "--paid-by", "Omar", "--repeat", "month",
+    ])
+    #expect(made.code == 0, "\(made.stderr)")
+    let file = try String(contentsOfFile: path, encoding: .utf8)
+    #expect(file.hasPrefix("version: 1\ndefaults: {currency: EUR, tip: 0}\npeople: [Omar, Maya, Ines]\nbills:\n"))
+    #expect(!file.contains("    currency:") && !file.contains("    tip:"))
+    let next = await runCLI(["add", path, "--amount", "10", "--diners", "Maya, Om", "--paid-by", "Maya"])
+    #expect(next.code == 1)
+    #expect(next.stderr.contains("diner 'Om' is not in people"))
+    let missing = directory.appendingPathComponent("new.yaml").path
+    let refused = await runCLI(["add", missing, "--amount", "10", "--diners", "Maya", "--paid-by", "Maya"])
+    #expect(refused.code == 1)
+    #expect(refused.stderr.contains("bill not added: '\(missing)' was not made"), "\(refused.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: missing))
+    let csv = directory.appendingPathComponent("flat.csv").path
+    #expect(await runCLI(["add", csv, "--amount", "900", "--currency", "EUR", "--diners", "Maya,Ines"]).code == 0)
+    let header = try String(contentsOfFile: csv, encoding: .utf8).split(separator: "\n").first ?? ""
+    #expect(header.split(separator: ",").contains("tip"), "\(header)")
+    #expect(await runCLI(["check", csv, "--strict"]).code == 0)
+  }
+
+  /// `check` warns of a name that begins another (`Om` for `Omar`), payments' names included.
+  @Test func aNameCutShortIsALookAlike() async throws {
+    let text = """
+      defaults: {currency: EUR, tip: 0}
+      bills:
+        - {amount: 10, diners: [Omar, Maya], paid_by: Maya}
+      payments:
+        - {from: Om, to: Maya, amount: 5}
+
+      """
+    let file = try write(text, "flat.yaml", in: try scratchDirectory())
+    let checked = await runCLI(["check", file])
+    #expect(checked.stdout.contains("looks like"), "\(checked.stdout)")
+    #expect(checked.stdout.contains("'Om'"))
+  }
+}
