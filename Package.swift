@@ -128,7 +128,7 @@ let package = Package(
       name: "SplitBillInputTests",
       dependencies: [
         "SplitBillInput", "SplitBillModel", "SplitBillFiles", "SplitBillRates", "SplitBillBytes", "SplitBillText",
-        "SplitBillCSV",
+        "SplitBillCSV", "SplitBillYAML",
       ],
       resources: [.copy("Fixtures")]),
     .testTarget(name: "SplitBillScanTests", dependencies: ["SplitBillScan", "SplitBillCore"]),

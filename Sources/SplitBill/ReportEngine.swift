@@ -342,6 +342,9 @@ public struct ReportRun: @unchecked Sendable {
     summary.weeklyBalances = pass.ledger.weeklyBalances
     if !summary.categories.isEmpty { summary.convertedCategories = pass.convertedCategories?.categories }
     summary.cash = settled.cash
+    let reviewCode = Problem.receiptToReview(note: "").code
+    summary.marksToReview =
+      stream.diagnostics.count { $0.code == reviewCode } + (stream.omittedWarnings[reviewCode] ?? 0)
     for index in pass.writers.indices { pass.writers[index].finish(summary) }
     var recordRefused = false
     if let path = options.recordSettlementsTo, summary.invalidCount > 0 {

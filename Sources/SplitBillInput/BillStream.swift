@@ -452,6 +452,7 @@ package struct BillStream {
         })
       note(rules.spellings)
       rules.spellings = []
+      warnOfReviewMarks(reader.reviewMarkOffsets, in: source)
     case .csv:
       let input: ByteReader
       if source.path == "-", let opened = readStandardInput().byteReader() {
@@ -519,6 +520,49 @@ package struct BillStream {
       }
       return .valid(consume bill)
     }
+  }
+
+  /// Warns at each `# REVIEW` mark `scan` left in a YAML file (found by the reader at these byte
+  /// offsets): a receipt that did not add up passes for checked until the mark is removed. The
+  /// file is read again only when it has marks, for their lines and columns.
+  private mutating func warnOfReviewMarks(_ offsets: [Int], in source: InputSource) {
+    guard !offsets.isEmpty else { return }
+    let input = source.path == "-" ? readStandardInput().byteReader() : ByteReader(path: source.path)
+    guard let input else { return }
+    let file = SourceFile(source.path)
+    var line = 1
+    var lineBytes: [UInt8] = []
+    var offset = 0
+    var pending = offsets[...]
+    func noteLine() {
+      // The marks on this line: each with its column (in characters) and what it says.
+      let start = offset - lineBytes.count
+      while let next = pending.first, next < offset || (next == offset && lineBytes.isEmpty) {
+        pending.removeFirst()
+        let at = next - start
+        guard at >= 0, at <= lineBytes.count else { continue }
+        let column = String(decoding: lineBytes[..<at], as: UTF8.self).count + 1
+        var said = String(decoding: lineBytes[at...], as: UTF8.self)
+        said = String(said.drop { $0 == "#" || $0 == " " }.dropFirst("REVIEW".count).drop { $0 == ":" || $0 == " " })
+        let note = String(said.prefix(200)).trimmingCharacters(in: .whitespaces)
+        record(
+          .warning(.receiptToReview(note: note), at: SourceLocation(in: file, line: line, column: column)),
+          ofBill: false)
+      }
+    }
+    while !pending.isEmpty, let byte = input.next() {
+      offset += 1
+      if byte == 0x0A {
+        offset -= 1
+        noteLine()
+        offset += 1
+        line += 1
+        lineBytes.removeAll(keepingCapacity: true)
+      } else {
+        lineBytes.append(byte)
+      }
+    }
+    if !pending.isEmpty { noteLine() }
   }
 
   /// Warns of a bill a person paid whose diners are a head count: nobody named ate, so the

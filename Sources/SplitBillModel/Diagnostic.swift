@@ -240,6 +240,9 @@ package enum Problem: Hashable, Sendable {
   /// A bill paid by a person whose diners are a head count (warning): the payer's money moves no
   /// one's balance, since nobody named ate.
   case headCountPaidByPerson(payer: String, count: Int)
+  /// A `# REVIEW` comment `scan` left on a bill that did not add up, not yet removed (warning):
+  /// `note` is what it says.
+  case receiptToReview(note: String)
   /// A name listed twice under `key` (paid_by, shares).
   case repeatedName(key: String, name: String, first: SourceLocation)
   /// A name under `key` (paid_by, shares) without its amount.
@@ -409,6 +412,7 @@ package enum Problem: Hashable, Sendable {
     case .notInRoster(let role, _, _): return role == "diner" ? "diners.unknown-person" : "\(role).unknown-person"
     case .emptyPayer: return "paid_by.empty"
     case .headCountPaidByPerson: return "paid_by.head-count"
+    case .receiptToReview: return "scan.review"
     case .repeatedName(let key, _, _): return "\(key).repeated"
     case .namedAmountMissing(let key, _): return "\(key).amount"
     case .sharesWithDiners: return "shares.with-diners"
@@ -595,6 +599,10 @@ package enum Problem: Hashable, Sendable {
       guard let guess else { return message + " (\(EchoedText.list(roster)))" }
       return message + "; did you mean '\(EchoedText.quote(guess))'?"
     case .emptyPayer: return "paid_by is empty: expected a name"
+    case .receiptToReview(let note):
+      let said = note.isEmpty ? "" : " ('\(EchoedText.quote(note))')"
+      return
+        "a scanned receipt still to review: scan marked this line because its figures did not add up\(said); check the bill against its photo, then delete the # REVIEW comment"
     case .headCountPaidByPerson(let payer, let count):
       let name = EchoedText.quote(payer)
       return
@@ -862,6 +870,7 @@ package enum Problem: Hashable, Sendable {
       "names.similar",
       "warning: a name that looks like an earlier one (case, accents, one or two edits), without a roster"
     ),
+    ("scan.review", "warning: a `# REVIEW` comment `scan` left on a bill that did not add up, not yet removed"),
     ("payment.shape", "a payment that is not a mapping"),
     ("payment.unknown-key", "a key outside the payment format (with a did-you-mean)"),
     ("payment.duplicate-key", "a key given twice in a payment"),

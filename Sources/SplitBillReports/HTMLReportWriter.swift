@@ -143,6 +143,9 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     if summary.filteredOut > 0 { facts.append("\(summary.filteredOut) after the period left out") }
     if let stamp = summary.stamp { facts.append("generated \(stamp)") }
     out.append("<p class=\"facts\">\(facts.joined(separator: " · "))</p>")
+    if let review = summary.toReviewNote {
+      out.append("<p class=\"warning\"><b>To review:</b> \(Self.escape(review))</p>")
+    }
     let scope = summary.coverage.reconciledScope
     out.append("<p class=\"ok\">✔ Reconciled: \(scope) shares add up to its total, and balances add up to zero.</p>")
 

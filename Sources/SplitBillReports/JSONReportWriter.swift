@@ -511,6 +511,7 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
     // `complete` before paying what `settlements` says.
     let coverage = summary.coverage
     afterPayments.append(("complete", .bool(coverage.isComplete)))
+    afterPayments.append(("review_marks", .int(summary.marksToReview)))
     afterPayments.append(
       (
         "left_out",

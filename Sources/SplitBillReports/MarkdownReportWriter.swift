@@ -101,7 +101,9 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     if summary.carriedCount > 0 { line += " · \(summary.carriedCount) carried from before the period" }
     if summary.filteredOut > 0 { line += " · \(summary.filteredOut) after the period left out" }
     if let stamp = summary.stamp { line += " · generated \(stamp)" }
-    out += [line, "", "### Settle up", ""]
+    out += [line, ""]
+    if let review = summary.toReviewNote { out += ["> **To review:** \(review).", ""] }
+    out += ["### Settle up", ""]
     let incomplete = summary.coverage.note()
     if let incomplete { out += ["> **Incomplete:** \(incomplete); settling now would be wrong.", ""] }
     let transfers = summary.settlements.flatMap { settlement in settlement.transfers.map { (settlement, $0) } }

@@ -58,6 +58,16 @@ package struct ReportSummary: Sendable {
   package var convertedCategories: [CategoryTotals]?
   /// Each person's balance week by week, per currency (only when an HTML report is written).
   package var weeklyBalances: [WeeklyBalances] = []
+  /// `# REVIEW` marks `scan` left in the input on bills that did not add up (`scan.review`).
+  package var marksToReview = 0
+
+  /// `2 scanned receipts still to review (# REVIEW marks; check them against their photos)`, or
+  /// `nil` when none is.
+  package var toReviewNote: String? {
+    guard marksToReview > 0 else { return nil }
+    return
+      "\(plural(marksToReview, "scanned receipt line")) still to review (# REVIEW marks): check against the photos, then delete the marks"
+  }
 
   /// Creates a summary.
   package init(

@@ -196,6 +196,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     if summary.carriedCount > 0 { counts += ", \(summary.carriedCount) carried from before the period" }
     if summary.filteredOut > 0 { counts += ", \(summary.filteredOut) after the period left out" }
     lines.append(paint("Summary", "1") + ": " + counts)
+    if let review = summary.toReviewNote { lines.append("  " + paint("To review", "1;33") + ": " + review) }
 
     if !summary.payments.isEmpty {
       lines += ["", paint("Payments", "1")]

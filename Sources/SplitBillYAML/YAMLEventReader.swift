@@ -97,6 +97,12 @@ extension YAMLSyntaxError {
   private var capturedText = UnsafeMutablePointer<UInt8>.allocate(capacity: 4_096)
   private var capturedTextCapacity = 4_096
 
+  /// Where the `# REVIEW` marks `scan` leaves on a bill that did not add up were met, as the
+  /// bytes passed to libyaml (``ReviewMarks``): a comment libyaml's events do not show.
+  private let marks = ReviewMarks()
+  /// The byte offsets of every `# REVIEW` mark read so far (all of them once the stream ends).
+  package var reviewMarkOffsets: [Int] { marks.offsets }
+
   /// Reads the file at `path`; `nil` when it cannot be opened (`errno` says why).
   package init?(path: String) {
     unsafe file = unsafe fopen(path, "rb")
@@ -104,7 +110,21 @@ extension YAMLSyntaxError {
     unsafe parser.initialize(to: yaml_parser_t())
     // On failure `deinit` still runs (every property is set): it closes the file.
     guard let file = unsafe self.file, unsafe yaml_parser_initialize(parser) == 1 else { return nil }
-    unsafe yaml_parser_set_input_file(parser, file)
+    unsafe marks.file = unsafe file
+    // libyaml reads through this handler, which looks for review marks in each chunk as it passes.
+    unsafe yaml_parser_set_input(
+      parser,
+      { data, buffer, size, read in
+        guard let data = unsafe data, let buffer = unsafe buffer, let read = unsafe read else { return 0 }
+        let marks = unsafe Unmanaged<ReviewMarks>.fromOpaque(data).takeUnretainedValue()
+        guard let file = unsafe marks.file else { return 0 }
+        let count = unsafe fread(buffer, 1, size, file)
+        unsafe read.pointee = count
+        let failed = unsafe ferror(file) != 0
+        if count < size && failed { return 0 }
+        unsafe marks.scan(UnsafeBufferPointer(start: buffer, count: count))
+        return 1
+      }, unsafe Unmanaged.passUnretained(marks).toOpaque())
   }
 
   /// Reads a copy of `bytes` (standard input, tests).
@@ -116,6 +136,7 @@ extension YAMLSyntaxError {
     unsafe parser.initialize(to: yaml_parser_t())
     unsafe yaml_parser_initialize(parser)
     unsafe yaml_parser_set_input_string(parser, copy.baseAddress, bytes.count)
+    unsafe marks.scan(UnsafeBufferPointer(copy))
   }
 
   deinit {
@@ -328,5 +349,73 @@ extension StandardInputCopy {
     case .path(let path): YAMLEventReader(path: path)
     case .bytes(let bytes): YAMLEventReader(bytes: bytes)
     }
+  }
+}
+
+/// The `# REVIEW` marks of a YAML text, found in the chunks libyaml reads: a `#` that starts a
+/// line or follows a space or tab, then ` REVIEW`. Offsets are in bytes from the text's start.
+///
+/// Safe to use: it holds the reader's `FILE*` only while the reader owns it (the reader sets it
+/// and closes the file in its `deinit`, after libyaml's last read).
+@safe package final class ReviewMarks {
+  nonisolated(unsafe) var file: UnsafeMutablePointer<FILE>?
+  /// Where each mark's `#` is, the first ``noted`` of them.
+  package private(set) var offsets: [Int] = []
+  /// Bytes passed before the current chunk.
+  private var passed = 0
+  /// The last byte of the chunk before (`nil` at the text's start, which a mark may begin).
+  private var lastByte: UInt8?
+  /// Marks begun at the end of the chunk before: where, and how many bytes of ` REVIEW` matched.
+  private var pending: [(offset: Int, matched: Int)] = []
+  private static let mark = Array(" REVIEW".utf8)
+  /// Marks past this many are not noted (a warning a mark; the first ones say it).
+  package static let noted = 1_000
+
+  package init() {}
+
+  /// Notes the marks in `chunk`, the text's next bytes.
+  package func scan(_ chunk: UnsafeBufferPointer<UInt8>) {
+    let count = chunk.count
+    let previous = pending
+    pending = []
+    for begun in previous {
+      let (matched, whole) = unsafe Self.match(chunk, from: 0, matched: begun.matched)
+      if whole { note(begun.offset) } else if let matched { pending.append((begun.offset, matched)) }
+    }
+    var index = 0
+    while index < count, let found = unsafe Self.find(0x23, in: chunk, from: index) {
+      index = found + 1
+      let before = found > 0 ? unsafe chunk[found - 1] : lastByte
+      guard before.map({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }) ?? (passed == 0) else { continue }
+      let (matched, whole) = unsafe Self.match(chunk, from: found + 1, matched: 0)
+      if whole { note(passed + found) } else if let matched { pending.append((passed + found, matched)) }
+    }
+    if count > 0 { lastByte = unsafe chunk[count - 1] }
+    passed += count
+  }
+
+  private func note(_ offset: Int) {
+    if offsets.count < Self.noted { offsets.append(offset) }
+  }
+
+  /// Matches ` REVIEW` from its byte `matched` against `chunk` from `start`: whether it is whole
+  /// there, else how far it matched to the chunk's end (`nil`: it does not match).
+  private static func match(_ chunk: UnsafeBufferPointer<UInt8>, from start: Int, matched: Int) -> (Int?, Bool) {
+    var matched = matched
+    var index = start
+    while matched < mark.count {
+      guard index < chunk.count else { return (matched, false) }
+      guard unsafe chunk[index] == mark[matched] else { return (nil, false) }
+      matched += 1
+      index += 1
+    }
+    return (matched, true)
+  }
+
+  /// The index of the first `byte` in `chunk` at or after `start` (`memchr`).
+  private static func find(_ byte: UInt8, in chunk: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    guard let base = chunk.baseAddress, start < chunk.count else { return nil }
+    guard let hit = unsafe memchr(base + start, Int32(byte), chunk.count - start) else { return nil }
+    return unsafe UnsafeRawPointer(hit) - UnsafeRawPointer(base)
   }
 }

@@ -323,4 +323,56 @@ import Testing
     #expect(checked.stdout.contains("looks like"), "\(checked.stdout)")
     #expect(checked.stdout.contains("'Om'"))
   }
+
+  static let reviewed = """
+    version: 1
+    bills:
+      - id: r1
+        amount: 16.00   # REVIEW: the items add up to 16.00, but the total reads 17.00 (photo line 5)
+        currency: USD
+        tip: 0
+        diners: [Ana, Ben]
+        paid_by: Ana
+      - {id: r2, amount: 5, currency: USD, tip: 0, diners: [Ana], paid_by: Ana, description: "# REVIEW in a text"}
+
+    """
+
+  /// A `# REVIEW` comment scan left is a warning at its line until it is removed; the report says so.
+  @Test func aReviewMarkLeftByScanIsAWarningUntilRemoved() async throws {
+    let directory = try scratchDirectory()
+    let file = try write(Self.reviewed, "scanned.yaml", in: directory)
+    let checked = await runCLI(["check", file])
+    #expect(checked.code == 0)
+    #expect(
+      checked.stdout.contains("scanned.yaml:4:21: warning: a scanned receipt still to review"), "\(checked.stdout)")
+    #expect(checked.stdout.contains("('the items add up to 16.00, but the total reads 17.00 (photo line 5)')"))
+    #expect(checked.stdout.hasSuffix("0 errors, 1 warning\n"))
+    #expect(await runCLI(["check", file, "--strict"]).code == 1)
+    let report = await runCLI(["report", file])
+    #expect(report.stdout.contains("To review: 1 scanned receipt line still to review"))
+    let json = await runCLI(["report", file, "--format", "json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    #expect(object["review_marks"] as? Int == 1)
+    // Removed, nothing is said.
+    let mended = try write(
+      Self.reviewed.replacingOccurrences(
+        of: "   # REVIEW: the items add up to 16.00, but the total reads 17.00 (photo line 5)", with: ""),
+      "mended.yaml", in: directory)
+    #expect((await runCLI(["check", mended, "--strict"])).code == 0)
+    #expect(!(await runCLI(["report", mended])).stdout.contains("To review"))
+  }
+
+  /// Marks are found in a file of many reading chunks and on standard input: every one of 900 at
+  /// shifting offsets (ReviewMarksTests cuts them at every byte).
+  @Test func reviewMarksAcrossTheReadersChunksAreEachFound() async throws {
+    var text = "version: 1\nbills:\n  - {amount: 1, currency: EUR, tip: 0, diners: [Ana], paid_by: Ana}\n"
+    for index in 0..<900 { text += String(repeating: " ", count: index % 97) + "# REVIEW: \(index) of the receipt\n" }
+    let file = try write(text, "many.yaml", in: try scratchDirectory())
+    let checked = await runCLI(["check", file, "--format", "json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(checked.stdout.utf8)) as? [String: Any])
+    #expect(object["warnings"] as? Int == 900)
+    let piped = try runBinary(["check", "-", "--format", "json"], stdin: Data(text.utf8))
+    let pipedObject = try #require(try JSONSerialization.jsonObject(with: Data(piped.stdout.utf8)) as? [String: Any])
+    #expect(pipedObject["warnings"] as? Int == 900)
+  }
 }
