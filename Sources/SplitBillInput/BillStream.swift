@@ -41,8 +41,8 @@ package struct CashRule: Hashable, Sendable {
 /// Inputs are taken in the order given; directories are walked recursively for `*.yaml`, `*.yml`,
 /// `*.csv` and `*.tsv`, sorted by path (hidden entries, symbolic links to directories, and
 /// subdirectories holding a `.splitbill-ignore` file are skipped). Across all inputs it checks that
-/// bill ids are unique and warns about probable duplicate receipts (same date, amount, currency and
-/// payer under different ids). Only ids and receipt keys are kept, never the bills themselves, and
+/// bill ids are unique and warns about probable duplicate receipts (same date, amount, currency,
+/// payer and people under different ids). Only ids and receipt keys are kept, never the bills themselves, and
 /// those in temporary files (``RepeatFinder``), so memory does not grow with the number of bills.
 ///
 /// Repeats are found after the reading: ``findRepeats()`` adds their diagnostics in reading order.
@@ -586,8 +586,27 @@ package struct BillStream {
       let payer =
         bill.terms.payers.count > 1 ? bill.terms.payers.map(\.person).joined(separator: ";") : bill.terms.payer ?? ""
       // Written on the stack; bytes suffice as the key: the payer's name is in NFC, the rest is ASCII.
-      withScratchBytes(atMost: Self.receiptKeyRoom(payer, bill.terms.amount)) { key in
+      // The people and their parts too: two bills of one day, amount and payer for other people
+      // (an import's `David buzios airbnb` and `Joe buzios airbnb`) are two bills.
+      var diners = bill.terms.diners
+      if case .itemized(let receipt) = diners { diners = receipt.diners }
+      var named: [Diner] = []
+      switch diners {
+      case .named(let list), .exact(let list): named = list
+      case .anonymous, .itemized: break
+      }
+      var room = Self.receiptKeyRoom(payer, bill.terms.amount) + 24
+      for diner in named { room += diner.name.utf8.count + 24 }
+      withScratchBytes(atMost: room) { key in
         Self.writeReceiptKey(date, bill.terms.amount, payer, to: &key)
+        key.write(0x7C)
+        DecimalText.write(Int64(diners.count), scale: 0, to: &key)
+        for diner in named {
+          key.write(0x7C)
+          key.write(utf8: diner.name)
+          key.write(0x3D)
+          DecimalText.write(diner.weight.tenThousandths, scale: 0, to: &key)
+        }
       } read: { key in
         receipts.add(utf8: key, id: bill.id, ordinal: recordCount, location: bill.source)
       }

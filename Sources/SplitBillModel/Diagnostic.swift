@@ -295,7 +295,7 @@ package enum Problem: Hashable, Sendable {
   // MARK: Across bills and runs
   /// An id used before, at `first`, by a bill or a payment; `kind` is what repeats it.
   case repeatedID(String, first: SourceLocation, kind: RecordKind = .bill)
-  /// A bill with the same date, amount, currency and payer as an earlier one.
+  /// A bill with the same date, amount, currency, payer and people as an earlier one.
   case probableDuplicateReceipt(id: String, firstID: String, first: SourceLocation)
   /// A name that looks like another of the run (no roster to tell): a misspelling, most likely.
   case similarNames(String, like: String, first: SourceLocation)
@@ -671,7 +671,7 @@ package enum Problem: Hashable, Sendable {
       return "duplicate \(kind.rawValue) id '\(EchoedText.quote(id))': also used at \(first)"
     case .probableDuplicateReceipt(let id, let firstID, let first):
       return
-        "probable duplicate receipt: '\(EchoedText.quote(id))' has the same date, amount, currency and payer as '\(EchoedText.quote(firstID))' (\(first))"
+        "probable duplicate receipt: '\(EchoedText.quote(id))' has the same date, amount, currency, payer and people as '\(EchoedText.quote(firstID))' (\(first))"
     case .similarNames(let name, let like, let first):
       return
         "'\(EchoedText.quote(name))' looks like '\(EchoedText.quote(like))' (\(first)): one person misspelt? A roster makes a name outside it an error: 'people:' in a YAML file, '--people' or the configuration's 'people:' for every file"
@@ -864,7 +864,7 @@ package enum Problem: Hashable, Sendable {
     ("receipt_total.decimals", "a receipt_total with more decimals than the currency has"),
     ("receipt_total.negative", "a negative receipt_total"),
     ("split.failed", "a bill that cannot be split (a total past the exact range)"),
-    ("receipt.duplicate", "warning: the same date, amount, currency and payer as an earlier bill"),
+    ("receipt.duplicate", "warning: the same date, amount, currency, payer and people as an earlier bill"),
     ("currency.missing", "no currency for the record, in its file's defaults, or from --currency"),
     (
       "names.similar",

@@ -375,4 +375,32 @@ import Testing
     let pipedObject = try #require(try JSONSerialization.jsonObject(with: Data(piped.stdout.utf8)) as? [String: Any])
     #expect(pipedObject["warnings"] as? Int == 900)
   }
+
+  /// Two Splitwise rows of one day, amount and payer for different people are two bills: an
+  /// untouched import passes `check --strict`. The same people and parts again is a duplicate.
+  @Test func billsForOtherPeopleAreNoDuplicates() async throws {
+    let directory = try scratchDirectory()
+    let export = try write(
+      """
+      Date,Description,Category,Cost,Currency,David,Joe,Ana
+      2026-02-10,David buzios airbnb,Lodging,300.00,BRL,0.00,-300.00,300.00
+      2026-02-10,Joe buzios airbnb,Lodging,300.00,BRL,-300.00,0.00,300.00
+
+      """, "export.csv", in: directory)
+    let books = directory.appendingPathComponent("books.yaml").path
+    let imported = await runCLI(["import", "splitwise", export, "-o", books])
+    #expect(imported.code == 0, "\(imported.stderr)")
+    let checked = await runCLI(["check", books, "--strict"])
+    #expect(checked.code == 0, "\(checked.stdout)")
+    let twice = try write(
+      """
+      - {id: a, date: 2026-11-20, amount: 5, currency: EUR, tip: 0, diners: [Ana, Ben], paid_by: Ana}
+      - {id: b, date: 2026-11-20, amount: 5, currency: EUR, tip: 0, diners: [Ana, Ben], paid_by: Ana}
+      - {id: c, date: 2026-11-20, amount: 5, currency: EUR, tip: 0, diners: {Ana: 2, Ben: 1}, paid_by: Ana}
+
+      """, "twice.yaml", in: directory)
+    let duplicates = await runCLI(["check", twice])
+    #expect(duplicates.stdout.contains("probable duplicate receipt: 'b'"))
+    #expect(!duplicates.stdout.contains("probable duplicate receipt: 'c'"))
+  }
 }

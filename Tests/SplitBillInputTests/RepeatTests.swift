@@ -116,7 +116,7 @@ import Testing
       result.lines == [
         "3:21: error: amount 'oops' is not a number: expected digits with at most 2 decimals, such as 1234.50",
         "4:5: error: duplicate bill id 'a': also used at bills.yaml:2:5",
-        "5:5: warning: probable duplicate receipt: 'c' has the same date, amount, currency and payer as 'a' (bills.yaml:2:5)",
+        "5:5: warning: probable duplicate receipt: 'c' has the same date, amount, currency, payer and people as 'a' (bills.yaml:2:5)",
         "6:5: error: missing required key 'amount' (the bill before tip)",
       ])
     #expect(result.bills.map(\.id) == ["a", "c"])

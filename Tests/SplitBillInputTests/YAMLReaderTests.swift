@@ -79,9 +79,9 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
     DiagnosticCase(
       id: "probable duplicate receipt",
       text: "- {id: a, date: 2026-11-20, amount: 5, tip: 1, diners: [Ana], paid_by: Ana}\n"
-        + "- {id: b, date: 2026-11-20, amount: 5, tip: 2, diners: [Ana, Ben], paid_by: Ana}\n",
+        + "- {id: b, date: 2026-11-20, amount: 5, tip: 2, diners: [Ana], paid_by: Ana}\n",
       expected: [
-        "2:3: warning: probable duplicate receipt: 'b' has the same date, amount, currency and payer as 'a' (bills.yaml:1:3)"
+        "2:3: warning: probable duplicate receipt: 'b' has the same date, amount, currency, payer and people as 'a' (bills.yaml:1:3)"
       ]),
     DiagnosticCase(
       id: "syntax error", text: "bills:\n  - amount: 5\n     tip: 1\n",
