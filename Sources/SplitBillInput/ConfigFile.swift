@@ -95,11 +95,31 @@ package struct ConfigFile: Sendable {
         categoryAccounts = found
         continue
       }
-      guard case .scalar(let text, _) = value.kind, !value.isNull else {
-        throw ConfigProblem(
-          .error(
-            .configShape("one value for '\(Self.echoed(name))'", found: value.isNull ? "nothing" : Self.shape(value)),
-            at: SourceLocation(in: file, line: value.line, column: value.column)))
+      // A list where the option takes several values (`people: [Maya, Jonas]`, as bill files
+      // write people): its items, comma-separated as on the command line.
+      let text: String
+      if Self.listKeys.contains(name), case .sequence(let items) = value.kind {
+        var texts: [String] = []
+        for item in items {
+          guard case .scalar(let itemText, _) = item.kind, !item.isNull, !itemText.contains(",") else {
+            throw ConfigProblem(
+              .error(
+                .configShape(
+                  "a name (without a comma) in the list '\(name)'", found: item.isNull ? "nothing" : Self.shape(item)),
+                at: SourceLocation(in: file, line: item.line, column: item.column)))
+          }
+          texts.append(itemText)
+        }
+        text = texts.joined(separator: ",")
+      } else {
+        guard case .scalar(let scalarText, _) = value.kind, !value.isNull else {
+          throw ConfigProblem(
+            .error(
+              .configShape(
+                "one value for '\(Self.echoed(name))'", found: value.isNull ? "nothing" : Self.shape(value)),
+              at: SourceLocation(in: file, line: value.line, column: value.column)))
+        }
+        text = scalarText
       }
       if let first = settings.first(where: { $0.key == name }) {
         throw ConfigProblem(
@@ -116,6 +136,10 @@ package struct ConfigFile: Sendable {
     read.categoryAccounts = categoryAccounts ?? []
     return read
   }
+
+  /// The options a configuration may give as a YAML list: `people: [Maya, Jonas]` as well as
+  /// `people: Maya, Jonas`.
+  static let listKeys: Set<String> = ["people"]
 
   /// A node's shape, without its text: `text`, `a list`, `a mapping`.
   private static func shape(_ node: YAMLNode) -> String {

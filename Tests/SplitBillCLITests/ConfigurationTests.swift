@@ -25,6 +25,31 @@ struct ConfigurationTests {
     return (directory, xdg)
   }
 
+  /// `people:` is a list, as every bill file writes it, or the command line's comma-separated text.
+  @Test(arguments: ["people: [Ana, Ben]", "people:\n  - Ana\n  - Ben", "people: Ana, Ben"])
+  func peopleIsAListOrText(people: String) throws {
+    let (directory, xdg) = try setUp()
+    try "\(people)\ncurrency: EUR\ndefault-tip: 0\n".write(
+      to: directory.appendingPathComponent("splitbill.yaml"), atomically: true, encoding: .utf8)
+    let clean = try run(["check", "bills.csv"], in: directory, xdg: xdg)
+    #expect(clean.code == 0, "\(clean.stdout)\(clean.stderr)")
+    try "id,amount,diners,paid_by\nb1,30.00,Ana;Bne,Ana\n".write(
+      to: directory.appendingPathComponent("bills.csv"), atomically: true, encoding: .utf8)
+    let misspelt = try run(["check", "bills.csv"], in: directory, xdg: xdg)
+    #expect(misspelt.code == 1)
+    #expect(misspelt.stdout.contains("diner 'Bne' is not in people; did you mean 'Ben'?"), "\(misspelt.stdout)")
+  }
+
+  /// A list for an option of one value is refused where it is, as before.
+  @Test func aListForAnOptionOfOneValueIsRefused() throws {
+    let (directory, xdg) = try setUp()
+    try "currency: [EUR, USD]\n".write(
+      to: directory.appendingPathComponent("splitbill.yaml"), atomically: true, encoding: .utf8)
+    let outcome = try run(["check", "bills.csv"], in: directory, xdg: xdg)
+    #expect(outcome.code != 0)
+    #expect(outcome.stderr.contains("splitbill.yaml:1:11"), "\(outcome.stderr)")
+  }
+
   /// A configuration's bill defaults (`currency`, `people`) are defaults: `suggest` without a
   /// bill does not take them for options given in vain, as it does the command line's.
   @Test func suggestWithoutABillIgnoresTheConfigurationsBillDefaults() throws {
