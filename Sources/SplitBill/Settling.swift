@@ -11,8 +11,11 @@ package struct Settling: Sendable {
   package let tables: [RateTable]
   /// What is wrong in the rate files: reported, and the run's exit code is 1.
   package let rateProblems: [Diagnostic]
-  /// The cash-rounding amount, as given (checked against each currency it rounds).
+  /// `--cash-rounding` as given (checked against each currency it rounds).
   package let cashRounding: String?
+  /// Its increments by currency (`HUF=5,CHF=0.05`), and the one for every other currency when an
+  /// amount is given alone (`0.05`).
+  let cashIncrements: (byCurrency: [Currency: Int64], every: String?)
   /// A record converted at a rate more days older than its own day is warned of.
   package let maxRateAge: Int
 
@@ -39,17 +42,43 @@ package struct Settling: Sendable {
     self.rateProblems = problems
     self.maxRateAge = maxRateAge
     self.cashRounding = cashRounding
-    if let text = cashRounding {
-      guard DecimalRate(parsing: text) != nil else {
-        throw ReportFailure(
-          .usage, "--cash-rounding '\(text)' is not a positive amount: expected such as 0.05, 0.10 or 1")
+    cashIncrements = try cashRounding.map(Self.cashIncrements) ?? ([:], nil)
+    if let every = cashIncrements.every, let currency { _ = try Self.increment(every, in: currency) }
+  }
+
+  /// `--cash-rounding`'s text read: an amount for every currency settled (`0.05`), or increments
+  /// by currency (`HUF=5,CHF=0.05`; `HUF:5` too), each checked against its currency's unit.
+  static func cashIncrements(_ text: String) throws(ReportFailure) -> (byCurrency: [Currency: Int64], every: String?) {
+    let expected = "expected an amount for every currency (0.05) or CODE=AMOUNT by currency (HUF=5,CHF=0.05)"
+    let entries = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
+    var byCurrency: [Currency: Int64] = [:]
+    var every: String?
+    for entry in entries {
+      let parts = entry.split(maxSplits: 1, whereSeparator: { $0 == "=" || $0 == ":" }).map { $0.trimmingSpaces }
+      if parts.count == 1 {
+        guard entries.count == 1, DecimalRate(parsing: parts[0]) != nil else {
+          throw ReportFailure(.usage, "--cash-rounding '\(text)': '\(entry)' is not a positive amount: \(expected)")
+        }
+        every = parts[0]
+        continue
       }
-      if let currency { _ = try Self.increment(text, in: currency) }
+      guard let currency = try? Currency(code: parts[0]) else {
+        throw ReportFailure(.usage, "--cash-rounding '\(text)': '\(parts[0])' is not an ISO 4217 currency: \(expected)")
+      }
+      guard byCurrency[currency] == nil else {
+        throw ReportFailure(.usage, "--cash-rounding '\(text)' gives \(currency.code) twice")
+      }
+      byCurrency[currency] = try increment(parts[1], in: currency)
     }
+    return (byCurrency, every)
   }
 
   /// `text` in `currency`'s minor units: a usage error when it is finer than the currency's unit.
   static func increment(_ text: String, in currency: Currency) throws(ReportFailure) -> Int64 {
+    guard DecimalRate(parsing: text) != nil else {
+      throw ReportFailure(
+        .usage, "--cash-rounding '\(text)' is not a positive amount: expected such as 0.05, 0.10 or 1")
+    }
     guard let money = try? Money(parsing: text, currency: currency), money.minorUnits > 0 else {
       throw ReportFailure(
         .usage,
@@ -78,8 +107,11 @@ package struct Settling: Sendable {
     let absorbed = { (name: String) in absorbedUnits[name] ?? 0 }
     var rules: [Currency: Int64] = [:]
     for rule in cashRules where rules[rule.currency] == nil { rules[rule.currency] = rule.increment.minorUnits }
+    // The command line's increment for the currency, else its amount for every currency, else the
+    // files' `cash_rounding:` rule for it.
     func increment(for currency: Currency) throws -> Int64? {
-      if let text = cashRounding { return try Self.increment(text, in: currency) }
+      if let step = cashIncrements.byCurrency[currency] { return step }
+      if let text = cashIncrements.every { return try Self.increment(text, in: currency) }
       return rules[currency]
     }
     func settled(_ balances: [String: Int64], in currency: Currency) throws -> (Settlement, CashSettlement?) {

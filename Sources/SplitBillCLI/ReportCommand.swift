@@ -59,7 +59,7 @@ enum ReportCommand {
       ).under("One currency"),
       .value(
         "--cash-rounding", "AMOUNT",
-        "Pay settlements in multiples of AMOUNT (0.05, 0.10, 1); residues are shown (else cash_rounding: in defaults)."
+        "Pay settlements in multiples of AMOUNT (0.05, 0.10, 1), or by currency: HUF=5,CHF=0.05; residues are shown (else cash_rounding: in defaults)."
       ).under("One currency"),
     ] + InputOptions.specs + AdvisorOptions.specs(section: "Tip advice (bills with tip: ai)"),
     details: """

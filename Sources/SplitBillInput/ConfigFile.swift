@@ -111,6 +111,19 @@ package struct ConfigFile: Sendable {
           texts.append(itemText)
         }
         text = texts.joined(separator: ",")
+      } else if name == "cash-rounding", case .mapping(let entries) = value.kind {
+        // By currency, as a file's `cash_rounding: {HUF: 5}`: `HUF=5,CHF=0.05` for the option.
+        var texts: [String] = []
+        for (code, increment) in entries {
+          guard let codeText = code.scalar, let incrementText = increment.scalar, !increment.isNull else {
+            throw ConfigProblem(
+              .error(
+                .configShape("a currency and its increment, such as HUF: 5", found: Self.shape(increment)),
+                at: SourceLocation(in: file, line: code.line, column: code.column)))
+          }
+          texts.append("\(codeText)=\(incrementText)")
+        }
+        text = texts.joined(separator: ",")
       } else {
         guard case .scalar(let scalarText, _) = value.kind, !value.isNull else {
           throw ConfigProblem(

@@ -403,4 +403,39 @@ import Testing
     #expect(duplicates.stdout.contains("probable duplicate receipt: 'b'"))
     #expect(!duplicates.stdout.contains("probable duplicate receipt: 'c'"))
   }
+
+  static let forints = """
+    version: 1
+    defaults: {tip: 0}
+    people: [Ana, Ben, Chloé]
+    bills:
+      - {id: a, date: 2026-11-01, amount: 36770, currency: HUF, diners: [Ana, Ben, Chloé], paid_by: Ana}
+      - {id: b, date: 2026-11-01, amount: 10.00, currency: EUR, diners: [Ana, Ben, Chloé], paid_by: Ben}
+
+    """
+
+  /// Cash rounding by currency: forints in fives, euros to the cent; the same from the
+  /// configuration, as text or as a mapping.
+  @Test func cashRoundingByCurrency() async throws {
+    let directory = try scratchDirectory()
+    let file = try write(Self.forints, "trip.yaml", in: directory)
+    let report = await runCLI(["report", file, "--cash-rounding", "HUF=5"])
+    #expect(report.code == 0, "\(report.stderr)")
+    #expect(report.stdout.contains("Chloé  pays  Ana  12255.00  HUF"), "\(report.stdout)")
+    #expect(report.stdout.contains("Chloé  pays  Ben  3.33  EUR"))
+    #expect(!report.stdout.contains("EUR transfers in multiples"))
+    let both = await runCLI(["report", file, "--cash-rounding", "HUF=10, EUR=0.05"])
+    #expect(both.stdout.contains("Chloé  pays  Ana  12250.00  HUF"))
+    #expect(both.stdout.contains("Chloé  pays  Ben  3.30  EUR"), "\(both.stdout)")
+    for refused in ["HUF=5,XXQ=1", "5,HUF=5", "HUF=0.001", "HUF=5,HUF=10"] {
+      #expect(await runCLI(["report", file, "--cash-rounding", refused]).code == 64, "\(refused)")
+    }
+    for configuration in ["cash-rounding: {HUF: 5}", "cash-rounding: HUF=5"] {
+      try "\(configuration)\n".write(
+        to: directory.appendingPathComponent("splitbill.yaml"), atomically: true, encoding: .utf8)
+      let configured = try runProcess(
+        try builtBinary().path, ["report", "trip.yaml"], environment: ["PATH": "/usr/bin:/bin"], directory: directory)
+      #expect(configured.stdout.contains("Chloé  pays  Ana  12255.00  HUF"), "\(configuration): \(configured.stderr)")
+    }
+  }
 }
