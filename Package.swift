@@ -147,7 +147,7 @@ let package = Package(
       name: "SplitBillCLITests",
       dependencies: [
         "SplitBillCLI", "SplitBill", "SplitBillInput", "SplitBillModel", "SplitBillReports", "SplitBillJSON",
-        "SplitBillFiles",
+        "SplitBillFiles", "SplitBillCore", "SplitBillText",
       ],
       exclude: ["Snapshots"]),
   ]

@@ -238,8 +238,8 @@ public struct ReportRun: @unchecked Sendable {
     }
     self.categoryAccounts = try Self.categoryAccounts(options.categoryAccounts)
     settling = try Settling(
-      currency: options.settleIn, rateFiles: options.rateFiles, maxRateAge: options.maxRateAge,
-      cashRounding: options.cashRounding)
+      currency: options.settleIn.map(readOptions.kept), rateFiles: options.rateFiles, maxRateAge: options.maxRateAge,
+      cashRounding: options.cashRounding, wholeUnits: readOptions.wholeUnits)
     var stream = BillStream(options: readOptions)
     sources = stream.sources(for: paths)
     self.stream = stream
@@ -342,6 +342,11 @@ public struct ReportRun: @unchecked Sendable {
     summary.weeklyBalances = pass.ledger.weeklyBalances
     if !summary.categories.isEmpty { summary.convertedCategories = pass.convertedCategories?.categories }
     summary.cash = settled.cash
+    // Headed by the first file's title, else by the one input's name.
+    summary.title =
+      stream.title
+      ?? (paths.count == 1 && paths[0] != "-"
+        ? String(paths[0].split(separator: "/").last ?? Substring(paths[0])) : nil)
     let reviewCode = Problem.receiptToReview(note: "").code
     summary.marksToReview =
       stream.diagnostics.count { $0.code == reviewCode } + (stream.omittedWarnings[reviewCode] ?? 0)

@@ -13,17 +13,18 @@ package struct Settling: Sendable {
   package let rateProblems: [Diagnostic]
   /// `--cash-rounding` as given (checked against each currency it rounds).
   package let cashRounding: String?
-  /// Its increments by currency (`HUF=5,CHF=0.05`), and the one for every other currency when an
-  /// amount is given alone (`0.05`).
-  let cashIncrements: (byCurrency: [Currency: Int64], every: String?)
+  /// Its increments by currency as given (`HUF=5,CHF=0.05`), read in each currency as the ledger
+  /// keeps it (whole units or not), and the one for every other currency when an amount is given
+  /// alone (`0.05`).
+  let cashIncrements: (byCurrency: [Currency: String], every: String?)
   /// A record converted at a rate more days older than its own day is warned of.
   package let maxRateAge: Int
 
   /// Reads the rate files; a file that cannot be read fails the run (`noInput`), a cash rounding
   /// that is no amount, or finer than `currency`'s unit, is a usage failure.
-  package init(currency: Currency?, rateFiles: [String], maxRateAge: Int, cashRounding: String?)
-    throws(ReportFailure)
-  {
+  package init(
+    currency: Currency?, rateFiles: [String], maxRateAge: Int, cashRounding: String?, wholeUnits: Set<Currency> = []
+  ) throws(ReportFailure) {
     self.currency = currency
     var tables: [RateTable] = []
     var problems: [Diagnostic] = []
@@ -42,16 +43,20 @@ package struct Settling: Sendable {
     self.rateProblems = problems
     self.maxRateAge = maxRateAge
     self.cashRounding = cashRounding
-    cashIncrements = try cashRounding.map(Self.cashIncrements) ?? ([:], nil)
+    cashIncrements =
+      try cashRounding.map { text throws(ReportFailure) in try Self.cashIncrements(text, wholeUnits) }
+      ?? ([:], nil)
     if let every = cashIncrements.every, let currency { _ = try Self.increment(every, in: currency) }
   }
 
   /// `--cash-rounding`'s text read: an amount for every currency settled (`0.05`), or increments
   /// by currency (`HUF=5,CHF=0.05`; `HUF:5` too), each checked against its currency's unit.
-  static func cashIncrements(_ text: String) throws(ReportFailure) -> (byCurrency: [Currency: Int64], every: String?) {
+  static func cashIncrements(_ text: String, _ wholeUnits: Set<Currency>) throws(ReportFailure) -> (
+    byCurrency: [Currency: String], every: String?
+  ) {
     let expected = "expected an amount for every currency (0.05) or CODE=AMOUNT by currency (HUF=5,CHF=0.05)"
     let entries = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
-    var byCurrency: [Currency: Int64] = [:]
+    var byCurrency: [Currency: String] = [:]
     var every: String?
     for entry in entries {
       let parts = entry.split(maxSplits: 1, whereSeparator: { $0 == "=" || $0 == ":" }).map { $0.trimmingSpaces }
@@ -62,13 +67,15 @@ package struct Settling: Sendable {
         every = parts[0]
         continue
       }
-      guard let currency = try? Currency(code: parts[0]) else {
+      guard let code = try? Currency(code: parts[0]) else {
         throw ReportFailure(.usage, "--cash-rounding '\(text)': '\(parts[0])' is not an ISO 4217 currency: \(expected)")
       }
+      let currency = wholeUnits.contains(code) ? code.inWholeUnits : code
       guard byCurrency[currency] == nil else {
         throw ReportFailure(.usage, "--cash-rounding '\(text)' gives \(currency.code) twice")
       }
-      byCurrency[currency] = try increment(parts[1], in: currency)
+      _ = try increment(parts[1], in: currency)
+      byCurrency[currency] = parts[1]
     }
     return (byCurrency, every)
   }
@@ -110,7 +117,7 @@ package struct Settling: Sendable {
     // The command line's increment for the currency, else its amount for every currency, else the
     // files' `cash_rounding:` rule for it.
     func increment(for currency: Currency) throws -> Int64? {
-      if let step = cashIncrements.byCurrency[currency] { return step }
+      if let text = cashIncrements.byCurrency[currency] { return try Self.increment(text, in: currency) }
       if let text = cashIncrements.every { return try Self.increment(text, in: currency) }
       return rules[currency]
     }

@@ -16,6 +16,18 @@ extension DecimalText {
     }
   }
 
+  /// Writes what ``DecimalText/grouped(_:scale:)`` prints at `cursor`, as UTF-8.
+  @_spi(ByteWriters) @inlinable public static func writeGrouped(
+    _ value: Int64, scale: Int, to cursor: inout ByteCursor
+  ) {
+    let length = groupedLength(value, scale: scale)
+    let room = unsafe cursor.take(length)
+    writeGrouped(value, scale: scale) { byte, offset in
+      assert(offset >= 0 && offset < length, "DecimalText.writeGrouped: an offset outside the room")
+      unsafe room[offset] = byte
+    }
+  }
+
   /// Writes what ``DecimalText/trimmed(_:scale:)`` prints at `cursor` (at most
   /// ``DecimalText/maximumLength(scale:)`` bytes).
   @_spi(ByteWriters) @inlinable public static func writeTrimmed(

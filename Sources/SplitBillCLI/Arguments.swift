@@ -101,10 +101,13 @@ struct ParsedArguments: Equatable, Sendable {
       guard let spec = specs.first(where: { $0.name == name || $0.short == name }) else {
         let known = specs.map(\.name) + ["--help"]
         var message = "unknown option '\(name)'"
-        if let guess = Spelling.suggestion(for: name, among: known)
+        // The one option the name begins (`--settle` for `--settle-in`), when only one does.
+        let begun = known.filter { name.count > 3 && $0.hasPrefix(name) }
+        if let guess = Spelling.suggestion(for: name, among: known) ?? (begun.count == 1 ? begun.first : nil)
           ?? known.first(where: { name.count > 3 && $0.hasSuffix("-" + name.dropFirst(2)) })
         {
-          // A typo, or the name of another command's option (`report --tip` is `--default-tip`).
+          // A typo, a name cut short, or the name of another command's option (`report --tip` is
+          // `--default-tip`).
           message += "; did you mean '\(guess)'?"
         }
         throw UsageError(message)

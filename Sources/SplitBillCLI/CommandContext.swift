@@ -1,4 +1,5 @@
 import Foundation
+import SplitBillFiles
 import SplitBillReports
 
 /// What a command may touch: its output streams and environment. Tests pass string sinks.
@@ -63,6 +64,16 @@ package struct CommandContext {
   }
 }
 
+extension CommandContext {
+  /// The width help is wrapped to: the terminal's (`COLUMNS`, else the terminal's own size) when
+  /// standard output is one, else 80; between 40 and 160.
+  var helpWidth: Int {
+    guard stdoutIsTerminal else { return 80 }
+    let columns = environment["COLUMNS"].flatMap { Int($0) } ?? SystemCalls.terminalWidth(of: 1) ?? 80
+    return min(max(columns, 40), 160)
+  }
+}
+
 /// `--color auto|always|never`.
 package enum ColorChoice: String, CaseIterable, Sendable {
   case auto, always, never
@@ -102,28 +113,115 @@ struct Command: Sendable {
   /// This command's options and the global ones.
   var allOptions: [OptionSpec] { options + Self.globalOptions }
 
-  /// `splitbill NAME --help`: this command's options only, by section.
-  var help: String {
-    var lines = ["splitbill \(name): \(summary)", "", "Usage: \(usage)", ""]
-    if !details.isEmpty { lines += [details, ""] }
+  /// ``help(width:)`` at 80 columns.
+  var help: String { help(width: 80) }
+
+  /// `splitbill NAME --help`, wrapped to `width` columns (the terminal's, 80 when not a
+  /// terminal): this command's options only, by section, each option's text beside its name with
+  /// a hanging indent (under it, when the names are too wide for that). Examples stay whole lines,
+  /// to be copied.
+  func help(width: Int) -> String {
+    var lines = HelpText.wrap("splitbill \(name): \(summary)", width: width) + [""]
+    lines += HelpText.wrap("Usage: \(usage)", width: width, indent: 2) + [""]
+    if !details.isEmpty {
+      lines +=
+        details.split(separator: "\n", omittingEmptySubsequences: false).flatMap {
+          HelpText.wrap(String($0), width: width)
+        } + [""]
+    }
     let all = allOptions + [Self.helpOption]
     let labels = all.map(\.label)
-    let width = labels.map(\.count).max() ?? 0
+    let labelWidth = labels.map(\.count).max() ?? 0
     var sections: [String?] = [nil]
     for option in all where !sections.contains(option.section) { sections.append(option.section) }
     // A command with no options of its own (schema, version) shows no empty "Options:" heading.
     for section in sections where all.contains(where: { $0.section == section }) {
       lines.append((section ?? "Options") + ":")
       for (label, option) in zip(labels, all) where option.section == section {
-        lines.append("  " + TerminalText.pad(label, to: width, alignment: .left) + "  " + option.help)
+        lines += HelpText.option(label, option.help, labelWidth: labelWidth, width: width)
       }
       lines.append("")
     }
     if !examples.isEmpty {
-      lines += ["Examples:"] + examples.map { "  " + $0 } + [""]
+      lines += ["Examples:"] + examples.flatMap { HelpText.command($0, width: width) } + [""]
     }
     lines.append("Exit codes: splitbill help exit-codes")
     return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+/// Help text wrapped to a width, at spaces.
+enum HelpText {
+  /// `text` as lines of at most `width` columns (a word longer than that stands alone), its
+  /// leading spaces kept on the first line and `indent` more on the others.
+  static func wrap(_ text: String, width: Int, indent extra: Int = 0) -> [String] {
+    let lead = text.prefix { $0 == " " }
+    guard TerminalText.width(text) > width else { return [text] }
+    let continued = String(lead) + String(repeating: " ", count: extra)
+    var lines: [String] = []
+    var line = String(lead)
+    for word in text.dropFirst(lead.count).split(separator: " ") {
+      let start = lines.isEmpty ? String(lead) : continued
+      if line != start, TerminalText.width(line) + 1 + TerminalText.width(String(word)) > width {
+        lines.append(line)
+        line = continued + word
+      } else {
+        line += (line == start ? "" : " ") + word
+      }
+    }
+    lines.append(line)
+    return lines
+  }
+
+  /// A shell command as lines of at most `width` columns: broken between words (never inside
+  /// quotes), each line but the last ending in ` \\` so that it still pastes as one command.
+  static func command(_ text: String, width: Int) -> [String] {
+    guard TerminalText.width(text) + 2 > width else { return ["  " + text] }
+    var words: [String] = []
+    var word = ""
+    var quote: Character?
+    for character in text {
+      if let open = quote {
+        if character == open { quote = nil }
+      } else if character == "'" || character == "\"" {
+        quote = character
+      } else if character == " " {
+        if !word.isEmpty { words.append(word) }
+        word = ""
+        continue
+      }
+      word.append(character)
+    }
+    if !word.isEmpty { words.append(word) }
+    var lines: [String] = []
+    var line = "  "
+    for word in words {
+      let start = lines.isEmpty ? "  " : "      "
+      if line != start, TerminalText.width(line) + 1 + TerminalText.width(word) + 2 > width {
+        lines.append(line + " \\")
+        line = "      " + word
+      } else {
+        line += (line == start ? "" : " ") + word
+      }
+    }
+    lines.append(line)
+    return lines
+  }
+
+  /// An option's lines: `  LABEL  text`, the text wrapped under itself; under the label, indented
+  /// by 8, when beside it would leave fewer than 30 columns.
+  static func option(_ label: String, _ text: String, labelWidth: Int, width: Int) -> [String] {
+    let column = 2 + labelWidth + 2
+    if width - column >= 30 {
+      let wrapped = wrap(text, width: width - column)
+      return wrapped.enumerated().map { index, part in
+        (index == 0
+          ? "  " + TerminalText.pad(label, to: labelWidth, alignment: .left) + "  "
+          : String(repeating: " ", count: column))
+          + part
+      }
+    }
+    return ["  " + label] + wrap(String(repeating: " ", count: 8) + text, width: width)
   }
 }
 

@@ -27,6 +27,10 @@ enum InputOptions {
       "The roster, comma-separated, of every file without its own (CSV files; YAML without people:): a name outside it is an error."
     ),
     .flag("--allow-empty", "Accept inputs that hold no bills (an empty file or directory) instead of exiting 66."),
+    .value(
+      "--whole-units", "CODES",
+      "Currencies kept in whole units in every file, comma-separated (HUF): amounts, tips, shares and transfers whole."
+    ),
   ]
 
   /// The extensions of bill files, for completions (directories complete too).
@@ -82,8 +86,23 @@ enum InputOptions {
       }
       return diners.map(\.name)
     }
-    return ReadOptions(
+    let wholeUnits = try arguments.parse("--whole-units") { text throws(UsageError) -> Set<Currency> in
+      var found: Set<Currency> = []
+      for code in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !code.isEmpty {
+        guard let currency = try? Currency(code: code) else {
+          throw UsageError("'\(code)' is not an ISO 4217 currency: expected codes such as HUF or HUF,CLP")
+        }
+        found.insert(currency)
+      }
+      return found
+    }
+    var options = ReadOptions(
       defaults: defaults, delimiter: delimiter, decimalComma: decimalComma,
       inputFormat: try arguments.choice("--input-format", InputFormat.self), people: people)
+    if let wholeUnits {
+      options.wholeUnits = wholeUnits
+      options.defaults.currency = options.defaults.currency.map(options.kept)
+    }
+    return options
   }
 }

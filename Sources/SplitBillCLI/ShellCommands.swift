@@ -174,6 +174,21 @@ enum CompletionsCommand {
     return out.joined(separator: "\n")
   }
 
+  /// `help`'s first clause, at most 40 characters at a word's end (`Colour diagnostics`), for a
+  /// completion's description; `fallback` (`report format`) when the help starts with the choices
+  /// themselves (`text (default), json, …`) or gives nothing.
+  static func gist(_ help: String, choices: [String], or fallback: String) -> String {
+    let clause = help.prefix { !":.;(,'".contains($0) }.trimmingCharacters(in: .whitespaces)
+    guard !clause.isEmpty, !choices.contains(where: { clause.lowercased().hasPrefix($0) }) else { return fallback }
+    guard clause.count > 40 else { return clause }
+    var words: [Substring] = []
+    for word in clause.split(separator: " ") {
+      guard (words.map(\.count).reduce(0, +) + words.count + word.count) <= 39 else { break }
+      words.append(word)
+    }
+    return words.joined(separator: " ") + "…"
+  }
+
   static func fishQuote(_ text: String) -> String {
     "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
   }
@@ -198,9 +213,11 @@ enum CompletionsCommand {
         if let short = option.short { line += " -s \(short.dropFirst())" }
         if let value = option.valueName {
           if !option.choices.isEmpty {
-            // Each value described by the value's name: with -a alone, fish would repeat the
-            // option's whole help beside every value.
-            let values = option.choices.map { fishQuote($0) + " " + fishQuote(value.lowercased()) }
+            // Each value described by what the option is for, in a few words (its help's first
+            // clause): with -a alone, fish would repeat the option's whole help beside every
+            // value, and the value's name alone reads "(format)".
+            let gist = Self.gist(option.help, choices: option.choices, or: "\(command.name) \(value.lowercased())")
+            let values = option.choices.map { fishQuote($0) + " " + fishQuote(gist) }
             line += " -x -a \"(printf '%s\\t%s\\n' \(values.joined(separator: " ")))\""
           } else if !option.files.isEmpty {
             line += " -r -F"

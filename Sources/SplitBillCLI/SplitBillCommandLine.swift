@@ -37,14 +37,14 @@ package enum SplitBillCommandLine {
     }
     switch first {
     case "-h", "--help":
-      context.stdout.write(overview)
+      context.stdout.write(overview(width: context.helpWidth))
       return 0
     case "-V", "--version":
       context.stdout.write("splitbill \(version)\n")
       return 0
     case "help":
       guard arguments.count > 1 else {
-        context.stdout.write(overview)
+        context.stdout.write(overview(width: context.helpWidth))
         return 0
       }
       if let topic = topics.first(where: { $0.name == arguments[1] }) {
@@ -54,7 +54,7 @@ package enum SplitBillCommandLine {
       guard let command = commands.first(where: { $0.name == arguments[1] }) else {
         return usageFailure(unknownTopic(arguments[1]), command: nil, context: &context)
       }
-      context.stdout.write(command.help)
+      context.stdout.write(command.help(width: context.helpWidth))
       return 0
     default:
       break
@@ -64,7 +64,7 @@ package enum SplitBillCommandLine {
     }
     let rest = Array(arguments.dropFirst())
     if rest.contains(where: { $0 == "-h" || $0 == "--help" }) && !rest.contains("--") {
-      context.stdout.write(command.help)
+      context.stdout.write(command.help(width: context.helpWidth))
       return 0
     }
     var origins: [String: SourceLocation] = [:]
@@ -145,10 +145,13 @@ package enum SplitBillCommandLine {
     return ExitCode.usage.rawValue
   }
 
-  static var overview: String {
-    let width = (commands.map(\.name.count) + topics.map(\.name.count)).max() ?? 0
-    let list = commands.map { "  " + TerminalText.pad($0.name, to: width, alignment: .left) + "  " + $0.summary }
-    let topicList = topics.map { "  " + TerminalText.pad($0.name, to: width, alignment: .left) + "  " + $0.summary }
+  static var overview: String { overview(width: 80) }
+
+  /// `splitbill help`, each command's and topic's summary wrapped to `width` beside its name.
+  static func overview(width: Int) -> String {
+    let nameWidth = (commands.map(\.name.count) + topics.map(\.name.count)).max() ?? 0
+    let list = commands.flatMap { HelpText.option($0.name, $0.summary, labelWidth: nameWidth, width: width) }
+    let topicList = topics.flatMap { HelpText.option($0.name, $0.summary, labelWidth: nameWidth, width: width) }
     return """
       splitbill: settle restaurant bills exactly, one at a time or in batches.
 

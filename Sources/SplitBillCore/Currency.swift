@@ -9,7 +9,7 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
   /// The code's three ASCII letters, the first in the high byte: comparing two of them compares the
   /// codes.
   @usableFromInline let letters: UInt32
-  private let digits: UInt8
+  private var digits: UInt8
 
   /// The upper-case ISO 4217 code, such as `EUR`.
   public var code: String {
@@ -64,6 +64,22 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
   public var description: String { code }
 
   public static func < (lhs: Currency, rhs: Currency) -> Bool { lhs.letters < rhs.letters }
+
+  /// A currency is its code: the forint kept in whole units (``inWholeUnits``) is the forint, so
+  /// rates and settlements find it; a run never holds amounts of one code in two exponents (the
+  /// readers refuse a record that would mix them).
+  public static func == (lhs: Currency, rhs: Currency) -> Bool { lhs.letters == rhs.letters }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(letters) }
+
+  /// The same currency counted in whole units (exponent 0): what a group declares for a currency
+  /// people pay without its minor unit (the forint in cash), so that amounts, tips, shares and
+  /// transfers are whole.
+  public var inWholeUnits: Currency {
+    var whole = self
+    whole.digits = 0
+    return whole
+  }
 
   /// Every ISO 4217 code known (funds codes and the withdrawn codes of ``withdrawn`` included,
   /// precious metals and testing codes excluded): the generated table in ISO4217.swift.

@@ -138,6 +138,54 @@ public enum DecimalText {
     }
   }
 
+  /// ``format(_:scale:)`` with the whole part's digits in groups of three, for people to read:
+  /// `grouped(123456789, scale: 2)` is `1,234,567.89`. (Files and programs get ``format(_:scale:)``.)
+  public static func grouped(_ value: Int64, scale: Int) -> String {
+    let count = groupedLength(value, scale: scale)
+    var bytes = [UInt8](repeating: 0x30, count: count)
+    writeGrouped(value, scale: scale) { bytes[$1] = $0 }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// How many bytes ``grouped(_:scale:)`` prints.
+  @inlinable @inline(__always)
+  public static func groupedLength(_ value: Int64, scale: Int) -> Int {
+    let plain = length(value, scale: scale)
+    return plain + separators(value, scale: scale, length: plain)
+  }
+
+  /// How many commas the whole part of `value` takes, printed in `length` bytes.
+  @inlinable @inline(__always)
+  static func separators(_ value: Int64, scale: Int, length: Int) -> Int {
+    let whole = length - (scale > 0 ? scale + 1 : 0) - (value < 0 ? 1 : 0)
+    return (whole - 1) / 3
+  }
+
+  /// Hands each byte of ``grouped(_:scale:)`` to `put` with its offset (`0..<groupedLength`, each
+  /// once): ``write(_:scale:length:_:)``'s bytes moved right past the commas before them.
+  @inlinable @inline(__always)
+  public static func writeGrouped(_ value: Int64, scale: Int, _ put: (_ byte: UInt8, _ offset: Int) -> Void) {
+    let plain = length(value, scale: scale)
+    let commas = separators(value, scale: scale, length: plain)
+    let sign = value < 0 ? 1 : 0
+    let whole = plain - (scale > 0 ? max(scale, 0) + 1 : 0) - sign
+    write(value, scale: scale, length: plain) { byte, offset in
+      guard commas > 0 else { return put(byte, offset) }
+      let index = offset - sign
+      if index < 0 {
+        put(byte, offset)
+      } else if index < whole {
+        // The digit's place from the right of the whole part; a comma follows every third.
+        let place = whole - 1 - index
+        let before = commas - place / 3
+        put(byte, offset + before)
+        if place > 0 && place % 3 == 0 { put(0x2C, offset + before + 1) }
+      } else {
+        put(byte, offset + commas)
+      }
+    }
+  }
+
   /// The most bytes ``format(_:scale:)`` prints: 19 digits, a point, `scale` zeros and a sign.
   @inlinable public static func maximumLength(scale: Int) -> Int { 22 + max(scale, 0) }
 

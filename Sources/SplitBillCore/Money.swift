@@ -64,6 +64,10 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
   /// The amount in the currency's own digits: `33.34` EUR, `4780` JPY, `10.005` KWD, `-1.50` EUR.
   public var decimalString: String { DecimalText.format(minorUnits, scale: currency.exponent) }
 
+  /// ``decimalString`` with the whole part in groups of three, for people: `1,234.50` EUR,
+  /// `150,111` JPY. Files and programs (JSON, CSV, journals) get ``decimalString``.
+  public var groupedString: String { DecimalText.grouped(minorUnits, scale: currency.exponent) }
+
   /// `decimalString` followed by the currency code: `33.34 EUR`.
   public var description: String { "\(decimalString) \(currency.code)" }
 }

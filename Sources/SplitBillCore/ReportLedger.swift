@@ -70,10 +70,13 @@ public struct WeeklyBalances: Hashable, Sendable {
   }
 
   public var currency: Currency
-  /// The Monday of each week, in order, one week apart.
+  /// The Monday of each week, in order, one week apart; with ``byDay``, each day, one day apart.
   public var mondays: [CalendarDate]
   /// A line per person, by name.
   public var people: [Line]
+  /// Whether the points are days, not weeks: the dated records span at most
+  /// ``ReportLedger/dailyDays`` days (a trip), which a line a week would show as one dot.
+  public var byDay = false
 }
 
 /// A reconciliation identity that did not hold, which must never happen.
@@ -151,6 +154,34 @@ public struct ReportLedger: Sendable {
     /// The number of the first week in `weekRows`: weeks counted from the one of 1969-12-29, a Monday.
     var firstWeek = 0
     var undated: [Int64] = []
+    /// The same by day, while the dated records span at most ``ReportLedger/dailyDays`` days
+    /// (then dropped, `daysDropped` set: the weeks say it).
+    var dayRows: [[Int64]] = []
+    var firstDay = 0
+    var daysDropped = false
+    /// The day row of the record being added (``dayRow(_:)``), or ``untracked``.
+    var currentDayRow = Self.untracked
+
+    /// Where a record of `day` books its changes by day: its row, or ``untracked`` once the span
+    /// passes ``ReportLedger/dailyDays`` (or for an undated record, in ``undated`` already).
+    mutating func dayRow(_ day: Int?) -> Int {
+      guard let day, !daysDropped else { return Self.untracked }
+      if dayRows.isEmpty { firstDay = day }
+      let last = max(firstDay + dayRows.count - 1, day)
+      let first = min(firstDay, day)
+      guard last - first < ReportLedger.dailyDays else {
+        dayRows = []
+        daysDropped = true
+        return Self.untracked
+      }
+      if day < firstDay {
+        dayRows.insert(contentsOf: repeatElement([], count: firstDay - day), at: 0)
+        firstDay = day
+      }
+      let row = day - firstDay
+      if row >= dayRows.count { dayRows.append(contentsOf: repeatElement([], count: row + 1 - dayRows.count)) }
+      return row
+    }
 
     /// Where a record of `day` books its balance changes: its week's row, or ``undatedRow``.
     mutating func weekRow(_ day: Int?) -> Int {
@@ -180,6 +211,7 @@ public struct ReportLedger: Sendable {
         ReportLedger.addGrowing(&undated, units, at: position)
       } else {
         ReportLedger.addGrowing(&weekRows[row], units, at: position)
+        if currentDayRow >= 0 { ReportLedger.addGrowing(&dayRows[currentDayRow], units, at: position) }
       }
     }
 
@@ -311,6 +343,7 @@ public struct ReportLedger: Sendable {
   public mutating func add(_ split: BillSplit, on date: CalendarDate?) {
     let book = bookPosition(split.currency)
     let row = tracksWeeks ? books[book].weekRow(date?.daysSinceEpoch) : Book.untracked
+    if tracksWeeks { books[book].currentDayRow = books[book].dayRow(date?.daysSinceEpoch) }
     books[book].add(split, &overflowed, row: row)
   }
 
@@ -323,8 +356,13 @@ public struct ReportLedger: Sendable {
   public mutating func add(_ payment: Payment, on date: CalendarDate?) {
     let book = bookPosition(payment.currency)
     let row = tracksWeeks ? books[book].weekRow(date?.daysSinceEpoch) : Book.untracked
+    if tracksWeeks { books[book].currentDayRow = books[book].dayRow(date?.daysSinceEpoch) }
     books[book].add(payment, &overflowed, row: row)
   }
+
+  /// The longest span of dated records, in days, whose balances are drawn day by day (a trip of
+  /// up to two months); past it, week by week.
+  public static let dailyDays = 62
 
   /// Each person's balance at the end of every week, per currency (by code), for a ledger that
   /// tracks weeks: from the first week with a dated record to the last, each week between
@@ -335,16 +373,24 @@ public struct ReportLedger: Sendable {
     sortedBooks.compactMap { book in
       guard !book.weekRows.isEmpty else { return nil }
       let order = book.people.indices.sorted { book.people[$0].person < book.people[$1].person }
+      // Days when the records span few enough of them (more than one), else weeks.
+      let byDay = !book.daysDropped && book.dayRows.count > 1
+      let rows = byDay ? book.dayRows : book.weekRows
       let lines = order.map { position in
         var balance = book.people[position].opening &+ (position < book.undated.count ? book.undated[position] : 0)
-        let balances = book.weekRows.map { row in
+        let balances = rows.map { row in
           balance &+= position < row.count ? row[position] : 0
           return balance
         }
         return WeeklyBalances.Line(person: book.people[position].person, balances: balances)
       }
-      let mondays = book.weekRows.indices.map { CalendarDate(daysSinceEpoch: 7 * (book.firstWeek + $0) - 3) }
-      return WeeklyBalances(currency: book.totals.currency, mondays: mondays, people: lines)
+      let points =
+        byDay
+        ? book.dayRows.indices.map { CalendarDate(daysSinceEpoch: book.firstDay + $0) }
+        : book.weekRows.indices.map { CalendarDate(daysSinceEpoch: 7 * (book.firstWeek + $0) - 3) }
+      var series = WeeklyBalances(currency: book.totals.currency, mondays: points, people: lines)
+      series.byDay = byDay
+      return series
     }
   }
 

@@ -119,6 +119,13 @@ package enum SystemCalls {
     return failure.map { .failure(ErrorNumber(code: $0)) } ?? .success(bytes)
   }
 
+  /// The width in columns of the terminal `descriptor` is, if it is one that says.
+  package static func terminalWidth(of descriptor: Int32) -> Int? {
+    var size = winsize()
+    guard unsafe ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+  }
+
   /// A system call's error number (`errno`), as an error.
   package struct ErrorNumber: Error, Equatable, Sendable {
     /// The number (`ENOSPC`…).

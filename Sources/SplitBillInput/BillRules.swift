@@ -24,6 +24,14 @@ struct DocumentContext: Sendable {
   var cashRules: [CashRule] = []
   /// `defaults: category:`, when given.
   var category: String?
+  /// The currencies kept in whole units: the run's (`--whole-units`) and the document's
+  /// (`defaults: whole_units:`).
+  var wholeUnits: Set<Currency> = []
+
+  /// `currency` as this document keeps it: in whole units when ``wholeUnits`` names it.
+  func kept(_ currency: Currency) -> Currency {
+    wholeUnits.isEmpty || !wholeUnits.contains(currency) ? currency : currency.inWholeUnits
+  }
   /// The `people:` roster, NFC names, when given.
   var roster: [String]? = nil {
     didSet { rosterNames = roster.map(Set.init) }
@@ -162,6 +170,7 @@ struct BillRules {
     if let text = try Self.text(.currency, fields, &policy) {
       currency = currencies.value(for: fields.bytes(text)) { try? Currency(code: fields.string(text)) }
       if currency == nil { currency = try parseCurrency(fields.string(text), at: fields.location(of: text), &policy) }
+      currency = currency.map(context.kept)
       currencyKnown = currency != nil
     } else {
       switch context.currency {
@@ -782,15 +791,36 @@ struct BillRules {
       }
     }
     let cli = options.defaults
+    var policy = Diagnosing()
+    // Whole units first: every currency below is read as the document keeps it.
+    var wholeUnits = options.wholeUnits
+    if let value = header.wholeUnits {
+      var codes: [(String, SourceLocation)] = []
+      switch value.shape {
+      case .text(let text): codes = [(text, value.location)]
+      case .list(let items): codes = items
+      case .null: break
+      case .unexpected(let shape):
+        policy.report(.error(.wholeUnitsValue(shape), at: value.location))
+      }
+      for (code, location) in codes {
+        guard let currency = try? Currency(code: code.trimmingSpaces) else {
+          policy.report(.error(.wholeUnitsValue("'\(EchoedText.quote(code))'"), at: location))
+          continue
+        }
+        wholeUnits.insert(currency)
+      }
+    }
+    let keep = { (currency: Currency) in wholeUnits.contains(currency) ? currency.inWholeUnits : currency }
     var context = DocumentContext(
       file: header.file,
-      currency: cli.currency.map(Resolved.value) ?? .unset,
+      currency: cli.currency.map { Resolved.value(keep($0)) } ?? .unset,
       tip: cli.tip.map(Resolved.value) ?? .unset,
       leftover: cli.leftover.map(Resolved.value) ?? .unset,
       rounding: cli.rounding.map(Resolved.value) ?? .unset)
     // The run's roster, unless the document gives its own (below).
     context.roster = options.people
-    var policy = Diagnosing()
+    context.wholeUnits = wholeUnits
     // The defaults' single values; other shapes are reported.
     func text(_ key: BillKey) -> (String, SourceLocation)? {
       guard let value = header.defaults[key] else { return nil }
@@ -803,7 +833,8 @@ struct BillRules {
       }
     }
     if let (text, location) = text(.currency) {
-      context.currency = parseCurrency(text, at: location, &policy).map(Resolved.value) ?? .invalid(location)
+      context.currency =
+        parseCurrency(text, at: location, &policy).map { Resolved.value(keep($0)) } ?? .invalid(location)
     }
     if let (text, location) = text(.tip) {
       context.tip = parseTip(text, at: location, &policy).map(Resolved.value) ?? .invalid(location)
@@ -818,7 +849,7 @@ struct BillRules {
     case .unexpected(let shape, let location)?: policy.report(.error(.cashRoundingShape(shape), at: location))
     case .entries(let entries)?:
       for (code, location, value) in entries {
-        guard let currency = try? Currency(code: code) else {
+        guard let currency = (try? Currency(code: code)).map(keep) else {
           policy.report(.error(.cashRoundingCurrency(code), at: location))
           continue
         }

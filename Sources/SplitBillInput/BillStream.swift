@@ -132,6 +132,11 @@ package struct BillStream {
   private var rosterInEffect: Bool
   /// The `people:` roster of the last document read that has one.
   package private(set) var roster: [String]?
+  /// Each currency the run met, as its first record kept it (its exponent: whole units or the
+  /// ISO one) and where: a record that keeps it the other way is refused (``unitsDiffer``).
+  private var keptUnits: [(currency: Currency, exponent: Int, at: SourceLocation)] = []
+  /// The first `title:` of the documents read: what reports are headed with.
+  package private(set) var title: String?
   /// The currency the last document read gives its bills (its `defaults:`, else the command
   /// line's), if any: what `add` asks no currency for.
   package private(set) var documentCurrency: Currency?
@@ -385,6 +390,7 @@ package struct BillStream {
           self.roster = roster
         }
         if case .value(let currency) = context.currency { self.documentCurrency = currency }
+        if self.title == nil, let title = header.title { self.title = title }
         self.cashRules += context.cashRules
         for diagnostic in found { self.record(diagnostic, ofBill: false) }
         self.fileProblems += found
@@ -504,6 +510,10 @@ package struct BillStream {
       for diagnostic in invalid.diagnostics { record(diagnostic, ofBill: true) }
       return .invalid(consume invalid)
     case .success(let bill):
+      if let differ = unitsDiffer(bill.terms.amount.currency, at: bill.source) {
+        record(differ, ofBill: true)
+        return .invalid(InvalidBill(id: bill.id, source: bill.source, diagnostics: [differ]))
+      }
       if knownRepeats == nil, let category = bill.category { note(category: (category, bill.source)) }
       if bill.terms.diners.isAnonymous { warnOfHeadCountPayer(bill) }
       if let knownRepeats {
@@ -565,6 +575,20 @@ package struct BillStream {
     if !pending.isEmpty { noteLine() }
   }
 
+  /// The error of a record whose currency is kept in other units than the run's first record of
+  /// it kept it (a file's `whole_units:` that another file lacks): amounts of one code in two
+  /// exponents would be added as if alike. `nil` when it agrees (or is the first).
+  @inline(__always)
+  private mutating func unitsDiffer(_ currency: Currency, at source: SourceLocation) -> Diagnostic? {
+    guard let first = keptUnits.first(where: { $0.currency == currency }) else {
+      keptUnits.append((currency, currency.exponent, source))
+      return nil
+    }
+    guard first.exponent != currency.exponent else { return nil }
+    return .error(
+      .currencyUnitsDiffer(code: currency.code, wholeHere: currency.exponent == 0, first: first.at), at: source)
+  }
+
   /// Warns of a bill a person paid whose diners are a head count: nobody named ate, so the
   /// payer's money moves no one's balance (the reports say so on the bill too).
   @inline(never)
@@ -623,6 +647,10 @@ package struct BillStream {
     _ rule: Bill, _ recurrence: Recurrence, explicitID: Bool, _ handle: (consuming BillOutcome) -> Void
   ) {
     guard let first = rule.date else { return }
+    if let differ = unitsDiffer(rule.terms.amount.currency, at: rule.source) {
+      record(differ, ofBill: true)
+      return handle(.invalid(InvalidBill(id: rule.id, source: rule.source, diagnostics: [differ])))
+    }
     if knownRepeats == nil, let category = rule.category { note(category: (category, rule.source)) }
     if rule.terms.diners.isAnonymous { warnOfHeadCountPayer(rule) }
     let dates = recurrence.dates(from: first, through: options.repeatsThrough) ?? []
@@ -668,6 +696,10 @@ package struct BillStream {
       for diagnostic in invalid.diagnostics { record(diagnostic, ofBill: true) }
       return .invalid(invalid)
     case .success(let payment):
+      if let differ = unitsDiffer(payment.payment.currency, at: payment.source) {
+        record(differ, ofBill: true)
+        return .invalid(InvalidBill(id: payment.id, source: payment.source, diagnostics: [differ], kind: .payment))
+      }
       // A payment's names are compared for look-alikes too (`Om` for `Omar`), located at the payment.
       if knownRepeats == nil, !rosterInEffect {
         note([(payment.payment.from, payment.source), (payment.payment.to, payment.source)])

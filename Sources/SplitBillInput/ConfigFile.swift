@@ -152,7 +152,7 @@ package struct ConfigFile: Sendable {
 
   /// The options a configuration may give as a YAML list: `people: [Maya, Jonas]` as well as
   /// `people: Maya, Jonas`.
-  static let listKeys: Set<String> = ["people"]
+  static let listKeys: Set<String> = ["people", "whole-units"]
 
   /// A node's shape, without its text: `text`, `a list`, `a mapping`.
   private static func shape(_ node: YAMLNode) -> String {

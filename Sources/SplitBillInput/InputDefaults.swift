@@ -44,6 +44,14 @@ package struct ReadOptions: Sendable {
   /// The last day a recurring bill without `until` or `count` has instances on: the report's
   /// period end, else today. `nil`: such a bill is an error (it needs an end).
   package var repeatsThrough: CalendarDate?
+  /// `--whole-units` (or the configuration's `whole-units:`): the currencies every file keeps in
+  /// whole units (``Currency/inWholeUnits``); a file's `defaults: whole_units:` adds its own.
+  package var wholeUnits: Set<Currency> = []
+
+  /// `currency` as the run keeps it: in whole units when ``wholeUnits`` names it.
+  package func kept(_ currency: Currency) -> Currency {
+    wholeUnits.contains(currency) ? currency.inWholeUnits : currency
+  }
 
   /// Creates options.
   package init(

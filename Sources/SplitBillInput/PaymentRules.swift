@@ -115,7 +115,7 @@ enum PaymentRules {
     var currency: Currency?
     if let (text, location) = text("currency") {
       do {
-        currency = try Currency(code: text)
+        currency = context.kept(try Currency(code: text))
       } catch {
         problems.append(.error(.badCurrency(text), at: location))
       }

@@ -47,12 +47,16 @@ struct DocumentHeader: Sendable {
   var defaults = Defaults()
   /// `people:`.
   var roster: HeaderValue?
+  /// `title:`, what reports are headed with.
+  var title: String?
   /// Problems in the header itself, found by the reader.
   var problems: [Diagnostic] = []
   /// `rates:`, read (its problems are in ``problems``).
   var rates: [ExchangeRate] = []
   /// `defaults: cash_rounding:` as written (the rules read it: ``BillRules/context(for:)``).
   var cashRounding: CashRoundingValue?
+  /// `defaults: whole_units:` as written: the currencies this document keeps in whole units.
+  var wholeUnits: HeaderValue?
 
   init(file: String) { self.file = file }
 

@@ -108,6 +108,15 @@ struct YAMLBillReader {
         }
         let value = try builder.build(try builder.pull(), depth: 1)
         switch key {
+        case "title":
+          // What the reports are headed with: one line of text.
+          if header.title != nil { header.problems.append(.error(.repeatedTopKey("title"), at: keyLocation)) }
+          if case .scalar(let text, _) = value.kind, !value.isNull {
+            header.title = text
+          } else if !value.isNull {
+            header.problems.append(
+              .error(.notSingleValue(key: "title", shape: value.shapeDescription), at: keyLocation))
+          }
         case "version", "defaults", "people", "rates":
           if billsSeen || paymentsSeen {
             emit(
@@ -136,7 +145,7 @@ struct YAMLBillReader {
         case _ where key.hasPrefix("x-"):
           continue
         default:
-          let known = ["version", "defaults", "people", "rates", "bills", "payments"]
+          let known = ["version", "title", "defaults", "people", "rates", "bills", "payments"]
           let guess = Spelling.suggestion(for: key, among: known)
           header.problems.append(.error(.unknownTopKey(key, guess: guess), at: keyLocation))
         }
@@ -265,10 +274,14 @@ struct YAMLBillReader {
         header.cashRounding = cashRounding(value)
         continue
       }
+      if name == "whole_units" {
+        header.wholeUnits = headerValue(value, keyLocation: keyLocation)
+        continue
+      }
       guard let key = BillKey(name: name), BillField.defaultKeys.contains(name) else {
         header.problems.append(
           BillRules.unknownKey(
-            name, allowed: BillField.defaultKeys + ["cash_rounding"], place: "defaults", at: keyLocation
+            name, allowed: BillField.defaultKeys + ["cash_rounding", "whole_units"], place: "defaults", at: keyLocation
           ).0)
         continue
       }

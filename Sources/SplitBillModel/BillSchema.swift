@@ -103,7 +103,26 @@ package enum BillSchema {
                   .object([("type", .array([.string("string"), .string("number")]))])
                 ),
               ])
-            )
+            ),
+            (
+              "whole_units",
+              .object([
+                (
+                  "description",
+                  .string("Currencies this file keeps in whole units (the forint in cash), such as [HUF].")
+                ),
+                (
+                  "oneOf",
+                  .array([
+                    .object([("type", .string("string")), ("pattern", .string("^[A-Za-z]{3}$"))]),
+                    .object([
+                      ("type", .string("array")),
+                      ("items", .object([("type", .string("string")), ("pattern", .string("^[A-Za-z]{3}$"))])),
+                    ]),
+                  ])
+                ),
+              ])
+            ),
           ])
       ),
       ("additionalProperties", .bool(false)),
@@ -129,6 +148,13 @@ package enum BillSchema {
         "properties",
         .object([
           ("version", .object([("enum", .array([.integer(1), .string("1")]))])),
+          (
+            "title",
+            .object([
+              ("type", .string("string")),
+              ("description", .string("What the reports are headed with (else the file's name).")),
+            ])
+          ),
           ("defaults", .object([("$ref", .string("#/$defs/defaults"))])),
           (
             "people",

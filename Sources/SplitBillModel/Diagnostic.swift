@@ -243,6 +243,11 @@ package enum Problem: Hashable, Sendable {
   /// A `# REVIEW` comment `scan` left on a bill that did not add up, not yet removed (warning):
   /// `note` is what it says.
   case receiptToReview(note: String)
+  /// A `whole_units` default that is not currency codes: what was found.
+  case wholeUnitsValue(String)
+  /// A record of a currency kept in whole units where an earlier record of the run kept it in
+  /// minor units, or the other way round.
+  case currencyUnitsDiffer(code: String, wholeHere: Bool, first: SourceLocation)
   /// A name listed twice under `key` (paid_by, shares).
   case repeatedName(key: String, name: String, first: SourceLocation)
   /// A name under `key` (paid_by, shares) without its amount.
@@ -413,6 +418,8 @@ package enum Problem: Hashable, Sendable {
     case .emptyPayer: return "paid_by.empty"
     case .headCountPaidByPerson: return "paid_by.head-count"
     case .receiptToReview: return "scan.review"
+    case .wholeUnitsValue: return "whole_units.invalid"
+    case .currencyUnitsDiffer: return "currency.units-differ"
     case .repeatedName(let key, _, _): return "\(key).repeated"
     case .namedAmountMissing(let key, _): return "\(key).amount"
     case .sharesWithDiners: return "shares.with-diners"
@@ -464,8 +471,11 @@ package enum Problem: Hashable, Sendable {
     case .invalidUTF8(let detail): return "invalid UTF-8 (\(detail)): the file must be UTF-8 text"
     case .unreadableText(let detail): return "cannot read the text: \(detail)"
     case .yamlSyntax(let problem, let context, let contextLine):
-      guard let context else { return "YAML syntax error: \(problem)" }
-      return "YAML syntax error: \(problem) (\(context) at line \(contextLine))"
+      let raw = context.map { "\(problem) (\($0) at line \(contextLine))" } ?? problem
+      guard let said = Self.yamlSyntaxInWords(problem, contextLine: context == nil ? nil : contextLine) else {
+        return "YAML syntax error: \(raw)"
+      }
+      return "YAML syntax error: \(said) (libyaml: \(raw))"
     case .yamlOutOfMemory: return "out of memory while parsing YAML"
     case .unexpectedEnd: return "unexpected end of the YAML stream"
     case .tooDeep(let limit): return "the YAML nests deeper than \(limit) levels"
@@ -599,6 +609,13 @@ package enum Problem: Hashable, Sendable {
       guard let guess else { return message + " (\(EchoedText.list(roster)))" }
       return message + "; did you mean '\(EchoedText.quote(guess))'?"
     case .emptyPayer: return "paid_by is empty: expected a name"
+    case .wholeUnitsValue(let found):
+      return "whole_units is \(found): expected currency codes kept in whole units, such as whole_units: [HUF]"
+    case .currencyUnitsDiffer(let code, let wholeHere, let first):
+      let here = wholeHere ? "in whole units" : "in minor units"
+      let there = wholeHere ? "in minor units" : "in whole units"
+      return
+        "\(code) is kept \(here) here but \(there) at \(first): a run keeps a currency one way; declare it once for every file (--whole-units \(code), or whole-units: \(code) in the configuration)"
     case .receiptToReview(let note):
       let said = note.isEmpty ? "" : " ('\(EchoedText.quote(note))')"
       return
@@ -711,6 +728,38 @@ package enum Problem: Hashable, Sendable {
       let example = Money(minorUnits: 5 * max(1, currency.minorUnitsPerMajor / 100), currency: currency)
       return "cash_rounding for \(currency.code) is \(shape): expected a positive amount in \(currency.code)'s digits, "
         + "such as \(example.decimalString)"
+    }
+  }
+
+  /// libyaml's commonest syntax errors (indentation, nearly always) said in this tool's words,
+  /// with the likely fix; `nil` for the others, which stay in libyaml's words.
+  static func yamlSyntaxInWords(_ problem: String, contextLine: Int?) -> String? {
+    let started = contextLine.map { " (the one started at line \($0))" } ?? ""
+    switch problem {
+    case "mapping values are not allowed in this context":
+      return
+        "a 'key: value' where none can start: this line is indented deeper than the keys above it, "
+        + "or a value holds ': ' (line the keys of one mapping up, or quote the value: \"Dinner: good\")"
+    case "did not find expected key":
+      return
+        "this line is not indented like the mapping it belongs to\(started): line the keys of one bill up "
+        + "under each other, and start each list item with '- ' under the others"
+    case "did not find expected '-' indicator":
+      return "a list item is not indented like its list\(started): start each '- ' under the others"
+    case "found character that cannot start any token":
+      return
+        "a character that cannot start a YAML value here: a tab (YAML indents with spaces only), "
+        + "or a value starting with @ or ` (quote it)"
+    case "did not find expected ',' or '}'":
+      return "a '{...}' mapping is not closed\(started): end it with '}', with ',' between its 'key: value' pairs"
+    case "did not find expected ',' or ']'":
+      return "a '[...]' list is not closed\(started): end it with ']', with ',' between its items"
+    case "could not find expected ':'":
+      return "a key without its ':'\(started): write 'key: value'"
+    case "found unexpected end of stream":
+      return "the file ends inside a quoted value\(started): close the quote"
+    default:
+      return nil
     }
   }
 
@@ -871,6 +920,8 @@ package enum Problem: Hashable, Sendable {
       "warning: a name that looks like an earlier one (case, accents, one or two edits), without a roster"
     ),
     ("scan.review", "warning: a `# REVIEW` comment `scan` left on a bill that did not add up, not yet removed"),
+    ("whole_units.invalid", "a whole_units default that is not a list of currency codes"),
+    ("currency.units-differ", "a currency kept in whole units in one file and in minor units in another of the run"),
     ("payment.shape", "a payment that is not a mapping"),
     ("payment.unknown-key", "a key outside the payment format (with a did-you-mean)"),
     ("payment.duplicate-key", "a key given twice in a payment"),

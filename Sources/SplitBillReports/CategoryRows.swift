@@ -33,7 +33,7 @@ package struct CategoryTable: Sendable {
   }
 
   /// `units` in the table's currency, as a decimal.
-  package func money(_ units: Int64) -> String { Money(minorUnits: units, currency: currency).decimalString }
+  package func money(_ units: Int64) -> String { Money(minorUnits: units, currency: currency).groupedString }
 
   /// `part` as a percentage of `whole` to one decimal, halves up (`41.3%`); `–` when `whole` is
   /// not positive.

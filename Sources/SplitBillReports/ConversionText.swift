@@ -30,10 +30,10 @@ enum ConversionRows {
       // -7981.67 HUF → -20.23` (without the first arrow it read as if both became -20.23).
       let parts = person.parts.map { part in
         let note = part.isExchangeDifference ? " (exchange difference)" : ""
-        return "\(part.original) → \(part.converted.decimalString)\(note)"
+        return "\(part.original.groupedString) \(part.original.currency.code) → \(part.converted.groupedString)\(note)"
       }
       return [
-        person.person, parts.isEmpty ? "0" : parts.joined(separator: ", "), person.balance.decimalString,
+        person.person, parts.isEmpty ? "0" : parts.joined(separator: ", "), person.balance.groupedString,
         person.absorbed == 0
           ? "" : Money(minorUnits: Int64(person.absorbed), currency: conversion.currency).description,
       ]

@@ -45,7 +45,7 @@ enum HTMLCharts {
     let half = (width - labelWidth) / 2 - 70
     let largest = people.map { $0.closing.magnitude }.max() ?? 0
     let height = rowHeight * people.count + 8
-    let money = { (units: Int64) in Money(minorUnits: units, currency: currency).decimalString }
+    let money = { (units: Int64) in Money(minorUnits: units, currency: currency).groupedString }
     var body = ["<line class=\"axis-line\" x1=\"\(middle)\" y1=\"0\" x2=\"\(middle)\" y2=\"\(height)\"/>"]
     for (index, person) in people.enumerated() {
       let y = 4 + index * rowHeight
@@ -96,7 +96,7 @@ enum HTMLCharts {
     let span = width - labelWidth - 110
     let largest = people.map { max($0.consumed, $0.paid) }.max() ?? 0
     let height = rowHeight * people.count + 28
-    let money = { (units: Int64) in Money(minorUnits: units, currency: currency).decimalString }
+    let money = { (units: Int64) in Money(minorUnits: units, currency: currency).groupedString }
     var body = [
       "<rect class=\"bar-consumed\" x=\"\(labelWidth)\" y=\"4\" width=\"12\" height=\"12\"/>"
         + "<text x=\"\(labelWidth + 16)\" y=\"15\">consumed</text>"
@@ -114,17 +114,29 @@ enum HTMLCharts {
           + "<rect class=\"bar-paid\" x=\"\(labelWidth)\" y=\"\(y + 18)\" width=\"\(paid)\" height=\"14\"/>"
           + "<text x=\"\(labelWidth + paid + 6)\" y=\"\(y + 30)\">\(money(person.paid))</text>")
     }
-    let rows = people.map { [$0.person, money($0.consumed), money($0.paid), money($0.paid - $0.consumed)] }
+    // The balance as the report has it (what was carried in, plus paid less shares of paid
+    // bills, plus payments sent, less received), with the payments and the opening shown when
+    // there are any: `paid − consumed` is no balance once a payment or an unpaid bill is in.
+    // The last column is the closing balance, the one the balances' chart shows beside it.
+    let payments = people.contains { $0.sent != 0 || $0.received != 0 }
+    let opening = people.contains { $0.opening != 0 }
+    let rows = people.map { person in
+      [person.person] + (opening ? [money(person.opening)] : []) + [money(person.consumed), money(person.paid)]
+        + (payments ? [money(person.sent), money(person.received)] : []) + [money(person.closing)]
+    }
+    let headings =
+      ["person"] + (opening ? ["opening"] : []) + ["consumed", "paid"] + (payments ? ["sent", "received"] : [])
+      + ["balance"]
     return figure(
       id: "consumption-\(currency.code)", title: "Consumed and paid in \(currency.code)",
       description: "Two bars a person: what their shares came to, and what they paid for bills.", width: width,
-      height: height, body: body, table: table(["person", "consumed", "paid", "paid − consumed"], rows))
+      height: height, body: body, table: table(headings, rows))
   }
 
   /// Each person's balance at the end of each week, a line a person.
   static func timeline(_ series: WeeklyBalances) -> String {
     let escape = { HTMLReportWriter<StringSink>.escape($0) }
-    let money = { (units: Int64) in Money(minorUnits: units, currency: series.currency).decimalString }
+    let money = { (units: Int64) in Money(minorUnits: units, currency: series.currency).groupedString }
     let left = 80
     let right = 130
     let top = 12
@@ -172,14 +184,16 @@ enum HTMLCharts {
             + "\(escape(person.person)) \(money(last))</text>")
       }
     }
-    let headings = ["week of"] + series.people.map(\.person)
+    let headings = [series.byDay ? "day" : "week of"] + series.people.map(\.person)
     let rows = series.mondays.indices.map { week in
       ["\(series.mondays[week])"] + series.people.map { money($0.balances[week]) }
     }
     return figure(
-      id: "timeline-\(series.currency.code)", title: "Balances week by week in \(series.currency.code)",
-      description:
-        "A line a person: where they stood at the end of each week (Monday to Sunday), above zero owed, below it owing.",
+      id: "timeline-\(series.currency.code)",
+      title: "Balances \(series.byDay ? "day" : "week") by \(series.byDay ? "day" : "week") in \(series.currency.code)",
+      description: series.byDay
+        ? "A line a person: where they stood at the end of each day, above zero owed, below it owing."
+        : "A line a person: where they stood at the end of each week (Monday to Sunday), above zero owed, below it owing.",
       width: width, height: height, body: body, table: table(headings, rows))
   }
 

@@ -50,7 +50,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     room += headCountCell?.utf8.count ?? 0
     bills.append { bytes in
       bytes.append(atMost: room) { out in
-        func money(_ units: Int64) { DecimalText.write(units, scale: currency.exponent, to: &out) }
+        func money(_ units: Int64) { DecimalText.writeGrouped(units, scale: currency.exponent, to: &out) }
         out.write("<tr><td><b>")
         Self.writeEscaped(bill.id, to: &out)
         out.write("</b><div class=\"source\">")
@@ -129,8 +129,8 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     var out = [
       "<!DOCTYPE html>", "<html lang=\"en\">", "<head>", "<meta charset=\"utf-8\">",
       "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
-      "<title>splitbill report</title>", "<style>\(Self.style)\n\(HTMLCharts.style)</style>", "</head>", "<body>",
-      "<h1>splitbill report</h1>",
+      "<title>\(Self.escape(summary.heading))</title>", "<style>\(Self.style)\n\(HTMLCharts.style)</style>", "</head>",
+      "<body>", "<h1>\(Self.escape(summary.heading))</h1>",
     ]
     var counted = plural(summary.billCount, "bill")
     if !summary.payments.isEmpty { counted += ", \(plural(summary.payments.count, "payment"))" }
@@ -165,7 +165,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
       out.append("<ul class=\"transfers\">")
       for transfer in settlement.transfers {
         out.append(
-          "<li><b>\(Self.escape(transfer.from))</b> pays <b>\(Self.escape(transfer.to))</b> <span class=\"num\">\(transfer.amount.decimalString) \(settlement.currency.code)</span></li>"
+          "<li><b>\(Self.escape(transfer.from))</b> pays <b>\(Self.escape(transfer.to))</b> <span class=\"num\">\(transfer.amount.groupedString) \(settlement.currency.code)</span></li>"
         )
       }
       out.append("</ul>")
@@ -235,7 +235,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
       for record in summary.payments {
         let payment = record.payment
         out.append(
-          "<tr><td>\(Self.escape(record.id))</td><td>\(record.date?.description ?? "")</td><td>\(Self.escape(payment.from))</td><td>\(Self.escape(payment.to))</td><td class=\"num\">\(payment.amount.decimalString) \(payment.currency.code)</td><td>\(Self.escape(record.notes ?? ""))</td></tr>"
+          "<tr><td>\(Self.escape(record.id))</td><td>\(record.date?.description ?? "")</td><td>\(Self.escape(payment.from))</td><td>\(Self.escape(payment.to))</td><td class=\"num\">\(payment.amount.groupedString) \(payment.currency.code)</td><td>\(Self.escape(record.notes ?? ""))</td></tr>"
         )
       }
       out.append("</tbody></table>")
@@ -246,7 +246,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
       "<table><thead><tr><th>Currency</th><th>Bills</th><th>Amounts</th><th>Tips</th><th>Totals</th><th>Shares</th><th>Paid</th><th>Balances</th><th>Absorbed</th></tr></thead><tbody>"
     )
     for totals in summary.totals {
-      let money = { (units: Int64) in Money(minorUnits: units, currency: totals.currency).decimalString }
+      let money = { (units: Int64) in Money(minorUnits: units, currency: totals.currency).groupedString }
       out.append(
         "<tr><td>\(totals.currency.code)</td><td class=\"num\">\(totals.bills)</td><td class=\"num\">\(money(totals.amounts))</td><td class=\"num\">\(money(totals.tips))</td><td class=\"num\">\(money(totals.totals))</td><td class=\"num\">\(money(totals.shares))</td><td class=\"num\">\(money(totals.paid))</td><td class=\"num\">\(money(totals.balances))</td><td class=\"num\">\(totals.absorbed)</td></tr>"
       )

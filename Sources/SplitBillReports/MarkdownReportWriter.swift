@@ -92,7 +92,7 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
   }
 
   package mutating func finish(_ summary: ReportSummary) {
-    var out = ["## splitbill report", ""]
+    var out = ["## " + Self.escape(summary.heading), ""]
     var line = "**\(plural(summary.billCount, "bill"))**"
     if !summary.payments.isEmpty { line += ", **\(plural(summary.payments.count, "payment"))**" }
     line += " in \(plural(summary.totals.count, "currency", "currencies"))"

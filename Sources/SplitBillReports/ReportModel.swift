@@ -58,6 +58,12 @@ package struct ReportSummary: Sendable {
   package var convertedCategories: [CategoryTotals]?
   /// Each person's balance week by week, per currency (only when an HTML report is written).
   package var weeklyBalances: [WeeklyBalances] = []
+  /// What the report is headed with: the first file's `title:`, else the one input's name
+  /// (`trip.yaml`); `nil` for several inputs without a title.
+  package var title: String?
+  /// The heading: ``title``, else `splitbill report`.
+  package var heading: String { title.map { $0.isEmpty ? "splitbill report" : $0 } ?? "splitbill report" }
+
   /// `# REVIEW` marks `scan` left in the input on bills that did not add up (`scan.review`).
   package var marksToReview = 0
 

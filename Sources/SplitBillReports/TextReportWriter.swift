@@ -74,18 +74,18 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
       nameWidth = max(nameWidth, TerminalText.width(name))
       if let part = split.part(of: share) {
         // An exact share: "part 12.50", its part of the amount before tip.
-        weightWidth = max(weightWidth, 5 + DecimalText.length(part.minorUnits, scale: currency.exponent))
+        weightWidth = max(weightWidth, 5 + DecimalText.groupedLength(part.minorUnits, scale: currency.exponent))
       } else if weighted {
         weightWidth = max(weightWidth, 1 + DecimalText.trimmedLength(share.weight.tenThousandths, scale: 4))
       }
-      amountWidth = max(amountWidth, DecimalText.length(share.amount.minorUnits, scale: currency.exponent))
+      amountWidth = max(amountWidth, DecimalText.groupedLength(share.amount.minorUnits, scale: currency.exponent))
       room += name.utf8.count + 160
     }
     room += split.shares.count * (nameWidth + weightWidth + amountWidth)
     let color = color
     sink.append { bytes in
       bytes.append(atMost: room) { out in
-        func money(_ units: Int64) { DecimalText.write(units, scale: currency.exponent, to: &out) }
+        func money(_ units: Int64) { DecimalText.writeGrouped(units, scale: currency.exponent, to: &out) }
         if color { out.write("\u{1B}[1m") }
         out.write(utf8: id)
         if color { out.write("\u{1B}[0m") }
@@ -159,14 +159,14 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
           if let part = split.part(of: share) {
             out.write("part ")
             money(part.minorUnits)
-            out.write(spaces: weightWidth - 5 - DecimalText.length(part.minorUnits, scale: currency.exponent))
+            out.write(spaces: weightWidth - 5 - DecimalText.groupedLength(part.minorUnits, scale: currency.exponent))
           } else if weighted {
             out.write("×")
             DecimalText.writeTrimmed(share.weight.tenThousandths, scale: 4, to: &out)
             out.write(spaces: weightWidth - 1 - DecimalText.trimmedLength(share.weight.tenThousandths, scale: 4))
           }
           out.write("  ")
-          out.write(spaces: amountWidth - DecimalText.length(share.amount.minorUnits, scale: currency.exponent))
+          out.write(spaces: amountWidth - DecimalText.groupedLength(share.amount.minorUnits, scale: currency.exponent))
           money(share.amount.minorUnits)
           if share.absorbed > 0 {
             out.write(color ? "  \u{1B}[33m◀ +" : "  ◀ +")
@@ -205,7 +205,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
         let payment = record.payment
         table.rows.append([
           TerminalText.sanitize(record.id), record.date?.description ?? "", TerminalText.sanitize(payment.from),
-          "paid", TerminalText.sanitize(payment.to), payment.amount.decimalString, payment.currency.code,
+          "paid", TerminalText.sanitize(payment.to), payment.amount.groupedString, payment.currency.code,
         ])
       }
       lines += table.lines(indent: "  ")
@@ -271,7 +271,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
       for transfer in settlement.transfers {
         table.rows.append([
           TerminalText.sanitize(transfer.from), "pays", TerminalText.sanitize(transfer.to),
-          transfer.amount.decimalString, settlement.currency.code,
+          transfer.amount.groupedString, settlement.currency.code,
         ])
       }
       lines += table.lines(indent: "    ")
@@ -288,7 +288,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     var table = TextTable(alignments: [.left, .right, .right, .right, .right, .right, .right, .right])
     table.rows.append(["", "bills", "amounts", "tips", "totals", "shares", "paid", "absorbed"])
     for totals in summary.totals {
-      let money = { (units: Int64) in Money(minorUnits: units, currency: totals.currency).decimalString }
+      let money = { (units: Int64) in Money(minorUnits: units, currency: totals.currency).groupedString }
       table.rows.append([
         totals.currency.code, String(totals.bills), money(totals.amounts), money(totals.tips), money(totals.totals),
         money(totals.shares), money(totals.paid), String(totals.absorbed),
@@ -343,7 +343,7 @@ struct PeopleColumns {
 
   /// `person`'s figures under ``names``: money in the currency's digits, absorbed units a count.
   func values(_ person: PersonTotals) -> [String] {
-    let money = { (units: Int64) in Money(minorUnits: units, currency: person.currency).decimalString }
+    let money = { (units: Int64) in Money(minorUnits: units, currency: person.currency).groupedString }
     var values = period ? [money(person.opening)] : []
     values += [money(person.consumed), money(person.paid)]
     if payments { values += [money(person.sent), money(person.received)] }

@@ -149,7 +149,10 @@ import Testing
     let paymentProperties = try #require(defs["payment"]?["properties"] as? [String: Any])
     #expect(Set(paymentProperties.keys) == ["id", "date", "from", "to", "amount", "currency", "notes"])
     let defaultProperties = try #require(defs["defaults"]?["properties"] as? [String: Any])
-    #expect(Set(defaultProperties.keys) == ["currency", "tip", "category", "leftover", "rounding", "cash_rounding"])
+    #expect(
+      Set(defaultProperties.keys) == [
+        "currency", "tip", "category", "leftover", "rounding", "cash_rounding", "whole_units",
+      ])
   }
 
   /// The samples and the starter validate against the schema with Python's jsonschema (CI installs it).

@@ -1,5 +1,8 @@
 import Foundation
+import SplitBillCore
 import SplitBillFiles
+import SplitBillReports
+import SplitBillText
 import Testing
 
 @testable import SplitBillCLI
@@ -421,11 +424,11 @@ import Testing
     let file = try write(Self.forints, "trip.yaml", in: directory)
     let report = await runCLI(["report", file, "--cash-rounding", "HUF=5"])
     #expect(report.code == 0, "\(report.stderr)")
-    #expect(report.stdout.contains("Chloé  pays  Ana  12255.00  HUF"), "\(report.stdout)")
+    #expect(report.stdout.contains("Chloé  pays  Ana  12,255.00  HUF"), "\(report.stdout)")
     #expect(report.stdout.contains("Chloé  pays  Ben  3.33  EUR"))
     #expect(!report.stdout.contains("EUR transfers in multiples"))
     let both = await runCLI(["report", file, "--cash-rounding", "HUF=10, EUR=0.05"])
-    #expect(both.stdout.contains("Chloé  pays  Ana  12250.00  HUF"))
+    #expect(both.stdout.contains("Chloé  pays  Ana  12,250.00  HUF"))
     #expect(both.stdout.contains("Chloé  pays  Ben  3.30  EUR"), "\(both.stdout)")
     for refused in ["HUF=5,XXQ=1", "5,HUF=5", "HUF=0.001", "HUF=5,HUF=10"] {
       #expect(await runCLI(["report", file, "--cash-rounding", refused]).code == 64, "\(refused)")
@@ -435,7 +438,167 @@ import Testing
         to: directory.appendingPathComponent("splitbill.yaml"), atomically: true, encoding: .utf8)
       let configured = try runProcess(
         try builtBinary().path, ["report", "trip.yaml"], environment: ["PATH": "/usr/bin:/bin"], directory: directory)
-      #expect(configured.stdout.contains("Chloé  pays  Ana  12255.00  HUF"), "\(configuration): \(configured.stderr)")
+      #expect(configured.stdout.contains("Chloé  pays  Ana  12,255.00  HUF"), "\(configuration): \(configured.stderr)")
     }
+  }
+
+  static let shortTrip = """
+    version: 1
+    title: Five days in Budapest
+    defaults: {tip: 0, currency: HUF}
+    people: [Ana, Ben]
+    bills:
+      - {id: a, date: 2026-11-02, amount: 1234567, diners: [Ana, Ben], paid_by: Ana}
+      - {id: b, date: 2026-11-04, amount: 30000, diners: [Ana, Ben]}
+      - {id: c, date: 2026-11-06, amount: 60000, diners: [Ana, Ben], paid_by: Ben}
+    payments:
+      - {id: p, date: 2026-11-05, from: Ben, to: Ana, amount: 100000}
+
+    """
+
+  /// The HTML report of a short trip with payments: headed by the file's title, balances day by
+  /// day, the consumption table's balance the one the balances' chart shows, amounts grouped.
+  @Test func theHTMLReportOfAGroupSaysWhatTheFiguresSay() async throws {
+    let directory = try scratchDirectory()
+    let file = try write(Self.shortTrip, "budapest.yaml", in: directory)
+    let html = await runCLI(["report", file, "--format", "html"])
+    #expect(html.code == 0, "\(html.stderr)")
+    #expect(html.stdout.contains("<title>Five days in Budapest</title>"))
+    #expect(html.stdout.contains("<h1>Five days in Budapest</h1>"))
+    #expect(html.stdout.contains("Balances day by day in HUF"), "a 5-day trip drawn by week")
+    #expect(!html.stdout.contains("Balances week by week"))
+    // Ana paid 1,234,567.00, had half of it and of Ben's 60,000.00, and received 100,000.00; the
+    // bill nobody paid is in what she consumed, not in her balance.
+    #expect(html.stdout.contains("1,234,567.00"))
+    #expect(html.stdout.contains("<th>balance</th>") && !html.stdout.contains("paid − consumed"))
+    let balance = "487,283.50"  // 1,234,567.00 − 617,283.50 − 30,000.00 − 100,000.00
+    #expect(html.stdout.components(separatedBy: balance).count - 1 >= 2, "the balance in both tables")
+    let text = await runCLI(["report", file])
+    #expect(text.stdout.contains("1,234,567.00 HUF + tip 0% 0.00 = 1,234,567.00 HUF"), "\(text.stdout)")
+    #expect(text.stdout.contains(balance))
+    // Programs get plain numbers.
+    let json = await runCLI(["report", file, "--format", "json"])
+    #expect(json.stdout.contains("\"1234567.00\"") && !json.stdout.contains("1,234,567"))
+    let markdown = await runCLI(["report", file, "--format", "markdown"])
+    #expect(markdown.stdout.hasPrefix("## Five days in Budapest\n"))
+    // Without a title, the file's name.
+    let untitled = try write(
+      Self.shortTrip.replacingOccurrences(of: "title: Five days in Budapest\n", with: ""), "trip.yaml", in: directory)
+    #expect((await runCLI(["report", untitled, "--format", "html"])).stdout.contains("<h1>trip.yaml</h1>"))
+  }
+
+  @Test func groupedAmounts() {
+    let cases: [(Int64, Int, String)] = [
+      (0, 2, "0.00"), (99_999, 2, "999.99"), (100_000, 2, "1,000.00"), (-123_456_789, 2, "-1,234,567.89"),
+      (1_000, 0, "1,000"), (-999, 0, "-999"), (1_234_567_890, 3, "1,234,567.890"),
+      (Int64.min, 0, "-9,223,372,036,854,775,808"),
+      (Int64.max, 4, "922,337,203,685,477.5807"), (5, 4, "0.0005"),
+    ]
+    for (units, scale, expected) in cases {
+      #expect(DecimalText.grouped(units, scale: scale) == expected)
+      #expect(DecimalText.groupedLength(units, scale: scale) == expected.utf8.count)
+    }
+  }
+
+  /// Help fits 80 columns when it is not on a terminal, the width given when it is.
+  @Test func helpIsWrappedToTheTerminal() async throws {
+    for command in ["report", "check", "add", "balance", "import", "scan", "calc", "suggest", "init", "completions"] {
+      let help = await runCLI([command, "--help"])
+      let long = help.stdout.split(separator: "\n").filter { TerminalText.width(String($0)) > 80 }
+      #expect(long.isEmpty, "\(command): \(long)")
+    }
+    #expect((await runCLI(["help"])).stdout.split(separator: "\n").allSatisfy { TerminalText.width(String($0)) <= 80 })
+    var context = CommandContext(
+      stdout: StringSink(), stderr: StringSink(), environment: ["COLUMNS": "60"], stdoutIsTerminal: true)
+    _ = await SplitBillCommandLine.run(["import", "--help"], context: &context)
+    let narrow = (context.stdout as? StringSink)?.text ?? ""
+    // (A word longer than the width, a path, stands alone on its line.)
+    let over = narrow.split(separator: "\n").filter {
+      TerminalText.width(String($0)) > 60 && $0.trimmingCharacters(in: .whitespaces).contains(" ")
+    }
+    #expect(over.isEmpty, "\(over)")
+    // The words are all there: wrapping moves them, never drops them.
+    let wide = await runCLI(["import", "--help"])
+    let words = { (text: String) in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\\" }) }
+    #expect(words(narrow) == words(wide.stdout))
+  }
+
+  @Test func aMistypedOptionGetsADidYouMean() async {
+    let cut = await runCLI(["report", "samples/trip.yaml", "--settle"])
+    #expect(cut.code == 64)
+    #expect(cut.stderr.contains("unknown option '--settle'; did you mean '--settle-in'?"), "\(cut.stderr)")
+    let typo = await runCLI(["report", "samples/trip.yaml", "--setle-in", "EUR"])
+    #expect(typo.stderr.contains("did you mean '--settle-in'?"))
+  }
+
+  /// Fish shows a value's description in parentheses: it says what the option is for.
+  @Test func fishCompletionsDescribeValues() async {
+    let fish = await runCLI(["completions", "fish"]).stdout
+    #expect(fish.contains("'half-up' 'Default tip rounding'"))
+    #expect(fish.contains("'json' 'report format'"))
+    #expect(!fish.contains("'json' 'format'") && !fish.contains("'auto' 'when'"))
+  }
+
+  /// An indentation mistake is said in this tool's words, located, with the likely fix.
+  @Test func aYAMLIndentationMistakeIsSaidPlainly() async throws {
+    let file = try write("bills:\n  - amount: 5\n     tip: 1\n", "bills.yaml", in: try scratchDirectory())
+    let checked = await runCLI(["check", file])
+    #expect(checked.stdout.contains("bills.yaml:3:9: error: YAML syntax error: a 'key: value' where none can start"))
+    #expect(checked.stdout.contains("indented deeper than the keys above it"))
+    let list = try write("bills:\n- amount: 5\n  - amount: 6\n", "list.yaml", in: try scratchDirectory())
+    #expect((await runCLI(["check", list])).stdout.contains("is not indented like the mapping it belongs to"))
+  }
+
+  static let wholeForints = """
+    version: 1
+    defaults: {tip: 0, currency: HUF, whole_units: [HUF]}
+    people: [Ana, Ben, Chloé]
+    bills:
+      - id: dinner
+        date: 2026-11-01
+        diners: [Ana, Ben, Chloé]
+        paid_by: Ana
+        service: 13%
+        receipt_total: 36770
+        items:
+          - {name: Goulash, price: 32540}
+      - {id: lunch, date: 2026-11-02, amount: 10.00, currency: EUR, diners: [Ana, Ben, Chloé], paid_by: Ben}
+    payments:
+      - {id: p, date: 2026-11-03, from: Ben, to: Ana, amount: 1000}
+
+    """
+
+  /// Forints kept in whole units: a 13 % service charge is whole forints, the printed total is
+  /// taken, shares and transfers are whole; euros keep their cents.
+  @Test func aCurrencyKeptInWholeUnits() async throws {
+    let directory = try scratchDirectory()
+    let file = try write(Self.wholeForints, "budapest.yaml", in: directory)
+    let checked = await runCLI(["check", file, "--strict"])
+    #expect(checked.code == 0, "\(checked.stdout)")
+    let report = await runCLI(["report", file])
+    #expect(report.code == 0, "\(report.stderr)")
+    #expect(report.stdout.contains("service 13% 4230 = 36770 (receipt total as printed)"), "\(report.stdout)")
+    #expect(report.stdout.contains("Ben    pays  Ana  11,257  HUF"))
+    #expect(report.stdout.contains("Chloé  pays  Ana  12,256  HUF"))
+    #expect(report.stdout.contains("Ana    pays  Ben  3.34  EUR"))
+    let json = await runCLI(["report", file, "--format", "json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let settlements = try #require(object["settlements"] as? [[String: Any]])
+    let forints = settlements.filter { $0["currency"] as? String == "HUF" }.compactMap { $0["amount"] as? String }
+    #expect(forints == ["11257", "12256"])
+    // Without the declaration, the same service is 4230.20 and the printed total is refused.
+    let cents = try write(
+      Self.wholeForints.replacingOccurrences(of: ", whole_units: [HUF]", with: ""), "cents.yaml", in: directory)
+    let refused = await runCLI(["check", cents])
+    #expect(refused.code == 1)
+    #expect(refused.stdout.contains("receipt_total"), "\(refused.stdout)")
+    // The run's declaration (the command line's, the configuration's) does the same.
+    #expect((await runCLI(["check", cents, "--whole-units", "HUF", "--strict"])).code == 0)
+    // A run never keeps one currency two ways.
+    let mixed = await runCLI(["check", cents, file])
+    #expect(mixed.code == 1)
+    #expect(mixed.stdout.contains("error: HUF is kept in whole units here but in minor units at"), "\(mixed.stdout)")
+    #expect(mixed.stdout.contains("currency.units-differ") || mixed.stdout.contains("declare it once for every file"))
+    #expect((await runCLI(["check", file, "--whole-units", "XXQ"])).code == 64)
   }
 }

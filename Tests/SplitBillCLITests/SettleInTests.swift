@@ -82,7 +82,7 @@ struct SettleInTests {
   @Test func everyPartOfAConvertedBalanceShowsItsConversion() throws {
     let trip = packageRoot.appendingPathComponent("samples/trip.yaml").path
     let outcome = try runBinary(["report", trip, "--settle-in", "EUR"])
-    #expect(outcome.stdout.contains("Ana     -65.95 EUR → -65.95, 65660 JPY → 406.62     340.67"), "\(outcome.stdout)")
+    #expect(outcome.stdout.contains("Ana     -65.95 EUR → -65.95, 65,660 JPY → 406.62     340.67"), "\(outcome.stdout)")
   }
 
   /// Sums past 64 bits are located errors, never exit 70: the largest EUR amount settled in LBP

@@ -144,10 +144,11 @@ struct ShellTests {
     #expect(parsed.count == specs.count)
     #expect(parsed.contains { $0.hasPrefix("*--rates[") && $0.hasSuffix(":FILE:_files -g \"*.(csv|yaml|yml)\"") })
 
-    // Each value of a choice is described by the value's name; the option's help is given once.
+    // Each value of a choice is described by what the option is for, in a few words (the
+    // command and the value's name when the help starts with the values); the help is given once.
     let fish = try runBinary(["completions", "fish"]).stdout.split(separator: "\n")
     let format = try #require(fish.first { $0.contains("subcommand_from report") && $0.contains(" -l format ") })
-    #expect(format.contains("-a \"(printf '%s\\t%s\\n' 'text' 'format' 'json' 'format' "), "\(format)")
+    #expect(format.contains("-a \"(printf '%s\\t%s\\n' 'text' 'report format' 'json' 'report format' "), "\(format)")
     #expect(format.components(separatedBy: "text (default)").count == 2)
   }
 

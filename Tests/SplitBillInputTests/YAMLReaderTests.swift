@@ -85,11 +85,13 @@ struct DiagnosticCase: Sendable, CustomTestStringConvertible {
       ]),
     DiagnosticCase(
       id: "syntax error", text: "bills:\n  - amount: 5\n     tip: 1\n",
-      expected: ["3:9: error: YAML syntax error: mapping values are not allowed in this context"]),
+      expected: [
+        "3:9: error: YAML syntax error: a 'key: value' where none can start: this line is indented deeper than the keys above it, or a value holds ': ' (line the keys of one mapping up, or quote the value: \"Dinner: good\") (libyaml: mapping values are not allowed in this context)"
+      ]),
     DiagnosticCase(
       id: "unterminated flow", text: "- {amount: 5, tip: 1, diners: [Ana\n",
       expected: [
-        "2:1: error: YAML syntax error: did not find expected ',' or ']' (while parsing a flow sequence at line 1)"
+        "2:1: error: YAML syntax error: a '[...]' list is not closed (the one started at line 1): end it with ']', with ',' between its items (libyaml: did not find expected ',' or ']' (while parsing a flow sequence at line 1))"
       ]),
     DiagnosticCase(
       id: "defaults after bills", text: "bills: []\ndefaults: {tip: 1}\n",

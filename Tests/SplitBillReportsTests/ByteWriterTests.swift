@@ -133,11 +133,11 @@ import Testing
     for share in split.shares {
       var mark = ""
       if share.absorbed > 0 {
-        mark = "◀ +" + Money(minorUnits: Int64(share.absorbed), currency: split.currency).decimalString + " absorbed"
+        mark = "◀ +" + Money(minorUnits: Int64(share.absorbed), currency: split.currency).groupedString + " absorbed"
         if color { mark = "\u{1B}[33m" + mark + "\u{1B}[0m" }
       }
       table.rows.append([
-        TerminalText.sanitize(share.person), weighted ? "×\(share.weight)" : "", share.amount.decimalString, mark,
+        TerminalText.sanitize(share.person), weighted ? "×\(share.weight)" : "", share.amount.groupedString, mark,
       ])
     }
     return table.lines(indent: "    ", trimmed: true)
