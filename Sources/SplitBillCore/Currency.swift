@@ -68,9 +68,9 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
   /// A currency is its code: the forint kept in whole units (``inWholeUnits``) is the forint, so
   /// rates and settlements find it; a run never holds amounts of one code in two exponents (the
   /// readers refuse a record that would mix them).
-  public static func == (lhs: Currency, rhs: Currency) -> Bool { lhs.letters == rhs.letters }
+  @inlinable public static func == (lhs: Currency, rhs: Currency) -> Bool { lhs.letters == rhs.letters }
 
-  public func hash(into hasher: inout Hasher) { hasher.combine(letters) }
+  @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(letters) }
 
   /// The same currency counted in whole units (exponent 0): what a group declares for a currency
   /// people pay without its minor unit (the forint in cash), so that amounts, tips, shares and

@@ -170,7 +170,8 @@ struct BillRules {
     if let text = try Self.text(.currency, fields, &policy) {
       currency = currencies.value(for: fields.bytes(text)) { try? Currency(code: fields.string(text)) }
       if currency == nil { currency = try parseCurrency(fields.string(text), at: fields.location(of: text), &policy) }
-      currency = currency.map(context.kept)
+      // (Not `map(context.kept)`: a method taken as a closure copies the context, a bill at a time.)
+      if let read = currency, !context.wholeUnits.isEmpty { currency = context.kept(read) }
       currencyKnown = currency != nil
     } else {
       switch context.currency {

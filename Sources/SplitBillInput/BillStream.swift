@@ -134,7 +134,9 @@ package struct BillStream {
   package private(set) var roster: [String]?
   /// Each currency the run met, as its first record kept it (its exponent: whole units or the
   /// ISO one) and where: a record that keeps it the other way is refused (``unitsDiffer``).
-  private var keptUnits: [(currency: Currency, exponent: Int, at: SourceLocation)] = []
+  private var keptCurrencies: [Currency] = []
+  /// Where each of ``keptCurrencies`` was first met (apart: the scan reads only the currencies).
+  private var keptAt: [SourceLocation] = []
   /// The first `title:` of the documents read: what reports are headed with.
   package private(set) var title: String?
   /// The currency the last document read gives its bills (its `defaults:`, else the command
@@ -515,7 +517,11 @@ package struct BillStream {
         return .invalid(InvalidBill(id: bill.id, source: bill.source, diagnostics: [differ]))
       }
       if knownRepeats == nil, let category = bill.category { note(category: (category, bill.source)) }
-      if bill.terms.diners.isAnonymous { warnOfHeadCountPayer(bill) }
+      if case .anonymous = bill.terms.diners {
+        warnOfHeadCountPayer(bill)
+      } else if case .itemized = bill.terms.diners {
+        if bill.terms.diners.isAnonymous { warnOfHeadCountPayer(bill) }
+      }
       if let knownRepeats {
         guard let diagnostic = knownRepeats.diagnostics[recordCount] else { return .valid(consume bill) }
         record(diagnostic, ofBill: true)
@@ -580,13 +586,27 @@ package struct BillStream {
   /// exponents would be added as if alike. `nil` when it agrees (or is the first).
   @inline(__always)
   private mutating func unitsDiffer(_ currency: Currency, at source: SourceLocation) -> Diagnostic? {
-    guard let first = keptUnits.first(where: { $0.currency == currency }) else {
-      keptUnits.append((currency, currency.exponent, source))
+    // A run has a currency or two: the last one met is nearly always the one.
+    if let last = keptCurrencies.last, last == currency, last.exponent == currency.exponent { return nil }
+    return unitsDifferSlowly(currency, at: source)
+  }
+
+  @inline(never)
+  private mutating func unitsDifferSlowly(_ currency: Currency, at source: SourceLocation) -> Diagnostic? {
+    guard let index = keptCurrencies.firstIndex(of: currency) else {
+      keptCurrencies.append(currency)
+      keptAt.append(source)
       return nil
     }
-    guard first.exponent != currency.exponent else { return nil }
+    let first = keptCurrencies[index]
+    guard first.exponent != currency.exponent else {
+      // Met again: moved last, where the next record of it looks first.
+      keptCurrencies.swapAt(index, keptCurrencies.count - 1)
+      keptAt.swapAt(index, keptAt.count - 1)
+      return nil
+    }
     return .error(
-      .currencyUnitsDiffer(code: currency.code, wholeHere: currency.exponent == 0, first: first.at), at: source)
+      .currencyUnitsDiffer(code: currency.code, wholeHere: currency.exponent == 0, first: keptAt[index]), at: source)
   }
 
   /// Warns of a bill a person paid whose diners are a head count: nobody named ate, so the
@@ -612,24 +632,12 @@ package struct BillStream {
       // Written on the stack; bytes suffice as the key: the payer's name is in NFC, the rest is ASCII.
       // The people and their parts too: two bills of one day, amount and payer for other people
       // (an import's `David buzios airbnb` and `Joe buzios airbnb`) are two bills.
-      var diners = bill.terms.diners
-      if case .itemized(let receipt) = diners { diners = receipt.diners }
-      var named: [Diner] = []
-      switch diners {
-      case .named(let list), .exact(let list): named = list
-      case .anonymous, .itemized: break
-      }
-      var room = Self.receiptKeyRoom(payer, bill.terms.amount) + 24
-      for diner in named { room += diner.name.utf8.count + 24 }
-      withScratchBytes(atMost: room) { key in
+      let people = Self.peopleFingerprint(bill.terms.diners)
+      withScratchBytes(atMost: Self.receiptKeyRoom(payer, bill.terms.amount) + 9) { key in
         Self.writeReceiptKey(date, bill.terms.amount, payer, to: &key)
         key.write(0x7C)
-        DecimalText.write(Int64(diners.count), scale: 0, to: &key)
-        for diner in named {
-          key.write(0x7C)
-          key.write(utf8: diner.name)
-          key.write(0x3D)
-          DecimalText.write(diner.weight.tenThousandths, scale: 0, to: &key)
+        for shift in stride(from: 56, through: 0, by: -8) {
+          key.write(UInt8(truncatingIfNeeded: people >> UInt64(shift)))
         }
       } read: { key in
         receipts.add(utf8: key, id: bill.id, ordinal: recordCount, location: bill.source)
@@ -718,6 +726,35 @@ package struct BillStream {
       }
       return .payment(payment)
     }
+  }
+
+  /// 64 bits that tell one bill's people and parts from another's (FNV-1a over the names' UTF-8,
+  /// NFC as read, the weights or parts, and the count): a receipt key holds them so that a bill of
+  /// the same day, amount and payer for other people is no duplicate, in 8 bytes however many
+  /// people there are. (Bytes read through spans: no string is copied or hashed as a `String`.)
+  @inline(__always)
+  static func peopleFingerprint(_ diners: borrowing Diners) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    func mix(_ word: UInt64) { hash = (hash ^ word) &* 0x100_0000_01b3 }
+    func mix(_ name: String) {
+      let bytes = name.utf8.span
+      for index in bytes.indices { mix(UInt64(bytes[index])) }
+      mix(0x1F)
+    }
+    mix(UInt64(diners.count))
+    switch diners {
+    case .named(let list), .exact(let list):
+      for index in list.indices {
+        mix(list[index].name)
+        mix(UInt64(bitPattern: list[index].weight.tenThousandths))
+      }
+    case .itemized(let receipt):
+      if case .named(let list) = receipt.diners {
+        for index in list.indices { mix(list[index].name) }
+      }
+    case .anonymous: break
+    }
+    return hash
   }
 
   /// The most bytes a receipt key with this payer and amount takes.

@@ -811,6 +811,10 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
       ]
     }
     if let stamp = summary.stamp { head.append("; generated \(stamp)") }
+    // Books without some records balance, but not to the group's real figures: said at the top.
+    if let incomplete = summary.coverage.note(see: "the errors on stderr") {
+      head.append("; INCOMPLETE: \(JournalSyntax.oneLine(incomplete)); the balances lack them")
+    }
     head.append("")
     if options.declarations {
       let sortedCurrencies = currencies.sorted()

@@ -105,6 +105,19 @@ import Testing
     #expect(!report.stdout.contains("Reconciled: every bill's"))
   }
 
+  @Test(arguments: ["hledger", "ledger", "beancount"])
+  func aJournalFromPartOfTheBillsSaysSo(format: String) async throws {
+    let file = try write(Self.partial, "trip.yaml", in: try scratchDirectory())
+    let journal = await runCLI(["report", file, "--settle-in", "EUR", "--format", format, "--with-settlements"])
+    #expect(journal.code == 1)
+    #expect(
+      journal.stdout.contains(
+        "; INCOMPLETE: from 1 of 2 bills: 1 left out, see the errors on stderr; the balances lack them"),
+      "\(journal.stdout)")
+    let whole = await runCLI(["report", file, "--format", format])
+    #expect(!whole.stdout.contains("INCOMPLETE"))
+  }
+
   @Test func theJSONReportSaysWhetherItIsComplete() async throws {
     let directory = try scratchDirectory()
     let file = try write(Self.partial, "trip.yaml", in: directory)
