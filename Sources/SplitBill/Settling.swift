@@ -70,7 +70,7 @@ package struct Settling: Sendable {
       guard let code = try? Currency(code: parts[0]) else {
         throw ReportFailure(.usage, "--cash-rounding '\(text)': '\(parts[0])' is not an ISO 4217 currency: \(expected)")
       }
-      let currency = wholeUnits.contains(code) ? code.inWholeUnits : code
+      let currency = code.kept(wholeUnits: wholeUnits)
       guard byCurrency[currency] == nil else {
         throw ReportFailure(.usage, "--cash-rounding '\(text)' gives \(currency.code) twice")
       }

@@ -75,6 +75,12 @@ public struct Currency: Hashable, Sendable, Comparable, CustomStringConvertible 
   /// The same currency counted in whole units (exponent 0): what a group declares for a currency
   /// people pay without its minor unit (the forint in cash), so that amounts, tips, shares and
   /// transfers are whole.
+  /// Itself in whole units when `wholeUnits` names it, else itself: the one rule every reader and
+  /// the settling use.
+  @inlinable public func kept(wholeUnits: Set<Currency>) -> Currency {
+    !wholeUnits.isEmpty && wholeUnits.contains(self) ? inWholeUnits : self
+  }
+
   public var inWholeUnits: Currency {
     var whole = self
     whole.digits = 0

@@ -174,12 +174,19 @@ public struct ReportLedger: Sendable {
         daysDropped = true
         return Self.untracked
       }
-      if day < firstDay {
-        dayRows.insert(contentsOf: repeatElement([], count: firstDay - day), at: 0)
-        firstDay = day
+      return Self.row(day, in: &dayRows, first: &firstDay)
+    }
+
+    /// The row of `index` (a day or a week) in `rows`, which start at `first`: rows are added
+    /// before or after as needed, every one between the first and the last met.
+    static func row(_ index: Int, in rows: inout [[Int64]], first: inout Int) -> Int {
+      if rows.isEmpty { first = index }
+      if index < first {
+        rows.insert(contentsOf: repeatElement([], count: first - index), at: 0)
+        first = index
       }
-      let row = day - firstDay
-      if row >= dayRows.count { dayRows.append(contentsOf: repeatElement([], count: row + 1 - dayRows.count)) }
+      let row = index - first
+      if row >= rows.count { rows.append(contentsOf: repeatElement([], count: row + 1 - rows.count)) }
       return row
     }
 
@@ -188,14 +195,7 @@ public struct ReportLedger: Sendable {
       guard let day else { return Self.undatedRow }
       // 1970-01-01 was a Thursday: day + 3 counts from the Monday before it.
       let week = (day + 3 >= 0 ? day + 3 : day + 3 - 6) / 7
-      if weekRows.isEmpty { firstWeek = week }
-      if week < firstWeek {
-        weekRows.insert(contentsOf: repeatElement([], count: firstWeek - week), at: 0)
-        firstWeek = week
-      }
-      let row = week - firstWeek
-      if row >= weekRows.count { weekRows.append(contentsOf: repeatElement([], count: row + 1 - weekRows.count)) }
-      return row
+      return Self.row(week, in: &weekRows, first: &firstWeek)
     }
 
     /// No week tracked.

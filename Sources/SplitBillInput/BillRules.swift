@@ -30,7 +30,7 @@ struct DocumentContext: Sendable {
 
   /// `currency` as this document keeps it: in whole units when ``wholeUnits`` names it.
   func kept(_ currency: Currency) -> Currency {
-    wholeUnits.isEmpty || !wholeUnits.contains(currency) ? currency : currency.inWholeUnits
+    currency.kept(wholeUnits: wholeUnits)
   }
   /// The `people:` roster, NFC names, when given.
   var roster: [String]? = nil {
@@ -812,7 +812,7 @@ struct BillRules {
         wholeUnits.insert(currency)
       }
     }
-    let keep = { (currency: Currency) in wholeUnits.contains(currency) ? currency.inWholeUnits : currency }
+    let keep = { (currency: Currency) in currency.kept(wholeUnits: wholeUnits) }
     var context = DocumentContext(
       file: header.file,
       currency: cli.currency.map { Resolved.value(keep($0)) } ?? .unset,

@@ -50,7 +50,7 @@ package struct ReadOptions: Sendable {
 
   /// `currency` as the run keeps it: in whole units when ``wholeUnits`` names it.
   package func kept(_ currency: Currency) -> Currency {
-    wholeUnits.contains(currency) ? currency.inWholeUnits : currency
+    currency.kept(wholeUnits: wholeUnits)
   }
 
   /// Creates options.
