@@ -305,7 +305,7 @@ public struct ReportRun: @unchecked Sendable {
       pass.abort()
       throw error
     }
-    let fileErrors = (settling.rateProblems + stream.fileErrors).map {
+    let fileErrors = (settling.rateProblems.filter { $0.severity == .error } + stream.fileErrors).map {
       InvalidBill(id: nil, source: $0.location, diagnostics: [$0])
     }
     /// The stream's and the report's counts of problems not listed, by code.

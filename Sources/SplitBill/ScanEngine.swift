@@ -49,6 +49,8 @@ public struct ScannedPhoto: Sendable {
   public var seconds: Double
   /// Whether the vision model could not be asked about it (a network failure, a bad key).
   public var providerFailed = false
+  /// Whether it was refused for its size (``PhotoSize/limit``, ``Scanner/largestPhotoFile``).
+  public var tooLarge = false
 }
 
 /// What a scan gave: a result per photo, in the order the photos were named.
@@ -63,6 +65,8 @@ public struct ScanOutcome: Sendable {
   public var verified: Int { photos.filter { $0.bill?.receipt.status == .verified }.count }
   public var needsReview: Int { photos.filter { $0.bill != nil && $0.bill?.receipt.status != .verified }.count }
   public var unreadable: Int { photos.filter { $0.error != nil }.count }
+  /// Photos refused for their size (counted among ``unreadable`` too).
+  public var tooLarge: Int { photos.filter(\.tooLarge).count }
 
   /// The bills as a new YAML file.
   public func yamlFile(date: CalendarDate) -> String {
@@ -266,16 +270,19 @@ public enum Scanner {
         let path = paths[index]
         let started = DispatchTime.now().uptimeNanoseconds
         var photo = ScannedPhoto(path: path, bill: nil, error: nil, seconds: 0)
-        if let data = FileManager.default.contents(atPath: path) {
+        switch readPhoto(path) {
+        case .success(let bytes):
           do throws(PhotoError) {
-            let receipt = try scanner.scan(Array(data), currency: options.currency, dayFirst: options.dayFirst)
+            let receipt = try scanner.scan(bytes, currency: options.currency, dayFirst: options.dayFirst)
             photo.bill = ReceiptBill(
               id: ids[index], photo: path, receipt: receipt, diners: options.diners, paidBy: options.paidBy)
           } catch {
             photo.error = error.message
+            photo.tooLarge = error.isTooLarge
           }
-        } else {
-          photo.error = "cannot be read"
+        case .failure(let error):
+          photo.error = error.message
+          photo.tooLarge = error.isTooLarge
         }
         photo.seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
         let done = work.withLock { work in
@@ -290,6 +297,23 @@ public enum Scanner {
       photo ?? ScannedPhoto(path: paths[index], bill: nil, error: "not scanned", seconds: 0)
     }
     return ScanOutcome(photos: photos, missing: missing)
+  }
+
+  /// The largest photo file `scan` reads: 256 MB (an uncompressed 48-megapixel TIFF is 144 MB).
+  public static let largestPhotoFile = 256 << 20
+
+  /// The bytes of the photo at `path`, or why they cannot be had (the system's reason, or a file
+  /// past ``largestPhotoFile``, told from its size before reading).
+  static func readPhoto(_ path: String) -> Result<[UInt8], PhotoError> {
+    SystemCalls.readWholeFile(path, limit: largestPhotoFile).mapError { failure in
+      switch failure {
+      case .system(let reason): PhotoError(message: "cannot be read: \(reason)")
+      case .tooLarge(let bytes):
+        PhotoError(
+          message: "the file is \(bytes >> 20) MB, past scan's limit of \(largestPhotoFile >> 20) MB a photo",
+          isTooLarge: true)
+      }
+    }
   }
 
   /// An id per photo, from its file name; a name seen before gets `-2`, `-3`.
@@ -371,8 +395,8 @@ extension Scanner {
     let prepared = Locked([Result<VisionPhoto, PhotoError>?](repeating: nil, count: paths.count))
     DispatchQueue.concurrentPerform(iterations: paths.count) { index in
       let result: Result<VisionPhoto, PhotoError>
-      if let data = FileManager.default.contents(atPath: paths[index]) {
-        let bytes = Array(data)
+      switch Scanner.readPhoto(paths[index]) {
+      case .success(let bytes):
         do throws(PhotoError) {
           let jpeg = try ReceiptScanner.uploadJPEG(bytes)
           result = .success(
@@ -382,8 +406,8 @@ extension Scanner {
         } catch {
           result = .failure(error)
         }
-      } else {
-        result = .failure(PhotoError(message: "cannot be read"))
+      case .failure(let error):
+        result = .failure(error)
       }
       prepared.withLock { $0[index] = result }
     }
@@ -402,7 +426,9 @@ extension Scanner {
     for (index, path) in paths.enumerated() {
       var photo = ScannedPhoto(path: path, bill: nil, error: nil, seconds: 0)
       switch ready[index] {
-      case .failure(let error): photo.error = error.message
+      case .failure(let error):
+        photo.error = error.message
+        photo.tooLarge = error.isTooLarge
       case .none: photo.error = "not scanned"
       case .success:
         switch answers[String(index)] {

@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillReports
 import SplitBillText
 
 /// A mistake in how the command was called: printed with the usage line, exit 64.
@@ -24,8 +25,11 @@ struct OptionSpec: Sendable {
   var help: String
   /// The heading `--help` lists it under (`nil`: "Options").
   var section: String?
-  /// The values it takes, when they are a fixed set (for completions and the man page).
+  /// The values it takes, when they are a fixed set (for completions and the man page); any
+  /// other value is refused as the command line is read, unless ``acceptsOtherSpellings``.
   var choices: [String] = []
+  /// Whether the command reads spellings beyond ``choices`` itself (`--delimiter comma`).
+  var acceptsOtherSpellings = false
   /// The extensions of the files it names (`csv`, `yaml`), or `[""]` for any file; empty when
   /// its value is no file.
   var files: [String] = []
@@ -36,11 +40,11 @@ struct OptionSpec: Sendable {
 
   static func value(
     _ name: String, short: String? = nil, _ valueName: String, repeatable: Bool = false, _ help: String,
-    choices: [String] = [], files: [String] = []
+    choices: [String] = [], acceptsOtherSpellings: Bool = false, files: [String] = []
   ) -> OptionSpec {
     OptionSpec(
       name: name, short: short, valueName: valueName, repeatable: repeatable, help: help, choices: choices,
-      files: files)
+      acceptsOtherSpellings: acceptsOtherSpellings, files: files)
   }
 
   /// The same option listed under `section` in help.
@@ -125,6 +129,13 @@ struct ParsedArguments: Equatable, Sendable {
         index += 1
       } else {
         throw UsageError("option '\(spec.name)' needs a value (\(spec.valueName ?? "VALUE"))")
+      }
+      if !spec.choices.isEmpty, !spec.acceptsOtherSpellings, !spec.choices.contains(value) {
+        var message =
+          "\(spec.name): '\(TerminalText.sanitize(String(value.prefix(64))))' is not one of "
+          + spec.choices.joined(separator: ", ")
+        if let guess = Spelling.suggestion(for: value, among: spec.choices) { message += "; did you mean '\(guess)'?" }
+        throw UsageError(message)
       }
       if !spec.repeatable, parsed.values[spec.name] != nil {
         throw UsageError("option '\(spec.name)' is given more than once")

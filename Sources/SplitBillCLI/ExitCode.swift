@@ -6,6 +6,8 @@ package enum ExitCode: Int32, Sendable {
   case invalidBills = 1
   /// The command was called wrongly.
   case usage = 64
+  /// An input is refused whole for what it states (a photo past scan's size limit).
+  case dataError = 65
   /// An input could not be read.
   case noInput = 66
   /// A required AI provider is unavailable.

@@ -20,7 +20,7 @@ enum InputOptions {
       choices: InputFormat.allCases.map(\.rawValue)),
     .value(
       "--delimiter", "CHAR", "CSV delimiter: ',', ';' or 'tab' (default: detected from the header).",
-      choices: [",", ";", "tab"]),
+      choices: [",", ";", "tab"], acceptsOtherSpellings: true),
     .flag("--decimal-comma", "Read amounts, percentages and weights written as 84,50."),
     .value(
       "--people", "NAMES",
@@ -30,6 +30,10 @@ enum InputOptions {
     .value(
       "--whole-units", "CODES",
       "Currencies kept in whole units in every file, comma-separated (HUF): amounts, tips, shares and transfers whole."
+    ),
+    .value(
+      "--max-instances", "N",
+      "The most bills the recurring bills of a run expand to, all rules together (default 100000): a rule past it is an error."
     ),
   ]
 
@@ -99,6 +103,8 @@ enum InputOptions {
     var options = ReadOptions(
       defaults: defaults, delimiter: delimiter, decimalComma: decimalComma,
       inputFormat: try arguments.choice("--input-format", InputFormat.self), people: people)
+    options.instanceLimit = try arguments.wholeNumber(
+      "--max-instances", default: ReadOptions.defaultInstanceLimit, range: 1...100_000_000)
     if let wholeUnits {
       options.wholeUnits = wholeUnits
       options.defaults.currency = options.defaults.currency.map(options.kept)

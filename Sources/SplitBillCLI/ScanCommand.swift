@@ -3,6 +3,7 @@ import SplitBill
 import SplitBillAdvisor
 import SplitBillCore
 import SplitBillFiles
+import SplitBillInput
 import SplitBillJSON
 import SplitBillModel
 import SplitBillReports
@@ -61,7 +62,8 @@ enum ScanCommand {
       receipt is verified only when that arithmetic ties its total to its items; otherwise it needs
       review, and its bill carries a REVIEW comment on the line that does not add up. Exit 0 when
       every receipt is verified, 1 when some need review (the bills are still written), 66 when a
-      photo cannot be read or none is found. docs/scan.md says what is read and checked.
+      photo cannot be read or none is found, 65 when a photo is refused for its size (past 64
+      megapixels, 30,000 pixels a side or 256 MB, told from its header before decoding). docs/scan.md says what is read and checked.
       """,
     examples: [
       "splitbill scan receipts/ --diners 'Ana, Ben, Chloé' --paid-by Ana -o trip.yaml",
@@ -87,6 +89,26 @@ enum ScanCommand {
       return text + (reading.kept ? " [kept]" : "")
     }
     return "scan: \(TerminalText.sanitize(path)): " + readings.joined(separator: "; ")
+  }
+
+  /// An output is never an input: `-o` or `--append` naming one of the photos, directly, as a
+  /// member of a folder scanned, through a link or another name (told by device and inode).
+  static func refuseWritingOverPhotos(_ arguments: ParsedArguments) throws(UsageError) {
+    for option in ["--output", "--append"] {
+      guard let output = arguments.value(option), output != "-", let written = FileIdentity(path: output) else {
+        continue
+      }
+      for photo in Scanner.photos(in: arguments.positionals).photos where FileIdentity(path: photo) == written {
+        throw UsageError(
+          "\(option == "--output" ? "-o" : option) \(TerminalText.sanitize(output)) is the photo "
+            + "\(TerminalText.sanitize(photo)): scan never writes over what it reads")
+      }
+      for path in arguments.positionals where FileIdentity(path: path) == written {
+        throw UsageError(
+          "\(option == "--output" ? "-o" : option) \(TerminalText.sanitize(output)) is \(TerminalText.sanitize(path)), "
+            + "which scan reads: scan never writes over what it reads")
+      }
+    }
   }
 
   /// The vision model the arguments ask for, or `nil` for Tesseract.
@@ -142,6 +164,7 @@ enum ScanCommand {
     if arguments.flag("--force"), arguments.value("--output") == nil { throw UsageError("--force goes with -o OUT") }
     let json = arguments.value("--format") == "json"
     if json, arguments.value("--append") != nil { throw UsageError("--append adds bills: it goes with --format yaml") }
+    try refuseWritingOverPhotos(arguments)
     var options = ScanOptions(paths: arguments.positionals)
     if let code = arguments.value("--currency") {
       do { options.currency = try Currency(code: code.uppercased()) } catch {
@@ -154,7 +177,10 @@ enum ScanCommand {
       options.diners = names
     }
     options.paidBy = arguments.value("--paid-by").map(PersonName.normalized)
-    if let languages = arguments.value("--lang") { options.languages = languages }
+    if let languages = arguments.value("--lang") {
+      if let problem = ReceiptScanner.malformedLanguages(languages) { throw UsageError("--lang: \(problem)") }
+      options.languages = languages
+    }
     if let order = arguments.value("--dates") { options.dayFirst = order == "day-first" }
     if let jobs = arguments.value("--jobs") {
       guard let count = Int(jobs), count >= 1 else { throw UsageError("--jobs \(jobs): expected a whole number ≥ 1") }
@@ -260,7 +286,8 @@ enum ScanCommand {
           + (destination.map { "; wrote \(TerminalText.sanitize($0))" } ?? ""))
     }
     if outcome.photos.contains(where: \.providerFailed) { return .unavailable }
-    if outcome.unreadable > 0 || !outcome.missing.isEmpty { return .noInput }
+    if outcome.unreadable > outcome.tooLarge || !outcome.missing.isEmpty { return .noInput }
+    if outcome.tooLarge > 0 { return .dataError }
     return outcome.needsReview > 0 ? .invalidBills : .success
   }
 }

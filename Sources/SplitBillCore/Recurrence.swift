@@ -39,11 +39,14 @@ public struct Recurrence: Hashable, Sendable {
     self.skipped = skipped
   }
 
-  /// The date of instance `index` (0 is `first` itself), clamped to the month's last day.
+  /// The date of instance `index` (0 is `first` itself), clamped to the month's last day; `nil`
+  /// past 9999-12-31, the last date the format can hold (a rule ends there, whatever it asks).
   public func date(ofInstance index: Int, from first: CalendarDate) -> CalendarDate? {
     switch unit {
     case .week:
-      return first.adding(days: 7 * index)
+      guard index < Self.instanceLimit * 2 else { return nil }
+      let date = first.adding(days: 7 * index)
+      return date.year <= 9999 ? date : nil
     case .month, .year:
       let months = (first.year * 12 + first.month - 1) + index * (unit == .month ? 1 : 12)
       let (year, month) = (months / 12, months % 12 + 1)
@@ -74,6 +77,33 @@ public struct Recurrence: Hashable, Sendable {
       index += 1
     }
     return dates
+  }
+
+  /// How many dates ``allDates(from:through:)`` gives (skipped instances included), worked out
+  /// without making them: a rule is measured in constant time, whatever it asks for.
+  public func instanceCount(from first: CalendarDate, through: CalendarDate?) -> Int {
+    var last = CalendarDate(year: 9999, month: 12, day: 31)!
+    var count = Int.max
+    switch end {
+    case .until(let date): last = min(last, date)
+    case .count(let times): count = times
+    case .open:
+      guard let through else { return 0 }
+      last = min(last, through)
+    }
+    guard last >= first else { return 0 }
+    let upTo: Int
+    switch unit {
+    case .week:
+      upTo = (last.daysSinceEpoch - first.daysSinceEpoch) / 7 + 1
+    case .month, .year:
+      let step = unit == .month ? 1 : 12
+      var index = ((last.year * 12 + last.month) - (first.year * 12 + first.month)) / step
+      // The instance in the last period may fall after the last day (a bill on the 31st).
+      if let date = date(ofInstance: index, from: first), date > last { index -= 1 }
+      upTo = index + 1
+    }
+    return min(count, upTo)
   }
 
   /// The dates billed: ``allDates(from:through:)`` without the skipped instances.

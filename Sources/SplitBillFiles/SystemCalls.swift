@@ -119,6 +119,33 @@ package enum SystemCalls {
     return failure.map { .failure(ErrorNumber(code: $0)) } ?? .success(bytes)
   }
 
+  /// The whole regular file at `path`, or why it cannot be had: the system's reason (`Permission
+  /// denied`, `Is a directory`), or that it is larger than `limit` bytes (told from its size before
+  /// any byte is read, so a huge file costs no memory).
+  package static func readWholeFile(_ path: String, limit: Int) -> Result<[UInt8], WholeFileFailure> {
+    let descriptor = unsafe open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return .failure(.system(errorText(errno))) }
+    defer { close(descriptor) }
+    var status = stat()
+    guard unsafe fstat(descriptor, &status) == 0 else { return .failure(.system(errorText(errno))) }
+    guard status.st_mode & S_IFMT == S_IFREG else {
+      return .failure(.system(status.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is not a regular file"))
+    }
+    guard status.st_size <= Int64(limit) else { return .failure(.tooLarge(bytes: Int64(status.st_size))) }
+    switch read(upTo: Int(status.st_size), at: 0, from: descriptor) {
+    case .success(let bytes): return .success(bytes)
+    case .failure(let error): return .failure(.system(errorText(error.code)))
+    }
+  }
+
+  /// Why ``readWholeFile(_:limit:)`` gave no bytes.
+  package enum WholeFileFailure: Error, Equatable, Sendable {
+    /// The system's words for the failure.
+    case system(String)
+    /// The file is larger than the limit.
+    case tooLarge(bytes: Int64)
+  }
+
   /// The width in columns of the terminal `descriptor` is, if it is one that says.
   package static func terminalWidth(of descriptor: Int32) -> Int? {
     var size = winsize()

@@ -173,6 +173,10 @@ package enum SpliitImport {
             in: file, .error, .spliitParticipant,
             "participants[\(index)] (id \(EchoedText.quote(id))) has an empty name")
         }
+        if let problem = PersonName.importProblem(name) {
+          throw Diagnostic(
+            in: file, .error, .spliitParticipant, "participants[\(index)] (id \(EchoedText.quote(id))) has \(problem)")
+        }
         guard !book.people.contains(name) else {
           throw Diagnostic(
             in: file, .error, .spliitParticipantTwice,

@@ -154,6 +154,7 @@ package enum SplitwiseImport {
         line: header.line, column: header.cell(5).column)
     }
     var names: [String] = []
+    var seen: Set<String> = []
     for cell in cells {
       let name = PersonName.normalized(cell.text)
       guard !name.isEmpty else {
@@ -161,7 +162,12 @@ package enum SplitwiseImport {
           in: file, .error, .splitwiseMemberName, "a member column without a name", line: cell.line, column: cell.column
         )
       }
-      guard !names.contains(name) else {
+      if let problem = PersonName.importProblem(name) {
+        throw Diagnostic(
+          in: file, .error, .splitwiseMemberName, "a member column has \(problem)", line: cell.line,
+          column: cell.column)
+      }
+      guard seen.insert(name).inserted else {
         throw Diagnostic(
           in: file, .error, .splitwiseMemberTwice,
           "member '\(EchoedText.quote(name))' has two columns: their rows could not be told apart", line: cell.line,

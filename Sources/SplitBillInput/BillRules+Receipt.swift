@@ -204,6 +204,8 @@ extension BillRules {
       return nil
     }
     let dinerNames = diners?.list.map(\.name) ?? []
+    let dinerIndex = NameIndex(dinerNames)
+    var listed = NameIndex()
     var failed = false
     var list: [Diner] = []
     for sharer in given {
@@ -214,12 +216,12 @@ extension BillRules {
         failed = true
         continue
       }
-      if list.contains(where: { $0.name == name }) {
+      if listed.contains(name) {
         try policy.report(.error(.itemSharerRepeated(item: item, person: name), at: sharer.name.location))
         failed = true
         continue
       }
-      if diners != nil && !dinerNames.contains(name) {
+      if diners != nil && !dinerIndex.contains(name) {
         try policy.report(
           .error(
             .itemSharerNotDiner(item: item, person: name, guess: Spelling.suggestion(for: name, among: dinerNames)),
@@ -238,6 +240,7 @@ extension BillRules {
         }
       }
       list.append(Diner(name: name, weight: weight))
+      listed.append(name)
     }
     return failed ? nil : list
   }

@@ -401,9 +401,18 @@ struct BillRules {
     case .unexpected: try report(.syntax("is \(fields.shape(of: .repeat))"), at: fields.valueLocation(.repeat))
     case .entries:
       var cursor = 0
+      var given: [String: SourceLocation] = [:]
       while let (name, value) = fields.nextEntry(.repeat, &cursor) {
         let key = fields.string(name).trimmingSpaces
         let at = value.map { fields.location(of: $0) } ?? fields.location(of: name)
+        // A key given twice is an error, as in the bill itself: never the last one silently.
+        if let first = given[key] {
+          failed = true
+          try policy.report(
+            .error(.repeatedKey(key, place: "repeat", first: first), at: fields.location(of: name)))
+          continue
+        }
+        given[key] = fields.location(of: name)
         guard let value else {
           try report(.syntax("gives \(key.isEmpty ? "an empty key" : "'\(EchoedText.quote(key))'") no value"), at: at)
           continue
@@ -455,16 +464,21 @@ struct BillRules {
       return nil
     }
     var rule = Recurrence(every: unit, end: end)
-    guard let dates = rule.allDates(from: date, through: options.repeatsThrough) else {
+    // Counted, not made: the instances are made once, by the stream, within the run's limit.
+    guard rule.instanceCount(from: date, through: options.repeatsThrough) <= Recurrence.instanceLimit else {
       try report(.tooMany, at: fields.valueLocation(.repeat))
       return nil
     }
+    // The instances' keys and days are made only for a rule that skips some.
+    guard !skips.isEmpty else { return failed ? nil : rule }
+    let dates = rule.allDates(from: date, through: options.repeatsThrough) ?? []
     let keys = dates.map(rule.instanceKey(of:))
     let known = Set(keys)
+    let days = Set(dates)
     for (text, at) in skips {
       // A date names the instance on that day; a month or a year, the instance in it.
       if let key = rule.instanceKey(named: text), known.contains(key),
-        CalendarDate(iso: text).map(dates.contains) ?? true
+        CalendarDate(iso: text).map(days.contains) ?? true
       {
         rule.skipped.insert(key)
       } else {
@@ -670,6 +684,7 @@ struct BillRules {
   ) throws(Policy.Stop) -> [(name: String, amount: Money)]? {
     var parts: [(name: String, amount: Money)] = []
     var places: [Fields.Text] = []
+    var given = NameIndex()
     var failed = false
     var cursor = 0
     while let (nameText, valueText) = fields.nextEntry(key, &cursor) {
@@ -679,7 +694,7 @@ struct BillRules {
         failed = true
         continue
       }
-      if let first = parts.firstIndex(where: { $0.name == name }) {
+      if let first = given.position(of: name) {
         try policy.report(
           .error(
             .repeatedName(key: key.name, name: name, first: fields.location(of: places[first])),
@@ -699,6 +714,7 @@ struct BillRules {
       }
       parts.append((name, amount))
       places.append(nameText)
+      given.append(name)
     }
     if parts.isEmpty && !failed {
       try policy.report(

@@ -82,6 +82,8 @@ package struct BillStream {
   package private(set) var billCount = 0
   /// Payments read, valid or not.
   package private(set) var paymentCount = 0
+  /// Instances the recurring bills read so far expanded to (``ReadOptions/instanceLimit``).
+  private var instancesMade = 0
   /// Bills and payments read: a record's ordinal, which repeats are found by.
   private var recordCount = 0
   /// Every file's `defaults: cash_rounding:` rules, in reading order.
@@ -661,6 +663,16 @@ package struct BillStream {
     }
     if knownRepeats == nil, let category = rule.category { note(category: (category, rule.source)) }
     if rule.terms.diners.isAnonymous { warnOfHeadCountPayer(rule) }
+    // Measured before any instance is made: the run's work is bounded by its limit, not by what
+    // the rules ask for.
+    let wanted = recurrence.instanceCount(from: first, through: options.repeatsThrough)
+    if instancesMade + wanted > options.instanceLimit {
+      let problem = Diagnostic.error(
+        .recurrence(.runLimit(limit: options.instanceLimit, made: instancesMade, wanted: wanted)), at: rule.source)
+      record(problem, ofBill: true)
+      return handle(.invalid(InvalidBill(id: rule.id, source: rule.source, diagnostics: [problem])))
+    }
+    instancesMade += wanted
     let dates = recurrence.dates(from: first, through: options.repeatsThrough) ?? []
     billCount += dates.count - 1
     var template = rule

@@ -56,6 +56,31 @@ package struct ConfigFile: Sendable {
     var settings: [Setting] = []
     var categoryAccounts: [Setting]?
     var categoryAccountsAt: SourceLocation?
+    // The API key's text, found first: whichever way the file refers to it again (an alias, an
+    // anchor, a merge, a copy), in a key or in a value, it is refused before any message could
+    // quote it.
+    let secrets = pairs.compactMap { key, value in key.scalar == "ai-key" ? value.scalar : nil }.filter {
+      $0.count >= 4
+    }
+    func holdsSecret(_ node: YAMLNode) -> Bool {
+      switch node.kind {
+      case .scalar(let text, _): return secrets.contains { text.contains($0) }
+      case .sequence(let items): return items.contains(where: holdsSecret)
+      case .mapping(let entries): return entries.contains { holdsSecret($0.key) || holdsSecret($0.value) }
+      }
+    }
+    for (key, value) in pairs where !secrets.isEmpty {
+      if holdsSecret(key) {
+        throw ConfigProblem(
+          .error(.configSecretElsewhere(key: nil), at: SourceLocation(in: file, line: key.line, column: key.column)))
+      }
+      if key.scalar != "ai-key", holdsSecret(value), let name = key.scalar {
+        throw ConfigProblem(
+          .error(
+            .configSecretElsewhere(key: Self.echoed(name)),
+            at: SourceLocation(in: file, line: value.line, column: value.column)))
+      }
+    }
     for (key, value) in pairs {
       guard let name = key.scalar, case .scalar = key.kind else {
         throw ConfigProblem(

@@ -44,6 +44,14 @@ package struct ReadOptions: Sendable {
   /// The last day a recurring bill without `until` or `count` has instances on: the report's
   /// period end, else today. `nil`: such a bill is an error (it needs an end).
   package var repeatsThrough: CalendarDate?
+  /// `--max-instances`: the most instances the recurring bills of a run expand to, all rules
+  /// together (each rule is also held to ``Recurrence/instanceLimit``). A rule that would pass it
+  /// is an error (`repeat.run-limit`) and makes none: a few kilobytes of rules cannot make a run
+  /// of millions of bills.
+  package var instanceLimit = ReadOptions.defaultInstanceLimit
+  /// ``instanceLimit`` unless told otherwise: a household's rent, bills and subscriptions, weekly
+  /// and monthly, over decades.
+  package static let defaultInstanceLimit = 100_000
   /// `--whole-units` (or the configuration's `whole-units:`): the currencies every file keeps in
   /// whole units (``Currency/inWholeUnits``); a file's `defaults: whole_units:` adds its own.
   package var wholeUnits: Set<Currency> = []

@@ -136,6 +136,9 @@ package enum Problem: Hashable, Sendable {
   case configValue(key: String, message: String)
   /// The API key in a configuration file readable by others.
   case configKeyExposed(mode: String)
+  /// The API key's text used elsewhere in a configuration file (through an alias, an anchor, a
+  /// merge or a copy): under the key named, or as a key (`nil`). Nothing of it is shown.
+  case configSecretElsewhere(key: String?)
   /// Standard input read as YAML failed, and its first line looks like a CSV header.
   case standardInputLooksLikeCSV(header: String)
   /// A problem or a remark of an importer, worded where the export's row is understood.
@@ -374,6 +377,7 @@ package enum Problem: Hashable, Sendable {
     case .configUnknownKey: return "config.unknown-key"
     case .configValue: return "config.value"
     case .configKeyExposed: return "config.key-exposed"
+    case .configSecretElsewhere: return "config.secret-elsewhere"
     case .billsShape: return "bills.shape"
     case .paymentsShape: return "payments.shape"
     case .defaultsShape: return "defaults.shape"
@@ -509,6 +513,10 @@ package enum Problem: Hashable, Sendable {
         + (guess.map { "; did you mean '\($0)'?" }
           ?? ": keys are long option names without '--', such as 'currency' or 'default-tip'")
     case .configValue(let key, let message): return "\(key): \(message)"
+    case .configSecretElsewhere(let key):
+      return "the text of ai-key is also "
+        + (key.map { "the value of '\($0)'" } ?? "a key of the file")
+        + " (an alias, a merge or a copy): an API key belongs under ai-key only, and nothing of it is shown"
     case .configKeyExposed(let mode):
       return
         "the API key is in a file others can read (mode \(mode)): chmod 600 it, or keep the key in ai-key-file or the environment"
@@ -793,6 +801,7 @@ package enum Problem: Hashable, Sendable {
     ("config.unknown-key", "a configuration key that is no option"),
     ("config.value", "a configuration value its option refuses"),
     ("config.key-exposed", "an API key in a configuration file that others can read"),
+    ("config.secret-elsewhere", "the API key's text used under another key, or as a key (an alias, a merge, a copy)"),
     ("bills.shape", "bills that is not a list"),
     ("payments.shape", "payments that is not a list"),
     ("defaults.shape", "defaults that is not a mapping"),
@@ -939,7 +948,8 @@ package enum Problem: Hashable, Sendable {
     ("rates.currency", "a rate's currency that is not an ISO 4217 code"),
     ("rates.date", "a rate's date that is not a real YYYY-MM-DD day"),
     ("rates.same-currency", "a rate from a currency to itself"),
-    ("rates.conflict", "the same pair and day given again with another rate"),
+    ("rates.conflict", "the same pair and day given again with another rate (an ECB column named twice too)"),
+    ("rates.inverse", "a warning: a rate and the opposite direction's for one day more than 0.5% from inverse"),
     ("rates.header", "a rates CSV whose header is neither the ECB's nor date,base,quote,rate"),
     ("rates.cells", "a rates CSV row with more cells than its header"),
     ("rates.empty", "a rates file with no rate"),
@@ -958,6 +968,8 @@ package enum Problem: Hashable, Sendable {
     ("repeat.end", "a repeat with both until and count, an until before the date, or a count below one"),
     ("repeat.skip", "a skipped instance that is not one of the bill's instances"),
     ("repeat.too-many", "a repeat of more than 10,000 instances"),
+    ("repeat.duplicate-key", "a key given twice in a bill's `repeat`"),
+    ("repeat.run-limit", "recurring bills past the run's limit of instances (`--max-instances`, 100,000 by default)"),
   ]
 }
 
@@ -1040,6 +1052,9 @@ package enum RecurrenceProblem: Hashable, Sendable {
   case skipNotInstance(String, unit: Recurrence.Unit, example: String?)
   /// More instances than ``Recurrence/instanceLimit``.
   case tooMany
+  /// The rule's instances would take the run past its limit of instances of all recurring bills
+  /// (`--max-instances`): the limit, and how many the rules before it made.
+  case runLimit(limit: Int, made: Int, wanted: Int)
 
   package var code: String {
     switch self {
@@ -1048,6 +1063,7 @@ package enum RecurrenceProblem: Hashable, Sendable {
     case .untilAndCount, .untilBeforeDate, .badCount: return "repeat.end"
     case .skipNotInstance: return "repeat.skip"
     case .tooMany: return "repeat.too-many"
+    case .runLimit: return "repeat.run-limit"
     }
   }
 
@@ -1076,6 +1092,10 @@ package enum RecurrenceProblem: Hashable, Sendable {
       return message
     case .tooMany:
       return "repeat makes more than \(Recurrence.instanceLimit) instances: expected a nearer until or a smaller count"
+    case .runLimit(let limit, let made, let wanted):
+      return
+        "repeat's \(wanted) instances would take the run past its limit of \(limit) instances of recurring bills "
+        + "(\(made) made before it): expected fewer or shorter rules, or --max-instances N to raise the limit"
     }
   }
 }

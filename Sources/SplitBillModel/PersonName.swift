@@ -20,6 +20,17 @@ package enum PersonName {
 }
 
 extension PersonName {
+  /// The longest name an import takes, in characters: a name longer than that is no one's, and a
+  /// YAML key (`paid_by: {NAME: …}`) is read only up to 1,024 characters.
+  package static let longestImported = 200
+
+  /// Why `name` (normalized) is refused as a member of an export, or `nil`.
+  package static func importProblem(_ name: String) -> String? {
+    guard name.count > longestImported else { return nil }
+    return "a name of \(name.count) characters ('\(EchoedText.quote(name))'): "
+      + "expected at most \(longestImported)"
+  }
+
   /// For each name that looks like an earlier one, the two positions: names the same but for case
   /// and accents (`jonas`, `Jonás`), or of at least three letters and one edit apart (two when
   /// both have more than five: `Jonsa` for `Jonas`, a swap of two letters being one edit). A
@@ -29,24 +40,72 @@ extension PersonName {
   /// With `prefixes`, a name of two letters or more that begins another (`Om` and `Omar`, either
   /// first) looks like it too: a name cut short is a new person otherwise.
   package static func lookalikes(_ names: [String], prefixes: Bool = false) -> [(name: Int, like: Int)] {
+    // Linear but for near misses, which are looked for only among names of about the same
+    // length whose letters about agree (``LetterCounts``): a few thousand names of one length
+    // cost a few million cheap comparisons, not as many edit distances.
     let folded = names.map(Self.folded)
     var first: [String: Int] = [:]
+    var byLength: [Int: [(index: Int, letters: LetterCounts)]] = [:]
+    // Each beginning (two letters or more, short of the whole) of the names met, with the first
+    // name it begins.
+    var begun: [String: Int] = [:]
     var found: [(name: Int, like: Int)] = []
     for (index, key) in folded.enumerated() {
-      if let earlier = first[String(key)] {
+      let text = String(key)
+      if let earlier = first[text] {
         found.append((index, earlier))
         continue
       }
-      first[String(key)] = index
-      for earlier in 0..<index
-      where first[String(folded[earlier])] == earlier
-        && (isNearMiss(key, of: folded[earlier]) || (prefixes && isCutShort(key, folded[earlier])))
-      {
-        found.append((index, earlier))
-        break
+      first[text] = index
+      var like: Int?
+      if key.count >= 3, key.count <= Spelling.longestWord {
+        let letters = LetterCounts(key)
+        for length in (key.count - 2)...(key.count + 2) {
+          for earlier in byLength[length] ?? [] {
+            if let like, earlier.index > like { break }
+            if letters.differ(from: earlier.letters, by: 4) { continue }
+            if isNearMiss(key, of: folded[earlier.index]) {
+              like = earlier.index
+              break
+            }
+          }
+        }
+        byLength[key.count, default: []].append((index, letters))
       }
+      if prefixes, key.count >= 2, key.count <= Spelling.longestWord {
+        // An earlier name that begins this one, or one this one begins.
+        for cut in 2..<key.count {
+          if let earlier = first[String(key[..<cut])], earlier < (like ?? .max) { like = earlier }
+        }
+        if let earlier = begun[text], earlier < (like ?? .max) { like = earlier }
+        for cut in 2..<key.count where begun[String(key[..<cut])] == nil { begun[String(key[..<cut])] = index }
+      }
+      if let like { found.append((index, like)) }
     }
     return found
+  }
+
+  /// How many of each letter a name has, letters counted in 32 bins: names one or two edits apart
+  /// differ by at most four counts, so names further apart need no edit distance.
+  struct LetterCounts {
+    private var counts: InlineArray<32, UInt8> = .init(repeating: 0)
+
+    init(_ key: [Character]) {
+      for character in key {
+        let bin = Int((character.unicodeScalars.first?.value ?? 0) & 31)
+        counts[bin] &+= 1
+      }
+    }
+
+    /// Whether the counts differ by more than `limit` in all.
+    func differ(from other: LetterCounts, by limit: Int) -> Bool {
+      var total = 0
+      for bin in 0..<32 {
+        total += abs(Int(counts[bin]) - Int(other.counts[bin]))
+        if total > limit { return true }
+      }
+      return false
+    }
   }
 
   /// Whether one of two ``folded(_:)`` names, of two letters or more, begins the other.

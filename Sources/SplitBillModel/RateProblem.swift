@@ -21,6 +21,14 @@ package enum RateProblem: Error, Hashable, Sendable {
   case sameCurrency(String)
   /// The same pair and day given again with another rate, first at `first`.
   case conflict(pair: String, date: String, first: String)
+  /// The ECB file's header names currencies that are none: how many, and the first few.
+  case unknownColumns(count: Int, first: [String])
+  /// The ECB file's header names a currency again (a day would have two rates): the code and the
+  /// column it was first in.
+  case columnTwice(code: String, firstColumn: Int)
+  /// A rate and the rate of the opposite direction for the same day that are not each other's
+  /// inverse (within half a percent): each direction converts at its own.
+  case inverseDiffers(pair: String, date: String, inverse: String, first: String)
   /// A CSV header that is neither the ECB's (`Date,USD,JPY,…`) nor `date,base,quote,rate`.
   case header(String)
   /// A CSV row with another number of cells than its header.
@@ -45,6 +53,9 @@ package enum RateProblem: Error, Hashable, Sendable {
     case .sameCurrency: return "rates.same-currency"
     case .conflict: return "rates.conflict"
     case .header: return "rates.header"
+    case .unknownColumns: return "rates.currency"
+    case .columnTwice: return "rates.conflict"
+    case .inverseDiffers: return "rates.inverse"
     case .cellCount: return "rates.cells"
     case .empty: return "rates.empty"
     case .billRate: return "rate.syntax"
@@ -76,6 +87,17 @@ package enum RateProblem: Error, Hashable, Sendable {
       return "a rate from \(code) to \(code): base and quote must differ"
     case .conflict(let pair, let date, let first):
       return "a second \(pair) rate for \(date) that differs from the one at \(first)"
+    case .unknownColumns(let count, let first):
+      let named = first.map { "'\(EchoedText.quote($0))'" }.joined(separator: ", ")
+      return "\(count) column\(count == 1 ? "" : "s") of the header \(count == 1 ? "is" : "are") no currency "
+        + "(\(named)\(count > first.count ? " and \(count - first.count) more" : "")): expected ISO 4217 codes "
+        + "such as USD or JPY; \(count == 1 ? "its column is" : "their columns are") not read"
+    case .columnTwice(let code, let firstColumn):
+      return "\(code) is a column of the header twice (first column \(firstColumn)): a day has one rate "
+        + "for each currency; this column is not read"
+    case .inverseDiffers(let pair, let date, let inverse, let first):
+      return "the \(pair) rate for \(date) is not the inverse of the \(inverse) rate at \(first) (they differ by "
+        + "more than 0.5%): each direction converts at its own rate; give one of them, or rates that agree"
     case .header(let text):
       return "rates CSV header '\(EchoedText.quote(text))' is not one of: the ECB's (Date,USD,JPY,…), "
         + "or date,base,quote,rate"

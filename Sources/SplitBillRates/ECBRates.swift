@@ -60,17 +60,36 @@ package final class ECBRates: RateColumns {
     func at(_ line: Int, _ column: Int) -> SourceLocation { SourceLocation(in: file, line: line, column: column) }
     // Each cell's quote (the date's, an empty column's, EUR's and an unknown code's: none).
     var quoteOfCell: [Currency?] = [nil]
-    for (cell, name) in zip(headerCells, names).dropFirst() {
+    // Unknown codes are said once for the header, with the first few and where the first is: a
+    // header of 10,000 made-up columns is one error, not 10,000.
+    var unknown: [(name: String, column: Int)] = []
+    var unknownCount = 0
+    var columnOfQuote: [Currency: Int] = [:]
+    for (number, (cell, name)) in zip(headerCells, names).enumerated().dropFirst() {
       guard !name.isEmpty else {
         quoteOfCell.append(nil)
         continue
       }
+      let column = cell.lowerBound - header.start + 1
       guard let currency = try? Currency(code: name) else {
-        problems.append(.error(.rate(.currency(name)), at: at(header.number, cell.lowerBound - header.start + 1)))
+        unknownCount += 1
+        if unknown.count < 3 { unknown.append((name, column)) }
         quoteOfCell.append(nil)
         continue
       }
+      if currency != .eur, let first = columnOfQuote[currency] {
+        problems.append(
+          .error(.rate(.columnTwice(code: currency.code, firstColumn: first)), at: at(header.number, column)))
+        quoteOfCell.append(nil)
+        continue
+      }
+      columnOfQuote[currency] = number + 1
       quoteOfCell.append(currency == .eur ? nil : currency)
+    }
+    if let first = unknown.first {
+      problems.append(
+        .error(
+          .rate(.unknownColumns(count: unknownCount, first: unknown.map(\.name))), at: at(header.number, first.column)))
     }
     var days: [Day] = []
     var dayOfDate: [CalendarDate: Int] = [:]

@@ -36,6 +36,21 @@ package enum RateReader {
       }
       seen[day] = rate
       rates.append(rate)
+      // The opposite direction on the same day: each converts at its own (the direct rate is
+      // used), said when they disagree beyond the rounding of either.
+      if let inverse = seen[Day(base: rate.quote, quote: rate.base, date: rate.date)] {
+        let product = rate.rate.ratio.multiplied(by: inverse.rate.ratio)
+        let agree = product.map { ($0.numerator - $0.denominator).magnitude * 200 <= $0.denominator.magnitude } ?? false
+        if !agree {
+          problems.append(
+            .warning(
+              .rate(
+                .inverseDiffers(
+                  pair: "\(rate.base.code)/\(rate.quote.code)", date: rate.date.map { "\($0)" } ?? "every day",
+                  inverse: "\(inverse.base.code)/\(inverse.quote.code)", first: inverse.origin)),
+              at: location))
+        }
+      }
     }
 
     mutating func add(_ result: Result<ExchangeRate, Failure>, at location: SourceLocation) {

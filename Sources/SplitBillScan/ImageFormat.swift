@@ -85,3 +85,113 @@ public struct ExifOrientation: Sendable, Equatable {
     return nil
   }
 }
+
+/// A photo's size in pixels as its header states it, read before any decoding: what decoding
+/// would cost in memory is known, and refused past ``PhotoSize/limit``, whatever the file's own
+/// size (a small PNG may claim 30,000 × 30,000 pixels).
+public struct PhotoSize: Sendable, Equatable, CustomStringConvertible {
+  public var width: Int
+  public var height: Int
+
+  public init(width: Int, height: Int) {
+    self.width = width
+    self.height = height
+  }
+
+  /// The most pixels a photo may have: 64 megapixels, above a 48- or 50-megapixel phone camera's
+  /// full-resolution picture. Decoded in colour it takes 4 bytes a pixel (256 MB at the limit),
+  /// and each page `scan` makes from it is smaller, so a photo's memory is bounded by the limit.
+  public static let limit = 64_000_000
+  /// The longest side a photo may have, in pixels (a very long strip is refused too).
+  public static let longestSide = 30_000
+
+  /// The number of pixels.
+  public var pixels: Int { width * height }
+
+  /// Whether decoding it stays within the limits.
+  public var isWithinLimits: Bool {
+    width >= 1 && height >= 1 && width <= Self.longestSide && height <= Self.longestSide && pixels <= Self.limit
+  }
+
+  public var description: String { "\(width) × \(height) pixels" }
+
+  /// The size the header of `bytes` (an image of `format`) states, or `nil` when it states none
+  /// that can be read: PNG's IHDR, a JPEG's frame header (SOF), a TIFF's first directory, a HEIF
+  /// file's image spatial extents (`ispe`; of several, a grid's and its tiles', the largest).
+  public static func read(from bytes: [UInt8], format: ImageFormat) -> PhotoSize? {
+    func bigEndian(_ offset: Int, _ width: Int) -> Int? {
+      guard offset >= 0, offset + width <= bytes.count else { return nil }
+      return bytes[offset..<(offset + width)].reduce(0) { $0 << 8 | Int($1) }
+    }
+    switch format {
+    case .png:
+      guard bytes.count >= 24, bytes[12..<16].elementsEqual("IHDR".utf8),
+        let width = bigEndian(16, 4), let height = bigEndian(20, 4)
+      else { return nil }
+      return PhotoSize(width: width, height: height)
+    case .jpeg:
+      var index = 2
+      while index + 4 <= bytes.count {
+        guard bytes[index] == 0xFF else { return nil }
+        let marker = bytes[index + 1]
+        // Fill bytes before a marker.
+        if marker == 0xFF {
+          index += 1
+          continue
+        }
+        // Markers without a length: restart markers, TEM.
+        if (0xD0...0xD7).contains(marker) || marker == 0x01 {
+          index += 2
+          continue
+        }
+        if marker == 0xDA || marker == 0xD9 { return nil }
+        guard let length = bigEndian(index + 2, 2), length >= 2 else { return nil }
+        // Start of frame, of every coding (not DHT C4, JPG C8, DAC CC).
+        if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) {
+          guard let height = bigEndian(index + 5, 2), let width = bigEndian(index + 7, 2) else { return nil }
+          return PhotoSize(width: width, height: height)
+        }
+        index += 2 + length
+      }
+      return nil
+    case .tiff:
+      let littleEndian = bytes.first == 0x49
+      func integer(_ offset: Int, _ width: Int) -> Int? {
+        guard offset >= 0, offset + width <= bytes.count else { return nil }
+        var value = 0
+        for position in 0..<width {
+          value = value << 8 | Int(bytes[offset + (littleEndian ? width - 1 - position : position)])
+        }
+        return value
+      }
+      guard let directory = integer(4, 4), let entries = integer(directory, 2) else { return nil }
+      var width: Int?
+      var height: Int?
+      for entry in 0..<min(entries, 4_096) {
+        let at = directory + 2 + entry * 12
+        guard let tag = integer(at, 2), let type = integer(at + 2, 2) else { return nil }
+        guard tag == 0x0100 || tag == 0x0101 else { continue }
+        // SHORT or LONG, the value in the entry itself.
+        let value = type == 3 ? integer(at + 8, 2) : type == 4 ? integer(at + 8, 4) : nil
+        if tag == 0x0100 { width = value } else { height = value }
+      }
+      guard let width, let height else { return nil }
+      return PhotoSize(width: width, height: height)
+    case .heic:
+      // `ispe` boxes: size, `ispe`, version and flags, width, height (32 bits each).
+      var largest: PhotoSize?
+      let name = Array("ispe".utf8)
+      var index = 4
+      while index + 16 <= bytes.count {
+        if bytes[index] == name[0], bytes[index + 1] == name[1], bytes[index + 2] == name[2],
+          bytes[index + 3] == name[3], bigEndian(index - 4, 4) == 20,
+          let width = bigEndian(index + 8, 4), let height = bigEndian(index + 12, 4)
+        {
+          largest = PhotoSize(width: max(width, largest?.width ?? 0), height: max(height, largest?.height ?? 0))
+        }
+        index += 1
+      }
+      return largest
+    }
+  }
+}

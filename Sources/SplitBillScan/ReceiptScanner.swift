@@ -12,6 +12,11 @@ public final class ReceiptScanner {
     recognizer = try TextRecognizer(languages: languages, dataPath: dataPath)
   }
 
+  /// Why `languages` is not a list of Tesseract's language names joined by `+`, or `nil`.
+  public static func malformedLanguages(_ languages: String) -> String? {
+    TextRecognizer.malformedLanguages(languages)
+  }
+
   /// The widest a page is read at: larger photos are scaled down (time and memory grow with
   /// pixels, recognition does not get better past it).
   static let widestPage = 1800

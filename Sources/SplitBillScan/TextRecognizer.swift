@@ -39,7 +39,12 @@ public struct RecognizedWord: Sendable, Equatable {
 /// Why a photo could not be read at all.
 public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
   public var message: String
-  public init(message: String) { self.message = message }
+  /// Whether the photo was refused for its size (past ``PhotoSize/limit``), not for being unreadable.
+  public var isTooLarge: Bool
+  public init(message: String, isTooLarge: Bool = false) {
+    self.message = message
+    self.isTooLarge = isTooLarge
+  }
   public var description: String { message }
 }
 
@@ -94,6 +99,19 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
     _ = libs.setMsgSeverity(Int32(L_SEVERITY_NONE))
     guard let format = ImageFormat.sniff(bytes) else {
       throw PhotoError(message: "not a JPEG, PNG, TIFF or HEIC image")
+    }
+    guard let size = PhotoSize.read(from: bytes, format: format) else {
+      throw PhotoError(message: "the \(format.rawValue.uppercased()) file states no image size in its header")
+    }
+    guard size.width >= 1, size.height >= 1 else {
+      throw PhotoError(message: "the \(format.rawValue.uppercased()) header states an empty image (\(size))")
+    }
+    guard size.isWithinLimits else {
+      throw PhotoError(
+        message:
+          "the photo is \(size), past scan's limit of \(PhotoSize.limit / 1_000_000) megapixels and "
+          + "\(PhotoSize.longestSide) pixels a side; scale it down (a receipt reads well at 2,000 pixels wide)",
+        isTooLarge: true)
     }
     let decoded: UnsafeMutablePointer<PIX>?
     if format == .heic {
@@ -270,19 +288,64 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
     // One recogniser per core already uses every core: Tesseract's own OpenMP threads would
     // only compete with them (and spin, waiting for work).
     libs.ompSetMaxActiveLevels(0)
-    unsafe api = unsafe libs.tessCreate()
-    let status = unsafe libs.tessInit3(api, dataPath, languages)
-    guard status == 0 else {
-      unsafe libs.tessDelete(api)
+    // Tesseract prints its own complaints and then cannot be used: the data is looked for first.
+    try Self.requireLanguageData(languages, dataPath: dataPath)
+    // The handle is kept only once it is initialised: a throw before then must not run `deinit`,
+    // which ends and deletes it (ending a handle whose initialisation failed crashes Tesseract).
+    let created = unsafe libs.tessCreate()
+    guard unsafe libs.tessInit3(created, dataPath, languages) == 0 else {
+      unsafe libs.tessDelete(created)
       throw PhotoError(
         message:
           "Tesseract cannot load the language data for \(languages) (install tesseract-ocr-eng, or the "
           + "tesseract-ocr-<language> package for each language asked for)")
     }
+    unsafe api = created
     _ = unsafe libs.tessSetVariable(api, "preserve_interword_spaces", "1")
     _ = unsafe libs.tessSetVariable(api, "debug_file", "/dev/null")
     // Receipts are dark print on light paper: no second reading of each line inverted.
     _ = unsafe libs.tessSetVariable(api, "tessedit_do_invert", "0")
+  }
+
+  /// Where Tesseract looks for its data: `dataPath`, else `TESSDATA_PREFIX`, else Debian's.
+  static func dataDirectory(_ dataPath: String?) -> String {
+    if let dataPath, !dataPath.isEmpty { return dataPath }
+    if let prefix = ProcessInfo.processInfo.environment["TESSDATA_PREFIX"], !prefix.isEmpty { return prefix }
+    return "/usr/share/tesseract-ocr/5/tessdata"
+  }
+
+  /// Why `languages` is not Tesseract's names joined by `+` (`eng`, `eng+deu`, `chi_sim`,
+  /// `script/Latin`), or `nil` when it is.
+  static func malformedLanguages(_ languages: String) -> String? {
+    let names = languages.split(separator: "+", omittingEmptySubsequences: false)
+    let allowed = { (c: Character) in c.isASCII && (c.isLetter || c.isNumber || c == "_" || c == "-" || c == "/") }
+    guard languages.utf8.count <= 256,
+      names.allSatisfy({ !$0.isEmpty && $0.allSatisfy(allowed) && !$0.hasPrefix("/") && !$0.contains("..") })
+    else {
+      // Echoed only when it is short printable ASCII (the message reaches a terminal).
+      let shown = languages.utf8.count <= 64 && languages.utf8.allSatisfy { (0x20..<0x7F).contains($0) }
+      return (shown ? "'\(languages)' is not" : "it is not") + " a list of Tesseract languages: "
+        + "expected names joined by +, as eng or eng+deu"
+    }
+    return nil
+  }
+
+  /// Refuses a language list that is not names joined by `+` (`eng`, `eng+deu`, `chi_sim`,
+  /// `script/Latin`), or one whose `NAME.traineddata` is not in the data directory, naming the
+  /// Debian package that has it.
+  static func requireLanguageData(_ languages: String, dataPath: String?) throws(PhotoError) {
+    if let problem = malformedLanguages(languages) { throw PhotoError(message: problem) }
+    let names = languages.split(separator: "+")
+    let directory = dataDirectory(dataPath)
+    let missing = names.filter { !FileManager.default.fileExists(atPath: directory + "/" + $0 + ".traineddata") }
+    guard missing.isEmpty else {
+      let packages = missing.map { "tesseract-ocr-" + $0.lowercased().replacingOccurrences(of: "_", with: "-") }
+      throw PhotoError(
+        message:
+          "Tesseract has no data for \(missing.joined(separator: ", ")) in \(directory) (apt-get install "
+          + "\(packages.joined(separator: " ")), or set TESSDATA_PREFIX to the directory holding "
+          + "\(missing[0]).traineddata)")
+    }
   }
 
   deinit {

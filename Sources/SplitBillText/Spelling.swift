@@ -11,18 +11,56 @@ package enum Spelling {
   /// once it is too far. A 1 MiB currency value or a roster of thousands costs microseconds.
   package static func suggestion(for word: String, among candidates: some Sequence<String>) -> String? {
     guard word.utf8.count <= 4 * longestWord, word.count <= longestWord else { return nil }
-    let lowered = Array(word.lowercased())
     let allowed = max(1, word.count / 3)
+    // ASCII words and candidates (most keys and names) are compared as bytes, each candidate's
+    // letters counted before any edit distance: a roster of a thousand costs a pass over it.
+    let asciiWord = word.utf8.allSatisfy { $0 < 0x80 } ? word.utf8.map(lowercasedASCII) : nil
+    let wordCounts = asciiWord.map(ByteCounts.init)
+    let lowered = Array(word.lowercased())
     var best: (candidate: String, distance: Int)?
     for candidate in candidates.prefix(mostCandidates) {
       guard candidate.utf8.count <= 4 * longestWord else { continue }
-      let other = Array(candidate.lowercased())
-      guard abs(other.count - lowered.count) <= allowed else { continue }
       let limit = min(allowed, (best?.distance ?? Int.max) - 1)
-      guard limit >= 0, let distance = editDistance(lowered, other, atMost: limit) else { continue }
+      guard limit >= 0 else { break }
+      if let asciiWord, let wordCounts, candidate.utf8.allSatisfy({ $0 < 0x80 }) {
+        guard abs(candidate.utf8.count - asciiWord.count) <= limit,
+          !ByteCounts(candidate.utf8).differ(from: wordCounts, by: 2 * limit)
+        else { continue }
+        guard let distance = editDistance(asciiWord, candidate.utf8.map(lowercasedASCII), atMost: limit) else {
+          continue
+        }
+        best = (candidate, distance)
+        continue
+      }
+      let other = Array(candidate.lowercased())
+      guard abs(other.count - lowered.count) <= limit, let distance = editDistance(lowered, other, atMost: limit)
+      else { continue }
       best = (candidate, distance)
     }
     return best?.candidate
+  }
+
+  /// An ASCII byte with `A`–`Z` made lower case.
+  static func lowercasedASCII(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+
+  /// How many of each byte (case folded) a text has, in 32 bins: texts `k` edits apart differ by
+  /// at most `2k` counts.
+  struct ByteCounts {
+    private var counts: InlineArray<32, Int16> = .init(repeating: 0)
+
+    init(_ bytes: some Sequence<UInt8>) {
+      for byte in bytes { counts[Int(lowercasedASCII(byte) & 31)] &+= 1 }
+    }
+
+    /// Whether the counts differ by more than `limit` in all.
+    func differ(from other: ByteCounts, by limit: Int) -> Bool {
+      var total = 0
+      for bin in 0..<32 {
+        total += abs(Int(counts[bin]) - Int(other.counts[bin]))
+        if total > limit { return true }
+      }
+      return false
+    }
   }
 
   /// The longest word a suggestion is looked for.
@@ -32,7 +70,7 @@ package enum Spelling {
 
   /// ``editDistance(_:_:)`` if it is at most `limit`, else `nil`, found without computing past
   /// the limit: a row whose every entry exceeds it ends the search.
-  package static func editDistance(_ a: [Character], _ b: [Character], atMost limit: Int) -> Int? {
+  package static func editDistance<Element: Equatable>(_ a: [Element], _ b: [Element], atMost limit: Int) -> Int? {
     if a.isEmpty { return b.count <= limit ? b.count : nil }
     if b.isEmpty { return a.count <= limit ? a.count : nil }
     var previousPrevious = [Int](repeating: 0, count: b.count + 1)
