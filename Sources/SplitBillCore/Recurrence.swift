@@ -82,7 +82,7 @@ public struct Recurrence: Hashable, Sendable {
   /// How many dates ``allDates(from:through:)`` gives (skipped instances included), worked out
   /// without making them: a rule is measured in constant time, whatever it asks for.
   public func instanceCount(from first: CalendarDate, through: CalendarDate?) -> Int {
-    var last = CalendarDate(year: 9999, month: 12, day: 31)!
+    guard var last = CalendarDate(year: 9999, month: 12, day: 31) else { return 0 }
     var count = Int.max
     switch end {
     case .until(let date): last = min(last, date)
