@@ -22,10 +22,15 @@ package enum InputFile {
       throw Unreadable(message: "cannot read '\(path)': permission denied")
     }
     defer { try? handle.close() }
+    let bytes: [UInt8]
     do {
-      return [UInt8](try handle.readToEnd() ?? Data())
+      bytes = [UInt8](try handle.readToEnd() ?? Data())
     } catch {
       throw Unreadable(message: "cannot read '\(path)': \(error.localizedDescription)")
     }
+    if let encoding = ByteOrderMark.otherEncoding(bytes) {
+      throw Unreadable(message: "cannot read '\(path)': \(ByteOrderMark.refusal(encoding))")
+    }
+    return bytes
   }
 }

@@ -168,7 +168,10 @@ enum ImportCommand {
       let location = issue.line.map { SourceLocation(file: path, line: $0, column: issue.column ?? 1) }
       var source: [String: [Int: String]] = [:]
       if let line = issue.line, line >= 1, line <= lines.count {
-        source[path] = [line: String(lines[line - 1]).trimmingSuffix("\r")]
+        // Up to a little past the column: the excerpt is cut around it anyway, and a line of 20 MB
+        // is not made into characters whole.
+        let shown = lines[line - 1].prefix((issue.column ?? 1) + 512)
+        source[path] = [line: String(shown).trimmingSuffix("\r")]
       }
       context.stderr.write(
         DiagnosticFormatter.text(

@@ -31,11 +31,18 @@ package struct CSVRowReader {
       case textAfterQuote
       /// A quote inside a cell that does not start with one.
       case strayQuote
+      /// More cells than ``CSVRowReader/maximumCells``: where the first cell past them starts
+      /// (the rest of the row is read past, not kept).
+      case tooManyCells
     }
     package var kind: Kind
     package var line: Int
     package var column: Int
   }
+
+  /// The most cells a row keeps: a row of ten million cells (20 MB of commas) costs its reading
+  /// time, not gigabytes. Far above any export's width (a Splitwise export has a column a member).
+  package static let maximumCells = 10_000
 
   /// Skips a UTF-8 byte order mark and, unless one was given, settles the delimiter from the
   /// header line (``CSVDelimiter``). Called once, before the first row.
@@ -130,6 +137,14 @@ package struct CSVRowReader {
       return false
     }
     row.columnsPending = true
+    if row.cells.count > maximumCells {
+      // A plain line fits the reader's buffer (64 KiB), so its cells were few enough to make;
+      // the row is cut to the limit like a scanned one. Where the first cell past it starts.
+      row.settleColumns()
+      let past = row.cells[maximumCells]
+      row.problem = Problem(kind: .tooManyCells, line: past.line, column: past.column)
+      row.cells.removeSubrange(maximumCells...)
+    }
     return true
   }
 
@@ -139,6 +154,8 @@ package struct CSVRowReader {
     let line: Int
 
     mutating func append(field range: Range<Int>, quoted: Bool) {
+      // Past the limit no cell is kept but the first, which says where the row went past it.
+      guard cells.count <= CSVRowReader.maximumCells else { return }
       // The column is counted later, if at all (Row.settleColumns).
       cells.append(Cell(range: range, line: line, column: 0, quoted: quoted))
     }
@@ -219,7 +236,15 @@ package struct CSVRowReader {
         }
         cell.range = cell.range.lowerBound..<row.bytes.count
       }
-      row.cells.append(cell)
+      if row.cells.count < Self.maximumCells {
+        row.cells.append(cell)
+      } else {
+        // Past the limit: said once, and the cell's bytes dropped as it ends.
+        if row.problem?.kind != .tooManyCells, row.problem?.kind != .unterminatedQuote {
+          row.problem = Problem(kind: .tooManyCells, line: cell.line, column: cell.column)
+        }
+        row.bytes.removeSubrange(cell.range.lowerBound...)
+      }
       switch input.peek() {
       case separator:
         _ = advance()

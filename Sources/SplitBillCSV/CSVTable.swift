@@ -6,10 +6,14 @@ import SplitBillFiles
 /// (``CSVRowReader``). Exports are read whole (a 10,000-row Splitwise export is about a megabyte;
 /// a rates file is smaller still); bills files are read a row at a time.
 package struct CSVTable {
-  /// A quote opened at `line`, `column` and never closed: the rest of the file would be one cell.
+  /// Why a file cannot be read as a table, and where: a quote opened and never closed (the rest
+  /// of the file would be one cell), or a row of more than ``CSVRowReader/maximumCells`` cells
+  /// (where the first cell past them starts).
   package struct UnclosedQuote: Error, Hashable, Sendable {
     package var line: Int
     package var column: Int
+    /// Whether it is a row past the cell limit, not a quote.
+    package var tooManyCells = false
   }
 
   /// One cell: its text (quotes undone) and where it starts (1-based line, column in characters).
@@ -45,8 +49,8 @@ package struct CSVTable {
     reader.start()
     var row = CSVRowReader.Row(line: 1)
     while reader.nextRow(into: &row) {
-      if let problem = row.problem, problem.kind == .unterminatedQuote {
-        throw UnclosedQuote(line: problem.line, column: problem.column)
+      if let problem = row.problem, problem.kind == .unterminatedQuote || problem.kind == .tooManyCells {
+        throw UnclosedQuote(line: problem.line, column: problem.column, tooManyCells: problem.kind == .tooManyCells)
       }
       row.settleColumns()
       let cells = row.cells.map { cell in

@@ -138,6 +138,15 @@ package enum SystemCalls {
     }
   }
 
+  /// The first `count` bytes of the file at `path` (fewer if it is shorter; none if it cannot be
+  /// read: its reading says why).
+  package static func head(of path: String, count: Int) -> [UInt8] {
+    let descriptor = unsafe open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return [] }
+    defer { close(descriptor) }
+    return (try? read(upTo: count, at: 0, from: descriptor).get()) ?? []
+  }
+
   /// Why ``readWholeFile(_:limit:)`` gave no bytes.
   package enum WholeFileFailure: Error, Equatable, Sendable {
     /// The system's words for the failure.

@@ -277,7 +277,19 @@ package enum SpliitImport {
       var notes: [String] = []
       if let original = originalAmount(expense) { notes.append(original) }
       if let text = expense["notes"]?.string, !text.isEmpty { notes.append(text) }
-      let date = Self.date(expense["expenseDate"]) ?? Self.date(expense["createdAt"])
+      var date = Self.date(expense["expenseDate"])
+      if date == nil {
+        date = Self.date(expense["createdAt"])
+        // Said when the export gave a date that is none: the expense moves to another day.
+        if let given = expense["expenseDate"], given != .null {
+          let text = given.string.map { "'\(EchoedText.quote($0))'" } ?? "not text"
+          book.remarks.append(
+            Diagnostic(
+              in: file, .warning, .spliitDate,
+              "\(label): expenseDate \(text) is not a date: dated by createdAt, "
+                + (date.map { "\($0)" } ?? "which is none either, so undated")))
+        }
+      }
       return Expense(
         id: id, seed: seed, title: title, date: date, amount: amount, paidFor: paidFor, payers: payers,
         isReimbursement: isReimbursement, notes: notes,

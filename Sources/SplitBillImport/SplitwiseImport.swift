@@ -72,7 +72,10 @@ package enum SplitwiseImport {
     } catch {
       throw Diagnostic(
         in: file, .error, .csvUnterminatedQuote,
-        "a quote opened here is never closed: the rest of the file is in this cell",
+        error.tooManyCells
+          ? "a row of more than \(CSVRowReader.maximumCells) cells (this is the first past them): expected a column "
+            + "per member after Currency"
+          : "a quote opened here is never closed: the rest of the file is in this cell",
         line: error.line, column: error.column)
     }
     let filled = table.rows.indices.filter { !table.rows[$0].isBlank }

@@ -417,6 +417,10 @@ package struct BillStream {
       }
     }
 
+    // UTF-16 and UTF-32 files are said to be so, not read as text with a zero byte between letters.
+    if source.path != "-", let encoding = ByteOrderMark.otherEncoding(SystemCalls.head(of: source.path, count: 4)) {
+      return fail(.invalidUTF8(detail: ByteOrderMark.refusal(encoding)), file: source.path)
+    }
     switch source.format {
     case .yaml:
       let reader: YAMLEventReader
@@ -480,6 +484,9 @@ package struct BillStream {
       if let itemsPath = ItemTable.path(besides: source.path) {
         guard let itemsInput = ByteReader(path: itemsPath) else {
           return fail(.cannotRead(path: itemsPath, reason: SystemCalls.errorText(errno)), file: itemsPath)
+        }
+        if let encoding = ByteOrderMark.otherEncoding(itemsInput.buffered) {
+          return fail(.invalidUTF8(detail: ByteOrderMark.refusal(encoding)), file: itemsPath)
         }
         var itemsReader = CSVBillReader(
           file: itemsPath, input: itemsInput, delimiter: delimiter, rules: BillRules(options: options),

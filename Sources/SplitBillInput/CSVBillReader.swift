@@ -58,6 +58,7 @@ struct CSVBillReader {
     case .unterminatedQuote: return .error(.unterminatedQuote, at: location)
     case .textAfterQuote: return .error(.textAfterQuote, at: location)
     case .strayQuote: return .error(.strayQuote, at: location)
+    case .tooManyCells: return .error(.tooManyCells(limit: CSVRowReader.maximumCells), at: location)
     }
   }
 

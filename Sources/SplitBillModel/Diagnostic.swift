@@ -175,6 +175,8 @@ package enum Problem: Hashable, Sendable {
   case textAfterQuote
   /// A quote inside an unquoted cell.
   case strayQuote
+  /// A CSV row of more cells than a row may have: the limit.
+  case tooManyCells(limit: Int)
   /// A cell that is not UTF-8.
   case invalidUTF8InColumn(String)
 
@@ -392,6 +394,7 @@ package enum Problem: Hashable, Sendable {
     case .cellCount: return "csv.cell-count"
     case .unterminatedQuote: return "csv.unterminated-quote"
     case .textAfterQuote: return "csv.text-after-quote"
+    case .tooManyCells: return "csv.too-many-cells"
     case .strayQuote: return "csv.stray-quote"
     case .invalidUTF8InColumn: return "csv.utf8"
     case .billShape: return "bill.shape"
@@ -551,6 +554,9 @@ package enum Problem: Hashable, Sendable {
         "unknown column '\(EchoedText.quote(name))' in the header of a payments file; did you mean '\(EchoedText.quote(guess))'?"
     case .cellCount(let cells, let columns): return "row has \(cells) cells but the header has \(columns) columns"
     case .unterminatedQuote: return "unterminated quoted cell: the quote opened here is never closed"
+    case .tooManyCells(let limit):
+      return "the row has more than \(limit) cells; this is the first past them: expected a row per record, "
+        + "with as many cells as the header (the rest of the row is not read)"
     case .textAfterQuote:
       return "unexpected text after a closing quote: a quoted cell ends at the quote (write \"\" for a quote inside it)"
     case .strayQuote:
@@ -815,6 +821,7 @@ package enum Problem: Hashable, Sendable {
     ("csv.cell-count", "a row with more or fewer cells than the header"),
     ("csv.unterminated-quote", "a quote never closed (the rest of the file is not read)"),
     ("csv.text-after-quote", "text after a closing quote"),
+    ("csv.too-many-cells", "a CSV row of more than 10,000 cells (the rest of the row is not read)"),
     ("csv.stray-quote", "a quote inside an unquoted cell"),
     ("csv.utf8", "a cell that is not UTF-8 (the field counts as not given)"),
     ("bill.shape", "a bill that is not a mapping"),

@@ -9,6 +9,7 @@ package enum ImportCode: String, CaseIterable, Hashable, Sendable {
   case spliitAmountsSum = "spliit.amounts-sum"
   case spliitCurrency = "spliit.currency"
   case spliitCurrencySymbol = "spliit.currency-symbol"
+  case spliitDate = "spliit.date"
   case spliitJson = "spliit.json"
   case spliitNoEffect = "spliit.no-effect"
   case spliitPaidBy = "spliit.paid-by"

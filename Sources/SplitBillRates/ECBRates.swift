@@ -1,3 +1,4 @@
+import SplitBillCSV
 import SplitBillCore
 import SplitBillFiles
 import SplitBillModel
@@ -51,13 +52,26 @@ package final class ECBRates: RateColumns {
   package static func read(_ bytes: [UInt8], path: String) -> (ECBRates?, [Diagnostic])? {
     var lines = Lines(bytes)
     guard let header = lines.next(skippingBlank: true) else { return nil }
-    let headerCells = Self.cells(bytes, header.start, header.end)
+    // A header past the cell limit is refused before its cells are made (a row of ten million
+    // commas would take gigabytes as ranges and names).
+    let width = Self.cellCount(bytes, header.start, header.end)
+    let headerCells = Self.cells(bytes, header.start, header.end, limit: CSVRowReader.maximumCells + 1)
     let names = headerCells.map { String(decoding: bytes[$0], as: UTF8.self) }
     guard names.count > 1, names[0].lowercased() == "date", !names.contains(where: { $0.lowercased() == "base" })
     else { return nil }
     let file = SourceFile(path)
     var problems: [Diagnostic] = []
     func at(_ line: Int, _ column: Int) -> SourceLocation { SourceLocation(in: file, line: line, column: column) }
+    guard width <= CSVRowReader.maximumCells else {
+      let past = headerCells[CSVRowReader.maximumCells]
+      return (
+        nil,
+        [
+          .error(
+            .tooManyCells(limit: CSVRowReader.maximumCells), at: at(header.number, past.lowerBound - header.start + 1))
+        ]
+      )
+    }
     // Each cell's quote (the date's, an empty column's, EUR's and an unknown code's: none).
     var quoteOfCell: [Currency?] = [nil]
     // Unknown codes are said once for the header, with the first few and where the first is: a
@@ -115,7 +129,7 @@ package final class ECBRates: RateColumns {
           if !cell.isEmpty {
             problems.append(
               .error(
-                .rate(.cellCount(found: Self.cells(bytes, line.start, line.end).count, expected: quoteOfCell.count)),
+                .rate(.cellCount(found: Self.cellCount(bytes, line.start, line.end), expected: quoteOfCell.count)),
                 at: at(line.number, 1)))
             break
           }
@@ -138,8 +152,8 @@ package final class ECBRates: RateColumns {
       let day = Day(date: date, line: line.number, start: line.start, end: line.end)
       if let first = dayOfDate[date] {
         // The same day twice: the same rates are one; others are a located error, the first kept.
-        let cells = Self.cells(bytes, line.start, line.end)
-        let firstCells = Self.cells(bytes, days[first].start, days[first].end)
+        let cells = Self.cells(bytes, line.start, line.end, limit: quoteOfCell.count)
+        let firstCells = Self.cells(bytes, days[first].start, days[first].end, limit: quoteOfCell.count)
         let text = { (cells: [Range<Int>], number: Int) in bytes[number < cells.count ? cells[number] : 0..<0] }
         if let differing = quoteOfCell.indices.first(where: { number in
           quoteOfCell[number] != nil && text(firstCells, number) != text(cells, number)
@@ -221,14 +235,20 @@ package final class ECBRates: RateColumns {
   }
 
   /// The cells of a row, each without the spaces around it.
-  private static func cells(_ bytes: [UInt8], _ start: Int, _ end: Int) -> [Range<Int>] {
+  private static func cells(_ bytes: [UInt8], _ start: Int, _ end: Int, limit: Int = .max) -> [Range<Int>] {
     var cells: [Range<Int>] = []
     var cellStart = start
     for index in start...end where index == end || bytes[index] == 0x2C {
       cells.append(trimmed(bytes, cellStart..<index))
       cellStart = index + 1
+      if cells.count == limit { break }
     }
     return cells
+  }
+
+  /// How many cells a row has (its commas and one), counted without making them.
+  private static func cellCount(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Int {
+    bytes[start..<end].reduce(1) { $0 + ($1 == 0x2C ? 1 : 0) }
   }
 
   /// Cell `number` of a row (0: the date), trimmed; `nil` past the row's end.

@@ -230,7 +230,8 @@ package enum RateReader {
     do {
       table = try CSVTable(bytes)
     } catch {
-      return ([], [.error(.unterminatedQuote, at: at(error.line, error.column))])
+      let problem = error.tooManyCells ? Problem.tooManyCells(limit: CSVRowReader.maximumCells) : .unterminatedQuote
+      return ([], [.error(problem, at: at(error.line, error.column))])
     }
     guard let headerIndex = table.rows.firstIndex(where: { !$0.isBlank }) else { return ([], []) }
     let headerRow = table.rows[headerIndex]
