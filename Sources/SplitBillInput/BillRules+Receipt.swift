@@ -224,7 +224,9 @@ extension BillRules {
       if diners != nil && !dinerIndex.contains(name) {
         try policy.report(
           .error(
-            .itemSharerNotDiner(item: item, person: name, guess: Spelling.suggestion(for: name, among: dinerNames)),
+            .itemSharerNotDiner(
+              item: item, person: name,
+              guess: Policy.stopsAtFirstProblem ? nil : suggestion(for: name, among: dinerNames)),
             at: sharer.name.location))
         failed = true
         continue

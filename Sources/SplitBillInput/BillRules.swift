@@ -748,15 +748,26 @@ struct BillRules {
     }
   }
 
-  private func checkRoster<Policy: ProblemPolicy>(
+  private mutating func checkRoster<Policy: ProblemPolicy>(
     _ name: String, role: String, at location: @autoclosure () -> SourceLocation, context: DocumentContext,
     _ policy: inout Policy
   ) throws(Policy.Stop) {
     guard !context.admits(name), let roster = context.roster else { return }
-    try policy.report(
-      .error(
-        .notInRoster(role: role, name: name, roster: roster),
-        at: location()))
+    let guess = Policy.stopsAtFirstProblem ? nil : suggestion(for: name, among: roster)
+    try policy.report(.error(.notInRoster(role: role, name: name, roster: roster, guess: guess), at: location()))
+  }
+
+  /// "Did you mean" suggestions left to this reading: each compares a name with up to a thousand
+  /// others, so past the first ``suggestionLimit`` (a file with thousands of unknown names) the
+  /// errors list the roster instead, and a run's cost stays linear in its names.
+  private var suggestionsLeft = BillRules.suggestionLimit
+  static let suggestionLimit = 100
+
+  /// ``Spelling/suggestion(for:among:)`` while suggestions are left, else `nil`.
+  mutating func suggestion(for name: String, among candidates: [String]) -> String? {
+    guard suggestionsLeft > 0 else { return nil }
+    suggestionsLeft -= 1
+    return Spelling.suggestion(for: name, among: candidates)
   }
 
   // MARK: - Texts shared by bills and defaults

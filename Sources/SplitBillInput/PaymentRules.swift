@@ -104,7 +104,10 @@ enum PaymentRules {
         continue
       }
       if !context.admits(name), let roster = context.roster {
-        problems.append(.error(.notInRoster(role: key, name: name, roster: roster), at: location))
+        problems.append(
+          .error(
+            .notInRoster(role: key, name: name, roster: roster, guess: Spelling.suggestion(for: name, among: roster)),
+            at: location))
       }
       people.append(name)
     }

@@ -239,7 +239,7 @@ package enum Problem: Hashable, Sendable {
   /// else the roster is listed.
   /// (The suggestion is looked for when the message is worded: problems of one kind on one line
   /// are kept once, and a bill of 2,000 unknown names would otherwise compare each with the roster.)
-  case notInRoster(role: String, name: String, roster: [String])
+  case notInRoster(role: String, name: String, roster: [String], guess: String?)
   /// An empty payer.
   case emptyPayer
   /// A bill paid by a person whose diners are a head count (warning): the payer's money moves no
@@ -421,7 +421,7 @@ package enum Problem: Hashable, Sendable {
     case .emptyDinerName: return "diners.empty-name"
     case .repeatedDiner: return "diners.repeated"
     case .invalidWeight(let error, _): return "diners.\(error.code)"
-    case .notInRoster(let role, _, _): return role == "diner" ? "diners.unknown-person" : "\(role).unknown-person"
+    case .notInRoster(let role, _, _, _): return role == "diner" ? "diners.unknown-person" : "\(role).unknown-person"
     case .emptyPayer: return "paid_by.empty"
     case .headCountPaidByPerson: return "paid_by.head-count"
     case .receiptToReview: return "scan.review"
@@ -617,8 +617,7 @@ package enum Problem: Hashable, Sendable {
     case .repeatedDiner(let name, let first):
       return "diner '\(EchoedText.quote(name))' is listed twice (first at \(first))"
     case .invalidWeight(let error, let diner): return "\(error.description) (diner '\(EchoedText.quote(diner))')"
-    case .notInRoster(let role, let name, let roster):
-      let guess = Spelling.suggestion(for: name, among: roster)
+    case .notInRoster(let role, let name, let roster, let guess):
       let message = "\(role) '\(EchoedText.quote(name))' is not in people"
       guard let guess else { return message + " (\(EchoedText.list(roster)))" }
       return message + "; did you mean '\(EchoedText.quote(guess))'?"

@@ -175,4 +175,55 @@ final class HostileInputTests {
     #expect(Self.growsLinearly(small.seconds, large.seconds), "\(scenario): \(small.seconds) s then \(large.seconds) s")
     if scenario == "header" { #expect(large.bytes < 4_096 && large.bytes <= small.bytes + 64, "\(large.bytes) bytes") }
   }
+
+  /// Look-alike checks over thousands of names (round three, point 7): categories of 880
+  /// characters, a roster against as many unknown diners, and one bill's `shares`, `paid_by` and
+  /// an item's `for` of thousands of names. Each was quadratic (12 to 20 s for a megabyte of
+  /// categories, 11.7 s for a `for` of 40,000 names).
+  @Test(
+    .enabled(if: needing(pythonHas("import resource")), "needs python3 to measure CPU time"),
+    arguments: ["categories", "roster", "shares", "paid_by", "for"])
+  func lookalikeChecksGrowLinearly(scenario: String) throws {
+    func names(_ prefix: String, _ n: Int) -> [String] { (0..<n).map { "\(prefix)\($0)" } }
+    func run(_ n: Int) throws -> (bytes: Int, seconds: Double) {
+      let head = "defaults: {currency: EUR, tip: 0}\n"
+      switch scenario {
+      case "categories":
+        let bills = (0..<n).map {
+          "  - {id: c\($0), date: 2026-01-01, amount: 10, diners: [Ana, Ben], paid_by: Ana, category: \"\(String(format: "%05d", $0))\(String(repeating: "x", count: 875))\"}"
+        }
+        let text = head + "bills:\n" + bills.joined(separator: "\n") + "\n  - {id: bad, amount: x, diners: 2}\n"
+        return try measure("categories.yaml", text, size: n, command: ["check"], status: "1")
+      case "roster":
+        let bills = (0..<n).map { "  - {id: a\($0), date: 2026-01-01, amount: 10, diners: [Uname\($0), Rname1]}" }
+        let text =
+          head + "people: [\(names("Rname", n).joined(separator: ", "))]\nbills:\n" + bills.joined(separator: "\n")
+          + "\n"
+        return try measure("roster.yaml", text, size: n, command: ["check"], status: "1")
+      case "for":
+        let diners = names("D", n).joined(separator: ", ")
+        let sharers = names("N", n).map { "\($0): 1" }.joined(separator: ", ")
+        let text =
+          head + "bills:\n  - id: a\n    amount: 10\n    diners: [\(diners)]\n    items:\n"
+          + "      - {name: x, price: 10, for: {\(sharers)}}\n"
+        return try measure("for.yaml", text, size: n, command: ["check"], status: "1")
+      default:
+        let entries = names("N", n).map { "\($0): 1" }.joined(separator: ", ")
+        let key = scenario == "shares" ? "shares" : "paid_by"
+        let diners = scenario == "shares" ? "" : "    diners: [Ana, Ben]\n"
+        let text = head + "bills:\n  - id: a\n    amount: 10\n\(diners)    \(key): {\(entries)}\n"
+        return try measure("\(scenario).yaml", text, size: n, command: ["check"], status: "1")
+      }
+    }
+    let (small, large) =
+      switch scenario {
+      case "categories": (250, 1_000)
+      case "roster": (250, 1_000)
+      default: (5_000, 20_000)
+      }
+    let first = try fastest(of: 3) { try run(small) }
+    let second = try fastestLarge(first) { try run(large) }
+    #expect(
+      Self.growsLinearly(first.seconds, second.seconds), "\(scenario): \(first.seconds) s then \(second.seconds) s")
+  }
 }
