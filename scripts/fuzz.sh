@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Fuzzes the readers with libFuzzer (through the toolchain: -sanitize=fuzzer,address) for a while:
-# every input is read as YAML and as CSV bills, a rates file, an items file, a Splitwise and a
-# Spliit export and a configuration file, and the run stops at a crash, a trap, a bill whose shares
-# do not add up to its total, a diagnostic outside the input, an import that would not read back,
-# or an echoed API key (Sources/SplitBillFuzz).
+# every input is read as YAML and as CSV bills, a rates file (and one after an ECB header), an items
+# file, a Splitwise and a Spliit export, a configuration file, a recurring bill's repeat, the header
+# of each photo format scan reads and its --lang, and the values `add` is given; the run stops at a
+# crash, a trap, a bill whose shares do not add up to its total, a diagnostic outside the input, an
+# import that would not read back, an echoed API key, instances past the run's limit, a books file
+# changed by a refused `add` or left unreadable by an accepted one, or an input that takes more
+# than 1 GB (-rss_limit_mb) or 20 s (Sources/SplitBillFuzz).
 #
 #   scripts/fuzz.sh [SECONDS] [CORPUS]        # default 60 s, corpus .build/fuzz-corpus
 #
@@ -35,7 +38,7 @@ status=0
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 TMPDIR="$scratch" ASAN_OPTIONS=detect_leaks=0:symbolize=0 .build/fuzz/"$configuration"/SplitBillFuzz -max_total_time="$seconds" -max_len=8192 \
-  -timeout=20 -print_final_stats=1 -artifact_prefix=.build/fuzz-crashes/ "$corpus" >"$log" 2>&1 || status=$?
+  -timeout=20 -rss_limit_mb=1024 -print_final_stats=1 -artifact_prefix=.build/fuzz-crashes/ "$corpus" >"$log" 2>&1 || status=$?
 grep -E "^(Done|stat::number_of_executed_units|SUMMARY)|Test unit written|Precondition failed" "$log" | tail -n 6 || true
 if [ "$status" -ne 0 ]; then
   echo "fuzz: failed (exit $status); the input is in .build/fuzz-crashes/, the log in $log" >&2

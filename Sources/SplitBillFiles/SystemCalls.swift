@@ -128,8 +128,19 @@ package enum SystemCalls {
     defer { close(descriptor) }
     var status = stat()
     guard unsafe fstat(descriptor, &status) == 0 else { return .failure(.system(errorText(errno))) }
-    guard status.st_mode & S_IFMT == S_IFREG else {
-      return .failure(.system(status.st_mode & S_IFMT == S_IFDIR ? "it is a directory" : "it is not a regular file"))
+    if status.st_mode & S_IFMT == S_IFDIR { return .failure(.system("it is a directory")) }
+    if status.st_mode & S_IFMT != S_IFREG {
+      // A pipe or FIFO (`scan <(curl …)`) has no size: read to its end, up to the limit.
+      var bytes: [UInt8] = []
+      while true {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        let count = unsafe chunk.withUnsafeMutableBytes { unsafe Glibc.read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        if count < 0 { return .failure(.system(errorText(errno))) }
+        if count == 0 { return .success(bytes) }
+        bytes += chunk.prefix(count)
+        if bytes.count > limit { return .failure(.tooLarge(bytes: Int64(bytes.count))) }
+      }
     }
     guard status.st_size <= Int64(limit) else { return .failure(.tooLarge(bytes: Int64(status.st_size))) }
     switch read(upTo: Int(status.st_size), at: 0, from: descriptor) {
@@ -138,9 +149,11 @@ package enum SystemCalls {
     }
   }
 
-  /// The first `count` bytes of the file at `path` (fewer if it is shorter; none if it cannot be
-  /// read: its reading says why).
+  /// The first `count` bytes of the regular file at `path` (fewer if it is shorter; none if it
+  /// cannot be read, its reading says why). None of a FIFO or a device: what is read of those is
+  /// gone for the reading that follows.
   package static func head(of path: String, count: Int) -> [UInt8] {
+    guard case .success(let status) = status(of: path), status.isRegularFile else { return [] }
     let descriptor = unsafe open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return [] }
     defer { close(descriptor) }

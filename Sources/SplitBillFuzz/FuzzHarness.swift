@@ -21,7 +21,16 @@ import SplitBillRates
 /// - imported as a Splitwise and as a Spliit export: no crash, never the importer's own check
 ///   failing (a YAML file that would not read back as the export's balances), positions inside;
 /// - read as a configuration file: no crash, positions inside, and no text given after an
-///   `ai-key` in any message.
+///   `ai-key` in any message;
+/// - after an ECB header, as a rates file (the ECB reader's own path), the rates rules;
+/// - as a recurring bill's `repeat` (CSV and YAML) in a run limited to 2,000 instances: no more
+///   made, none after 9999-12-31, no id twice;
+/// - behind each photo format's signature: the format told, the size and orientation read
+///   without a crash, a size within limits affordable; as `--lang`, accepted only as names;
+/// - as the values `add` is given, added to a YAML and a CSV books file: unchanged unless added,
+///   and a file added to reads without an error.
+///
+/// The memory of each input is bounded by scripts/fuzz.sh (`-rss_limit_mb`), its time by `-timeout`.
 enum FuzzHarness {
   /// Where the inputs are written to be read (one directory per process).
   static let directory: String = {
@@ -81,6 +90,139 @@ enum FuzzHarness {
     checkItems(bytes, lines: lines)
     checkImports(bytes, lines: lines)
     checkConfiguration(bytes, lines: lines)
+    checkECBRates(bytes)
+    checkRecurring(bytes)
+    checkPhotoHeaders(bytes)
+    checkAdd(bytes)
+  }
+
+  /// The bytes after an ECB header (`Date,USD,JPY,`): the reader's own path, every rule of
+  /// ``checkRates(_:path:lines:)``.
+  static func checkECBRates(_ bytes: [UInt8]) {
+    let header = Array("Date,USD,JPY,USD,\n".utf8)
+    let path = directory + "/ecb.csv"
+    guard FileManager.default.createFile(atPath: path, contents: Data(header + bytes)) else {
+      fatalError("cannot write")
+    }
+    var lines = 2
+    for byte in bytes where byte == 0x0A || byte == 0x0D { lines += 1 }
+    checkRates(header + bytes, path: path, lines: lines)
+  }
+
+  /// The bytes as a bill's `repeat` (a CSV cell, and a YAML value on one line), in a run whose
+  /// limit of instances is 2,000: no more instances than that are made, none after 9999-12-31,
+  /// and no two with one id.
+  static func checkRecurring(_ bytes: [UInt8]) {
+    let text = String(decoding: bytes.prefix(2_000), as: UTF8.self).map { $0.isNewline ? " " : $0 }
+    let cell = String(text).replacingOccurrences(of: "\"", with: "\"\"")
+    let yamlValue = String(text)
+    let files = [
+      (
+        "recurring.csv",
+        "id,date,amount,currency,tip,diners,paid_by,repeat\nr,2026-01-31,10,EUR,0,Ana;Ben,Ana,\"\(cell)\"\n"
+          + "s,9999-12-01,10,EUR,0,Ana;Ben,Ben,\"\(cell)\"\n"
+      ),
+      (
+        "recurring.yaml",
+        "defaults: {currency: EUR, tip: 0}\nbills:\n  - id: r\n    date: 2024-02-29\n    amount: 10\n"
+          + "    diners: [Ana, Ben]\n    repeat: \(yamlValue)\n"
+      ),
+    ]
+    for (name, contents) in files {
+      let path = directory + "/" + name
+      guard FileManager.default.createFile(atPath: path, contents: Data(contents.utf8)) else {
+        fatalError("cannot write")
+      }
+      var options = ReadOptions(repeatsThrough: CalendarDate(year: 2030, month: 6, day: 30))
+      options.instanceLimit = 2_000
+      var stream = BillStream(options: options)
+      stream.parsesCSVOnOwnThread = false
+      var ids: Set<String> = []
+      stream.read(stream.sources(for: [path])) { outcome in
+        guard case .valid(let bill) = outcome else { return }
+        precondition(ids.insert(bill.id).inserted, "instance id \(bill.id) twice")
+        precondition((bill.date?.year ?? 1) <= 9_999, "\(bill.id) dated \(String(describing: bill.date))")
+      }
+      precondition(ids.count <= 2_000 + 2, "\(ids.count) instances past the run's limit of 2,000")
+    }
+  }
+
+  /// The bytes behind each photo format's signature: telling the format, reading the size its
+  /// header states and its EXIF orientation never crash, and a size within the limits is one
+  /// decoding can afford. The bytes as `--lang` too: accepted only as names joined by `+`.
+  static func checkPhotoHeaders(_ bytes: [UInt8]) {
+    let signatures: [(ImageFormat, [UInt8])] = [
+      (.png, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)),
+      (.jpeg, [0xFF, 0xD8, 0xFF]), (.tiff, [0x49, 0x49, 0x2A, 0x00]), (.tiff, [0x4D, 0x4D, 0x00, 0x2A]),
+      (.heic, [0, 0, 0, 24] + Array("ftypheic".utf8)),
+    ]
+    for (format, signature) in signatures {
+      let photo = signature + bytes
+      precondition(ImageFormat.sniff(photo) == format, "\(format) not told")
+      if let size = PhotoSize.read(from: photo, format: format), size.isWithinLimits {
+        precondition(size.pixels <= PhotoSize.limit && size.width >= 1 && size.height >= 1, "\(size)")
+      }
+      if let orientation = ExifOrientation.read(from: photo, format: format) {
+        precondition((1...8).contains(orientation.value), "\(orientation)")
+      }
+    }
+    let languages = String(decoding: bytes.prefix(300), as: UTF8.self)
+    if ReceiptScanner.malformedLanguages(languages) == nil {
+      let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-/+".unicodeScalars)
+      precondition(
+        !languages.isEmpty && languages.unicodeScalars.allSatisfy(allowed.contains) && !languages.hasPrefix("/")
+          && !languages.contains("+/"),
+        "'\(languages)' taken as languages")
+    }
+  }
+
+  /// The bytes as the values `add` is given (a line each: amount, diners, paid_by, tip, date,
+  /// description, currency, repeat, category; a payment's from, to, amount, date), added to a
+  /// YAML and a CSV books file: a record refused or failed leaves the file as it was, byte for
+  /// byte; a record added leaves a file that reads without an error.
+  static func checkAdd(_ bytes: [UInt8]) {
+    let fields = bytes.split(separator: 0x0A, maxSplits: 9, omittingEmptySubsequences: false).map {
+      String(decoding: $0, as: UTF8.self)
+    }
+    let payment = (bytes.first ?? 0) & 1 == 1
+    let keys =
+      payment
+      ? ["from", "to", "amount", "date", "description"]
+      : ["amount", "diners", "paid_by", "tip", "date", "description", "currency", "repeat", "category"]
+    var values: [String: String] = [:]
+    for (key, value) in zip(keys, fields) { values[key] = value }
+    let books = [
+      (
+        "books.yaml",
+        "defaults: {currency: EUR, tip: 0}\npeople: [Ana, Ben]\nbills:\n"
+          + "  - {id: a, date: 2026-01-02, amount: 10, diners: [Ana, Ben], paid_by: Ana}\n"
+      ),
+      ("books.csv", "id,date,amount,currency,tip,diners,paid_by\na,2026-01-02,10,EUR,0,Ana;Ben,Ana\n"),
+    ]
+    let today = CalendarDate(year: 2026, month: 3, day: 1) ?? CalendarDate(daysSinceEpoch: 20_000)
+    for (name, contents) in books {
+      let path = directory + "/" + name
+      guard FileManager.default.createFile(atPath: path, contents: Data(contents.utf8)) else {
+        fatalError("cannot write")
+      }
+      var options = ReadOptions(repeatsThrough: today)
+      options.defaults.currency = try? Currency(code: "EUR")
+      options.instanceLimit = 2_000
+      let outcome = Adder.add(
+        NewRecord(kind: payment ? .payment : .bill, values: values), to: path, readOptions: options, today: today)
+      let after = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
+      guard outcome.status == .added else {
+        precondition(after == Array(contents.utf8), "\(outcome.status): \(name) changed")
+        continue
+      }
+      var stream = BillStream(options: options)
+      stream.parsesCSVOnOwnThread = false
+      var records = 0
+      stream.read(stream.sources(for: [path])) { _ in records += 1 }
+      precondition(
+        stream.counts.errors == 0 && records >= 2,
+        "\(name) added to reads with \(stream.counts.errors) errors: \(stream.diagnostics.prefix(2))")
+    }
   }
 
   /// `precondition`s that each located diagnostic is inside an input of `lines` lines.
