@@ -34,13 +34,12 @@ let package = Package(
     .target(name: "SplitBillText", swiftSettings: checked),
     // libyaml from Debian's libyaml-dev, through pkg-config yaml-0.1.
     .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]),
-    // Tesseract (text recognition), Leptonica (images) and libheif (HEIC), from Debian's
-    // libtesseract-dev, libleptonica-dev and libheif-dev: their headers. The libraries are opened
-    // when `scan` first runs (SplitBillScan's ScanLibraries), not linked: other commands do not
-    // load them.
-    .systemLibrary(
-      name: "CTesseract",
-      providers: [.apt(["libtesseract-dev", "libleptonica-dev", "libheif-dev"]), .brew(["tesseract", "libheif"])]),
+    // The few types and constants of Tesseract (text recognition), Leptonica (images) and libheif
+    // (HEIC) that `scan` uses, declared in the project: the package builds without their
+    // development packages. The libraries are opened when `scan` first runs (SplitBillScan's
+    // ScanLibraries), not linked: other commands do not load them, and without them `scan` says
+    // what to install.
+    .target(name: "CTesseract"),
     // Receipts read from photos offline: images normalised, text recognised, lines rebuilt,
     // figures found and checked by their arithmetic.
     .target(

@@ -219,7 +219,7 @@ public enum Scanner {
   public static func photos(in paths: [String]) -> (photos: [String], missing: [String]) {
     var photos: [String] = []
     var missing: [String] = []
-    let extensions: Set<String> = ["jpg", "jpeg", "png", "tif", "tiff", "heic", "heif"]
+    let extensions: Set<String> = ["jpg", "jpeg", "png", "tif", "tiff", "heic", "heif", "webp"]
     for path in paths {
       guard let kind = SystemCalls.kind(of: path) else {
         missing.append(path)

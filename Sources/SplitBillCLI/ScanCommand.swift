@@ -54,7 +54,7 @@ enum ScanCommand {
         $0.under("With --engine gemini or openai (the advisor's options)")
       },
     details: """
-      Reads each photo (JPEG, PNG, TIFF or HEIC; EXIF orientation honoured) with Tesseract, offline,
+      Reads each photo (JPEG, PNG, TIFF, HEIC or WebP; EXIF orientation honoured) with Tesseract, offline,
       and writes one itemized bill per photo: id from the file name, date, merchant, currency,
       items, discount, service, tax, a printed tip, and receipt_total, the printed total. What is
       read is checked, never trusted: the items must add up to the subtotal, the subtotal less the
@@ -70,7 +70,7 @@ enum ScanCommand {
       "splitbill scan IMG_0412.HEIC --append trip.yaml --currency EUR",
       "splitbill scan receipts/ --format json | jq '.receipts[] | {file, status, total}'",
     ],
-    run: run, operands: ["jpg", "jpeg", "png", "tif", "tiff", "heic"])
+    run: run, operands: ["jpg", "jpeg", "png", "tif", "tiff", "heic", "webp"])
 
   /// The advisor's options a vision engine takes.
   static let visionOptions: Set<String> = [
@@ -215,7 +215,8 @@ enum ScanCommand {
     if !quiet, let warning = cacheWarning(outcome.cacheFailures, cache: "receipt cache") { context.message(warning) }
     for path in outcome.missing {
       context.message(
-        "error: \(TerminalText.sanitize(path)): no such photo, or a directory with no JPEG, PNG, TIFF or HEIC file")
+        "error: \(TerminalText.sanitize(path)): no such photo, or a directory with no JPEG, PNG, TIFF, HEIC or WebP file"
+      )
     }
     if arguments.flag("--verbose") {
       for photo in outcome.photos {

@@ -154,7 +154,7 @@ enum FuzzHarness {
     let signatures: [(ImageFormat, [UInt8])] = [
       (.png, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)),
       (.jpeg, [0xFF, 0xD8, 0xFF]), (.tiff, [0x49, 0x49, 0x2A, 0x00]), (.tiff, [0x4D, 0x4D, 0x00, 0x2A]),
-      (.heic, [0, 0, 0, 24] + Array("ftypheic".utf8)),
+      (.heic, [0, 0, 0, 24] + Array("ftypheic".utf8)), (.webp, Array("RIFF\0\0\0\0WEBP".utf8)),
     ]
     for (format, signature) in signatures {
       let photo = signature + bytes

@@ -1,6 +1,6 @@
 /// The kinds of photo `scan` reads, told by their first bytes (never by the file's extension).
 public enum ImageFormat: String, Sendable, Equatable {
-  case jpeg, png, tiff, heic
+  case jpeg, png, tiff, heic, webp
 
   /// The format of an image whose file starts with `head`, or `nil` when it is none of them.
   public static func sniff(_ head: some Collection<UInt8>) -> ImageFormat? {
@@ -8,6 +8,10 @@ public enum ImageFormat: String, Sendable, Equatable {
     if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
     if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
     if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+    // RIFF, then WEBP (what messengers save photos as).
+    if bytes.count >= 12, bytes[0...3].elementsEqual("RIFF".utf8), bytes[8...11].elementsEqual("WEBP".utf8) {
+      return .webp
+    }
     // ISO base media: a box `ftyp` whose major brand is one of HEIF's.
     if bytes.count >= 12, bytes[4...7].elementsEqual("ftyp".utf8) {
       let brand = String(decoding: bytes[8...11], as: UTF8.self)
@@ -56,7 +60,7 @@ public struct ExifOrientation: Sendable, Equatable {
         index += 2 + length
       }
       return nil
-    case .png, .heic: return nil
+    case .png, .heic, .webp: return nil
     }
   }
 
@@ -177,6 +181,30 @@ public struct PhotoSize: Sendable, Equatable, CustomStringConvertible {
       }
       guard let width, let height else { return nil }
       return PhotoSize(width: width, height: height)
+    case .webp:
+      // The first chunk after `WEBP`: a lossy frame (`VP8 `), a lossless one (`VP8L`) or the
+      // extended header (`VP8X`, the canvas size).
+      func littleEndian(_ offset: Int, _ width: Int) -> Int? {
+        guard offset + width <= bytes.count else { return nil }
+        return (0..<width).reduce(0) { $0 | Int(bytes[offset + $1]) << (8 * $1) }
+      }
+      guard bytes.count >= 30 else { return nil }
+      let chunk = String(decoding: bytes[12..<16], as: UTF8.self)
+      switch chunk {
+      case "VP8 ":
+        guard bytes[23] == 0x9D, bytes[24] == 0x01, bytes[25] == 0x2A, let width = littleEndian(26, 2),
+          let height = littleEndian(28, 2)
+        else { return nil }
+        return PhotoSize(width: width & 0x3FFF, height: height & 0x3FFF)
+      case "VP8L":
+        guard bytes[20] == 0x2F, let bits = littleEndian(21, 4) else { return nil }
+        return PhotoSize(width: (bits & 0x3FFF) + 1, height: (bits >> 14 & 0x3FFF) + 1)
+      case "VP8X":
+        guard let width = littleEndian(24, 3), let height = littleEndian(27, 3) else { return nil }
+        return PhotoSize(width: width + 1, height: height + 1)
+      default:
+        return nil
+      }
     case .heic:
       // `ispe` boxes: size, `ispe`, version and flags, width, height (32 bits each).
       var largest: PhotoSize?

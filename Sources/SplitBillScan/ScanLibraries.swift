@@ -6,13 +6,14 @@ import CTesseract
 
 /// Tesseract, Leptonica and libheif, opened the first time `scan` needs them.
 ///
-/// The `CTesseract` target gives their headers (types, constants, the functions' shapes) but
-/// does not link them: linked, every command (`report`, `check`, `--version`) would load them and
+/// The `CTesseract` target declares the few types and constants used (in the project: no
+/// development package is needed to build) and links nothing: linked, every command (`report`, `check`, `--version`) would load them and
 /// their 25 dependencies at start, 7 MB of memory and 10 ms for nothing. They are opened with
 /// `dlopen` here instead, and each function used is looked up once, its type written to match
 /// its C declaration.
 @safe struct ScanLibraries: @unchecked Sendable {
-  typealias Picture = UnsafeMutablePointer<PIX>
+  /// Leptonica's `PIX *`: opaque, only ever passed to its functions.
+  typealias Picture = OpaquePointer
 
   // Leptonica.
   let setMsgSeverity: @convention(c) (Int32) -> Int32
@@ -21,16 +22,16 @@ import CTesseract
   let pixRotateOrth: @convention(c) (Picture?, Int32) -> Picture?
   let pixConvertTo8: @convention(c) (Picture?, Int32) -> Picture?
   let pixDestroy: @convention(c) (UnsafeMutablePointer<Picture?>?) -> Void
-  let pixGetWidth: @convention(c) (UnsafePointer<PIX>?) -> Int32
-  let pixGetHeight: @convention(c) (UnsafePointer<PIX>?) -> Int32
-  let pixGetWpl: @convention(c) (UnsafePointer<PIX>?) -> Int32
-  let pixGetDepth: @convention(c) (UnsafePointer<PIX>?) -> Int32
+  let pixGetWidth: @convention(c) (Picture?) -> Int32
+  let pixGetHeight: @convention(c) (Picture?) -> Int32
+  let pixGetWpl: @convention(c) (Picture?) -> Int32
+  let pixGetDepth: @convention(c) (Picture?) -> Int32
   let pixGetData: @convention(c) (Picture?) -> UnsafeMutablePointer<UInt32>?
   let pixCreate: @convention(c) (Int32, Int32, Int32) -> Picture?
   let pixScale: @convention(c) (Picture?, Float, Float) -> Picture?
   let pixDeskew: @convention(c) (Picture?, Int32) -> Picture?
   let pixBackgroundNormSimple: @convention(c) (Picture?, Picture?, Picture?) -> Picture?
-  let pixCopy: @convention(c) (Picture?, UnsafePointer<PIX>?) -> Picture?
+  let pixCopy: @convention(c) (Picture?, Picture?) -> Picture?
   let pixWriteMemJpeg:
     @convention(c) (
       UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, UnsafeMutablePointer<Int>?, Picture?, Int32, Int32

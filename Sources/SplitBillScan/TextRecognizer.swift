@@ -78,7 +78,7 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
 /// Every Leptonica and libheif call of the project is in this file and ``TextRecognizer``: a
 /// picture is only ever read or replaced through these methods, so its pointer never escapes.
 @safe final class PageImage {
-  private var picture: UnsafeMutablePointer<PIX>?
+  private var picture: ScanLibraries.Picture?
 
   /// The page's size in pixels.
   var width: Int { unsafe Int(libs.pixGetWidth(picture)) }
@@ -86,19 +86,19 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
 
   private let libs: ScanLibraries
 
-  private init(_ picture: UnsafeMutablePointer<PIX>, libs: ScanLibraries) {
+  private init(_ picture: ScanLibraries.Picture, libs: ScanLibraries) {
     unsafe self.picture = picture
     self.libs = libs
   }
 
   deinit { unsafe libs.pixDestroy(&picture) }
 
-  /// Decodes `bytes` (JPEG, PNG, TIFF or HEIC), applies the EXIF orientation and makes it grey.
+  /// Decodes `bytes` (JPEG, PNG, TIFF, HEIC or WebP), applies the EXIF orientation and makes it grey.
   static func decode(_ bytes: [UInt8]) throws(PhotoError) -> PageImage {
     let libs = try ScanLibraries.load()
     _ = libs.setMsgSeverity(Int32(L_SEVERITY_NONE))
     guard let format = ImageFormat.sniff(bytes) else {
-      throw PhotoError(message: "not a JPEG, PNG, TIFF or HEIC image")
+      throw PhotoError(message: "not a JPEG, PNG, TIFF, HEIC or WebP image")
     }
     guard let size = PhotoSize.read(from: bytes, format: format) else {
       throw PhotoError(message: "the \(format.rawValue.uppercased()) file states no image size in its header")
@@ -113,7 +113,7 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
           + "\(PhotoSize.longestSide) pixels a side; scale it down (a receipt reads well at 2,000 pixels wide)",
         isTooLarge: true)
     }
-    let decoded: UnsafeMutablePointer<PIX>?
+    let decoded: ScanLibraries.Picture?
     if format == .heic {
       unsafe decoded = unsafe try decodeHEIC(bytes, libs: libs)
     } else {
@@ -191,8 +191,7 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
 
   /// libheif's decoding of the primary image, as a 32-bit Leptonica picture (libheif applies the
   /// file's own rotation and mirroring).
-  private static func decodeHEIC(_ bytes: [UInt8], libs: ScanLibraries) throws(PhotoError) -> UnsafeMutablePointer<PIX>?
-  {
+  private static func decodeHEIC(_ bytes: [UInt8], libs: ScanLibraries) throws(PhotoError) -> ScanLibraries.Picture? {
     guard let context = unsafe libs.heifContextAlloc() else { return nil }
     defer { unsafe libs.heifContextFree(context) }
     let read = unsafe bytes.withUnsafeBytes {
@@ -236,7 +235,7 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   }
 
   /// Replaces the picture by `next` (made from it), freeing the old one; keeps it when `next` is nil.
-  private func replace(_ next: UnsafeMutablePointer<PIX>?) {
+  private func replace(_ next: ScanLibraries.Picture?) {
     guard let next = unsafe next else { return }
     unsafe libs.pixDestroy(&picture)
     unsafe picture = next
@@ -272,7 +271,7 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   }
 
   /// Hands the picture to Tesseract for the duration of `body`.
-  fileprivate func withPicture<T>(_ body: (UnsafeMutablePointer<PIX>?) -> T) -> T { unsafe body(picture) }
+  fileprivate func withPicture<T>(_ body: (ScanLibraries.Picture?) -> T) -> T { unsafe body(picture) }
 }
 
 /// Tesseract, once per thread: initialised with the languages asked for, reused for every photo

@@ -1,8 +1,20 @@
 import Foundation
 import Testing
 
-/// Whether Tesseract's English data is installed (scan's recogniser can start).
-let tesseractData = FileManager.default.fileExists(atPath: "/usr/share/tesseract-ocr/5/tessdata/eng.traineddata")
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Whether `scan` can run here: Tesseract, Leptonica and libheif can be opened, and Tesseract's
+/// English data is installed (the build needs none of them; scan opens them at run time).
+let tesseractData: Bool = {
+  let libraries = ["libtesseract.so.5", "libheif.so.1", "libgomp.so.1"].allSatisfy { name in
+    guard let handle = dlopen(name, RTLD_LAZY) else { return false }
+    dlclose(handle)
+    return true
+  }
+  return libraries && FileManager.default.fileExists(atPath: "/usr/share/tesseract-ocr/5/tessdata/eng.traineddata")
+}()
 
 /// The hostile inputs of round three (issue 51), a test per point, each run through the built
 /// binary as a user would meet it: what broke before (a crash, a silent wrong answer, gigabytes,

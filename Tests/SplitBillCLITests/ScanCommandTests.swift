@@ -12,8 +12,9 @@ let receiptRendering =
 /// total is wrong.
 @Suite(
   .enabled(
-    if: needing(receiptRendering),
-    "needs Pillow and pillow-heif (pip install pillow pillow-heif) and fonts-dejavu-core to render receipts"),
+    if: needing(receiptRendering && tesseractData),
+    "needs Pillow and pillow-heif (pip install pillow pillow-heif) and fonts-dejavu-core to render receipts, and scan's libraries (apt-get install libtesseract5 liblept5 libheif1 tesseract-ocr-eng)"
+  ),
   .serialized)
 struct ScanCommandTests {
   /// The rendered photos, once per run: their directory, and each one's expected total.
@@ -190,7 +191,7 @@ struct ScanCommandTests {
     try Data("not a photo".utf8).write(to: notAPhoto)
     let outcome = try runBinary(["scan", notAPhoto.path, "--format", "json"])
     #expect(outcome.code == 66)
-    #expect(outcome.stderr.contains("not a JPEG, PNG, TIFF or HEIC image"))
+    #expect(outcome.stderr.contains("not a JPEG, PNG, TIFF, HEIC or WebP image"))
     let empty = try runBinary(["scan", directory.appendingPathComponent("nothing").path])
     #expect(empty.code == 66)
     #expect(try runBinary(["scan"]).code == 64)
@@ -201,7 +202,9 @@ struct ScanCommandTests {
 /// is verified with a wrong total, and most totals are read right. scripts/scan_accuracy.py
 /// prints the full measure.
 @Suite(
-  .enabled(if: needing(realDataPresent), "needs ../shared/realdata beside the clone (real receipts)"),
+  .enabled(
+    if: needing(realDataPresent && tesseractData),
+    "needs ../shared/realdata beside the clone (real receipts) and scan's libraries"),
   .disabled(
     if: underSanitizer,
     "the real receipts are scanned by the plain run (sanitizers only slow the same code)"))
@@ -239,8 +242,8 @@ struct RealReceiptTests {
 /// follow the server's delay, and a second run answers from the cache without a request.
 @Suite(
   .enabled(
-    if: needing(StandInServer.available && receiptRendering),
-    "needs python3 with Pillow for the stand-in and the photos"),
+    if: needing(StandInServer.available && receiptRendering && tesseractData),
+    "needs python3 with Pillow for the stand-in and the photos, and scan's libraries to decode them"),
   .serialized)
 struct VisionScanTests {
   static let key = "test-key-Vz27q-never-shown"

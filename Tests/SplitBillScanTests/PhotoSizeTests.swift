@@ -47,4 +47,18 @@ import Testing
     #expect(ImageFormat.sniff(bytes) == .heic)
     #expect(PhotoSize.read(from: bytes, format: .heic) == PhotoSize(width: 4_032, height: 3_024))
   }
+
+  @Test func webpStatesItsSizeInItsFirstChunk() {
+    func riff(_ chunk: String, _ body: [UInt8]) -> [UInt8] {
+      Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WEBP".utf8) + Array(chunk.utf8) + [0, 0, 0, 0] + body
+    }
+    let lossy = riff("VP8 ", [0, 0, 0, 0x9D, 0x01, 0x2A, 0x20, 0x03, 0x58, 0x02])
+    let lossless = riff("VP8L", [0x2F] + [UInt8](repeating: 0, count: 9))
+    let extended = riff("VP8X", [0, 0, 0, 0, 0xFF, 0x0F, 0x00, 0xBF, 0x0B, 0x00])
+    #expect(ImageFormat.sniff(lossy) == .webp)
+    #expect(PhotoSize.read(from: lossy, format: .webp) == PhotoSize(width: 800, height: 600))
+    #expect(PhotoSize.read(from: lossless, format: .webp) == PhotoSize(width: 1, height: 1))
+    #expect(PhotoSize.read(from: extended, format: .webp) == PhotoSize(width: 4_096, height: 3_008))
+    #expect(PhotoSize.read(from: Array(lossy.prefix(24)), format: .webp) == nil)
+  }
 }
