@@ -93,7 +93,9 @@ enum FuzzHarness {
     checkECBRates(bytes)
     checkRecurring(bytes)
     checkPhotoHeaders(bytes)
-    checkAdd(bytes)
+    // A quarter of the inputs (bits 2 and 3 of the first byte clear): an `add` locks, writes and
+    // reads back two files, and on every input it took the fuzzer from 2,217 inputs a minute to 339.
+    if let first = bytes.first, first >> 2 & 3 == 0 { checkAdd(bytes) }
   }
 
   /// The bytes after an ECB header (`Date,USD,JPY,`): the reader's own path, every rule of
