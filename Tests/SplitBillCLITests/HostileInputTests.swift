@@ -219,7 +219,7 @@ final class HostileInputTests {
       switch scenario {
       case "categories": (250, 1_000)
       case "roster": (250, 1_000)
-      default: (5_000, 20_000)
+      default: (4_000, 16_000)
       }
     let first = try fastest(of: 3) { try run(small) }
     let second = try fastestLarge(first) { try run(large) }

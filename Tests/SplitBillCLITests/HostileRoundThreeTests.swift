@@ -18,8 +18,9 @@ let tesseractData: Bool = {
 
 /// The hostile inputs of round three (issue 51), a test per point, each run through the built
 /// binary as a user would meet it: what broke before (a crash, a silent wrong answer, gigabytes,
-/// a key printed) and what is said now.
-@Suite(.serialized)
+/// a key printed) and what is said now. Each test has its own directory (a suite instance a test),
+/// and memory is measured per child process, so the tests run side by side.
+@Suite
 final class HostileRoundThreeTests {
   let directory: URL
 
