@@ -41,11 +41,11 @@ extension PersonName {
   /// first) looks like it too: a name cut short is a new person otherwise.
   package static func lookalikes(_ names: [String], prefixes: Bool = false) -> [(name: Int, like: Int)] {
     // Linear but for near misses, which are looked for only among names of about the same
-    // length whose letters about agree (``LetterCounts``): a few thousand names of one length
+    // length whose letters about agree (``Spelling/LetterCounts``): a few thousand names of one length
     // cost a few million cheap comparisons, not as many edit distances.
     let folded = names.map(Self.folded)
     var first: [String: Int] = [:]
-    var byLength: [Int: [(index: Int, letters: LetterCounts)]] = [:]
+    var byLength: [Int: [(index: Int, letters: Spelling.LetterCounts)]] = [:]
     // Each beginning (two letters or more, short of the whole) of the names met, with the first
     // name it begins.
     var begun: [String: Int] = [:]
@@ -59,7 +59,7 @@ extension PersonName {
       first[text] = index
       var like: Int?
       if key.count >= 3, key.count <= Spelling.longestWord {
-        let letters = LetterCounts(key)
+        let letters = Spelling.LetterCounts(key)
         for length in (key.count - 2)...(key.count + 2) {
           for earlier in byLength[length] ?? [] {
             if let like, earlier.index > like { break }
@@ -83,29 +83,6 @@ extension PersonName {
       if let like { found.append((index, like)) }
     }
     return found
-  }
-
-  /// How many of each letter a name has, letters counted in 32 bins: names one or two edits apart
-  /// differ by at most four counts, so names further apart need no edit distance.
-  struct LetterCounts {
-    private var counts: InlineArray<32, UInt8> = .init(repeating: 0)
-
-    init(_ key: [Character]) {
-      for character in key {
-        let bin = Int((character.unicodeScalars.first?.value ?? 0) & 31)
-        counts[bin] &+= 1
-      }
-    }
-
-    /// Whether the counts differ by more than `limit` in all.
-    func differ(from other: LetterCounts, by limit: Int) -> Bool {
-      var total = 0
-      for bin in 0..<32 {
-        total += abs(Int(counts[bin]) - Int(other.counts[bin]))
-        if total > limit { return true }
-      }
-      return false
-    }
   }
 
   /// Whether one of two ``folded(_:)`` names, of two letters or more, begins the other.

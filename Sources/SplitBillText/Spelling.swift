@@ -15,7 +15,7 @@ package enum Spelling {
     // ASCII words and candidates (most keys and names) are compared as bytes, each candidate's
     // letters counted before any edit distance: a roster of a thousand costs a pass over it.
     let asciiWord = word.utf8.allSatisfy { $0 < 0x80 } ? word.utf8.map(lowercasedASCII) : nil
-    let wordCounts = asciiWord.map(ByteCounts.init)
+    let wordCounts = asciiWord.map(LetterCounts.init)
     let lowered = Array(word.lowercased())
     var best: (candidate: String, distance: Int)?
     for candidate in candidates.prefix(mostCandidates) {
@@ -24,7 +24,7 @@ package enum Spelling {
       guard limit >= 0 else { break }
       if let asciiWord, let wordCounts, candidate.utf8.allSatisfy({ $0 < 0x80 }) {
         guard abs(candidate.utf8.count - asciiWord.count) <= limit,
-          !ByteCounts(candidate.utf8).differ(from: wordCounts, by: 2 * limit)
+          !LetterCounts(candidate.utf8).differ(from: wordCounts, by: 2 * limit)
         else { continue }
         guard let distance = editDistance(asciiWord, candidate.utf8.map(lowercasedASCII), atMost: limit) else {
           continue
@@ -43,17 +43,24 @@ package enum Spelling {
   /// An ASCII byte with `A`–`Z` made lower case.
   static func lowercasedASCII(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
 
-  /// How many of each byte (case folded) a text has, in 32 bins: texts `k` edits apart differ by
-  /// at most `2k` counts.
-  struct ByteCounts {
+  /// How many of each letter a text has, counted in 32 bins (a letter's code point, or its
+  /// byte, modulo 32; bytes case folded): texts `k` edits apart differ by at most `2k` counts, so
+  /// texts further apart need no edit distance. The one prefilter of suggestions and look-alikes.
+  package struct LetterCounts {
     private var counts: InlineArray<32, Int16> = .init(repeating: 0)
 
-    init(_ bytes: some Sequence<UInt8>) {
+    /// The counts of a text's bytes, `A`–`Z` folded to lower case.
+    package init(_ bytes: some Sequence<UInt8>) {
       for byte in bytes { counts[Int(lowercasedASCII(byte) & 31)] &+= 1 }
     }
 
+    /// The counts of a text's characters, by their first code point.
+    package init(_ characters: [Character]) {
+      for character in characters { counts[Int((character.unicodeScalars.first?.value ?? 0) & 31)] &+= 1 }
+    }
+
     /// Whether the counts differ by more than `limit` in all.
-    func differ(from other: ByteCounts, by limit: Int) -> Bool {
+    package func differ(from other: LetterCounts, by limit: Int) -> Bool {
       var total = 0
       for bin in 0..<32 {
         total += abs(Int(counts[bin]) - Int(other.counts[bin]))
