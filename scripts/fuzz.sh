@@ -2,9 +2,11 @@
 # Fuzzes the readers with libFuzzer (through the toolchain: -sanitize=fuzzer,address) for a while:
 # every input is read as YAML and as CSV bills, a rates file (and one after an ECB header), an items
 # file, a Splitwise and a Spliit export, a configuration file, a recurring bill's repeat, the header
-# of each photo format scan reads and its --lang, and the values `add` is given; the run stops at a
+# of each photo format scan reads and its --lang, the text Tesseract reads off a receipt, and the
+# values `add` is given; the run stops at a
 # crash, a trap, a bill whose shares do not add up to its total, a diagnostic outside the input, an
-# import that would not read back, an echoed API key, instances past the run's limit, a books file
+# import that would not read back, an echoed API key, instances past the run's limit, a receipt
+# verified with a check failed or a review outside its page, a books file
 # changed by a refused `add` or left unreadable by an accepted one, or an input that takes more
 # than 1 GB (-rss_limit_mb) or 20 s (Sources/SplitBillFuzz).
 #
@@ -25,7 +27,8 @@ seconds=${1:-60}
 corpus=${2:-.build/fuzz-corpus}
 mkdir -p "$corpus" .build/fuzz-crashes
 for seed in samples/*.yaml samples/flat/*.yaml samples/csv/*.csv samples/invalid/*.yaml samples/invalid/*.csv \
-  samples/receipts/* samples/import/* Tests/SplitBillInputTests/Fixtures/* Tests/FuzzRegressions/*; do
+  samples/receipts/* samples/import/* Tests/SplitBillInputTests/Fixtures/* Tests/SplitBillScanTests/Fixtures/* \
+  Tests/FuzzRegressions/*; do
   cp -n "$seed" "$corpus/" 2>/dev/null || true
 done
 configuration=${FUZZ_CONFIGURATION:-release}

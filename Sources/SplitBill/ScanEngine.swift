@@ -12,7 +12,7 @@ import SplitBillYAML
 public struct ScanOptions: Sendable {
   /// Photos and directories of photos (a directory's JPEG, PNG, TIFF and HEIC files, by name).
   public var paths: [String]
-  /// The currency of receipts that print no code or sign naming one.
+  /// The currency of receipts that print no code or sign naming one and name no country.
   public var currency: Currency?
   /// Who shared every bill, and who paid it; `nil` leaves them for the reviewer.
   public var diners: [String]?
@@ -130,14 +130,17 @@ public struct ScanOutcome: Sendable {
         ("total", money(receipt.total, exponent)),
         ("total_worked_out", .bool(receipt.totalWorkedOut)),
         ("currency", receipt.currency.map { .string($0.code) } ?? .null),
+        ("currency_from", receipt.currencySource.map(JSON.string) ?? .null),
         ("date", receipt.date.map { .string($0.description) } ?? .null),
         ("merchant", receipt.merchant.map(JSON.string) ?? .null),
         ("subtotal", money(receipt.subtotal, exponent)),
+        ("net", money(receipt.net, exponent)),
         ("discount", money(receipt.discount, exponent)),
         ("service", money(receipt.service, exponent)),
         ("tax", money(receipt.tax, exponent)),
         ("tax_included", .bool(receipt.taxIncluded)),
         ("rounding", money(receipt.rounding, exponent)),
+        ("rounding_inferred", .bool(receipt.rounding?.inferred == true)),
         ("tip", money(receipt.tip, exponent)),
         ("cash", money(receipt.cash, exponent)),
         ("change", money(receipt.change, exponent)),

@@ -31,7 +31,7 @@ enum ScanCommand {
       .value("--paid-by", "NAME", "Who paid every bill."),
       .value(
         "--currency", "CODE",
-        "The currency of receipts that print no code or sign naming one (a bare $ is USD without it)."),
+        "The currency of receipts that print no code or sign naming one and no country (a bare $ is USD without it)."),
       .value(
         "--lang", "LANGS",
         "Tesseract's languages, joined by +: eng (default), deu, fra, spa, ita, por, nld, msa, ind (each needs its tesseract-ocr-<lang> package)."

@@ -27,6 +27,9 @@ import SplitBillRates
 ///   made, none after 9999-12-31, no id twice;
 /// - behind each photo format's signature: the format told, the size and orientation read
 ///   without a crash, a size within limits affordable; as `--lang`, accepted only as names;
+/// - as the text Tesseract read off a receipt (a line each, words at their places): read with no
+///   currency and in ringgit without a crash or an overflow; a verified receipt has a total, items
+///   and every check held; every line a reason names is on the page;
 /// - as the values `add` is given, added to a YAML and a CSV books file: unchanged unless added,
 ///   and a file added to reads without an error.
 ///
@@ -93,6 +96,7 @@ enum FuzzHarness {
     checkECBRates(bytes)
     checkRecurring(bytes)
     checkPhotoHeaders(bytes)
+    checkReceiptText(bytes)
     // A quarter of the inputs (bits 2 and 3 of the first byte clear): an `add` locks, writes and
     // reads back two files, and on every input it took the fuzzer from 2,217 inputs a minute to 339.
     if let first = bytes.first, first >> 2 & 3 == 0 { checkAdd(bytes) }
@@ -176,6 +180,41 @@ enum FuzzHarness {
           && !languages.contains("+/"),
         "'\(languages)' taken as languages")
     }
+  }
+
+  /// The bytes as the lines Tesseract read off a receipt, each word placed as on a page (the
+  /// last word of a line with a digit at the price column): reading never traps (amounts of 15
+  /// digits, sums and rates included), a verified receipt has its total, its items and every check
+  /// held, and every line a review names is one of the page's. At most 1,500 lines: a page at the
+  /// photo limit (30,000 pixels tall) holds no more lines of print 20 pixels high.
+  static func checkReceiptText(_ bytes: [UInt8]) {
+    var words: [RecognizedWord] = []
+    let rows = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).prefix(1_500)
+    for (row, line) in rows.enumerated() {
+      let parts = String(decoding: line, as: UTF8.self).split(separator: " ").map(String.init)
+      var left = 20
+      for (index, part) in parts.enumerated() {
+        let width = min(part.count, 200) * 14
+        let last = index == parts.count - 1 && parts.count > 1 && part.contains(where: \.isNumber)
+        words.append(
+          RecognizedWord(
+            text: part, left: last ? 3_000 - width : left, top: 20 + row * 40, width: width, height: 24,
+            confidence: 90))
+        left += width + 12
+      }
+    }
+    let lines = ReceiptLine.lines(from: words)
+    for currency in [nil, try? Currency(code: "MYR")] {
+      let receipt = ReceiptReader.read(lines, currency: currency)
+      if receipt.status == .verified {
+        precondition(receipt.total != nil && !receipt.items.isEmpty, "verified without a total or items")
+        precondition(receipt.checks.allSatisfy(\.passed), "verified with a check failed: \(receipt.checks)")
+      }
+      for reason in receipt.reasons {
+        if let line = reason.line { precondition((1...max(lines.count, 1)).contains(line), "\(reason)") }
+      }
+    }
+    _ = ReceiptCountry.of(lines: lines.map(\.text))
   }
 
   /// The bytes as the values `add` is given (a line each: amount, diners, paid_by, tip, date,

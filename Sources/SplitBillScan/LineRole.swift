@@ -1,10 +1,15 @@
 import SplitBillText
 
 /// What a receipt line with an amount is: an item, or one of the figures under them. Told by the
-/// words before the amount, in the languages `scan` reads (en, de, fr, es, it, pt, nl, ms/id),
-/// allowing a misread letter in long words (`TOTA`, `SUBT0TAL`, `Teta]` is too far).
+/// words before the amount, in the languages of the receipts `scan` is measured on (en, de, fr, es,
+/// it, pt, nl, ms/id, cs, pl), accents ignored (`Zaokrouhlení` and `ZAOKROUHLENI` alike), allowing
+/// a misread letter in long words (`TOTA`, `SUBT0TAL`, `Teta]` is too far).
 public enum LineRole: String, Sendable, Equatable {
   case item, subtotal, discount, service, tax, rounding, tip, total, cash, tender, change
+  /// A total before tax (`Total Exclusive of Tax`, `Netto`, `Total excl. GST`): the total less
+  /// the tax. It is the items' sum only where the items are priced before tax; where they hold
+  /// the tax it is checked against the total and the tax instead.
+  case net
   /// A line that is none of them and no item either: a phone number, a date, a count of items.
   case ignored
 
@@ -20,16 +25,58 @@ public enum LineRole: String, Sendable, Equatable {
     {
       return .total
     }
+    // A line to ignore says so in its first words (`Pax(s): 2`, `Table 5`); further on, the same
+    // word is part of an item's name (`KUO POH (2 PAX) 6.00`, `Mineral water table 2.00`).
     for (role, phrases) in table {
-      for phrase in phrases where matches(phrase, words: words, joined: joined) { return role }
+      for phrase in phrases {
+        if role == .ignored {
+          // Within the phrase's length and one word more (`Check #: Pax(s)`).
+          let opening = Array(words.prefix(phrase.split(separator: " ").count + 1))
+          if matches(phrase, words: opening, joined: opening.joined(separator: " ")) { return role }
+        } else if matches(phrase, words: words, joined: joined) {
+          return role
+        }
+      }
     }
     return nil
   }
 
-  /// The label's words, upper-case letters only (`Sub-Total:` → `SUB`, `TOTAL`), accents kept.
+  /// The label's words, upper-case letters only, accents taken off (`Sub-Total:` → `SUB`,
+  /// `TOTAL`; `Rückgeld` → `RUCKGELD`; `K úhradě` → `K`, `UHRADE`).
   static func normalisedWords(_ label: String) -> [String] {
-    label.uppercased().split { !$0.isLetter }.map(String.init).filter { !$0.isEmpty }
+    unaccented(label).uppercased().split { !$0.isLetter }.map(String.init).filter { !$0.isEmpty }
   }
+
+  /// `text` without the accents of the Latin letters the receipts' languages use (`Zaokrouhlení`
+  /// → `Zaokrouhleni`, `Łódź` → `Lodz`, `ß` → `ss`); other characters as they are. ASCII text
+  /// (most of what Tesseract reads) is returned at once. A table of our own, not Foundation's
+  /// folding, which calls into ICU for every line.
+  static func unaccented(_ text: String) -> String {
+    guard !text.utf8.allSatisfy({ $0 < 0x80 }) else { return text }
+    var plain = ""
+    plain.reserveCapacity(text.utf8.count)
+    for character in text {
+      if let base = baseLetters[character] { plain += base } else { plain.append(character) }
+    }
+    return plain
+  }
+
+  /// Accented Latin letters and what they are without their accents.
+  static let baseLetters: [Character: String] = {
+    let groups: [(String, String)] = [
+      ("a", "áàâäãåāăą"), ("c", "çćč"), ("d", "ďđ"), ("e", "éèêëěēęė"), ("i", "íìîïī"), ("l", "ľĺł"),
+      ("n", "ňńñ"), ("o", "óòôöõøőō"), ("r", "řŕ"), ("s", "šśş"), ("t", "ťţ"), ("u", "úùûüůűū"), ("y", "ýÿ"),
+      ("z", "žźż"),
+    ]
+    var table: [Character: String] = ["ß": "ss", "ẞ": "SS"]
+    for (base, accented) in groups {
+      for letter in accented {
+        table[letter] = base
+        table[Character(String(letter).uppercased())] = base.uppercased()
+      }
+    }
+    return table
+  }()
 
   /// Whether `phrase` (one word or several) is in the label: each word exactly, or a word of five
   /// letters or more with one edit (two for ten or more).
@@ -64,13 +111,24 @@ public enum LineRole: String, Sendable, Equatable {
         "YOU SAVED", "TOTAL DISCOUNT", "QTY", "ITEMS SOLD", "ANZAHL", "ARTIKEL", "POINTS", "BALANCE POINTS",
         "TEL", "FAX", "PHONE", "GST ID", "GST REG", "REG NO", "INVOICE", "RECEIPT NO", "BILL NO", "TABLE", "PAX",
         "CASHIER", "TERMINAL", "APPROVAL", "AUTH", "REF", "TRANS", "CARD NO", "ACCOUNT", "MEMBER", "TIME",
+        "POCET", "POLOZEK", "ILOSC", "KASJER", "POKLADNA", "UCTENKA", "PARAGON",
+      ]
+    ),
+    // A total before tax, before `SUB TOTAL` (`Subtotal excl. VAT` is one) and `TOTAL`.
+    (
+      .net,
+      [
+        "TOTAL EXCL", "TOTAL EXCLUDING", "TOTAL EXCLUSIVE", "TOTAL BEFORE TAX", "TOTAL BEFORE GST", "SUBTOTAL EXCL",
+        "TOTAL SALES EXCLUSIVE", "TOTAL SALES EXCL", "AMOUNT EXCL", "NETTO", "NETTOBETRAG", "SUMME NETTO",
+        "NET AMOUNT", "TOTAL HT", "HORS TAXE", "BEZ DPH", "ZAKLAD DANE", "ZAKLAD", "NETTO BEDRAG", "IMPONIBILE",
+        "BASE IMPONIBLE", "SPRZEDAZ OPODATKOWANA",
       ]
     ),
     (
       .subtotal,
       [
         "SUB TOTAL", "SUBTOTAL", "SUB TTL", "ZWISCHENSUMME", "SOUS TOTAL", "SUBTOTALE", "SUBTOTAAL", "JUMLAH KECIL",
-        "TOTAL EXCL", "TOTAL EXCLUDING", "TOTAL BEFORE", "NETTO", "NET AMOUNT", "TOTAL SALES EXCLUSIVE",
+        "TOTAL BEFORE", "MEZISOUCET", "PODSUMA", "SUMA CZESCIOWA",
       ]
     ),
     (
@@ -85,7 +143,7 @@ public enum LineRole: String, Sendable, Equatable {
       .change,
       [
         "CHANGE", "CHANGE DUE", "RUCKGELD", "RÜCKGELD", "WECHSELGELD", "RENDU", "MONNAIE", "CAMBIO", "VUELTO", "RESTO",
-        "TROCO", "WISSELGELD", "BAKI", "KEMBALIAN", "KEMBALI",
+        "TROCO", "WISSELGELD", "BAKI", "KEMBALIAN", "KEMBALI", "ZURUCK", "VRACENO", "VRATIT", "RESZTA",
       ]
     ),
     // A total that names the tax it holds is the total, not the tax.
@@ -93,15 +151,24 @@ public enum LineRole: String, Sendable, Equatable {
       .total,
       [
         "TOTAL INCL", "TOTAL INCLUSIVE", "TOTAL INC", "TOTAL AMOUNT", "NET TOTAL", "GRAND TOTAL", "TOTAL PAYABLE",
-        "TOTAL RM", "TOTAL MYR", "TOTAL SALES INCLUSIVE", "TOTAL TTC", "TOTAL EUR", "TOTAL USD",
+        "TOTAL RM", "TOTAL MYR", "TOTAL SALES INCLUSIVE", "TOTAL TTC", "TOTAL EUR", "TOTAL USD", "TOTAL ROUNDED",
+        "ROUNDED TOTAL", "CELKEM", "CELKOVA CASTKA", "K UHRADE", "K PLATBE", "SUMA PLN", "DO ZAPLATY", "RAZEM",
+        "GESAMTBETRAG", "ENDSUMME", "BRUTTO", "NET A PAYER", "TOTAL A PAYER",
       ]
     ),
-    (.rounding, ["ROUNDING", "ROUND ADJ", "ROUNDING ADJ", "ADJ", "PEMBUNDARAN", "RUNDUNG", "ARRONDI", "REDONDEO"]),
+    (
+      .rounding,
+      [
+        "ROUNDING", "ROUND ADJ", "ROUNDING ADJ", "ADJ", "PEMBUNDARAN", "RUNDUNG", "RUNDUNGSDIFFERENZ", "ARRONDI",
+        "REDONDEO", "ZAOKROUHLENI", "ZAOKR", "ZAOKRAGLENIE", "AFRONDING",
+      ]
+    ),
     (
       .tax,
       [
         "GST", "VAT", "TAX", "HST", "PST", "QST", "SST", "MWST", "MWST", "UST", "TVA", "IVA", "BTW", "PPN", "PB1",
-        "CUKAI", "PAJAK", "IMPOSTO", "IMPUESTO", "STEUER", "SALES TAX", "TAXES",
+        "CUKAI", "PAJAK", "IMPOSTO", "IMPUESTO", "STEUER", "SALES TAX", "TAXES", "DPH", "PTU", "PODATEK",
+        "MEHRWERTSTEUER",
       ]
     ),
     (
@@ -116,14 +183,15 @@ public enum LineRole: String, Sendable, Equatable {
       .cash,
       [
         "CASH", "TUNAI", "BAR", "BARGELD", "ESPECES", "ESPÈCES", "EFECTIVO", "CONTANTI", "DINHEIRO", "CONTANT",
-        "CASH TENDERED", "TENDERED", "BETAALD", "GEGEBEN",
+        "CASH TENDERED", "TENDERED", "BETAALD", "GEGEBEN", "HOTOVOST", "HOTOVE", "GOTOWKA", "BARZAHLUNG",
       ]
     ),
     (
       .tender,
       [
         "VISA", "MASTERCARD", "MASTER", "AMEX", "DEBIT", "CREDIT", "CARD", "TEND", "EFTPOS", "KARTE", "CARTE",
-        "TARJETA", "CARTA", "CARTAO", "PIN", "MAESTRO", "INTERAC", "PAID", "PAYMENT",
+        "TARJETA", "CARTA", "CARTAO", "PIN", "MAESTRO", "INTERAC", "PAID", "PAYMENT", "KARTOU", "KARTA",
+        "KARTENZAHLUNG", "GIROCARD", "PLATBA",
       ]
     ),
     (

@@ -59,7 +59,7 @@ extension ScannedReceipt {
   private mutating func recheck() {
     checks.removeAll { $0.name != "decimals" || $0.passed }
     reasons = []
-    if rounding?.line == nil { rounding = nil }
+    if rounding?.inferred == true { rounding = nil }
     ReceiptChecks.check(&self, exponent: currency?.exponent ?? 2)
   }
 }

@@ -46,7 +46,10 @@ public struct ReceiptBill: Sendable {
     if let currency = receipt.currency {
       keys.append(
         "currency: \(currency.code)"
-          + (receipt.currencySource == "dollar" ? "  # a bare $ read as US dollars: give --currency for another" : ""))
+          + (receipt.currencySource == "dollar"
+            ? "  # a bare $ read as US dollars: give --currency for another"
+            : receipt.currencySource?.hasPrefix("country") == true
+              ? "  # " + YAMLText.comment("none printed; the \(receipt.currencySource ?? "")") : ""))
     } else {
       keys.append("# currency: not printed" + (reason("scan.no-currency") ?? ""))
     }

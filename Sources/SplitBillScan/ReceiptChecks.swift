@@ -44,6 +44,31 @@ enum ReceiptChecks {
           line: line))
     }
 
+    // A total made of the printed total and a rounding under it: believed when a payment
+    // confirms it (cash less change, or a card's amount).
+    if total.inferred, let printed = receipt.printedTotal, let rounding = receipt.rounding {
+      let paid = receipt.cash.map { $0.minorUnits - (receipt.change?.minorUnits ?? 0) }
+      if paid != total.minorUnits {
+        receipt.reasons.append(
+          ReviewReason(
+            code: "scan.total-rounded",
+            message:
+              "the total \(text(printed.minorUnits))\(onLine(printed.line)) and the rounding "
+              + "\(text(rounding.minorUnits))\(onLine(rounding.line)) make \(text(total.minorUnits)) to pay, which no "
+              + "line prints and no payment read confirms: compare it with the paper", line: rounding.line))
+      }
+    }
+
+    for line in receipt.unreadFigures {
+      let label = receipt.lines.indices.contains(line - 1) ? receipt.lines[line - 1] : ""
+      receipt.reasons.append(
+        ReviewReason(
+          code: "scan.unread-figure",
+          message:
+            "line \(line) reads \"\(label)\" under the total \(text(total.minorUnits)), but its figure could not be "
+            + "read: the total paid may differ, read it off the paper", line: line))
+    }
+
     // Items → subtotal.
     if let subtotal = receipt.subtotal {
       let passed = items == subtotal.minorUnits
@@ -55,10 +80,7 @@ enum ReceiptChecks {
         receipt.reasons.append(
           ReviewReason(
             code: "scan.items-subtotal",
-            message:
-              "the items read add up to \(text(items)) but the subtotal reads \(text(subtotal.minorUnits)) "
-              + "(\(text(abs(items - subtotal.minorUnits))) \(items < subtotal.minorUnits ? "missing" : "too much")): "
-              + "an item is missing or misread", line: subtotal.line))
+            message: itemsApart(receipt, from: subtotal, named: "subtotal", text), line: subtotal.line))
       }
     }
 
@@ -87,11 +109,29 @@ enum ReceiptChecks {
       cashRoundingCurrencies.contains(currency.code), total.minorUnits % 5 == 0,
       abs(total.minorUnits - withTip) <= 2
     {
+      // The rounding is inferred, not read: a misread figure a unit or two off looks the same. It
+      // is trusted only when the tax agrees with its printed rate, to the unit; otherwise the
+      // receipt is for a person to check.
       let difference = total.minorUnits - withTip
-      receipt.rounding = ReadFigure(minorUnits: difference, line: nil)
-      terms.append("\(difference < 0 ? "−" : "+") unprinted rounding to 0.05 \(text(abs(difference)))")
+      receipt.rounding = ReadFigure(minorUnits: difference, line: nil, inferred: true)
+      terms.append("\(difference < 0 ? "−" : "+") unprinted rounding to 0.05 \(text(abs(difference))) (inferred)")
       withTip = total.minorUnits
       closes = true
+      if let corroboration = taxAgreesWithRate(receipt, text) {
+        receipt.checks.append(ReceiptCheck(name: "tax-rate", passed: true, detail: corroboration))
+      } else {
+        let suspects = [("tax", receipt.tax), ("service", receipt.service), ("subtotal", receipt.subtotal)]
+          .compactMap { name, figure in figure.map { "the \(name) \(text($0.minorUnits))\(onLine($0.line))" } }
+        receipt.reasons.append(
+          ReviewReason(
+            code: "scan.rounding-inferred",
+            message:
+              "the figures read add up to \(text(total.minorUnits - difference)) and the total reads "
+              + "\(text(total.minorUnits)): the \(text(abs(difference))) between them is taken as a rounding to "
+              + "0.05 that is not printed, but a misread figure looks the same: check "
+              + (suspects.isEmpty ? "the items" : suspects.joined(separator: ", ") + " and the items")
+              + " against the paper", line: total.line))
+      }
     }
     let name = receipt.subtotal == nil ? "items-total" : "subtotal-total"
     receipt.checks.append(
@@ -101,36 +141,72 @@ enum ReceiptChecks {
           + " = \(text(withTip)) \(closes ? "=" : "≠") total \(text(total.minorUnits))"
           + (receipt.taxIncluded ? " (tax included in the prices)" : "")))
     if !closes {
-      let sum =
-        terms.count == 1
-        ? "the \(receipt.subtotal == nil ? "items add up to" : "subtotal reads") \(text(withTip))"
-        : terms.joined(separator: " ") + " = \(text(withTip))"
-      receipt.reasons.append(
-        ReviewReason(
-          code: "scan.total-mismatch",
-          message: sum
-            + ", but the total reads \(text(total.minorUnits)) (\(text(abs(withTip - total.minorUnits))) apart)",
-          line: total.line))
+      let message: String
+      if receipt.subtotal == nil, terms.count == 1 {
+        message = itemsApart(receipt, from: total, named: "total", text)
+      } else {
+        let sum =
+          terms.count == 1
+          ? "the subtotal reads \(text(withTip))" : terms.joined(separator: " ") + " = \(text(withTip))"
+        let needed = total.minorUnits - withTip
+        let figures = [
+          ("subtotal", receipt.subtotal, Int64(1)), ("discount", receipt.discount, -1), ("service", receipt.service, 1),
+          ("tax", receipt.taxIncluded ? nil : receipt.tax, 1), ("tip", receipt.tip, 1),
+        ].compactMap { name, figure, sign in figure.map { (name, $0, sign) } }
+        let misreads = figures.compactMap { name, figure, sign in
+          oneDigitApart(figure.minorUnits, figure.minorUnits + sign * needed).map { _ in
+            "the \(name)\(onLine(figure.line)) reads \(text(figure.minorUnits)); "
+              + "\(text(figure.minorUnits + sign * needed)) would make it add up"
+          }
+        }
+        message =
+          sum
+          + ", but the total reads \(text(total.minorUnits)) (\(text(abs(needed))) \(needed > 0 ? "more" : "less")): "
+          + (misreads.count == 1
+            ? misreads[0] + ", or the total is misread"
+            : "a figure between the items and the total is misread or missing, or the total is misread")
+      }
+      receipt.reasons.append(ReviewReason(code: "scan.total-mismatch", message: message, line: total.line))
+    }
+
+    // A total before tax printed beside items that hold the tax: it and the tax make the total.
+    if let net = receipt.net {
+      if let tax = receipt.tax {
+        let sum = net.minorUnits + tax.minorUnits
+        record(
+          &receipt, "net-tax-total", sum == total.minorUnits,
+          detail: "before tax \(text(net.minorUnits)) + tax \(text(tax.minorUnits)) = \(text(sum)) "
+            + "\(sum == total.minorUnits ? "=" : "≠") total \(text(total.minorUnits))",
+          else: ReviewReason(
+            code: "scan.net-total",
+            message:
+              "the total before tax\(onLine(net.line)) reads \(text(net.minorUnits)) and the tax\(onLine(tax.line)) "
+              + "\(text(tax.minorUnits)), together \(text(sum)), but the total reads \(text(total.minorUnits)) "
+              + "(\(text(abs(sum - total.minorUnits))) apart): one of the three is misread", line: net.line))
+      }
+      // No tax read: nothing to check the total before tax with (a tax line unread is no reason
+      // to doubt a total its items tie to).
     }
 
     // An included tax is not in the sum: it is checked against its printed rate, if any.
     if receipt.taxIncluded, let tax = receipt.tax {
       if let rate = receipt.taxRate, rate > 0 {
         // total × rate / (100 % + rate), to the nearest unit.
-        let expected = (2 * total.minorUnits * rate + (10_000 + rate)) / (2 * (10_000 + rate))
-        let passed = abs(expected - tax.minorUnits) <= 1
+        // total × rate / (100 % + rate), to the nearest unit (no answer past Int64: not held).
+        let expected = share(of: total.minorUnits, rate: rate, included: true)
+        let passed = expected.map { abs($0 - tax.minorUnits) <= 1 } ?? false
         receipt.checks.append(
           ReceiptCheck(
             name: "tax-included", passed: passed,
             detail: "tax \(text(tax.minorUnits)) \(passed ? "=" : "≠") \(DecimalText.format(rate, scale: 2))% of "
-              + "\(text(total.minorUnits)) included (\(text(expected)))"))
+              + "\(text(total.minorUnits)) included (\(expected.map(text) ?? "too large to work out"))"))
         if !passed {
           receipt.reasons.append(
             ReviewReason(
               code: "scan.tax-included",
               message:
                 "the tax included reads \(text(tax.minorUnits)) but \(DecimalText.format(rate, scale: 2))% of "
-                + "\(text(total.minorUnits)) is \(text(expected))", line: tax.line))
+                + "\(text(total.minorUnits)) is \(expected.map(text) ?? "too large to work out")", line: tax.line))
         }
       } else {
         receipt.checks.append(
@@ -178,25 +254,106 @@ enum ReceiptChecks {
     return (computed, withTip, terms)
   }
 
+  /// What shows a non-included tax agrees with the rate printed beside it: the rate of the
+  /// subtotal (less the discount, with or without the service) to the nearest unit, or `nil`.
+  static func taxAgreesWithRate(_ receipt: ScannedReceipt, _ text: (Int64) -> String) -> String? {
+    guard let tax = receipt.tax, !receipt.taxIncluded, let rate = receipt.taxRate, rate > 0 else { return nil }
+    let base = (receipt.subtotal?.minorUnits ?? receipt.itemsSum) - (receipt.discount?.minorUnits ?? 0)
+    for taxed in [base + (receipt.service?.minorUnits ?? 0), base] where taxed > 0 {
+      if share(of: taxed, rate: rate, included: false) == tax.minorUnits {
+        return "tax \(text(tax.minorUnits)) = \(DecimalText.format(rate, scale: 2))% of \(text(taxed))"
+      }
+    }
+    return nil
+  }
+
+  /// Why the items do not add up to `target` (the subtotal, or the total when no subtotal was
+  /// read), said so a person can act on it: where the items are, how far apart the figures are,
+  /// and what would close the gap: an item missing between the last item and the figure, an
+  /// item read twice (one that costs the difference), or one price with one digit misread.
+  static func itemsApart(
+    _ receipt: ScannedReceipt, from target: ReadFigure, named name: String, _ text: (Int64) -> String
+  )
+    -> String
+  {
+    let sum = receipt.itemsSum
+    let needed = target.minorUnits - sum
+    let lines = receipt.items.compactMap(\.line)
+    let span =
+      lines.first.map { first in first == lines.last ? "on line \(first) " : "on lines \(first)–\(lines.last ?? first) "
+      } ?? ""
+    var said =
+      "the items \(span)add up to \(text(sum)); the \(name) \(text(target.minorUnits))\(onLine(target.line)) is "
+      + "\(text(abs(needed))) \(needed > 0 ? "more" : "less"): "
+    let misreads = receipt.items.filter { oneDigitApart($0.amount, $0.amount + needed) != nil }
+    let twice = receipt.items.filter { $0.amount == -needed }
+    let unread = receipt.unreadPrices
+    if misreads.count == 1, let item = misreads.first {
+      said +=
+        "\(item.name)\(onLine(item.line)) reads \(text(item.amount)); \(text(item.amount + needed)) would make it add up"
+        + (needed > 0 ? ", or an item is missing" : "")
+    } else if needed < 0, let item = twice.last, twice.allSatisfy({ $0.name == item.name }) {
+      said += "is \(item.name)\(onLine(item.line)) (\(text(item.amount))) an item, or read twice?"
+    } else if needed > 0, !unread.isEmpty {
+      said +=
+        "the price on line\(unread.count == 1 ? "" : "s") \(unread.map(String.init).joined(separator: ", ")) was not read"
+    } else if needed > 0 {
+      let from = lines.last.map(String.init) ?? "the top"
+      let to = target.line.map(String.init) ?? "the \(name)"
+      said += "an item missing between line \(from) and line \(to), or a price misread?"
+    } else {
+      said += "an item read twice, a line that is no item, or a price misread?"
+    }
+    return said
+  }
+
+  /// The position of the one digit `a` and `b` differ in, when they are positive, print with as
+  /// many digits, and differ in one digit only (`12.38` and `13.38`): one misread digit.
+  static func oneDigitApart(_ a: Int64, _ b: Int64) -> Int? {
+    guard a > 0, b > 0, a != b else { return nil }
+    let first = Array(String(a))
+    let second = Array(String(b))
+    guard first.count == second.count else { return nil }
+    let differing = first.indices.filter { first[$0] != second[$0] }
+    return differing.count == 1 ? differing[0] : nil
+  }
+
+  /// `rate` (hundredths of a percent) of `amount`, to the nearest unit, halves up: of the amount
+  /// (`amount × rate / 100 %`) or held in it (`amount × rate / (100 % + rate)`). `nil` when the
+  /// products pass Int64 (a 15-digit misread), never a trap.
+  static func share(of amount: Int64, rate: Int64, included: Bool) -> Int64? {
+    let divisor = included ? 10_000 + rate : 10_000
+    let (scaled, overflow) = amount.multipliedReportingOverflow(by: 2 * rate)
+    let (numerator, overflowAgain) = scaled.addingReportingOverflow(divisor)
+    guard !overflow, !overflowAgain else { return nil }
+    return numerator / (2 * divisor)
+  }
+
+  /// ` on line N`, or nothing for a figure not read off a line.
+  static func onLine(_ line: Int?) -> String { line.map { " on line \($0)" } ?? "" }
+
+  /// Records the check `name` with its `detail`, and `reason` when it did not hold.
+  private static func record(
+    _ receipt: inout ScannedReceipt, _ name: String, _ passed: Bool, detail: String, else reason: ReviewReason
+  ) {
+    receipt.checks.append(ReceiptCheck(name: name, passed: passed, detail: detail))
+    if !passed { receipt.reasons.append(reason) }
+  }
+
   /// Cash − change → total.
   private static func checkCashAndChange(_ receipt: inout ScannedReceipt, total: ReadFigure, _ text: (Int64) -> String)
   {
     if let cash = receipt.cash, let change = receipt.change {
       let paid = cash.minorUnits - change.minorUnits
-      let passed = paid == total.minorUnits
-      receipt.checks.append(
-        ReceiptCheck(
-          name: "cash-change", passed: passed,
-          detail: "cash \(text(cash.minorUnits)) − change \(text(change.minorUnits)) = \(text(paid)) "
-            + "\(passed ? "=" : "≠") total \(text(total.minorUnits))"))
-      if !passed {
-        receipt.reasons.append(
-          ReviewReason(
-            code: "scan.cash-change",
-            message:
-              "cash \(text(cash.minorUnits)) less change \(text(change.minorUnits)) is \(text(paid)), not the total "
-              + "\(text(total.minorUnits))", line: change.line))
-      }
+      record(
+        &receipt, "cash-change", paid == total.minorUnits,
+        detail: "cash \(text(cash.minorUnits)) − change \(text(change.minorUnits)) = \(text(paid)) "
+          + "\(paid == total.minorUnits ? "=" : "≠") total \(text(total.minorUnits))",
+        else: ReviewReason(
+          code: "scan.cash-change",
+          message:
+            "cash \(text(cash.minorUnits)) less change \(text(change.minorUnits)) is \(text(paid)), not the total "
+            + "\(text(total.minorUnits))", line: change.line))
     }
   }
 

@@ -80,7 +80,9 @@ public enum ReceiptReader {
     func value(_ line: PricedLine) -> Int64 { line.amount.minorUnits(exponent: exponent) ?? 0 }
     func figure(_ line: PricedLine) -> ReadFigure { ReadFigure(minorUnits: value(line), line: line.index + 1) }
 
-    let summaryRoles: Set<LineRole> = [.subtotal, .total, .tax, .service, .rounding, .cash, .tender, .change, .tip]
+    let summaryRoles: Set<LineRole> = [
+      .subtotal, .net, .total, .tax, .service, .rounding, .cash, .tender, .change, .tip,
+    ]
     let summaryStart = priced.first { $0.role.map(summaryRoles.contains) ?? false }?.index ?? lines.count
     receipt.items = items(lines, priced.filter { $0.index < summaryStart }, exponent: exponent)
 
@@ -88,6 +90,15 @@ public enum ReceiptReader {
     let summary = priced.filter { $0.index >= summaryStart }
     let totals = summary.filter { $0.role == .total && value($0) > 0 }
     receipt.subtotal = summary.first { $0.role == .subtotal }.map(figure)
+    // A total before tax is the subtotal where the items are priced before tax (they add up to
+    // it, or none was read); otherwise it is a figure of its own, checked with the tax.
+    if let net = summary.first(where: { $0.role == .net }) {
+      if receipt.subtotal == nil, receipt.items.isEmpty || receipt.itemsSum == value(net) {
+        receipt.subtotal = figure(net)
+      } else {
+        receipt.net = figure(net)
+      }
+    }
     let payments = summary.filter { [.cash, .tender].contains($0.role) }
     receipt.change = summary.first { $0.role == .change }.map(figure)
     receipt.cash = summary.first { $0.role == .cash }.map(figure)
@@ -97,6 +108,18 @@ public enum ReceiptReader {
       let between = summary.filter { $0.index < totalIndex }
       func sum(_ role: LineRole) -> Int64 { between.filter { $0.role == role }.reduce(0) { $0 + value($1) } }
       return (abs(sum(.discount)), sum(.service), sum(.tax), sum(.rounding))
+    }
+    // A subtotal the items come to only with the tax added is the total before tax, printed
+    // beside prices that hold the tax (`SUB-TOTAL 27.27`, `GST 1.64`, items 28.91).
+    if let subtotal = receipt.subtotal, !receipt.items.isEmpty, receipt.itemsSum != subtotal.minorUnits,
+      receipt.net == nil
+    {
+      let firstTotal = totals.first?.index ?? lines.count
+      let tax = summary.filter { $0.role == .tax && $0.index < firstTotal }.reduce(0) { $0 + value($1) }
+      if tax > 0, receipt.itemsSum == subtotal.minorUnits + tax {
+        receipt.net = subtotal
+        receipt.subtotal = nil
+      }
     }
     let base = receipt.subtotal?.minorUnits ?? receipt.itemsSum
 
@@ -159,9 +182,40 @@ public enum ReceiptReader {
         receipt.taxIncluded = true
         receipt.taxRate = percentage(in: after.labelText)
       }
+      // A rounding printed under the total, no total after it (`Total 31.47`, `Rounding -0.02`):
+      // what is paid is the two together, a figure no line prints (the checks say so).
+      if receipt.rounding == nil,
+        let rounding = summary.first(where: { $0.role == .rounding && $0.index > chosen.index }),
+        value(rounding) != 0, abs(value(rounding)) * 20 <= value(chosen),
+        abs(value(rounding)) < Self.power(of: 10, exponent), !totals.contains(where: { $0.index > rounding.index }),
+        !summary.contains(where: { $0.index > chosen.index && $0.index < rounding.index && $0.role != .tax })
+      {
+        receipt.rounding = figure(rounding)
+        receipt.printedTotal = receipt.total
+        receipt.total = ReadFigure(minorUnits: value(chosen) + value(rounding), line: nil, inferred: true)
+      }
     }
+    if let chosen { receipt.unreadFigures = unreadFigures(lines, priced: priced, after: chosen.index) }
     ReceiptChecks.check(&receipt, exponent: exponent)
     return receipt
+  }
+
+  /// `base` to the power `exponent` (10², 10³ for the currencies' minor units).
+  static func power(of base: Int64, _ exponent: Int) -> Int64 {
+    (0..<max(exponent, 0)).reduce(1) { product, _ in product * base }
+  }
+
+  /// The lines among the three under the total at `totalIndex` that name a rounding or a total and
+  /// hold no figure, their value not on the line under them either: numbered from 1.
+  static func unreadFigures(_ lines: [ReceiptLine], priced: [PricedLine], after totalIndex: Int) -> [Int] {
+    let roles = Dictionary(priced.map { ($0.index, $0.role) }, uniquingKeysWith: { first, _ in first })
+    return lines.indices.filter { index in
+      guard index > totalIndex, index <= totalIndex + 3, roles[index] == nil,
+        !lines[index].text.contains(where: \.isNumber), let role = LineRole.of(label: lines[index].text),
+        role == .rounding || role == .total
+      else { return false }
+      return roles[index + 1].flatMap { $0 } != role
+    }.map { $0 + 1 }
   }
 
   /// Weighed items whose printed price could not be read (`0.825 kg @ $6.59/kg` with a smudge
@@ -195,7 +249,7 @@ public enum ReceiptReader {
   /// than an adjustment or a tip (a total, a payment, change), priced or not: where the
   /// adjustments a total is worked out from end. A tax summary printed under the total is not one.
   static func adjustmentsEnd(_ lines: [ReceiptLine], after subtotalIndex: Int, summary: [PricedLine]) -> Int {
-    let adjustments: Set<LineRole> = [.discount, .service, .tax, .rounding, .tip]
+    let adjustments: Set<LineRole> = [.discount, .service, .tax, .rounding, .tip, .net]
     let priced = Dictionary(summary.map { ($0.index, $0) }, uniquingKeysWith: { first, _ in first })
     for index in lines.indices where index > subtotalIndex {
       let role = priced[index]?.role ?? LineRole.of(label: lines[index].text)
@@ -348,7 +402,7 @@ public enum ReceiptReader {
   /// value away.
   static func attachValuesToBareLabels(_ lines: [ReceiptLine], _ priced: inout [PricedLine], exponent: Int) {
     let figureRoles: Set<LineRole> = [
-      .subtotal, .discount, .service, .tax, .rounding, .tip, .total, .cash, .tender, .change,
+      .subtotal, .net, .discount, .service, .tax, .rounding, .tip, .total, .cash, .tender, .change,
     ]
     var pending: (role: LineRole, words: [RecognizedWord])?
     var before = priced
@@ -644,8 +698,10 @@ public enum ReceiptReader {
     "CNY", "KRW", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "MXN", "BRL", "ZAR", "TRY", "AED", "KWD",
   ]
 
-  /// The receipt's currency: a code it prints, else a sign that names one currency, else
-  /// `option`, else a bare `$` as US dollars.
+  /// The receipt's currency: the one the receipt names most, each ISO code it prints in capitals
+  /// counting two, each sign that names one currency (`€`, `RM`, `Kč`) one, and the country it
+  /// was printed in (``ReceiptCountry``) three (so one misread `KWD` does not outweigh `SDN BHD`);
+  /// else `option`, else a bare `$` as US dollars.
   static func findCurrency(_ lines: [ReceiptLine], option: Currency?) -> (Currency?, String?) {
     var counts: [String: Int] = [:]
     var dollar = false
@@ -653,15 +709,21 @@ public enum ReceiptReader {
       for word in line.words {
         let upper = word.text.uppercased()
         let letters = String(upper.filter { $0.isLetter })
-        if commonCodes.contains(letters), letters.count == 3,
+        if commonCodes.contains(letters), letters.count == 3, word.text.filter(\.isLetter).allSatisfy(\.isUppercase),
           upper.hasPrefix(letters) || upper.hasSuffix(letters) || upper.contains("(" + letters)
         {
           counts[letters, default: 0] += 2
         }
-        for (mark, code) in CurrencyMark.unambiguous where upper.hasPrefix(mark) {
-          // `RM` and `Rp` are words too: count them before a number or alone.
-          let rest = upper.dropFirst(mark.count)
-          if mark.count > 1, mark.allSatisfy(\.isLetter), let next = rest.first, !(next.isNumber || next == ".") {
+        for (mark, code) in CurrencyMark.unambiguous {
+          // A sign before a number, after one, or alone (`RM` and `Rp` are words too).
+          if upper.hasPrefix(mark) {
+            let rest = upper.dropFirst(mark.count)
+            guard rest.isEmpty || rest.first?.isNumber == true || rest.first == "." || rest.first == ")" else {
+              continue
+            }
+          } else if upper.hasSuffix(mark) {
+            guard upper.dropLast(mark.count).last?.isNumber == true else { continue }
+          } else if !upper.contains("(" + mark + ")") {
             continue
           }
           counts[code, default: 0] += 1
@@ -669,10 +731,17 @@ public enum ReceiptReader {
         if upper.contains("$") { dollar = true }
       }
     }
-    if let best = counts.max(by: { ($0.value, $1.key) < ($1.value, $0.key) }),
+    let printed = counts
+    let country = ReceiptCountry.of(lines: lines.map(\.text))
+    if let country { counts[country.currency, default: 0] += 3 }
+    // The most named; of equals, the one printed, then the first in the alphabet.
+    if let best = counts.max(by: {
+      ($0.value, printed[$0.key] ?? 0, $1.key) < ($1.value, printed[$1.key] ?? 0, $0.key)
+    }),
       let currency = try? Currency(code: best.key)
     {
-      return (currency, "printed")
+      if printed[best.key] != nil { return (currency, "printed") }
+      if let country { return (currency, "country: \(country.code), from \"\(country.evidence)\"") }
     }
     if let option { return (option, "option") }
     if dollar { return (.usd, "dollar") }

@@ -5,6 +5,15 @@ public struct ReadFigure: Sendable, Equatable {
   public var minorUnits: Int64
   /// The page's line (from 1), when the figure was read off a line (not by a vision model).
   public var line: Int?
+  /// Whether the figure is not printed but inferred from the others (a rounding to 0.05 no line
+  /// shows): the checks say so, and it verifies nothing on its own.
+  public var inferred = false
+
+  public init(minorUnits: Int64, line: Int?, inferred: Bool = false) {
+    self.minorUnits = minorUnits
+    self.line = line
+    self.inferred = inferred
+  }
 }
 
 /// An item line: its name as printed, the line's amount (`price` × `quantity`), the quantity when
@@ -71,11 +80,15 @@ public struct ScannedReceipt: Sendable, Equatable {
   public var merchant: String?
   public var date: CalendarDate?
   public var currency: Currency?
-  /// Where the currency came from: `printed` (a code or sign on the receipt), `option`
-  /// (`--currency`), `dollar` (a bare `$`, read as US dollars).
+  /// Where the currency came from: `printed` (a code or sign on the receipt), `country: MY, from
+  /// "SDN BHD"` (the country the receipt names, ``ReceiptCountry``), `option` (`--currency`),
+  /// `dollar` (a bare `$`, read as US dollars).
   public var currencySource: String?
   public var items: [ScannedItem] = []
   public var subtotal: ReadFigure?
+  /// A total before tax printed beside items that hold the tax (`Total Exclusive of Tax`):
+  /// checked as the total less the tax, not against the items.
+  public var net: ReadFigure?
   public var discount: ReadFigure?
   public var service: ReadFigure?
   public var tax: ReadFigure?
@@ -86,6 +99,9 @@ public struct ScannedReceipt: Sendable, Equatable {
   public var rounding: ReadFigure?
   public var tip: ReadFigure?
   public var total: ReadFigure?
+  /// The total as printed, when ``total`` is it with a rounding printed under it (`Total 31.47`,
+  /// `Rounding -0.02`: 31.45 paid, ``ReadFigure/inferred``).
+  public var printedTotal: ReadFigure?
   /// Whether no total could be read and ``total`` was worked out from the subtotal (which the
   /// items tie to) and the adjustments under it: never verified, always for a person to compare
   /// with the paper.
@@ -94,6 +110,9 @@ public struct ScannedReceipt: Sendable, Equatable {
   public var change: ReadFigure?
   /// Lines among the items whose price could not be read.
   public var unreadPrices: [Int] = []
+  /// Lines just under the total that name a rounding or another total whose figure could not be
+  /// read (`Rounding Adjustment`, `TOTAL :`): the total paid may not be the one read.
+  public var unreadFigures: [Int] = []
   public var checks: [ReceiptCheck] = []
   public var reasons: [ReviewReason] = []
   /// The page's lines as read, numbered from 1.
