@@ -16,30 +16,83 @@ public enum LineRole: String, Sendable, Equatable {
   /// The role of a line labelled `label` (the words before its amount).
   public static func of(label: String) -> LineRole? {
     let words = normalisedWords(label)
-    guard !words.isEmpty else { return nil }
+    // A figure's label is a few words (`Total Sales Inclusive GST`); a longer line is an item, an
+    // address or a sentence, and matching every phrase in every place of it would cost time in
+    // proportion to its length (a line of garbage thousands of words long, read off a photo).
+    guard !words.isEmpty, words.count <= maximumLabelWords else { return nil }
     let joined = words.joined(separator: " ")
+    let spelled = words.map { Array($0.utf8) }
     // A total that says what it includes or comes after (`Total Sales Incl GST`, `Total After
     // Adj`) is a total, whatever else it names.
-    if words.contains(where: { near($0, "TOTAL") }), !words.contains(where: { $0.hasPrefix("EXCL") }),
+    if spelled.contains(where: { near($0, totalKeyword) }), !words.contains(where: { $0.hasPrefix("EXCL") }),
       words.contains(where: { ["INCL", "INCLUSIVE", "INC", "AFTER", "TTC", "INKL"].contains($0) })
     {
       return .total
     }
     // A line to ignore says so in its first words (`Pax(s): 2`, `Table 5`); further on, the same
     // word is part of an item's name (`KUO POH (2 PAX) 6.00`, `Mineral water table 2.00`).
-    for (role, phrases) in table {
+    for (role, phrases) in compiled {
       for phrase in phrases {
         if role == .ignored {
           // Within the phrase's length and one word more (`Check #: Pax(s)`).
-          let opening = Array(words.prefix(phrase.split(separator: " ").count + 1))
-          if matches(phrase, words: opening, joined: opening.joined(separator: " ")) { return role }
-        } else if matches(phrase, words: words, joined: joined) {
+          let opening = min(phrase.parts.count + 1, words.count)
+          if phrase.matches(
+            Array(spelled.prefix(opening)), joined: words.prefix(opening).joined(separator: " "))
+          {
+            return role
+          }
+        } else if phrase.matches(spelled, joined: joined) {
           return role
         }
       }
     }
     return nil
   }
+
+  /// A word of a phrase, as bytes, and how many edits a word read may be from it: one for five
+  /// letters or more, two for ten or more.
+  struct Keyword {
+    let bytes: [UInt8]
+    let allowed: Int
+
+    init(_ word: String) {
+      bytes = Array(word.utf8)
+      allowed = word.count >= 10 ? 2 : word.count >= 5 ? 1 : 0
+    }
+  }
+
+  /// A phrase of the table made ready once: its words, and the words glued (`SUBTOTAL`).
+  struct Phrase {
+    let text: String
+    let parts: [Keyword]
+    let glued: Keyword
+
+    init(_ text: String) {
+      self.text = text
+      let words = text.split(separator: " ").map(String.init)
+      parts = words.map(Keyword.init)
+      glued = Keyword(words.joined())
+    }
+
+    /// Whether it is in the label `words` (bytes; `joined` by spaces): each word exactly, or
+    /// within its edits; a phrase of several words also printed as one (`SUBTOTAL`).
+    func matches(_ words: [[UInt8]], joined: String) -> Bool {
+      guard parts.count > 1 else { return words.contains { LineRole.near($0, parts[0]) } }
+      if joined.contains(text) { return true }
+      return words.contains { LineRole.near($0, glued) }
+        || words.indices.dropLast(parts.count - 1).contains { start in
+          zip(parts, words[start..<(start + parts.count)]).allSatisfy { LineRole.near($1, $0) }
+        }
+    }
+  }
+
+  static let totalKeyword = Keyword("TOTAL")
+
+  /// ``table`` made ready once.
+  static let compiled: [(LineRole, [Phrase])] = table.map { role, phrases in (role, phrases.map(Phrase.init)) }
+
+  /// The most words a figure's label has.
+  static let maximumLabelWords = 12
 
   /// The label's words, upper-case letters only, accents taken off (`Sub-Total:` → `SUB`,
   /// `TOTAL`; `Rückgeld` → `RUCKGELD`; `K úhradě` → `K`, `UHRADE`).
@@ -78,27 +131,11 @@ public enum LineRole: String, Sendable, Equatable {
     return table
   }()
 
-  /// Whether `phrase` (one word or several) is in the label: each word exactly, or a word of five
-  /// letters or more with one edit (two for ten or more).
-  static func matches(_ phrase: String, words: [String], joined: String) -> Bool {
-    let parts = phrase.split(separator: " ").map(String.init)
-    if parts.count > 1 {
-      if joined.contains(phrase) { return true }
-      // A phrase printed as one word (`SUBTOTAL`, `GRANDTOTAL`) or with a letter misread.
-      let glued = parts.joined()
-      return words.contains { near($0, glued) }
-        || words.indices.dropLast(parts.count - 1).contains { start in
-          zip(parts, words[start..<(start + parts.count)]).allSatisfy { near($1, $0) }
-        }
-    }
-    return words.contains { near($0, phrase) }
-  }
-
-  static func near(_ word: String, _ keyword: String) -> Bool {
-    if word == keyword { return true }
-    let allowed = keyword.count >= 10 ? 2 : keyword.count >= 5 ? 1 : 0
-    guard allowed > 0, abs(word.count - keyword.count) <= allowed else { return false }
-    return Spelling.editDistance(Array(word), Array(keyword), atMost: allowed) != nil
+  /// Whether the word read (bytes) is `keyword`, or within its edits of it.
+  static func near(_ word: [UInt8], _ keyword: Keyword) -> Bool {
+    if word == keyword.bytes { return true }
+    guard keyword.allowed > 0, abs(word.count - keyword.bytes.count) <= keyword.allowed else { return false }
+    return Spelling.editDistance(word, keyword.bytes, atMost: keyword.allowed) != nil
   }
 
   /// Roles in the order they are tried: the more specific first (`SUB TOTAL` before `TOTAL`,

@@ -21,7 +21,7 @@ enum ReceiptChecks {
       receipt.reasons.append(
         ReviewReason(code: "scan.decimals", message: "an amount has \(decimals.detail)", line: nil))
     }
-    guard let total = receipt.total else {
+    guard var total = receipt.total else {
       receipt.reasons.append(
         ReviewReason(code: "scan.no-total", message: "no total was read: type the printed total in", line: nil))
       if receipt.items.isEmpty {
@@ -140,7 +140,25 @@ enum ReceiptChecks {
         detail: terms.joined(separator: " ")
           + " = \(text(withTip)) \(closes ? "=" : "≠") total \(text(total.minorUnits))"
           + (receipt.taxIncluded ? " (tax included in the prices)" : "")))
-    if !closes {
+    // A total one digit from what the figures add up to, where two read figures agree on them
+    // (the items and the subtotal, or the tax and its printed rate): it is the total that is
+    // misread. What the figures add up to is written instead, for a person to compare.
+    let agreeing =
+      receipt.subtotal.map { $0.minorUnits == items } == true || taxAgreesWithRate(receipt, text) != nil
+    if !closes, agreeing, !receipt.items.isEmpty, receipt.rounding?.inferred != true,
+      oneDigitApart(total.minorUnits, withTip) != nil
+    {
+      receipt.reasons.append(
+        ReviewReason(
+          code: "scan.total-misread",
+          message:
+            "the total\(onLine(total.line)) reads \(text(total.minorUnits)), one digit from \(text(withTip)), what "
+            + terms.joined(separator: " ") + " add up to: \(text(withTip)) is written; compare it with the paper",
+          line: total.line))
+      receipt.printedTotal = total
+      total = ReadFigure(minorUnits: withTip, line: total.line, inferred: true)
+      receipt.total = total
+    } else if !closes {
       let message: String
       if receipt.subtotal == nil, terms.count == 1 {
         message = itemsApart(receipt, from: total, named: "total", text)

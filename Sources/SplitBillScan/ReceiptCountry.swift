@@ -28,9 +28,16 @@ public struct ReceiptCountry: Sendable, Equatable {
     for line in lines {
       let upper = LineRole.unaccented(line).uppercased()
       let words = upper.split { !($0.isLetter || $0.isNumber || $0 == "+") }.map(String.init)
-      let joined = " " + words.joined(separator: " ") + " "
-      for hint in phrases where joined.contains(" " + hint.phrase + " ") {
-        vote(ReceiptCountry(code: hint.country, currency: hint.currency, evidence: hint.phrase))
+      for word in words {
+        for hint in oneWordPhrases[word] ?? [] {
+          vote(ReceiptCountry(code: hint.country, currency: hint.currency, evidence: word))
+        }
+      }
+      if words.count > 1 {
+        let joined = " " + words.joined(separator: " ") + " "
+        for hint in longerPhrases where joined.contains(hint.spaced) {
+          vote(ReceiptCountry(code: hint.country, currency: hint.currency, evidence: hint.phrase))
+        }
       }
       for word in words where word.hasPrefix("+") {
         let digits = word.dropFirst()
@@ -99,6 +106,16 @@ public struct ReceiptCountry: Sendable, Equatable {
     ]
     return table.flatMap { country, currency, phrases in phrases.map { ($0, country, currency) } }
   }()
+
+  /// ``phrases`` of one word, by the word.
+  static let oneWordPhrases: [String: [(country: String, currency: String)]] = Dictionary(
+    grouping: phrases.filter { !$0.phrase.contains(" ") }, by: \.phrase
+  ).mapValues { $0.map { ($0.country, $0.currency) } }
+
+  /// ``phrases`` of several words, with a space either side to be found between words.
+  static let longerPhrases: [(phrase: String, spaced: String, country: String, currency: String)] = phrases.filter {
+    $0.phrase.contains(" ")
+  }.map { ($0.phrase, " " + $0.phrase + " ", $0.country, $0.currency) }
 
   /// Country calling codes, longest first where one begins another (`+420` before `+42…`).
   static let callingCodes: [(String, String, String)] = [

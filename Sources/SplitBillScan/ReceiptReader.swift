@@ -25,9 +25,66 @@ public enum ReceiptReader {
 
   /// Reads `lines`. `currency` is `--currency`: used when the receipt prints no code or sign that
   /// names one (a bare `$` is read as it, else as US dollars).
+  ///
+  /// Where the figures under the items read one line too high (a value alone over the first
+  /// label, the last label bare: `$38.68`, `SUBTOTAL $38.68`, `TOTAL $40.00`, `CASH $1.32`,
+  /// `CHANGE`), the page is read again with each value moved down to the label under it, and that
+  /// reading is kept when more of its checks hold and no more fail.
   public static func read(_ lines: [ReceiptLine], currency option: Currency?, dayFirst: Bool? = nil)
     -> ScannedReceipt
   {
+    let receipt = readAsPrinted(lines, currency: option, dayFirst: dayFirst)
+    guard receipt.status != .verified,
+      let shifted = withValuesMovedDown(lines, exponent: receipt.currency?.exponent ?? 2)
+    else { return receipt }
+    var moved = readAsPrinted(shifted, currency: option, dayFirst: dayFirst)
+    let held = (receipt.checks.filter(\.passed).count, moved.checks.filter(\.passed).count)
+    let failed = (receipt.checks.count - held.0, moved.checks.count - held.1)
+    guard held.1 > held.0, failed.1 <= failed.0, moved.total != nil else { return receipt }
+    moved.lines = receipt.lines
+    return moved
+  }
+
+  /// The lines with the summary's values moved one label down, when they read one line too high
+  /// (see ``read(_:currency:dayFirst:)``), else `nil`. The value alone on its line leaves it
+  /// empty, so the lines keep their numbers.
+  static func withValuesMovedDown(_ lines: [ReceiptLine], exponent: Int) -> [ReceiptLine]? {
+    let summaryRoles: Set<LineRole> = [.subtotal, .net, .total, .tax, .rounding, .cash, .tender, .change, .tip]
+    func amount(_ word: RecognizedWord?) -> Bool {
+      guard let word else { return false }
+      return PrintedAmount.parse(cleanNumber(word.text), exponent: exponent, wholeAmounts: false) != nil
+    }
+    func role(_ words: ArraySlice<RecognizedWord>) -> LineRole? {
+      LineRole.of(label: words.map(\.text).joined(separator: " "))
+    }
+    for start in lines.indices where lines[start].words.count == 1 && amount(lines[start].words.first) {
+      var end = start
+      while end + 1 < lines.count, lines[end + 1].words.count >= 2, amount(lines[end + 1].words.last),
+        let found = role(lines[end + 1].words.dropLast()), summaryRoles.contains(found)
+      {
+        end += 1
+      }
+      let bare = end + 1
+      guard end > start, bare < lines.count, !lines[bare].text.contains(where: \.isNumber),
+        let found = role(lines[bare].words[...]), summaryRoles.contains(found)
+      else { continue }
+      var moved = lines
+      moved[start].words = []
+      for index in (start + 1)...bare {
+        guard let value = lines[index - 1].words.last else { return nil }
+        if index == bare {
+          moved[index].words.append(value)
+        } else {
+          moved[index].words[moved[index].words.count - 1] = value
+        }
+      }
+      return moved
+    }
+    return nil
+  }
+
+  /// Reads `lines` as they are: see ``read(_:currency:dayFirst:)``.
+  static func readAsPrinted(_ lines: [ReceiptLine], currency option: Currency?, dayFirst: Bool?) -> ScannedReceipt {
     var receipt = ScannedReceipt()
     receipt.lines = lines.map(\.text)
     let (currency, source) = findCurrency(lines, option: option)

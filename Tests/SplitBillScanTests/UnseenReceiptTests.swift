@@ -211,4 +211,55 @@ import Testing
     #expect(receipt.items.map(\.amount) == [600, 1000])
     #expect(receipt.status == .verified, "\(receipt.reasons)")
   }
+
+  @Test func valuesReadOneLineTooHighAreMovedDownWhenMoreChecksHold() throws {
+    // Trader Joe's: the figures' column read a line above their labels, the last label bare.
+    let receipt = ReceiptReader.read(
+      page([
+        "TRADER JOE'S", "CARROTS SHREDDED 1.29", "OATMEAL 2.69", "$3.98", "SUBTOTAL $3.98", "TOTAL $5.00",
+        "CASH $1.02", "CHANGE",
+      ]), currency: .usd)
+    #expect(receipt.total?.minorUnits == 398)
+    #expect(receipt.cash?.minorUnits == 500)
+    #expect(receipt.change?.minorUnits == 102)
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+    #expect(receipt.lines[3] == "$3.98", "the lines are reported as read")
+    // Read where they are, the same figures close: nothing is moved.
+    let inPlace = ReceiptReader.read(
+      page([
+        "TRADER JOE'S", "CARROTS 1.29", "OATMEAL 2.69", "SUBTOTAL $3.98", "TOTAL $3.98", "CASH $5.00",
+        "CHANGE $1.02",
+      ]), currency: .usd)
+    #expect(inPlace.status == .verified)
+    #expect(
+      ReceiptReader.withValuesMovedDown(page(["A 1.00", "TOTAL 1.00", "CASH 2.00", "CHANGE 1.00"]), exponent: 2) == nil)
+  }
+
+  @Test func aTotalOneDigitFromFiguresThatAgreeIsTheOneMisread() throws {
+    // B-Best: items 14.00 = subtotal 14.00, GST 6 % = 0.84, rounding 0.01: 14.85; read `14.05`.
+    let receipt = ReceiptReader.read(
+      page([
+        "BEST RESTAURANT", "2 FISHBALL NOODLE @7.00 14.00", "SUB TOTAL 14.00", "GST 6% 0.84", "ROUNDING ADJ 0.01",
+        "NET TOTAL 14.05",
+      ]), currency: try Currency(code: "MYR"))
+    #expect(receipt.total?.minorUnits == 1485)
+    #expect(receipt.total?.inferred == true)
+    #expect(receipt.printedTotal?.minorUnits == 1405)
+    #expect(receipt.reasons.map(\.code) == ["scan.total-misread"])
+    #expect(receipt.reasons.first?.line == 6)
+    // Nothing agrees but the items and the total: which one is misread is not known.
+    let alone = ReceiptReader.read(page(["CAFE", "Soup 9.50", "Bread 4.25", "TOTAL 14.75"]), currency: .usd)
+    #expect(alone.total?.minorUnits == 1475)
+    #expect(alone.reasons.map(\.code) == ["scan.total-mismatch"])
+  }
+
+  @Test func aLineOfThousandsOfWordsNamesNoFigure() {
+    // Garbage read off a photo: matching every label in every place of it took the fuzzer's
+    // harness past its 20 s limit per input before labels were capped at 12 words.
+    let garbage = Array(repeating: "TOTAL SUBTOTAL GST", count: 3_000).joined(separator: " ")
+    #expect(LineRole.of(label: garbage) == nil)
+    #expect(LineRole.of(label: "Total Sales Inclusive GST @6.00%") == .total)
+    let receipt = ReceiptReader.read(page(["SHOP", garbage + " 1.00", "Tea 2.00", "TOTAL 2.00"]), currency: .usd)
+    #expect(receipt.total?.minorUnits == 200)
+  }
 }
