@@ -143,10 +143,9 @@ enum ReceiptChecks {
     // A total one digit from what the figures add up to, where two read figures agree on them
     // (the items and the subtotal, or the tax and its printed rate): it is the total that is
     // misread. What the figures add up to is written instead, for a person to compare.
-    let agreeing =
-      receipt.subtotal.map { $0.minorUnits == items } == true || taxAgreesWithRate(receipt, text) != nil
-    if !closes, agreeing, !receipt.items.isEmpty, receipt.rounding?.inferred != true,
-      oneDigitApart(total.minorUnits, withTip) != nil
+    if !closes, !receipt.items.isEmpty, receipt.rounding?.inferred != true,
+      oneDigitApart(total.minorUnits, withTip) != nil,
+      receipt.subtotal.map({ $0.minorUnits == items }) == true || taxAgreesWithRate(receipt, text) != nil
     {
       receipt.reasons.append(
         ReviewReason(
@@ -217,14 +216,14 @@ enum ReceiptChecks {
           ReceiptCheck(
             name: "tax-included", passed: passed,
             detail: "tax \(text(tax.minorUnits)) \(passed ? "=" : "≠") \(DecimalText.format(rate, scale: 2))% of "
-              + "\(text(total.minorUnits)) included (\(expected.map(text) ?? "too large to work out"))"))
+              + "\(text(total.minorUnits)) included (\(expected.map(text) ?? "not worked out"))"))
         if !passed {
           receipt.reasons.append(
             ReviewReason(
               code: "scan.tax-included",
               message:
                 "the tax included reads \(text(tax.minorUnits)) but \(DecimalText.format(rate, scale: 2))% of "
-                + "\(text(total.minorUnits)) is \(expected.map(text) ?? "too large to work out")", line: tax.line))
+                + "\(text(total.minorUnits)) is \(expected.map(text) ?? "not worked out")", line: tax.line))
         }
       } else {
         receipt.checks.append(
@@ -336,15 +335,13 @@ enum ReceiptChecks {
     return differing.count == 1 ? differing[0] : nil
   }
 
-  /// `rate` (hundredths of a percent) of `amount`, to the nearest unit, halves up: of the amount
-  /// (`amount × rate / 100 %`) or held in it (`amount × rate / (100 % + rate)`). `nil` when the
-  /// products pass Int64 (a 15-digit misread), never a trap.
+  /// `rate` (hundredths of a percent) of `amount`, to the nearest unit, halves up (Core's
+  /// ``RoundingMode/divide(_:by:)``, in 128 bits): of the amount (`amount × rate / 100 %`) or held
+  /// in it (`amount × rate / (100 % + rate)`). `nil` for a negative amount or rate.
   static func share(of amount: Int64, rate: Int64, included: Bool) -> Int64? {
-    let divisor = included ? 10_000 + rate : 10_000
-    let (scaled, overflow) = amount.multipliedReportingOverflow(by: 2 * rate)
-    let (numerator, overflowAgain) = scaled.addingReportingOverflow(divisor)
-    guard !overflow, !overflowAgain else { return nil }
-    return numerator / (2 * divisor)
+    guard amount >= 0, rate >= 0 else { return nil }
+    let divisor = Int128(included ? 10_000 + rate : 10_000)
+    return Int64(RoundingMode.halfUp.divide(Int128(amount) * Int128(rate), by: divisor))
   }
 
   /// ` on line N`, or nothing for a figure not read off a line.
