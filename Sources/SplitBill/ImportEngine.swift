@@ -24,11 +24,13 @@ public struct ImportOptions: Sendable {
   public var spliitRule: SpliitRule?
   /// Leave out the rows that cannot be imported (listed in the file) instead of failing.
   public var skipInvalid: Bool
+  /// IHateMoney: the project's settlements export, to check the balances against.
+  public var settlements: ImportCompanion?
 
   /// Options for an export of `source` at `path`, imported on `date`.
   public init(
     source: ImportSource, path: String, date: CalendarDate, currency: Currency? = nil,
-    spliitRule: SpliitRule? = nil, skipInvalid: Bool = false
+    spliitRule: SpliitRule? = nil, skipInvalid: Bool = false, settlements: ImportCompanion? = nil
   ) {
     self.source = source
     self.path = path
@@ -36,6 +38,7 @@ public struct ImportOptions: Sendable {
     self.currency = currency
     self.spliitRule = spliitRule
     self.skipInvalid = skipInvalid
+    self.settlements = settlements
   }
 }
 
@@ -102,11 +105,15 @@ public enum Importer {
         result = try SpliitImport.read(
           bytes, file: options.path, currency: options.currency, rule: options.spliitRule,
           skipInvalid: options.skipInvalid)
+      case .ihatemoney:
+        result = try IHateMoneyImport.read(
+          bytes, file: options.path, currency: options.currency, settlements: options.settlements,
+          skipInvalid: options.skipInvalid)
       }
     } catch {
       let errors = [BillProblem(error, file: options.path)]
       return ImportOutcome(
-        status: error.importCode == .splitwiseEmpty ? .empty : .unreadable, yaml: nil, errors: errors, remarks: [],
+        status: error.importCode?.isEmptyExport == true ? .empty : .unreadable, yaml: nil, errors: errors, remarks: [],
         problems: errors, summary: nil)
     }
     let book = result.book
@@ -117,9 +124,9 @@ public enum Importer {
     let errors = inFileOrder(result.errors)
     let remarks = inFileOrder(book.remarks + book.omitted)
     let problems = inFileOrder(result.errors + book.remarks + book.omitted)
-    let stopping = result.errors.filter { !options.skipInvalid || $0.importCode == .splitwiseTotalBalance }
+    let stopping = result.errors.filter { !options.skipInvalid || $0.importCode?.isBalanceMismatch == true }
     guard stopping.isEmpty else {
-      let mismatch = result.errors.contains { $0.importCode == .splitwiseTotalBalance }
+      let mismatch = result.errors.contains { $0.importCode?.isBalanceMismatch == true }
       return ImportOutcome(
         status: .invalid(problems: stopping.count, mismatch: mismatch), yaml: nil, errors: errors, remarks: remarks,
         problems: problems, summary: nil)

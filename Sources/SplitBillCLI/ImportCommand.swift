@@ -12,13 +12,14 @@ import SplitBillText
   import Glibc
 #endif
 
-/// `splitbill import splitwise|spliit FILE`: another app's export as a splitbill YAML file.
+/// `splitbill import splitwise|spliit|ihatemoney FILE`: another app's export as a splitbill YAML file.
 enum ImportCommand {
   static let command = Command(
     name: "import",
-    summary: "turn a Splitwise CSV or Spliit JSON export into a splitbill YAML file",
+    summary: "turn a Splitwise, Spliit or IHateMoney export into a splitbill YAML file",
     usage:
-      "splitbill import splitwise|spliit FILE [-o OUT] [--skip-invalid] [--currency CODE] [--spliit-rule RULE] [--today DATE]",
+      "splitbill import splitwise|spliit|ihatemoney FILE [-o OUT] [--skip-invalid] [--currency CODE] [--spliit-rule RULE] "
+      + "[--settlements FILE] [--today DATE]",
     options: [
       .value(
         "--output", short: "-o", "OUT", "Write the YAML to OUT (atomically) instead of standard output.", files: [""]),
@@ -26,7 +27,14 @@ enum ImportCommand {
       .flag(
         "--skip-invalid",
         "Leave out rows that cannot be imported (listed on stderr and in the file) instead of failing."),
-      .value("--currency", "CODE", "Spliit: the group's currency when the export has no currencyCode (older groups)."),
+      .value(
+        "--currency", "CODE",
+        "Spliit: the group's currency when the export has no currencyCode (older groups); IHateMoney: the "
+          + "currency of bills without one (XXX, a project without a currency)."),
+      .value(
+        "--settlements", "FILE",
+        "IHateMoney: the project's settlements export (transactions.json or .csv) to check every member's "
+          + "balance against.", files: ["json", "csv"]),
       .value(
         "--spliit-rule", "RULE",
         "Spliit: how the app rounded shares when it showed the balances: auto (default: largest-remainder for "
@@ -37,27 +45,32 @@ enum ImportCommand {
     ],
     details: """
       FILE is a Splitwise "Export as spreadsheet" CSV (any of its languages: English, German, French,
-      Spanish, Italian, Portuguese, Dutch) or a Spliit JSON export; '-' reads standard input, and a
+      Spanish, Italian, Portuguese, Dutch), a Spliit JSON export or an IHateMoney bills export (JSON
+      or CSV); '-' reads standard input, and a
       pipe or FIFO is read to its end. The YAML keeps the source's dates, descriptions and ids
       (Splitwise has none: sw-DATE-N), categories kept as categories; `check` accepts it and `report`
       settles it. Before anything is written, the file is read back and split by splitbill itself and
       every member's balance compared with the source's own: Splitwise's Total balance row, the
-      balances Spliit showed (by the rule of the export's era, --spliit-rule). A difference is an
+      balances Spliit showed (by the rule of the export's era, --spliit-rule), the balances IHateMoney
+      shows (and its settlements export, with --settlements). A difference is an
       error naming the member (exit 1, nothing written). A summary goes to stderr. See
       docs/import.md for the rules.
       """,
     examples: [
       "splitbill import splitwise export.csv -o trip.yaml",
       "splitbill import spliit lisbon.json -o lisbon.yaml && splitbill report lisbon.yaml",
+      "splitbill import ihatemoney raclette-bills.json --settlements raclette-transactions.json -o raclette.yaml",
     ],
     run: run, operands: ["csv", "json"], operandWords: ImportSource.allCases.map(\.rawValue))
 
   static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) throws -> ExitCode {
     guard let name = arguments.positionals.first else {
-      throw UsageError("name the app the export comes from: splitbill import splitwise FILE.csv (or spliit FILE.json)")
+      throw UsageError(
+        "name the app the export comes from: splitbill import splitwise FILE.csv (or spliit FILE.json, ihatemoney FILE)"
+      )
     }
     guard let source = ImportSource(rawValue: name.lowercased()) else {
-      var message = "cannot import from '\(name)': expected splitwise or spliit"
+      var message = "cannot import from '\(name)': expected splitwise, spliit or ihatemoney"
       if let guess = Spelling.suggestion(for: name.lowercased(), among: ImportSource.allCases.map(\.rawValue)) {
         message += "; did you mean '\(guess)'?"
       }
@@ -75,8 +88,11 @@ enum ImportCommand {
       }
       return code
     }
-    if currency != nil, source != .spliit {
-      throw UsageError("--currency is for Spliit exports (Splitwise gives a currency on every row)")
+    if currency != nil, source == .splitwise {
+      throw UsageError("--currency is for Spliit and IHateMoney exports (Splitwise gives a currency on every row)")
+    }
+    if arguments.value("--settlements") != nil, source != .ihatemoney {
+      throw UsageError("--settlements is for IHateMoney exports (its settlements export, beside the bills)")
     }
     let rules = ["auto"] + SpliitRule.allCases.map(\.rawValue)
     let rule = try arguments.parse("--spliit-rule") { text -> SpliitRule? in
@@ -110,9 +126,18 @@ enum ImportCommand {
     } catch {
       throw CommandFailure(message: error.message, code: .noInput)
     }
+    var settlements: ImportCompanion?
+    if let settlementsPath = arguments.value("--settlements") {
+      do {
+        settlements = ImportCompanion(path: settlementsPath, bytes: try InputFile.bytes(settlementsPath))
+      } catch {
+        throw CommandFailure(message: error.message, code: .noInput)
+      }
+    }
     let skipInvalid = arguments.flag("--skip-invalid")
     let options = ImportOptions(
-      source: source, path: path, date: today, currency: currency, spliitRule: rule ?? nil, skipInvalid: skipInvalid)
+      source: source, path: path, date: today, currency: currency, spliitRule: rule ?? nil, skipInvalid: skipInvalid,
+      settlements: settlements)
     let outcome: ImportOutcome
     do {
       outcome = try Importer.run(bytes, options)
@@ -165,9 +190,11 @@ enum ImportCommand {
     guard !issues.isEmpty else { return }
     let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
     for issue in issues {
-      let location = issue.line.map { SourceLocation(file: path, line: $0, column: issue.column ?? 1) }
+      // A second file's issues (IHateMoney's settlements) name it, without the export's lines.
+      let file = issue.file ?? path
+      let location = issue.line.map { SourceLocation(file: file, line: $0, column: issue.column ?? 1) }
       var source: [String: [Int: String]] = [:]
-      if let line = issue.line, line >= 1, line <= lines.count {
+      if file == path, let line = issue.line, line >= 1, line <= lines.count {
         // Up to a little past the column: the excerpt is cut around it anyway, and a line of 20 MB
         // is not made into characters whole.
         let shown = lines[line - 1].prefix((issue.column ?? 1) + 512)
@@ -175,7 +202,7 @@ enum ImportCommand {
       }
       context.stderr.write(
         DiagnosticFormatter.text(
-          severity: issue.severity, location: location, file: path, message: issue.message, lines: source,
+          severity: issue.severity, location: location, file: file, message: issue.message, lines: source,
           color: context.colorsStderr))
     }
   }

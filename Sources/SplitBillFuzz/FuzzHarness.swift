@@ -18,8 +18,10 @@ import SplitBillRates
 ///   payment converted at it adds up to zero; all its rates into one currency, in one ledger, give
 ///   the same balances in fixed point (where it answers) as exactly, under every leftover policy;
 /// - read as the items file of a bills file, the same as the bills;
-/// - imported as a Splitwise and as a Spliit export: no crash, never the importer's own check
-///   failing (a YAML file that would not read back as the export's balances), positions inside;
+/// - imported as a Splitwise, a Spliit and an IHateMoney export (IHateMoney also with a currency
+///   for bills without one, and the bytes as its settlements export too): no crash, never the
+///   importer's own check failing (a YAML file that would not read back as the export's
+///   balances), positions inside;
 /// - read as a configuration file: no crash, positions inside, and no text given after an
 ///   `ai-key` in any message;
 /// - after an ECB header, as a rates file (the ECB reader's own path), the rates rules;
@@ -304,9 +306,14 @@ enum FuzzHarness {
 
   /// The bytes imported as each app's export.
   static func checkImports(_ bytes: [UInt8], lines: Int) {
-    for source in ImportSource.allCases {
-      let options = ImportOptions(
-        source: source, path: "export", date: CalendarDate(daysSinceEpoch: 20_000), skipInvalid: true)
+    let date = CalendarDate(daysSinceEpoch: 20_000)
+    var runs = ImportSource.allCases.map { ImportOptions(source: $0, path: "export", date: date, skipInvalid: true) }
+    runs.append(
+      ImportOptions(
+        source: .ihatemoney, path: "export", date: date, currency: try? Currency(code: "EUR"), skipInvalid: true,
+        settlements: ImportCompanion(path: "export", bytes: bytes)))
+    for options in runs {
+      let source = options.source
       do {
         let outcome = try Importer.run(bytes, options)
         for issue in outcome.errors + outcome.remarks {

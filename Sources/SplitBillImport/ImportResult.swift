@@ -1,3 +1,4 @@
+import SplitBillCSV
 import SplitBillModel
 
 /// What reading an export gave: the book, and the errors of the rows that could not be imported
@@ -16,5 +17,23 @@ extension Diagnostic {
   ) {
     self.init(
       severity, .imported(code, message), at: line.map { SourceLocation(file: file, line: $0, column: column ?? 1) })
+  }
+}
+
+extension CSVTable {
+  /// An export's bytes as a table; a quote never closed (or a row past the cell limit) is an
+  /// error where it starts. `rowHint` says what a row should hold, after the cell limit's message.
+  static func export(_ bytes: [UInt8], file: String, rowHint: String? = nil) throws(Diagnostic) -> CSVTable {
+    do {
+      return try CSVTable(bytes)
+    } catch {
+      throw Diagnostic(
+        in: file, .error, .csvUnterminatedQuote,
+        error.tooManyCells
+          ? "a row of more than \(CSVRowReader.maximumCells) cells (this is the first past them)"
+            + (rowHint.map { ": expected \($0)" } ?? "")
+          : "a quote opened here is never closed: the rest of the file is in this cell",
+        line: error.line, column: error.column)
+    }
   }
 }

@@ -4,13 +4,14 @@ import SplitBillText
 
 /// Which app an export came from.
 public enum ImportSource: String, Sendable, CaseIterable {
-  case splitwise, spliit
+  case splitwise, spliit, ihatemoney
 
   /// How the app names the export, for messages and the file's header.
   public var exportName: String {
     switch self {
     case .splitwise: return "Splitwise export"
     case .spliit: return "Spliit export"
+    case .ihatemoney: return "IHateMoney export"
     }
   }
 }

@@ -83,22 +83,12 @@ extension SpliitImport.Reader {
     _ residue: Int64, unrounded: [String: FractionSum], balances: inout [String: Int64],
     paidFor: inout [String: Int64]
   ) {
-    // residue > 0: too little was rounded up, so round up those just below the half; residue < 0:
-    // round down those just above it. Nearest the half first, by cross-multiplying |2a − b| / 2b.
-    let sums = participants.compactMap { id in unrounded[id].map { (id: id, sum: $0.aboveFloor) } }
-    let candidates = sums.sorted { first, second in
-      let ((a, b), (c, d)) = (first.sum, second.sum)
-      return (2 * a - b).magnitude * UInt128(d) < (2 * c - d).magnitude * UInt128(b)
-    }
-    var left = residue.magnitude
-    for (participant, (above, unit)) in candidates where left > 0 {
-      let roundedUp = 2 * above >= unit
-      guard above != 0, roundedUp == (residue < 0) else { continue }
+    let sums = participants.compactMap { id in unrounded[id].map { (participant: id, sum: $0) } }
+    for participant in RoundedBalances.residueMoves(residue, unrounded: sums, rounded: paidFor) {
       let shown = balances[participant] ?? 0
       let change: Int64 = residue < 0 ? -1 : 1
       paidFor[participant, default: 0] += change
       balances[participant] = shown - change
-      left -= 1
       book.remarks.append(
         Diagnostic(
           in: file, .warning, .spliitRoundingResidue,
@@ -110,42 +100,10 @@ extension SpliitImport.Reader {
     }
   }
 
-  /// Whole-unit parts under the 2024–2026 rule: each expense's parts add up to its amount and
-  /// each participant's to their paid-for total as Spliit rounded it. Each expense starts by
-  /// largest remainder; then single units move between two participants of one expense, each
-  /// time where it leaves both parts nearest their exact values, until every total is met.
-  /// `nil` when no such move is left (never seen: it needs participants who share no expense).
+  /// Whole-unit parts under the 2024–2026 rule: ``RoundedBalances/wholeParts(of:participants:targets:)``.
   func wholeParts(paidFor targets: [String: Int64]) -> [[Int64]]? {
-    var parts = expenses.map { SpliitRule.largestRemainder.parts(of: $0.amount, among: $0.paidFor, seed: nil) }
-    var gap = targets
-    for (expense, shares) in zip(expenses, parts) {
-      for (entry, part) in zip(expense.paidFor, shares) { gap[entry.participant, default: 0] -= part }
-    }
-    let order = participants + gap.keys.filter { names[$0] == nil }.sorted()
-    while let receiver = order.first(where: { (gap[$0] ?? 0) > 0 }) {
-      var best: (expense: Int, giver: Int, taker: Int, score: Int128, unit: Int128)?
-      for (number, expense) in expenses.enumerated() {
-        guard let taker = expense.paidFor.firstIndex(where: { $0.participant == receiver }) else { continue }
-        let total = expense.paidFor.reduce(Int128(0)) { $0 + Int128($1.weight) }
-        let amount = Int128(expense.amount)
-        for (giver, entry) in expense.paidFor.enumerated() where giver != taker && (gap[entry.participant] ?? 0) < 0 {
-          // Parts keep the amount's sign: a giver keeps zero or more of a cost, a taker zero or less of an income.
-          guard expense.amount > 0 ? parts[number][giver] >= 1 : parts[number][taker] <= -1 else { continue }
-          // How far the giver lies above its exact part plus how far the taker lies below, in 1/total units.
-          let score =
-            (Int128(parts[number][giver]) * total - amount * Int128(entry.weight))
-            - (Int128(parts[number][taker]) * total - amount * Int128(expense.paidFor[taker].weight))
-          if best.map({ score * $0.unit > $0.score * total }) ?? true {
-            best = (number, giver, taker, score, total)
-          }
-        }
-      }
-      guard let move = best else { return nil }
-      parts[move.expense][move.giver] -= 1
-      parts[move.expense][move.taker] += 1
-      gap[expenses[move.expense].paidFor[move.giver].participant, default: 0] += 1
-      gap[receiver, default: 0] -= 1
-    }
-    return parts
+    RoundedBalances.wholeParts(
+      of: expenses.map { RoundedBalances.Expense(amount: $0.amount, paidFor: $0.paidFor) }, participants: participants,
+      targets: targets)
   }
 }

@@ -127,6 +127,28 @@ struct FractionSum: Hashable {
     Int64(SpliitRule.floorDivision(2 * numerator + denominator, 2 * denominator))
   }
 
+  /// The sum rounded half to even (Python's `round`, on the exact sum): the nearest whole unit,
+  /// an exact half going to the even one.
+  var roundedHalfEven: Int64 {
+    let floor = SpliitRule.floorDivision(numerator, denominator)
+    let twice = 2 * (numerator - floor * denominator)
+    if twice < denominator { return Int64(floor) }
+    if twice > denominator { return Int64(floor + 1) }
+    return Int64(floor % 2 == 0 ? floor : floor + 1)
+  }
+
+  /// The sum rounded to the nearest whole unit, an exact half away from zero (PHP's `round`).
+  var roundedHalfAwayFromZero: Int64 {
+    let floor = SpliitRule.floorDivision(numerator, denominator)
+    let twice = 2 * (numerator - floor * denominator)
+    if twice < denominator { return Int64(floor) }
+    if twice > denominator { return Int64(floor + 1) }
+    return Int64(numerator < 0 ? floor : floor + 1)
+  }
+
+  /// The largest whole number not above the sum.
+  var floor: Int64 { Int64(SpliitRule.floorDivision(numerator, denominator)) }
+
   /// How far the sum lies above its floor, as a fraction of one unit: `(top, bottom)`.
   var aboveFloor: (Int128, Int128) {
     (numerator - SpliitRule.floorDivision(numerator, denominator) * denominator, denominator)

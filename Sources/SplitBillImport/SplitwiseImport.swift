@@ -66,18 +66,7 @@ package enum SplitwiseImport {
         in: file, .error, .exportNotUTF8, "the file is not UTF-8 text: export it again from Splitwise", line: 1,
         column: 1)
     }
-    let table: CSVTable
-    do {
-      table = try CSVTable(bytes)
-    } catch {
-      throw Diagnostic(
-        in: file, .error, .csvUnterminatedQuote,
-        error.tooManyCells
-          ? "a row of more than \(CSVRowReader.maximumCells) cells (this is the first past them): expected a column "
-            + "per member after Currency"
-          : "a quote opened here is never closed: the rest of the file is in this cell",
-        line: error.line, column: error.column)
-    }
+    let table = try CSVTable.export(bytes, file: file, rowHint: "a column per member after Currency")
     let filled = table.rows.indices.filter { !table.rows[$0].isBlank }
     guard let first = filled.first else {
       throw Diagnostic(

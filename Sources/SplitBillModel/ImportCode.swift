@@ -5,6 +5,25 @@ package enum ImportCode: String, CaseIterable, Hashable, Sendable {
   case csvCellCount = "csv.cell-count"
   case csvUnterminatedQuote = "csv.unterminated-quote"
   case exportNotUTF8 = "file.utf8"
+  case ihatemoneyAmount = "ihatemoney.amount"
+  case ihatemoneyBillType = "ihatemoney.bill-type"
+  case ihatemoneyColumns = "ihatemoney.columns"
+  case ihatemoneyCurrency = "ihatemoney.currency"
+  case ihatemoneyDate = "ihatemoney.date"
+  case ihatemoneyEmpty = "ihatemoney.empty"
+  case ihatemoneyJson = "ihatemoney.json"
+  case ihatemoneyNoEffect = "ihatemoney.no-effect"
+  case ihatemoneyOwers = "ihatemoney.owers"
+  case ihatemoneyPayer = "ihatemoney.payer"
+  case ihatemoneyRounding = "ihatemoney.rounding"
+  case ihatemoneyRoundingResidue = "ihatemoney.rounding-residue"
+  case ihatemoneySettlements = "ihatemoney.settlements"
+  case ihatemoneySettlementsFile = "ihatemoney.settlements-file"
+  case ihatemoneySettlementsRounded = "ihatemoney.settlements-rounded"
+  case ihatemoneySettlementsUnchecked = "ihatemoney.settlements-unchecked"
+  case ihatemoneyShape = "ihatemoney.shape"
+  case ihatemoneyWeight = "ihatemoney.weight"
+  case ihatemoneyWeightsAssumed = "ihatemoney.weights-assumed"
   case spliitAmount = "spliit.amount"
   case spliitAmountsSum = "spliit.amounts-sum"
   case spliitCurrency = "spliit.currency"
@@ -39,4 +58,11 @@ package enum ImportCode: String, CaseIterable, Hashable, Sendable {
   case splitwisePaymentCost = "splitwise.payment-cost"
   case splitwiseTotalBalance = "splitwise.total-balance"
   case splitwiseZeroCost = "splitwise.zero-cost"
+
+  /// Whether the code says a member's balance differs from what the app showed: such an error
+  /// stops an import even with `--skip-invalid`, since skipping a row cannot mend it.
+  package var isBalanceMismatch: Bool { self == .splitwiseTotalBalance || self == .ihatemoneySettlements }
+
+  /// Whether the code says the export holds nothing at all (an empty file, a header and no row).
+  package var isEmptyExport: Bool { self == .splitwiseEmpty || self == .ihatemoneyEmpty }
 }

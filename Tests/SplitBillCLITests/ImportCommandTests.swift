@@ -48,6 +48,49 @@ struct ImportCommandTests {
         "# Imported from the Splitwise export splitwise-wg.csv on 2026-12-01 by `splitbill import splitwise`."))
   }
 
+  /// IHateMoney's own export test case, as JSON and as CSV: the report gives the balances of the
+  /// settlements IHateMoney exported for it, which the import checked; settlements that disagree
+  /// stop it with the member named, and nothing is written.
+  @Test func anIHateMoneyExportReportsTheSettlementsBalances() async throws {
+    let directory = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    for format in ["json", "csv"] {
+      let export = samples.appendingPathComponent("ihatemoney-raclette-bills.\(format)").path
+      let settlements = samples.appendingPathComponent("ihatemoney-raclette-transactions.\(format)").path
+      let output = directory.appendingPathComponent("raclette-\(format).yaml").path
+      let outcome = await runCLI([
+        "import", "ihatemoney", export, "--settlements", settlements, "-o", output, "--today", "2026-12-05",
+      ])
+      #expect(outcome.code == 0, "\(outcome.stderr)")
+      #expect(
+        outcome.stderr.contains(
+          "imported \(export): 3 rows read, 3 bills, 0 payments; balances match IHateMoney's own balances "
+            + "(paid minus owed, split by weight, rounded once) and the settlements export "
+            + "ihatemoney-raclette-transactions.\(format) (EUR)"))
+      #expect(
+        try await reportedBalances(output) == [
+          "fred": "184.67", "pépé": "-2.00", "tata": "-55.34", "zorglub": "-127.33",
+        ])
+      #expect(await runCLI(["check", output]).code == 0)
+    }
+    let wrong = directory.appendingPathComponent("wrong.json").path
+    try #"[{"amount": 2.0, "currency": "EUR", "receiver": "fred", "ower": "tata"}]"#.write(
+      toFile: wrong, atomically: true, encoding: .utf8)
+    let output = directory.appendingPathComponent("wrong.yaml").path
+    let refused = await runCLI([
+      "import", "ihatemoney", samples.appendingPathComponent("ihatemoney-raclette-bills.json").path,
+      "--settlements", wrong, "-o", output,
+    ])
+    #expect(refused.code == 1)
+    #expect(
+      refused.stderr.contains(
+        "\(wrong): error: zorglub's balance is -127.33 EUR by the bills, 0.00 EUR by the settlements"))
+    #expect(!FileManager.default.fileExists(atPath: output))
+    let misplaced = await runCLI(["import", "spliit", "x.json", "--settlements", wrong])
+    #expect(misplaced.code == 64)
+    #expect(misplaced.stderr.contains("--settlements is for IHateMoney exports"))
+  }
+
   /// The English sample has every kind of row: the drift cent is the one difference from the
   /// Total balance row, and both are said.
   @Test func everyRowKindOfTheEnglishSample() async throws {
@@ -168,7 +211,7 @@ struct ImportCommandTests {
     (["import", "splitwice", "x.csv"], 64, "did you mean 'splitwise'?"),
     (["import", "splitwise"], 64, "no FILE given"),
     (["import", "splitwise", "/nonexistent/x.csv"], 66, "cannot read '/nonexistent/x.csv': no such file or directory"),
-    (["import", "splitwise", "a.csv", "--currency", "EUR"], 64, "--currency is for Spliit exports"),
+    (["import", "splitwise", "a.csv", "--currency", "EUR"], 64, "--currency is for Spliit and IHateMoney exports"),
     (["import", "splitwise", "a.csv", "--spliit-rule", "floor-last"], 64, "--spliit-rule is for Spliit exports"),
     (["import", "spliit", "a.json", "--spliit-rule", "floor"], 64, "expected auto, largest-remainder"),
   ])
