@@ -18,7 +18,8 @@ public struct ImportOptions: Sendable {
   public var path: String
   /// The date the header names: the same export on the same date gives the same bytes.
   public var date: CalendarDate
-  /// Spliit: the group's currency when the export has no `currencyCode`.
+  /// Spliit: the group's currency when the export has no `currencyCode`; IHateMoney: the currency of
+  /// bills without one; Cospend: the project's, when its export names none by code or symbol.
   public var currency: Currency?
   /// Spliit: the rounding rule that made the balances the app showed; `nil`, the export's era's.
   public var spliitRule: SpliitRule?
@@ -109,6 +110,9 @@ public enum Importer {
         result = try IHateMoneyImport.read(
           bytes, file: options.path, currency: options.currency, settlements: options.settlements,
           skipInvalid: options.skipInvalid)
+      case .cospend:
+        result = try CospendImport.read(
+          bytes, file: options.path, currency: options.currency, skipInvalid: options.skipInvalid)
       }
     } catch {
       let errors = [BillProblem(error, file: options.path)]

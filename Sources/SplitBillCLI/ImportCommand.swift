@@ -12,13 +12,13 @@ import SplitBillText
   import Glibc
 #endif
 
-/// `splitbill import splitwise|spliit|ihatemoney FILE`: another app's export as a splitbill YAML file.
+/// `splitbill import splitwise|spliit|ihatemoney|cospend FILE`: another app's export as a splitbill YAML file.
 enum ImportCommand {
   static let command = Command(
     name: "import",
-    summary: "turn a Splitwise, Spliit or IHateMoney export into a splitbill YAML file",
+    summary: "turn a Splitwise, Spliit, IHateMoney or Cospend export into a splitbill YAML file",
     usage:
-      "splitbill import splitwise|spliit|ihatemoney FILE [-o OUT] [--skip-invalid] [--currency CODE] [--spliit-rule RULE] "
+      "splitbill import splitwise|spliit|ihatemoney|cospend FILE [-o OUT] [--skip-invalid] [--currency CODE] [--spliit-rule RULE] "
       + "[--settlements FILE] [--today DATE]",
     options: [
       .value(
@@ -30,7 +30,8 @@ enum ImportCommand {
       .value(
         "--currency", "CODE",
         "Spliit: the group's currency when the export has no currencyCode (older groups); IHateMoney: the "
-          + "currency of bills without one (XXX, a project without a currency)."),
+          + "currency of bills without one (XXX, a project without a currency); Cospend: the project's, when "
+          + "the export names it by neither code nor symbol."),
       .value(
         "--settlements", "FILE",
         "IHateMoney: the project's settlements export (transactions.json or .csv) to check every member's "
@@ -45,14 +46,14 @@ enum ImportCommand {
     ],
     details: """
       FILE is a Splitwise "Export as spreadsheet" CSV (any of its languages: English, German, French,
-      Spanish, Italian, Portuguese, Dutch), a Spliit JSON export or an IHateMoney bills export (JSON
-      or CSV); '-' reads standard input, and a
+      Spanish, Italian, Portuguese, Dutch), a Spliit JSON export, an IHateMoney bills export (JSON
+      or CSV) or a Cospend project export (CSV); '-' reads standard input, and a
       pipe or FIFO is read to its end. The YAML keeps the source's dates, descriptions and ids
       (Splitwise has none: sw-DATE-N), categories kept as categories; `check` accepts it and `report`
       settles it. Before anything is written, the file is read back and split by splitbill itself and
       every member's balance compared with the source's own: Splitwise's Total balance row, the
       balances Spliit showed (by the rule of the export's era, --spliit-rule), the balances IHateMoney
-      shows (and its settlements export, with --settlements). A difference is an
+      shows (and its settlements export, with --settlements), the balances Cospend shows. A difference is an
       error naming the member (exit 1, nothing written). A summary goes to stderr. See
       docs/import.md for the rules.
       """,
@@ -70,7 +71,7 @@ enum ImportCommand {
       )
     }
     guard let source = ImportSource(rawValue: name.lowercased()) else {
-      var message = "cannot import from '\(name)': expected splitwise, spliit or ihatemoney"
+      var message = "cannot import from '\(name)': expected splitwise, spliit, ihatemoney or cospend"
       if let guess = Spelling.suggestion(for: name.lowercased(), among: ImportSource.allCases.map(\.rawValue)) {
         message += "; did you mean '\(guess)'?"
       }
@@ -89,7 +90,8 @@ enum ImportCommand {
       return code
     }
     if currency != nil, source == .splitwise {
-      throw UsageError("--currency is for Spliit and IHateMoney exports (Splitwise gives a currency on every row)")
+      throw UsageError(
+        "--currency is for Spliit, IHateMoney and Cospend exports (Splitwise gives a currency on every row)")
     }
     if arguments.value("--settlements") != nil, source != .ihatemoney {
       throw UsageError("--settlements is for IHateMoney exports (its settlements export, beside the bills)")

@@ -4,7 +4,7 @@ import SplitBillText
 
 /// Which app an export came from.
 public enum ImportSource: String, Sendable, CaseIterable {
-  case splitwise, spliit, ihatemoney
+  case splitwise, spliit, ihatemoney, cospend
 
   /// How the app names the export, for messages and the file's header.
   public var exportName: String {
@@ -12,6 +12,7 @@ public enum ImportSource: String, Sendable, CaseIterable {
     case .splitwise: return "Splitwise export"
     case .spliit: return "Spliit export"
     case .ihatemoney: return "IHateMoney export"
+    case .cospend: return "Cospend export"
     }
   }
 }

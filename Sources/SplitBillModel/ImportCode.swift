@@ -4,6 +4,19 @@
 package enum ImportCode: String, CaseIterable, Hashable, Sendable {
   case csvCellCount = "csv.cell-count"
   case csvUnterminatedQuote = "csv.unterminated-quote"
+  case cospendAmount = "cospend.amount"
+  case cospendCurrency = "cospend.currency"
+  case cospendDate = "cospend.date"
+  case cospendDeleted = "cospend.deleted"
+  case cospendEmpty = "cospend.empty"
+  case cospendHeader = "cospend.header"
+  case cospendMemberUnlisted = "cospend.member-unlisted"
+  case cospendNoEffect = "cospend.no-effect"
+  case cospendOwers = "cospend.owers"
+  case cospendPayer = "cospend.payer"
+  case cospendRounding = "cospend.rounding"
+  case cospendRoundingResidue = "cospend.rounding-residue"
+  case cospendWeight = "cospend.weight"
   case exportNotUTF8 = "file.utf8"
   case ihatemoneyAmount = "ihatemoney.amount"
   case ihatemoneyBillType = "ihatemoney.bill-type"
@@ -64,5 +77,5 @@ package enum ImportCode: String, CaseIterable, Hashable, Sendable {
   package var isBalanceMismatch: Bool { self == .splitwiseTotalBalance || self == .ihatemoneySettlements }
 
   /// Whether the code says the export holds nothing at all (an empty file, a header and no row).
-  package var isEmptyExport: Bool { self == .splitwiseEmpty || self == .ihatemoneyEmpty }
+  package var isEmptyExport: Bool { [.splitwiseEmpty, .ihatemoneyEmpty, .cospendEmpty].contains(self) }
 }

@@ -91,6 +91,24 @@ struct ImportCommandTests {
     #expect(misplaced.stderr.contains("--settlements is for IHateMoney exports"))
   }
 
+  /// Cospend's own export test case: the report gives the balances Cospend shows; the trashed
+  /// bill is left out with a note at its line.
+  @Test func aCospendExportReportsCospendsBalances() async throws {
+    let directory = try scratchDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let export = samples.appendingPathComponent("cospend-trip.csv").path
+    let output = directory.appendingPathComponent("trip.yaml").path
+    let outcome = await runCLI(["import", "cospend", export, "-o", output, "--today", "2026-12-05"])
+    #expect(outcome.code == 0, "\(outcome.stderr)")
+    #expect(outcome.stderr.contains("\(export):9:1: note: 'Museum' is in Cospend's trash (deleted): left out"))
+    #expect(
+      outcome.stderr.contains(
+        "imported \(export): 4 rows read, 2 bills, 1 payment, 1 left out (no effect on balances); balances match "
+          + "Cospend's own balances (paid minus owed, split by weight, rounded once) (EUR)"))
+    #expect(try await reportedBalances(output) == ["Alice": "26.11", "Bob": "7.22", "Carol": "-33.33"])
+    #expect(await runCLI(["check", output]).code == 0)
+  }
+
   /// The English sample has every kind of row: the drift cent is the one difference from the
   /// Total balance row, and both are said.
   @Test func everyRowKindOfTheEnglishSample() async throws {
@@ -211,7 +229,10 @@ struct ImportCommandTests {
     (["import", "splitwice", "x.csv"], 64, "did you mean 'splitwise'?"),
     (["import", "splitwise"], 64, "no FILE given"),
     (["import", "splitwise", "/nonexistent/x.csv"], 66, "cannot read '/nonexistent/x.csv': no such file or directory"),
-    (["import", "splitwise", "a.csv", "--currency", "EUR"], 64, "--currency is for Spliit and IHateMoney exports"),
+    (
+      ["import", "splitwise", "a.csv", "--currency", "EUR"], 64,
+      "--currency is for Spliit, IHateMoney and Cospend exports"
+    ),
     (["import", "splitwise", "a.csv", "--spliit-rule", "floor-last"], 64, "--spliit-rule is for Spliit exports"),
     (["import", "spliit", "a.json", "--spliit-rule", "floor"], 64, "expected auto, largest-remainder"),
   ])
