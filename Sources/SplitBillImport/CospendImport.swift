@@ -115,8 +115,6 @@ package enum CospendImport {
   static let frequencies: [String: String] = [
     "d": "daily", "w": "weekly", "b": "every two weeks", "s": "twice a month", "m": "monthly", "y": "yearly",
   ]
-  /// Weights are read to millionths.
-  static let weightUnit: Int64 = 1_000_000
 
   /// A comment as Cospend exports it, form-encoded (`pizza+%26+drinks` is `pizza & drinks`); a
   /// `%` not followed by two hexadecimal digits, or bytes that are not UTF-8, are kept as written.
@@ -174,10 +172,7 @@ package enum CospendImport {
 
     /// A weight as Cospend writes it (`1`, `1.5`); 0 counts as 1, as Cospend counts it.
     static func weight(_ text: String) -> Int64? {
-      guard let plain = IHateMoneyImport.plainDecimal(text),
-        let value = try? DecimalText.parse(plain, scale: 6, maxIntegerDigits: 9)
-      else { return nil }
-      return value == 0 ? CospendImport.weightUnit : value
+      WeightedBills.weight(text).map { $0 == 0 ? WeightedBills.weightUnit : $0 }
     }
 
     mutating func addMember(_ name: String, weight: Int64?) {
@@ -190,7 +185,7 @@ package enum CospendImport {
       for row in section.rows {
         let name = section.cell(row, "name")?.text.trimmingSpaces ?? ""
         let weightText = section.cell(row, "weight")?.text ?? ""
-        guard let weight = weightText.trimmingSpaces.isEmpty ? CospendImport.weightUnit : Self.weight(weightText) else {
+        guard let weight = weightText.trimmingSpaces.isEmpty ? WeightedBills.weightUnit : Self.weight(weightText) else {
           let cell = section.cell(row, "weight")
           errors.append(
             Diagnostic(
@@ -286,11 +281,7 @@ package enum CospendImport {
       }
       guard let currency else { return nil }
       let amountCell = try required(row, section, "amount", .cospendAmount)
-      guard
-        let amount = IHateMoneyImport.plainDecimal(amountCell.text).flatMap({
-          try? Money(parsing: $0, currency: currency, allowNegative: true)
-        })
-      else {
+      guard let amount = WeightedBills.amount(amountCell.text, in: currency) else {
         throw Refusal(
           code: .cospendAmount,
           message: "amount '\(EchoedText.quote(amountCell.text))' is not an amount in \(currency.code) (at most "
@@ -367,7 +358,7 @@ package enum CospendImport {
       for index in bills.indices {
         for owerIndex in bills[index].owers.indices {
           let name = bills[index].owers[owerIndex].participant
-          bills[index].owers[owerIndex].weight = weights[name] ?? CospendImport.weightUnit
+          bills[index].owers[owerIndex].weight = weights[name] ?? WeightedBills.weightUnit
         }
       }
       var weighted = WeightedBills(

@@ -157,30 +157,6 @@ package enum IHateMoneyImport {
     }
   }
 
-  /// A decimal number as Python prints a float (`200.0`, `13.33`), its trailing zeros after the
-  /// point taken off so that `200.0` is a whole number of yen; `nil` for exponent notation.
-  static func plainDecimal(_ text: String) -> String? {
-    let trimmed = text.trimmingSpaces
-    guard !trimmed.contains(where: { $0 == "e" || $0 == "E" }) else { return nil }
-    guard trimmed.contains(".") else { return trimmed }
-    var result = Substring(trimmed)
-    while result.hasSuffix("0") { result = result.dropLast() }
-    if result.hasSuffix(".") { result = result.dropLast() }
-    return String(result)
-  }
-
-  /// A bill as read and checked, before its shares are worked out.
-  struct Expense {
-    var id: String
-    var date: CalendarDate?
-    var what: String
-    var amount: Money
-    var payer: String
-    /// The owers with their weights (millionths), each once, in the export's order.
-    var owers: [SpliitRule.Entry]
-    var isReimbursement: Bool
-  }
-
   /// An expense that cannot be imported: its code, its message and the field it is about.
   struct Refusal: Error {
     var code: ImportCode
@@ -188,16 +164,13 @@ package enum IHateMoneyImport {
     var field: Record.Field?
   }
 
-  /// Weights are read to millionths (`1.5` is 1,500,000): IHateMoney stores them as floats.
-  static let weightScale = 6
-
   struct Reader {
     let file: String
     let fallback: Currency?
     let skipInvalid: Bool
     var book = ImportedBook(source: .ihatemoney)
     var errors: [Diagnostic] = []
-    var expenses: [Expense] = []
+    var expenses: [WeightedBills.Bill] = []
     /// Payers' weights (millionths) as the export gives them, with the record that first did.
     var weights: [String: (weight: Int64, text: String)] = [:]
     /// Members in the order they first come (oldest bill first).
@@ -238,7 +211,7 @@ package enum IHateMoneyImport {
       return field
     }
 
-    mutating func expense(_ record: Record) throws(Refusal) -> Expense? {
+    mutating func expense(_ record: Record) throws(Refusal) -> WeightedBills.Bill? {
       let amountField = try field(record, "amount")
       let currencyField = record.fields["currency"]
       let code = currencyField?.text.trimmingSpaces.uppercased() ?? ""
@@ -259,11 +232,7 @@ package enum IHateMoneyImport {
             field: currencyField)
         }
       }
-      guard
-        let amount = IHateMoneyImport.plainDecimal(amountField.text).flatMap({
-          try? Money(parsing: $0, currency: currency, allowNegative: true)
-        })
-      else {
+      guard let amount = WeightedBills.amount(amountField.text, in: currency) else {
         throw Refusal(
           code: .ihatemoneyAmount,
           message: "amount '\(EchoedText.quote(amountField.text))' is not an amount in \(currency.code) "
@@ -283,13 +252,11 @@ package enum IHateMoneyImport {
       let payerField = try field(record, "payer_name")
       let payer = payerField.text.trimmingSpaces
       let weightField = try field(record, "payer_weight")
-      guard let weightText = IHateMoneyImport.plainDecimal(weightField.text),
-        let weight = try? DecimalText.parse(weightText, scale: IHateMoneyImport.weightScale, maxIntegerDigits: 9)
-      else {
+      guard let weight = WeightedBills.weight(weightField.text) else {
         throw Refusal(
           code: .ihatemoneyWeight,
           message: "payer_weight '\(EchoedText.quote(weightField.text))' is not a weight: expected a number of zero "
-            + "or more, such as 1 or 1.5 (at most \(IHateMoneyImport.weightScale) decimals)", field: weightField)
+            + "or more, such as 1 or 1.5 (at most 6 decimals)", field: weightField)
       }
       if let known = weights[payer], known.weight != weight {
         throw Refusal(
@@ -343,7 +310,7 @@ package enum IHateMoneyImport {
               + "balances)", line: record.line, column: 1))
         return nil
       }
-      return Expense(
+      return WeightedBills.Bill(
         id: id, date: date, what: what, amount: amount, payer: payer,
         owers: owers.map { SpliitRule.Entry(participant: $0, weight: 0) }, isReimbursement: isReimbursement)
     }
@@ -351,7 +318,7 @@ package enum IHateMoneyImport {
     /// Gives every ower their weight (a payer's, else 1), works out each currency's balances by
     /// IHateMoney's rule and the whole-unit shares that give them, and writes the bills.
     mutating func finish() throws(Diagnostic) {
-      let unit: Int64 = 1_000_000  // 10^weightScale
+      let unit = WeightedBills.weightUnit
       let assumed = members.filter { weights[$0] == nil }
       if weights.values.contains(where: { $0.weight != unit }), !assumed.isEmpty {
         book.remarks.append(
@@ -381,11 +348,7 @@ package enum IHateMoneyImport {
         app: "IHateMoney", file: file, rounding: .halfEven, roundingCode: .ihatemoneyRounding,
         residueCode: .ihatemoneyRoundingResidue)
       weighted.members = members
-      weighted.bills = expenses.map {
-        WeightedBills.Bill(
-          id: $0.id, date: $0.date, what: $0.what, amount: $0.amount, payer: $0.payer, owers: $0.owers,
-          isReimbursement: $0.isReimbursement)
-      }
+      weighted.bills = expenses
       try weighted.write(into: &book)
       if book.currencies.count > 1 {
         book.headerNotes.append(
@@ -422,7 +385,7 @@ package enum IHateMoneyImport {
           return
         }
         guard
-          let amount = IHateMoneyImport.plainDecimal(transfer.amount).flatMap({
+          let amount = WeightedBills.plainDecimal(transfer.amount).flatMap({
             try? Money(parsing: $0, currency: currency)
           })
         else {

@@ -15,7 +15,7 @@ enum RoundedBalances {
   /// each participant's `targets` total over all expenses. Each expense starts by largest
   /// remainder; then single units move between two participants of one expense, each time where
   /// it leaves both parts nearest their exact values, or, where the two share no expense, along
-  /// the shortest chain of expenses (``chain(to:expenses:parts:gap:)``), until every total is met.
+  /// the shortest chain of expenses (``chain(to:expenses:expensesOf:parts:gap:)``), until every total is met.
   /// `participants` sets the order the totals are met in. `nil` when no chain is left either (the
   /// totals cannot be met: a member in no expense with a unit to spare or take).
   static func wholeParts(of expenses: [Expense], participants: [String], targets: [String: Int64]) -> [[Int64]]? {
@@ -26,6 +26,11 @@ enum RoundedBalances {
     }
     let known = Set(participants)
     let order = participants + gap.keys.filter { !known.contains($0) }.sorted()
+    // The expenses each participant is in, for the chains below; made once.
+    var expensesOf: [String: [Int]] = [:]
+    for (number, expense) in expenses.enumerated() {
+      for entry in expense.paidFor { expensesOf[entry.participant, default: []].append(number) }
+    }
     while let receiver = order.first(where: { (gap[$0] ?? 0) > 0 }) {
       var best: (expense: Int, giver: Int, taker: Int, score: Int128, unit: Int128)?
       for (number, expense) in expenses.enumerated() {
@@ -54,7 +59,9 @@ enum RoundedBalances {
       // No one who has a unit too many shares an expense with the receiver: the unit passes along
       // a chain of expenses, each handing one unit on (the shortest chain), so only the two ends'
       // totals change.
-      guard let chain = chain(to: receiver, expenses: expenses, parts: parts, gap: gap) else { return nil }
+      guard let chain = chain(to: receiver, expenses: expenses, expensesOf: expensesOf, parts: parts, gap: gap) else {
+        return nil
+      }
       for link in chain {
         parts[link.expense][link.giver] -= 1
         parts[link.expense][link.taker] += 1
@@ -77,11 +84,10 @@ enum RoundedBalances {
   /// The shortest chain of single-unit hand-overs that brings `receiver` one unit from someone
   /// with a unit too many (a negative gap): breadth first over the participants, two of them
   /// linked where they share an expense and the giver's part can spare a unit. `nil` when none.
-  static func chain(to receiver: String, expenses: [Expense], parts: [[Int64]], gap: [String: Int64]) -> [Link]? {
-    var expensesOf: [String: [Int]] = [:]
-    for (number, expense) in expenses.enumerated() {
-      for entry in expense.paidFor { expensesOf[entry.participant, default: []].append(number) }
-    }
+  /// `expensesOf` lists the expenses each participant is in.
+  static func chain(
+    to receiver: String, expenses: [Expense], expensesOf: [String: [Int]], parts: [[Int64]], gap: [String: Int64]
+  ) -> [Link]? {
     var reachedBy: [String: (from: String, link: Link)] = [:]
     var queue = [receiver]
     var visited: Set<String> = [receiver]

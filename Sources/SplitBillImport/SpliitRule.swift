@@ -1,3 +1,5 @@
+import SplitBillCore
+
 /// How Spliit has turned an expense into each participant's part. The rule changed three times
 /// (spliit-app/spliit, `src/lib/balances.ts` and `src/lib/shares.ts`), and what users compare is
 /// the balances the app showed them, so an import reproduces the rule of the export's era.
@@ -127,23 +129,11 @@ struct FractionSum: Hashable {
     Int64(SpliitRule.floorDivision(2 * numerator + denominator, 2 * denominator))
   }
 
-  /// The sum rounded half to even (Python's `round`, on the exact sum): the nearest whole unit,
-  /// an exact half going to the even one.
-  var roundedHalfEven: Int64 {
-    let floor = SpliitRule.floorDivision(numerator, denominator)
-    let twice = 2 * (numerator - floor * denominator)
-    if twice < denominator { return Int64(floor) }
-    if twice > denominator { return Int64(floor + 1) }
-    return Int64(floor % 2 == 0 ? floor : floor + 1)
-  }
-
-  /// The sum rounded to the nearest whole unit, an exact half away from zero (PHP's `round`).
-  var roundedHalfAwayFromZero: Int64 {
-    let floor = SpliitRule.floorDivision(numerator, denominator)
-    let twice = 2 * (numerator - floor * denominator)
-    if twice < denominator { return Int64(floor) }
-    if twice > denominator { return Int64(floor + 1) }
-    return Int64(numerator < 0 ? floor : floor + 1)
+  /// The sum rounded to a whole unit by Core's `mode`, applied to its magnitude (so `.halfUp` rounds
+  /// an exact half away from zero, `.halfEven` to the even unit either side).
+  func rounded(_ mode: RoundingMode) -> Int64 {
+    let magnitude = mode.divide(Int128(clamping: numerator.magnitude), by: denominator)
+    return Int64(numerator < 0 ? -magnitude : magnitude)
   }
 
   /// The largest whole number not above the sum.

@@ -36,10 +36,12 @@ struct WeightedBills {
     /// PHP's `round` and JavaScript's `toFixed`: an exact half away from zero (Cospend).
     case halfAwayFromZero
 
+    /// The sum rounded by Core's rule: half to even is the same either side of zero; half away
+    /// from zero is Core's half up on the sum's magnitude.
     func rounded(_ sum: FractionSum) -> Int64 {
       switch self {
-      case .halfEven: sum.roundedHalfEven
-      case .halfAwayFromZero: sum.roundedHalfAwayFromZero
+      case .halfEven: sum.rounded(.halfEven)
+      case .halfAwayFromZero: sum.rounded(.halfUp)
       }
     }
 
@@ -164,7 +166,7 @@ struct WeightedBills {
     }
     let paid = [ImportedPart(person: bill.payer, minorUnits: bill.amount.minorUnits)]
     let weights = Set(bill.owers.map(\.weight)).count > 1
-    let unit = bill.owers.map(\.weight).reduce(Int64(0)) { Self.gcd($0, $1) }
+    let unit = Int64(bill.owers.reduce(Int128(0)) { FractionSum.gcd($0, Int128($1.weight)) })
     let comment =
       "\(app): paid by \(bill.payer), owed by " + bill.owers.map(\.participant).joined(separator: ", ")
       + (weights ? " (weights " + bill.owers.map { String($0.weight / max(unit, 1)) }.joined(separator: ":") + ")" : "")
@@ -185,9 +187,29 @@ struct WeightedBills {
         shares: owed.filter { $0.minorUnits > 0 }, notes: bill.notes, comment: comment, category: bill.category))
   }
 
-  static func gcd(_ a: Int64, _ b: Int64) -> Int64 {
-    var (x, y) = (a.magnitude, b.magnitude)
-    while y != 0 { (x, y) = (y, x % y) }
-    return Int64(x)
+  /// Weights are read to millionths (`1.5` is 1,500,000): the apps store them as floats.
+  static let weightUnit: Int64 = 1_000_000
+
+  /// A number as Python or PHP prints a float (`200.0`, `13.33`, `42.5`), its trailing zeros after
+  /// the point taken off so that `200.0` is a whole number of yen; `nil` for exponent notation.
+  static func plainDecimal(_ text: String) -> String? {
+    let trimmed = text.trimmingSpaces
+    guard !trimmed.contains(where: { $0 == "e" || $0 == "E" }) else { return nil }
+    guard trimmed.contains(".") else { return trimmed }
+    var result = Substring(trimmed)
+    while result.hasSuffix("0") { result = result.dropLast() }
+    if result.hasSuffix(".") { result = result.dropLast() }
+    return String(result)
+  }
+
+  /// An amount printed as a float, exactly, in `currency` (a sign allowed); `nil` when it is not one.
+  static func amount(_ text: String, in currency: Currency) -> Money? {
+    plainDecimal(text).flatMap { try? Money(parsing: $0, currency: currency, allowNegative: true) }
+  }
+
+  /// A weight printed as a float, in millionths (at most six decimals, zero or more); `nil` when it
+  /// is not one.
+  static func weight(_ text: String) -> Int64? {
+    plainDecimal(text).flatMap { try? DecimalText.parse($0, scale: 6, maxIntegerDigits: 9) }
   }
 }
