@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Fuzzes the readers with libFuzzer (through the toolchain: -sanitize=fuzzer,address) for a while:
 # every input is read as YAML and as CSV bills, a rates file (and one after an ECB header), an items
-# file, a Splitwise and a Spliit export, a configuration file, a recurring bill's repeat, the header
-# of each photo format scan reads and its --lang, the text Tesseract reads off a receipt, and the
-# values `add` is given; the run stops at a
+# file, an export of every app `import` reads, the books `export` writes for every app, a
+# configuration file, a recurring bill's repeat, the header of each photo format scan reads and its
+# --lang, the text Tesseract reads off a receipt, and the values `add` is given; the run stops at a
 # crash, a trap, a bill whose shares do not add up to its total, a diagnostic outside the input, an
-# import that would not read back, an echoed API key, instances past the run's limit, a receipt
-# verified with a check failed or a review outside its page, a books file
+# import or an export that would not read back, an echoed API key, instances past the run's limit,
+# a receipt verified with a check failed or a review outside its page, a books file
 # changed by a refused `add` or left unreadable by an accepted one, or an input that takes more
 # than 1 GB (-rss_limit_mb) or 20 s (Sources/SplitBillFuzz).
 #

@@ -100,20 +100,11 @@ public enum Importer {
   public static func run(_ bytes: [UInt8], _ options: ImportOptions) throws(ImportFailure) -> ImportOutcome {
     let result: ImportResult
     do {
-      switch options.source {
-      case .splitwise: result = try SplitwiseImport.read(bytes, file: options.path, skipInvalid: options.skipInvalid)
-      case .spliit:
-        result = try SpliitImport.read(
-          bytes, file: options.path, currency: options.currency, rule: options.spliitRule,
-          skipInvalid: options.skipInvalid)
-      case .ihatemoney:
-        result = try IHateMoneyImport.read(
-          bytes, file: options.path, currency: options.currency, settlements: options.settlements,
-          skipInvalid: options.skipInvalid)
-      case .cospend:
-        result = try CospendImport.read(
-          bytes, file: options.path, currency: options.currency, skipInvalid: options.skipInvalid)
-      }
+      result = try options.source.read(
+        bytes, file: options.path,
+        ImportReading(
+          currency: options.currency, spliitRule: options.spliitRule, settlements: options.settlements,
+          skipInvalid: options.skipInvalid))
     } catch {
       let errors = [BillProblem(error, file: options.path)]
       return ImportOutcome(

@@ -218,6 +218,8 @@ public struct ReportRun: @unchecked Sendable {
   private let sources: [InputSource]
   /// With ``adviceRequests()``: every record, read once and held until the advice is in.
   private var held: [BillOutcome]?
+  /// A writer given every record besides the outputs' (`export` keeps the split bills this way).
+  var collector: RecordCollector?
 
   init(paths: [String], options: ReportOptions, readOptions: ReadOptions) throws(ReportFailure) {
     self.paths = paths
@@ -449,6 +451,11 @@ public struct ReportRun: @unchecked Sendable {
   /// visible until the books reconcile.
   private func makePass() throws(ReportFailure) -> Pass {
     var pass = Pass()
+    if let collector {
+      // A second reading starts the records again.
+      collector.restart()
+      pass.writers.append(collector)
+    }
     // The HTML report draws each person's balance week by week.
     pass.ledger = ReportLedger(tracksWeeks: options.outputs.contains { $0.format == .html })
     let journal = JournalOptions(

@@ -83,12 +83,7 @@ enum ImportCommand {
           ? "no FILE given: splitbill import \(source.rawValue) FILE" : "import reads one FILE at a time")
     }
     let path = arguments.positionals[1]
-    let currency = try arguments.parse("--currency") { text in
-      guard let code = try? Currency(code: text.uppercased()) else {
-        throw UsageError("unknown currency '\(text)': expected an ISO 4217 code such as EUR, USD or JPY")
-      }
-      return code
-    }
+    let currency = try ImportCommand.currency(arguments)
     if currency != nil, source == .splitwise {
       throw UsageError(
         "--currency is for Spliit, IHateMoney and Cospend exports (Splitwise gives a currency on every row)")
@@ -108,13 +103,7 @@ enum ImportCommand {
     if arguments.value("--spliit-rule") != nil, source != .spliit {
       throw UsageError("--spliit-rule is for Spliit exports (Splitwise's cells are already rounded)")
     }
-    let today =
-      try arguments.parse("--today") { text in
-        guard let date = CalendarDate(iso: text) else {
-          throw UsageError("'\(text)' is not a date: expected YYYY-MM-DD, a date that exists")
-        }
-        return date
-      } ?? ReportCommand.localToday()
+    let today = try ReportCommand.date(arguments, "--today") ?? ReportCommand.localToday()
     if arguments.flag("--force"), arguments.value("--output") == nil { throw UsageError("--force goes with -o OUT") }
     if let output = arguments.value("--output"), path != "-", let written = FileIdentity(regularFile: output),
       written == FileIdentity(regularFile: path)
@@ -180,6 +169,16 @@ enum ImportCommand {
     }
     if !arguments.flag("--quiet"), let summary = outcome.summary { context.message(TerminalText.sanitize(summary)) }
     return .success
+  }
+
+  /// The currency `--currency` names, if any (an ISO 4217 code, any case).
+  static func currency(_ arguments: ParsedArguments) throws -> Currency? {
+    try arguments.parse("--currency") { text in
+      guard let code = try? Currency(code: text.uppercased()) else {
+        throw UsageError("unknown currency '\(text)': expected an ISO 4217 code such as EUR, USD or JPY")
+      }
+      return code
+    }
   }
 
   /// What is printed of an outcome: its errors, and unless `quiet` its warnings and notes, in file order.

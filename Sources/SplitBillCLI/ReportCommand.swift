@@ -271,15 +271,18 @@ enum ReportCommand {
     return outputs
   }
 
-  static func dateFilter(_ arguments: ParsedArguments) throws(UsageError) -> DateFilter? {
-    func date(_ name: String) throws(UsageError) -> CalendarDate? {
-      try arguments.parse(name) { text in
-        guard let date = CalendarDate(iso: text) else {
-          throw UsageError("'\(text)' is not a date: expected YYYY-MM-DD, a date that exists")
-        }
-        return date
+  /// The date option `name` gives, if any (`YYYY-MM-DD`, a date that exists).
+  static func date(_ arguments: ParsedArguments, _ name: String) throws(UsageError) -> CalendarDate? {
+    try arguments.parse(name) { text in
+      guard let date = CalendarDate(iso: text) else {
+        throw UsageError("'\(text)' is not a date: expected YYYY-MM-DD, a date that exists")
       }
+      return date
     }
+  }
+
+  static func dateFilter(_ arguments: ParsedArguments) throws(UsageError) -> DateFilter? {
+    func date(_ name: String) throws(UsageError) -> CalendarDate? { try Self.date(arguments, name) }
     let since = try date("--since")
     let until = try date("--until")
     let today = try date("--today")

@@ -17,7 +17,8 @@ package enum SplitBillCommandLine {
 
   static let commands: [Command] = [
     ReportCommand.command, BalanceCommand.command, SuggestCommand.command,
-    CalcCommand.command, CheckCommand.command, AddCommand.command, ImportCommand.command, ScanCommand.command,
+    CalcCommand.command, CheckCommand.command, AddCommand.command, ImportCommand.command, ExportCommand.command,
+    ScanCommand.command,
     SchemaCommand.command,
     InitCommand.command,
     CompletionsCommand.command, ManCommand.command, VersionCommand.command,

@@ -104,6 +104,29 @@ enum FuzzHarness {
     // A quarter of the inputs (bits 2 and 3 of the first byte clear): an `add` locks, writes and
     // reads back two files, and on every input it took the fuzzer from 2,217 inputs a minute to 339.
     if let first = bytes.first, first >> 2 & 3 == 0 { checkAdd(bytes) }
+    // A quarter (bits 0 and 1 clear): an export reads the books and each file it writes back.
+    if let first = bytes.first, first & 3 == 0 { checkExports() }
+  }
+
+  /// The inputs as books exported for every app: an export either refuses (bad books, nothing to
+  /// export, several currencies) or hands over a file that reads back with the books' balances,
+  /// whatever the names and text in it; a file that would not is the engine's internal error.
+  static func checkExports() {
+    let date = CalendarDate(daysSinceEpoch: 20_000)
+    for name in ["input.yaml", "input.csv"] {
+      for target in ExportTarget.allCases {
+        for currency in [nil, Currency.eur] {
+          do {
+            let outcome = try Exporter.run(
+              [directory + "/" + name], ExportOptions(target: target, date: date, currency: currency))
+            if case .exported = outcome.status { precondition(outcome.bytes?.isEmpty == false, "\(target): no bytes") }
+            break
+          } catch {
+            precondition(error.kind != .internalError, "\(target) \(name): \(error)")
+          }
+        }
+      }
+    }
   }
 
   /// The bytes after an ECB header (`Date,USD,JPY,`): the reader's own path, every rule of

@@ -21,6 +21,11 @@ public enum ImportSource: String, Sendable, CaseIterable {
 package struct ImportedPart: Hashable, Sendable {
   package var person: String
   package var minorUnits: Int64
+
+  package init(person: String, minorUnits: Int64) {
+    self.person = person
+    self.minorUnits = minorUnits
+  }
 }
 
 /// An expense of the source, as a splitbill bill: no tip, the payers' amounts and each person's
@@ -41,6 +46,22 @@ package struct ImportedBill: Hashable, Sendable {
   package var refund: Money? = nil
   /// The source's category (Splitwise's `Category` cell, Spliit's category name), as written.
   package var category: String? = nil
+
+  package init(
+    id: String, date: CalendarDate?, description: String?, amount: Money, payers: [ImportedPart],
+    shares: [ImportedPart], notes: String?, comment: String?, refund: Money? = nil, category: String? = nil
+  ) {
+    self.id = id
+    self.date = date
+    self.description = description
+    self.amount = amount
+    self.payers = payers
+    self.shares = shares
+    self.notes = notes
+    self.comment = comment
+    self.refund = refund
+    self.category = category
+  }
 }
 
 extension ImportedBill {
@@ -83,6 +104,15 @@ package struct ImportedPayment: Hashable, Sendable {
   package var to: String
   package var amount: Money
   package var notes: String?
+
+  package init(id: String, date: CalendarDate?, from: String, to: String, amount: Money, notes: String?) {
+    self.id = id
+    self.date = date
+    self.from = from
+    self.to = to
+    self.amount = amount
+    self.notes = notes
+  }
 }
 
 /// A history read from another app's export: people, bills and payments in the source's order,

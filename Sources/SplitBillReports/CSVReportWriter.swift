@@ -1,5 +1,6 @@
 @_spi(ByteWriters) import SplitBillBytes
 @_spi(ByteWriters) import SplitBillCore
+import SplitBillText
 
 /// One CSV row per share: bill id, date, description, currency, person, weight, share, absorbed,
 /// paid_by, `kind` (`bill`; `head-count` for a bill whose diners are a head count, which is in no
@@ -74,8 +75,8 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
 
   /// Writes ``cell(_:)`` of `text` (at most `2 * text + 3` bytes): nearly always the text as it is.
   static func writeCell(_ text: String, to out: inout ByteCursor) {
-    if let first = text.utf8.first, !CSVCellRule.startsFormula(first),
-      !text.utf8.contains(where: CSVCellRule.needsQuotes)
+    if let first = text.utf8.first, !CSVCell.startsFormula(first),
+      !text.utf8.contains(where: CSVCell.needsQuotes)
     {
       out.write(utf8: text)
     } else {
@@ -84,34 +85,5 @@ package struct CSVReportWriter<Sink: OutputSink>: ReportWriter {
   }
 
   /// `text` safe for a spreadsheet: formula triggers neutralised, quoted when needed.
-  package static func cell(_ text: String) -> String {
-    var value = text
-    if let first = value.utf8.first, CSVCellRule.startsFormula(first) { value = "'" + value }
-    guard value.utf8.contains(where: CSVCellRule.needsQuotes) else { return value }
-    var quoted = "\""
-    for scalar in value.unicodeScalars {
-      if scalar == "\"" { quoted += "\"\"" } else { quoted.unicodeScalars.append(scalar) }
-    }
-    return quoted + "\""
-  }
-}
-
-/// The two byte rules of a CSV cell, shared by the text and the byte writer.
-private enum CSVCellRule {
-  /// Whether a cell starting with `byte` is read as a formula by a spreadsheet: `=`, `+`, `-`,
-  /// `@`, tab, CR (ASCII, so a first byte is a first character).
-  static func startsFormula(_ byte: UInt8) -> Bool {
-    switch byte {
-    case 0x3D, 0x2B, 0x2D, 0x40, 0x09, 0x0D: true
-    default: false
-    }
-  }
-
-  /// Whether a cell holding `byte` must be quoted: `,`, `"`, LF, CR.
-  static func needsQuotes(_ byte: UInt8) -> Bool {
-    switch byte {
-    case 0x2C, 0x22, 0x0A, 0x0D: true
-    default: false
-    }
-  }
+  package static func cell(_ text: String) -> String { CSVCell.safe(text) }
 }
