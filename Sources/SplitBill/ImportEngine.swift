@@ -5,10 +5,6 @@ import SplitBillInput
 import SplitBillModel
 import SplitBillText
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// What `import` is asked to do: which app the export comes from and how to read it.
 public struct ImportOptions: Sendable {
   /// The app the export comes from.
@@ -79,11 +75,12 @@ public struct ImportOutcome: Sendable {
 }
 
 /// Why an import could not be finished: the written file would not read back with the source's
-/// balances (a bug), or no temporary file could be made to check it.
+/// balances (a bug).
 public struct ImportFailure: Error, Sendable, CustomStringConvertible {
   /// What went wrong.
   public var message: String
-  /// Whether it is a bug (the file would not read back as the source's balances).
+  /// Whether it is a bug (the file would not read back as the source's balances): always, now
+  /// that the check reads the file from memory (it once needed a temporary file, which could fail).
   public var isInternal: Bool
 
   public var description: String { message }
@@ -91,7 +88,7 @@ public struct ImportFailure: Error, Sendable, CustomStringConvertible {
 
 /// Another app's export as a splitbill YAML file, checked: the file is read back through the bill
 /// reader, split by the core, and every person's balance compared with the source's own before
-/// it is handed over. No I/O but a temporary file for that check; writing the YAML is the caller's.
+/// it is handed over. No I/O: the check reads the file from memory; writing it is the caller's.
 public enum Importer {
   /// Imports the export's `bytes`.
   ///
@@ -141,22 +138,13 @@ public enum Importer {
   /// Reads `yaml` back as `report` would, splits it, and compares every balance with the source's
   /// own: the import must never hand over a file whose balances differ from the app's.
   static func verify(_ yaml: String, book: ImportedBook) throws(ImportFailure) {
-    let descriptor = TemporaryFile.open(in: TemporaryFile.directory(), prefix: "splitbill-import")
-    guard descriptor >= 0 else {
-      let reason = SystemCalls.errorText(errno)
-      throw ImportFailure(
-        message: "cannot check the import: no temporary file in \(TemporaryFile.directory()) (\(reason))",
-        isInternal: false)
-    }
-    defer { close(descriptor) }
-    guard SystemCalls.write(Array(yaml.utf8), to: descriptor) == nil else {
-      throw ImportFailure(message: "cannot check the import: writing a temporary file failed", isInternal: false)
-    }
+    // Read from memory, as standard input is: no file, no descriptor.
     var stream = BillStream(options: ReadOptions(inputFormat: .yaml))
+    stream.read(standardInput: StandardInputCopy(bytes: Array(yaml.utf8)))
     var ledger = ReportLedger()
     var leftovers = LeftoverLedger()
     var refused: [String] = []
-    stream.read(stream.sources(for: ["/proc/self/fd/\(descriptor)"])) { outcome in
+    stream.read(stream.sources(for: ["-"])) { outcome in
       switch outcome {
       case .valid(let bill):
         do throws(SplitError) { ledger.add(try bill.terms.split(ledger: &leftovers)) } catch {
@@ -192,7 +180,7 @@ public enum Importer {
     var text = "imported \(path): \(plural(book.rowsRead, "row")) read, " + parts.joined(separator: ", ")
     let checked = book.expectedBalances.keys.sorted()
     if checked.isEmpty {
-      let unreadable = book.remarks.contains { $0.code.hasSuffix(".total-balance") }
+      let unreadable = book.remarks.contains { $0.importCode?.isBalanceMismatch == true }
       text +=
         "; balances not checked ("
         + (unreadable ? "a skipped row that could not be read may be what they differ by" : "the export gives none")

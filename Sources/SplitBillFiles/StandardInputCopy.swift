@@ -56,6 +56,14 @@ package final class StandardInputCopy: Sendable {
     storage = descriptor >= 0 ? .file(descriptor: descriptor, path: "/proc/self/fd/\(descriptor)") : .memory(memory)
   }
 
+  /// `bytes` kept in memory and read as standard input is (a text a program made and reads back
+  /// through the bill readers, such as the file `import` checks before handing it over).
+  package init(bytes: [UInt8]) {
+    storage = .memory(bytes)
+    count = bytes.count
+    failure = nil
+  }
+
   deinit {
     if case .file(let descriptor, _) = storage { close(descriptor) }
   }

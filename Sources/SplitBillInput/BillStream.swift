@@ -793,6 +793,11 @@ package struct BillStream {
     key.write(utf8: payer)
   }
 
+  /// Reads `copy` wherever this stream reads `-`, instead of standard input.
+  package mutating func read(standardInput copy: StandardInputCopy) {
+    standardInput = copy
+  }
+
   /// Gives this stream standard input already read by another (a first pass), since it can be read once.
   package mutating func reuseStandardInput(from other: BillStream) {
     if let copy = other.standardInput { standardInput = copy }
