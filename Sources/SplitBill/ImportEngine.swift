@@ -23,12 +23,16 @@ public struct ImportOptions: Sendable {
   public var skipInvalid: Bool
   /// IHateMoney: the project's settlements export, to check the balances against.
   public var settlements: ImportCompanion?
+  /// A CSV statement: the rules file that reads it (docs/import.md).
+  public var rules: ImportCompanion?
 
   /// Options for an export of `source` at `path`, imported on `date`.
   public init(
     source: ImportSource, path: String, date: CalendarDate, currency: Currency? = nil,
-    spliitRule: SpliitRule? = nil, skipInvalid: Bool = false, settlements: ImportCompanion? = nil
+    spliitRule: SpliitRule? = nil, skipInvalid: Bool = false, settlements: ImportCompanion? = nil,
+    rules: ImportCompanion? = nil
   ) {
+    self.rules = rules
     self.source = source
     self.path = path
     self.date = date
@@ -90,6 +94,13 @@ public struct ImportFailure: Error, Sendable, CustomStringConvertible {
 /// reader, split by the core, and every person's balance compared with the source's own before
 /// it is handed over. No I/O: the check reads the file from memory; writing it is the caller's.
 public enum Importer {
+  /// A rules file for the CSV statement `bytes` named `path`, proposed from its header and first
+  /// rows for the user to check (`import csv` without `--rules`): who paid and who shares are left
+  /// to fill in, and a date shape both day-first and month-first fit is left to choose.
+  public static func proposeRules(for bytes: [UInt8], path: String) -> String {
+    StatementProposal.propose(bytes, file: path)
+  }
+
   /// Imports the export's `bytes`.
   ///
   /// - Throws: ``ImportFailure`` when the import's own check fails (never for bad input: that is
@@ -101,7 +112,7 @@ public enum Importer {
         bytes, file: options.path,
         ImportReading(
           currency: options.currency, spliitRule: options.spliitRule, settlements: options.settlements,
-          skipInvalid: options.skipInvalid))
+          rules: options.rules, skipInvalid: options.skipInvalid))
     } catch {
       let errors = [BillProblem(error, file: options.path)]
       return ImportOutcome(
@@ -183,7 +194,9 @@ public enum Importer {
       let unreadable = book.remarks.contains { $0.importCode?.isBalanceMismatch == true }
       text +=
         "; balances not checked ("
-        + (unreadable ? "a skipped row that could not be read may be what they differ by" : "the export gives none")
+        + (unreadable
+          ? "a skipped row that could not be read may be what they differ by"
+          : book.uncheckedWhy ?? "the export gives none")
         + ")"
     } else {
       text +=

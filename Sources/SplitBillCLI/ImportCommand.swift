@@ -16,10 +16,11 @@ import SplitBillText
 enum ImportCommand {
   static let command = Command(
     name: "import",
-    summary: "turn a Splitwise, Spliit, IHateMoney or Cospend export into a splitbill YAML file",
+    summary:
+      "turn a Splitwise, Spliit, IHateMoney or Cospend export, or a bank's CSV by rules, into a splitbill YAML file",
     usage:
-      "splitbill import splitwise|spliit|ihatemoney|cospend FILE [-o OUT] [--skip-invalid] [--currency CODE] [--spliit-rule RULE] "
-      + "[--settlements FILE] [--today DATE]",
+      "splitbill import splitwise|spliit|ihatemoney|cospend|csv FILE [-o OUT] [--skip-invalid] [--currency CODE] "
+      + "[--spliit-rule RULE] [--settlements FILE] [--rules FILE] [--today DATE]",
     options: [
       .value(
         "--output", short: "-o", "OUT", "Write the YAML to OUT (atomically) instead of standard output.", files: [""]),
@@ -37,6 +38,10 @@ enum ImportCommand {
         "IHateMoney: the project's settlements export (transactions.json or .csv) to check every member's "
           + "balance against.", files: ["json", "csv"]),
       .value(
+        "--rules", "FILE",
+        "csv: the rules file that reads the statement (columns, date shape, decimal mark, sign, who paid and "
+          + "shares, if blocks); without it, a proposed one is printed.", files: ["rules", "txt"]),
+      .value(
         "--spliit-rule", "RULE",
         "Spliit: how the app rounded shares when it showed the balances: auto (default: largest-remainder for "
           + "an export with expense ids, rounded-balances without), largest-remainder (since 2026-08), "
@@ -47,7 +52,9 @@ enum ImportCommand {
     details: """
       FILE is a Splitwise "Export as spreadsheet" CSV (any of its languages: English, German, French,
       Spanish, Italian, Portuguese, Dutch), a Spliit JSON export, an IHateMoney bills export (JSON
-      or CSV) or a Cospend project export (CSV); '-' reads standard input, and a
+      or CSV), a Cospend project export (CSV), or with csv a bank's, a card's or an app's CSV
+      statement read by a rules file (--rules; without it the rules proposed from the header and
+      first rows are printed, nothing imported, exit 64); '-' reads standard input, and a
       pipe or FIFO is read to its end. The YAML keeps the source's dates, descriptions and ids
       (Splitwise has none: sw-DATE-N), categories kept as categories; `check` accepts it and `report`
       settles it. Before anything is written, the file is read back and split by splitbill itself and
@@ -61,17 +68,19 @@ enum ImportCommand {
       "splitbill import splitwise export.csv -o trip.yaml",
       "splitbill import spliit lisbon.json -o lisbon.yaml && splitbill report lisbon.yaml",
       "splitbill import ihatemoney raclette-bills.json --settlements raclette-transactions.json -o raclette.yaml",
+      "splitbill import csv statement.csv > bank.rules",
+      "splitbill import csv statement.csv --rules bank.rules -o flat-bank.yaml",
     ],
     run: run, operands: ["csv", "json"], operandWords: ImportSource.allCases.map(\.rawValue))
 
   static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) throws -> ExitCode {
     guard let name = arguments.positionals.first else {
       throw UsageError(
-        "name the app the export comes from: splitbill import splitwise FILE.csv (or spliit FILE.json, ihatemoney FILE)"
+        "name the app the export comes from: splitbill import splitwise FILE.csv (or spliit FILE.json, ihatemoney FILE, cospend FILE, csv FILE --rules RULES)"
       )
     }
     guard let source = ImportSource(rawValue: name.lowercased()) else {
-      var message = "cannot import from '\(name)': expected splitwise, spliit, ihatemoney or cospend"
+      var message = "cannot import from '\(name)': expected splitwise, spliit, ihatemoney, cospend or csv"
       if let guess = Spelling.suggestion(for: name.lowercased(), among: ImportSource.allCases.map(\.rawValue)) {
         message += "; did you mean '\(guess)'?"
       }
@@ -87,6 +96,9 @@ enum ImportCommand {
     if currency != nil, source == .splitwise {
       throw UsageError(
         "--currency is for Spliit, IHateMoney and Cospend exports (Splitwise gives a currency on every row)")
+    }
+    if arguments.value("--rules") != nil, source != .csv {
+      throw UsageError("--rules is for csv statements (import csv FILE --rules RULES)")
     }
     if arguments.value("--settlements") != nil, source != .ihatemoney {
       throw UsageError("--settlements is for IHateMoney exports (its settlements export, beside the bills)")
@@ -117,6 +129,20 @@ enum ImportCommand {
     } catch {
       throw CommandFailure(message: error.message, code: .noInput)
     }
+    var rulesFile: ImportCompanion?
+    if source == .csv {
+      guard let rulesPath = arguments.value("--rules") else {
+        context.stdout.write(Importer.proposeRules(for: bytes, path: path))
+        throw UsageError(
+          "no --rules: the rules above are proposed from \(path)'s header and first rows; check them (who paid, who "
+            + "shares, the date's shape), save them, and run: splitbill import csv \(path) --rules RULES")
+      }
+      do {
+        rulesFile = ImportCompanion(path: rulesPath, bytes: try InputFile.bytes(rulesPath))
+      } catch {
+        throw CommandFailure(message: error.message, code: .noInput)
+      }
+    }
     var settlements: ImportCompanion?
     if let settlementsPath = arguments.value("--settlements") {
       do {
@@ -128,7 +154,7 @@ enum ImportCommand {
     let skipInvalid = arguments.flag("--skip-invalid")
     let options = ImportOptions(
       source: source, path: path, date: today, currency: currency, spliitRule: rule ?? nil, skipInvalid: skipInvalid,
-      settlements: settlements)
+      settlements: settlements, rules: rulesFile)
     let outcome: ImportOutcome
     do {
       outcome = try Importer.run(bytes, options)

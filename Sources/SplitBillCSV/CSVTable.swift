@@ -41,11 +41,11 @@ package struct CSVTable {
 
   package var rows: [Row] = []
 
-  /// Reads `bytes` through ``CSVRowReader`` (the delimiter the one of `,` `;` tab that the first
-  /// line uses most). Lenient as exports need: text after a closing quote, or a quote inside an
-  /// unquoted cell, is kept in the cell. Throws at a quote never closed, with where it opened.
-  package init(_ bytes: [UInt8]) throws(UnclosedQuote) {
-    var reader = CSVRowReader(input: ByteReader(bytes: bytes), delimiter: nil)
+  /// Reads `bytes` through ``CSVRowReader`` (`delimiter`, else the one of `,` `;` tab that the
+  /// first line uses most). Lenient as exports need: text after a closing quote, or a quote inside
+  /// an unquoted cell, is kept in the cell. Throws at a quote never closed, with where it opened.
+  package init(_ bytes: [UInt8], delimiter: UInt8? = nil) throws(UnclosedQuote) {
+    var reader = CSVRowReader(input: ByteReader(bytes: bytes), delimiter: delimiter)
     reader.start()
     var row = CSVRowReader.Row(line: 1)
     while reader.nextRow(into: &row) {

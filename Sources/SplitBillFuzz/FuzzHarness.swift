@@ -45,12 +45,7 @@ enum FuzzHarness {
   }()
 
   static func check(_ bytes: [UInt8]) {
-    // Lines as both formats count them: LF, CRLF, and a CR alone each end one.
-    var lines = 1
-    for (index, byte) in bytes.enumerated() where byte == 0x0A || byte == 0x0D {
-      if byte == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A { continue }
-      lines += 1
-    }
+    let lines = lineCount(bytes)
     for name in ["input.yaml", "input.csv"] {
       let path = directory + "/" + name
       guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
@@ -327,26 +322,68 @@ enum FuzzHarness {
     try? FileManager.default.removeItem(atPath: items)
   }
 
-  /// The bytes imported as each app's export.
+  /// The bytes imported as each app's export, and as a bank statement and its rules.
   static func checkImports(_ bytes: [UInt8], lines: Int) {
     let date = CalendarDate(daysSinceEpoch: 20_000)
-    var runs = ImportSource.allCases.map { ImportOptions(source: $0, path: "export", date: date, skipInvalid: true) }
+    var runs = ImportSource.allCases.map {
+      (bytes, ImportOptions(source: $0, path: "export", date: date, skipInvalid: true))
+    }
     runs.append(
-      ImportOptions(
-        source: .ihatemoney, path: "export", date: date, currency: try? Currency(code: "EUR"), skipInvalid: true,
-        settlements: ImportCompanion(path: "export", bytes: bytes)))
-    for options in runs {
+      (
+        bytes,
+        ImportOptions(
+          source: .ihatemoney, path: "export", date: date, currency: try? Currency(code: "EUR"), skipInvalid: true,
+          settlements: ImportCompanion(path: "export", bytes: bytes))
+      ))
+    // A statement: the bytes by fixed rules, fixed rows by the bytes as rules, and the bytes by the
+    // rules proposed for them (who paid and shares added).
+    let rules = """
+      skip 1
+      fields date, description, amount
+      date-format DD.MM.YYYY
+      decimal-mark ,
+      currency EUR
+      paid-by A
+      diners A, B
+      if x
+        skip
+      """
+    let proposed = Importer.proposeRules(for: bytes, path: "export") + "paid-by A\ndiners A, B\ncurrency EUR\n"
+    let statement = Array("Date,Text,Amount\n01.02.2026,x,-1,00\n02.02.2026,y,\"-2,50\"\n".utf8)
+    for (input, rulesBytes) in [(bytes, Array(rules.utf8)), (statement, bytes), (bytes, Array(proposed.utf8))] {
+      runs.append(
+        (
+          input,
+          ImportOptions(
+            source: .csv, path: "export", date: date, skipInvalid: true,
+            rules: ImportCompanion(path: "rules", bytes: rulesBytes))
+        ))
+    }
+    for (input, options) in runs {
       let source = options.source
+      let limit = [("export", lineCount(input)), ("rules", lineCount(options.rules?.bytes ?? []))]
       do {
-        let outcome = try Importer.run(bytes, options)
+        let outcome = try Importer.run(input, options)
         for issue in outcome.errors + outcome.remarks {
           guard let line = issue.line else { continue }
-          precondition(line >= 1 && line <= lines, "\(source): \(issue) outside an input of \(lines) lines")
+          let most =
+            issue.file == "rules" ? limit[1].1 : issue.file == "export" || issue.file == nil ? limit[0].1 : lines
+          precondition(line >= 1 && line <= most, "\(source): \(issue) outside an input of \(most) lines")
         }
       } catch {
         precondition(!error.isInternal, "\(source): \(error)")
       }
     }
+  }
+
+  /// Lines as both formats count them: LF, CRLF, and a CR alone each end one.
+  static func lineCount(_ bytes: [UInt8]) -> Int {
+    var lines = 1
+    for (index, byte) in bytes.enumerated() where byte == 0x0A || byte == 0x0D {
+      if byte == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A { continue }
+      lines += 1
+    }
+    return lines
   }
 
   /// The bytes as a configuration file: whatever is wrong, no text after an `ai-key` is echoed.

@@ -9,13 +9,16 @@ package struct ImportReading: Sendable {
   package var spliitRule: SpliitRule?
   /// IHateMoney: the project's settlements export, to check the balances against.
   package var settlements: ImportCompanion?
+  /// A CSV statement: the rules file that reads it.
+  package var rules: ImportCompanion?
   /// Leave out the rows that cannot be imported (each listed) instead of failing.
   package var skipInvalid: Bool
 
   package init(
     currency: Currency? = nil, spliitRule: SpliitRule? = nil, settlements: ImportCompanion? = nil,
-    skipInvalid: Bool = false
+    rules: ImportCompanion? = nil, skipInvalid: Bool = false
   ) {
+    self.rules = rules
     self.currency = currency
     self.spliitRule = spliitRule
     self.settlements = settlements
@@ -37,6 +40,9 @@ extension ImportSource {
         skipInvalid: reading.skipInvalid)
     case .cospend:
       return try CospendImport.read(bytes, file: file, currency: reading.currency, skipInvalid: reading.skipInvalid)
+    case .csv:
+      return try StatementImport.read(
+        bytes, file: file, rules: reading.rules, currency: reading.currency, skipInvalid: reading.skipInvalid)
     }
   }
 }

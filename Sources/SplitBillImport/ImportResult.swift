@@ -23,9 +23,11 @@ extension Diagnostic {
 extension CSVTable {
   /// An export's bytes as a table; a quote never closed (or a row past the cell limit) is an
   /// error where it starts. `rowHint` says what a row should hold, after the cell limit's message.
-  static func export(_ bytes: [UInt8], file: String, rowHint: String? = nil) throws(Diagnostic) -> CSVTable {
+  static func export(
+    _ bytes: [UInt8], file: String, rowHint: String? = nil, delimiter: UInt8? = nil
+  ) throws(Diagnostic) -> CSVTable {
     do {
-      return try CSVTable(bytes)
+      return try CSVTable(bytes, delimiter: delimiter)
     } catch {
       throw Diagnostic(
         in: file, .error, .csvUnterminatedQuote,

@@ -5,6 +5,8 @@ import SplitBillText
 /// Which app an export came from.
 public enum ImportSource: String, Sendable, CaseIterable {
   case splitwise, spliit, ihatemoney, cospend
+  /// A bank's, a card's or an app's CSV statement, read by a rules file.
+  case csv
 
   /// How the app names the export, for messages and the file's header.
   public var exportName: String {
@@ -13,6 +15,7 @@ public enum ImportSource: String, Sendable, CaseIterable {
     case .spliit: return "Spliit export"
     case .ihatemoney: return "IHateMoney export"
     case .cospend: return "Cospend export"
+    case .csv: return "CSV statement"
     }
   }
 }
@@ -137,6 +140,8 @@ package struct ImportedBook: Sendable {
   package var expectedBalances: [Currency: [String: Int64]] = [:]
   /// Where the expected balances come from ("the export's Total balance row").
   package var expectedFrom = ""
+  /// Why the source gives no balances to check, when that is its nature (a bank statement).
+  package var uncheckedWhy: String?
   /// Lines for the file's header comment (which rule rebuilt the shares).
   package var headerNotes: [String] = []
 

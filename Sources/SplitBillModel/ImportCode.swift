@@ -54,6 +54,16 @@ package enum ImportCode: String, CaseIterable, Hashable, Sendable {
   case spliitShape = "spliit.shape"
   case spliitShares = "spliit.shares"
   case spliitSplitMode = "spliit.split-mode"
+  case statementAmount = "statement.amount"
+  case statementCredit = "statement.credit"
+  case statementCurrency = "statement.currency"
+  case statementDate = "statement.date"
+  case statementEmpty = "statement.empty"
+  case statementFields = "statement.fields"
+  case statementNoEffect = "statement.no-effect"
+  case statementRules = "statement.rules"
+  case statementSkipped = "statement.skipped"
+  case statementUnplaced = "statement.unplaced"
   case splitwiseAmount = "splitwise.amount"
   case splitwiseCellsSum = "splitwise.cells-sum"
   case splitwiseCost = "splitwise.cost"
@@ -77,5 +87,7 @@ package enum ImportCode: String, CaseIterable, Hashable, Sendable {
   package var isBalanceMismatch: Bool { self == .splitwiseTotalBalance || self == .ihatemoneySettlements }
 
   /// Whether the code says the export holds nothing at all (an empty file, a header and no row).
-  package var isEmptyExport: Bool { [.splitwiseEmpty, .ihatemoneyEmpty, .cospendEmpty].contains(self) }
+  package var isEmptyExport: Bool {
+    [.splitwiseEmpty, .ihatemoneyEmpty, .cospendEmpty, .statementEmpty].contains(self)
+  }
 }
