@@ -117,7 +117,8 @@ private func cospendBalances(_ bytes: [UInt8]) throws -> (balances: [String: Int
     switch section {
     case "members":
       let name = try cell("name").trimmingCharacters(in: .whitespaces)
-      weights[name] = try #require(Double(try cell("weight")))
+      let weight: Double = try #require(Double(try cell("weight")))
+      weights[name] = weight
       members.append(name)
     case "bills":
       let owers = try cell("owers").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
