@@ -219,6 +219,12 @@ package enum BookExport {
     return people
   }
 
+  /// A record's title in an app that needs one: its description, else its id.
+  package static func title(_ description: String?, id: String) -> String {
+    guard let description, !description.isEmpty else { return id }
+    return description
+  }
+
   /// `is` for one, `are` for more.
   package static func verb(_ count: Int) -> String { count == 1 ? "is" : "are" }
 

@@ -62,7 +62,7 @@ enum CospendExport: BookWriter {
         cut.append(bill.id)
         parts += pieces.count
       }
-      let what = IHateMoneyExport.title(bill.description, id: bill.id)
+      let what = BookExport.title(bill.description, id: bill.id)
       let category = bill.category.flatMap { categories.firstIndex(of: $0) }.map { $0 + 1 } ?? 0
       for (index, piece) in pieces.enumerated() {
         lines.append(
@@ -76,7 +76,7 @@ enum CospendExport: BookWriter {
     for payment in book.payments {
       lines.append(
         row(
-          what: cells.cell(IHateMoneyExport.title(payment.notes, id: payment.id)), amount: payment.amount,
+          what: cells.cell(BookExport.title(payment.notes, id: payment.id)), amount: payment.amount,
           date: payment.date ?? date, payer: name(payment.from), owers: [name(payment.to)], category: -11,
           comment: comment(id: payment.id, notes: payment.notes)))
     }

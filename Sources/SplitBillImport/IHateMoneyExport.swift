@@ -21,7 +21,7 @@ enum IHateMoneyExport: BookWriter {
     var parts = 0
     var unkept: [String] = []
     for bill in book.bills {
-      let what = title(bill.description, id: bill.id)
+      let what = BookExport.title(bill.description, id: bill.id)
       let pieces = BookExport.evenParts(bill)
       if pieces.count > 1 {
         cut.append(bill.id)
@@ -40,7 +40,7 @@ enum IHateMoneyExport: BookWriter {
       if payment.notes != nil { unkept.append(payment.id) }
       entries.append(
         entry(
-          what: title(payment.notes.map { "\($0)" }, id: payment.id), amount: payment.amount,
+          what: BookExport.title(payment.notes.map { "\($0)" }, id: payment.id), amount: payment.amount,
           date: payment.date ?? date,
           payer: payment.from, owers: [payment.to], type: "Reimbursement"))
     }
@@ -56,12 +56,6 @@ enum IHateMoneyExport: BookWriter {
     // IHateMoney lists the newest bill first (its reader takes the file in any order).
     let body = entries.reversed().map { "  " + $0 }.joined(separator: ",\n")
     return ExportedFile(bytes: Array(("[\n" + body + (entries.isEmpty ? "" : "\n") + "]\n").utf8), remarks: remarks)
-  }
-
-  /// A bill's `what`: its description, else its id (IHateMoney needs one).
-  static func title(_ description: String?, id: String) -> String {
-    guard let description, !description.isEmpty else { return id }
-    return description
   }
 
   static func entry(

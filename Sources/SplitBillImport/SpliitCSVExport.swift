@@ -52,7 +52,7 @@ enum SpliitCSVExport: BookWriter {
     var cut: [String] = []
     var parts = 0
     for bill in book.bills {
-      var description = IHateMoneyExport.title(bill.description, id: bill.id)
+      var description = BookExport.title(bill.description, id: bill.id)
       var category = bill.category ?? "General"
       if category.lowercased() == "payment" || ["total balance", "current balance"].contains(description.lowercased()) {
         retitled.append(bill.id)
@@ -90,7 +90,7 @@ enum SpliitCSVExport: BookWriter {
       cells[payment.to, default: 0] -= payment.amount.minorUnits
       lines.append(
         row(
-          payment.date ?? date, IHateMoneyExport.title(payment.notes, id: payment.id), "Payment", payment.amount, cells)
+          payment.date ?? date, BookExport.title(payment.notes, id: payment.id), "Payment", payment.amount, cells)
       )
     }
     lines.append("")

@@ -39,9 +39,10 @@ package enum StatementProposal {
   /// The proposed rules for the statement's `bytes` named `file`.
   package static func propose(_ bytes: [UInt8], file: String) -> String {
     let data = Array(ByteOrderMark.dropped(from: bytes))
-    let text = String(decoding: data, as: UTF8.self)
-    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).prefix(60).map {
-      $0.hasSuffix("\r") ? String($0.dropLast()) : String($0)
+    // The first 60 lines only: a statement of any size costs no more to propose for.
+    let lines = data.split(separator: 0x0A, maxSplits: 60, omittingEmptySubsequences: false).prefix(60).map {
+      let line = String(decoding: $0, as: UTF8.self)
+      return line.hasSuffix("\r") ? String(line.dropLast()) : line
     }
     // The separator: of , ; tab, the one the header-like line has most of.
     let separators: [(UInt8, String)] = [(0x3B, ";"), (0x09, "tab"), (0x2C, ",")]
