@@ -13,6 +13,11 @@ import Synchronization
 /// 32 slots allocated once, each with an atomic state, and the handler only reads ready slots and
 /// calls `unlink` (async-signal-safe). A run writing more than 32 files at once leaves
 /// the extra ones to the stale-file sweep.
+///
+/// Registering a name and making its file is one step (``whileMaking(_:)``) that a handler waits
+/// for: otherwise a handler running on one thread could remove the files while another thread sat
+/// between registering a name and making it, and that file would be made after the removal and
+/// left behind when the process ends.
 enum PendingFiles {
   /// The longest path kept, with its terminating zero.
   static let pathRoom = Int(PATH_MAX)
@@ -26,6 +31,35 @@ enum PendingFiles {
   /// The paths, `pathRoom` bytes a slot, NUL-terminated; never freed.
   private nonisolated(unsafe) static let paths = UnsafeMutablePointer<CChar>.allocate(capacity: 32 * pathRoom)
   private static let handlersInstalled = Atomic<Bool>(false)
+  /// How many threads are between registering a name and making its file.
+  private static let making = Atomic<Int>(0)
+  /// Set by the first handler: the process is ending, no file is made any more.
+  private static let ending = Atomic<Bool>(false)
+
+  /// Runs `make` (registering a name, then making its file) so that a signal cannot leave the file
+  /// behind. The thread blocks the three signals meanwhile, so the handler cannot run on it and
+  /// wait for itself; a handler on another thread waits until `make` is done before removing the
+  /// files. Once a handler has started, `make` does not run: the thread waits for the end.
+  static func whileMaking<Result, Failure: Error>(_ make: () throws(Failure) -> Result) throws(Failure) -> Result {
+    installHandlers()
+    var blocked = sigset_t()
+    var previous = sigset_t()
+    unsafe sigemptyset(&blocked)
+    for signalNumber in handledSignals { unsafe sigaddset(&blocked, signalNumber) }
+    unsafe pthread_sigmask(SIG_BLOCK, &blocked, &previous)
+    defer { unsafe pthread_sigmask(SIG_SETMASK, &previous, nil) }
+    // Said before looking (as the handler sets `ending` before looking at `making`): one of the
+    // two sees the other.
+    making.add(1, ordering: .sequentiallyConsistent)
+    defer { making.subtract(1, ordering: .sequentiallyConsistent) }
+    if ending.load(ordering: .sequentiallyConsistent) {
+      making.subtract(1, ordering: .sequentiallyConsistent)
+      while true { pause() }
+    }
+    return try make()
+  }
+
+  private static let handledSignals = [SIGINT, SIGTERM, SIGHUP]
 
   /// Registers `path` for removal on a signal; the slot to give back to ``unregister(_:)``.
   static func register(_ path: String) -> Int? {
@@ -64,8 +98,15 @@ enum PendingFiles {
     // Made before a handler can run: the handler must not be the first to touch them.
     _ = states[0].load(ordering: .relaxed)
     _ = unsafe paths
-    for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+    _ = making.load(ordering: .relaxed)
+    _ = ending.load(ordering: .relaxed)
+    for signalNumber in handledSignals {
       signal(signalNumber) { number in
+        // No file is made from here on; one being made is waited for (bounded, in case a thread
+        // never gets the processor back), then every registered one is removed.
+        PendingFiles.ending.store(true, ordering: .sequentiallyConsistent)
+        var spins = 0
+        while PendingFiles.making.load(ordering: .sequentiallyConsistent) > 0 && spins < 200_000_000 { spins += 1 }
         PendingFiles.removeAll()
         signal(number, SIG_DFL)
         raise(number)

@@ -88,21 +88,17 @@ package final class ReplacementFile {
     // registering would leave it behind.
     let start = (directory.isEmpty ? "" : directory) + "/" + PendingFiles.prefix(of: base)
     let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-    var descriptor: Int32 = -1
-    var name = ""
-    var slot: Int?
-    for _ in 0..<100 {
-      name = start + String((0..<6).map { _ in letters.randomElement() ?? "x" })
-      slot = PendingFiles.register(name)
-      descriptor = unsafe open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-      if descriptor >= 0 || errno != EEXIST { break }
-      if let taken = slot { PendingFiles.unregister(taken) }
-      slot = nil
-    }
-    guard descriptor >= 0 else {
-      let reason = ReplacementFile.lastError()
-      if let slot { PendingFiles.unregister(slot) }
-      throw WriteError(path: path, reason: reason)
+    let (descriptor, name, slot) = try PendingFiles.whileMaking { () throws(WriteError) -> (Int32, String, Int?) in
+      for _ in 0..<100 {
+        let name = start + String((0..<6).map { _ in letters.randomElement() ?? "x" })
+        let slot = PendingFiles.register(name)
+        let descriptor = unsafe open(name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { return (descriptor, name, slot) }
+        let failure = errno
+        if let slot { PendingFiles.unregister(slot) }
+        if failure != EEXIST { throw WriteError(path: path, reason: SystemCalls.errorText(failure)) }
+      }
+      throw WriteError(path: path, reason: "no unused temporary name next to it after 100 tries")
     }
     self.descriptor = descriptor
     self.temporary = name
