@@ -13,33 +13,15 @@ public enum ExportTarget: String, Sendable, CaseIterable {
   case spliitCSV = "spliit-csv"
 
   /// What the file is, for messages.
-  public var fileName: String {
-    switch self {
-    case .ihatemoney: return "IHateMoney bills JSON"
-    case .cospend: return "Cospend project CSV"
-    case .spliitCSV: return "Spliit import CSV"
-    }
-  }
+  public var fileName: String { writer.fileName }
 
   /// The app, for messages.
-  public var appName: String {
-    switch self {
-    case .ihatemoney: return "IHateMoney"
-    case .cospend: return "Cospend"
-    case .spliitCSV: return "Spliit"
-    }
-  }
+  public var appName: String { writer.appName }
 
   /// splitbill's importer of the file written, for the round trip.
-  public var readBack: ImportSource {
-    switch self {
-    case .ihatemoney: return .ihatemoney
-    case .cospend: return .cospend
-    case .spliitCSV: return .splitwise
-    }
-  }
+  public var readBack: ImportSource { writer.readBack }
 
-  /// The writer: adding an app is one file with a ``BookWriter`` and one case here.
+  /// The writer: adding an app is one file with a ``BookWriter``, and a case and its line here.
   var writer: any BookWriter.Type {
     switch self {
     case .ihatemoney: return IHateMoneyExport.self
@@ -104,6 +86,12 @@ package struct ExportedFile: Sendable {
 
 /// One app's import format, written. `book` has one currency and every bill and payment a date.
 package protocol BookWriter {
+  /// What the file is, for messages (`Cospend project CSV`).
+  static var fileName: String { get }
+  /// The app, for messages.
+  static var appName: String { get }
+  /// splitbill's importer of the file written, for the round trip.
+  static var readBack: ImportSource { get }
   /// The file for `book`, exported on `date` (the date a summary row names).
   static func write(_ book: ImportedBook, date: CalendarDate) -> ExportedFile
 }

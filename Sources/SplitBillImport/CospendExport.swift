@@ -17,6 +17,10 @@ import SplitBillText
 /// is written with a space instead, and said. Text cells that a spreadsheet would run as a formula
 /// get a `'` before them (a name too, wherever it is written), and that is said.
 enum CospendExport: BookWriter {
+  static let fileName = "Cospend project CSV"
+  static let appName = "Cospend"
+  static let readBack = ImportSource.cospend
+
   static let billColumns =
     "what,amount,date,timestamp,payer_name,payer_weight,payer_active,owers,repeat,repeatfreq,repeatallactive,"
     + "repeatuntil,categoryid,paymentmode,paymentmodeid,comment,deleted"

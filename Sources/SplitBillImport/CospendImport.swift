@@ -370,3 +370,12 @@ package enum CospendImport {
     }
   }
 }
+
+extension CospendImport: BookReader {
+  package static let exportName = "Cospend export"
+  package static func read(_ bytes: [UInt8], file: String, _ reading: ImportReading) throws(Diagnostic)
+    -> ImportResult
+  {
+    try read(bytes, file: file, currency: reading.currency, skipInvalid: reading.skipInvalid)
+  }
+}

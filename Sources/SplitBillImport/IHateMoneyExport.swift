@@ -15,6 +15,10 @@ import SplitBillText
 /// the same balances). Ids, notes and categories have no place in IHateMoney's bills: a remark
 /// says how many are not written.
 enum IHateMoneyExport: BookWriter {
+  static let fileName = "IHateMoney bills JSON"
+  static let appName = "IHateMoney"
+  static let readBack = ImportSource.ihatemoney
+
   static func write(_ book: ImportedBook, date: CalendarDate) -> ExportedFile {
     var entries: [String] = []
     var cut: [String] = []

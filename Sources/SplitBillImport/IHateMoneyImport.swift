@@ -509,3 +509,13 @@ public struct ImportCompanion: Sendable {
     self.bytes = bytes
   }
 }
+
+extension IHateMoneyImport: BookReader {
+  package static let exportName = "IHateMoney export"
+  package static func read(_ bytes: [UInt8], file: String, _ reading: ImportReading) throws(Diagnostic)
+    -> ImportResult
+  {
+    try read(
+      bytes, file: file, currency: reading.currency, settlements: reading.settlements, skipInvalid: reading.skipInvalid)
+  }
+}

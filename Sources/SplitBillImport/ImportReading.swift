@@ -26,23 +26,29 @@ package struct ImportReading: Sendable {
   }
 }
 
+/// An app's export reader: adding an app is one file with a ``BookReader``, and a case of
+/// ``ImportSource`` and its line in ``ImportSource/reader``.
+package protocol BookReader {
+  /// How the app names the export, for messages and the file's header (`Cospend export`).
+  static var exportName: String { get }
+  /// Reads an export named `file`: every record, or the first problem that stops the reading.
+  static func read(_ bytes: [UInt8], file: String, _ reading: ImportReading) throws(Diagnostic) -> ImportResult
+}
+
 extension ImportSource {
-  /// Reads an export of this app named `file`: the one place that knows each app's reader.
-  package func read(_ bytes: [UInt8], file: String, _ reading: ImportReading) throws(Diagnostic) -> ImportResult {
+  /// The app's reader: the one place that knows them all.
+  var reader: any BookReader.Type {
     switch self {
-    case .splitwise: return try SplitwiseImport.read(bytes, file: file, skipInvalid: reading.skipInvalid)
-    case .spliit:
-      return try SpliitImport.read(
-        bytes, file: file, currency: reading.currency, rule: reading.spliitRule, skipInvalid: reading.skipInvalid)
-    case .ihatemoney:
-      return try IHateMoneyImport.read(
-        bytes, file: file, currency: reading.currency, settlements: reading.settlements,
-        skipInvalid: reading.skipInvalid)
-    case .cospend:
-      return try CospendImport.read(bytes, file: file, currency: reading.currency, skipInvalid: reading.skipInvalid)
-    case .csv:
-      return try StatementImport.read(
-        bytes, file: file, rules: reading.rules, currency: reading.currency, skipInvalid: reading.skipInvalid)
+    case .splitwise: SplitwiseImport.self
+    case .spliit: SpliitImport.self
+    case .ihatemoney: IHateMoneyImport.self
+    case .cospend: CospendImport.self
+    case .csv: StatementImport.self
     }
+  }
+
+  /// Reads an export of this app named `file`.
+  package func read(_ bytes: [UInt8], file: String, _ reading: ImportReading) throws(Diagnostic) -> ImportResult {
+    try reader.read(bytes, file: file, reading)
   }
 }

@@ -9,15 +9,7 @@ public enum ImportSource: String, Sendable, CaseIterable {
   case csv
 
   /// How the app names the export, for messages and the file's header.
-  public var exportName: String {
-    switch self {
-    case .splitwise: return "Splitwise export"
-    case .spliit: return "Spliit export"
-    case .ihatemoney: return "IHateMoney export"
-    case .cospend: return "Cospend export"
-    case .csv: return "CSV statement"
-    }
-  }
+  public var exportName: String { reader.exportName }
 }
 
 /// A person's part of a bill or of what was paid for it, in the bill's minor units.

@@ -15,6 +15,11 @@ import SplitBillText
 /// `… (bill)`, and a name or text a spreadsheet would run as a formula gets a `'` before it: each
 /// is said. splitbill reads the file back with `import splitwise`.
 enum SpliitCSVExport: BookWriter {
+  static let fileName = "Spliit import CSV"
+  static let appName = "Spliit"
+  /// Spliit reads it as a Splitwise export, and so does splitbill.
+  static let readBack = ImportSource.splitwise
+
   static let columns = ["Date", "Description", "Category", "Cost", "Currency"]
 
   static func write(_ book: ImportedBook, date: CalendarDate) -> ExportedFile {

@@ -454,3 +454,13 @@ package enum SpliitImport {
 extension String {
   var nilIfEmpty: String? { isEmpty ? nil : self }
 }
+
+extension SpliitImport: BookReader {
+  package static let exportName = "Spliit export"
+  package static func read(_ bytes: [UInt8], file: String, _ reading: ImportReading) throws(Diagnostic)
+    -> ImportResult
+  {
+    try read(
+      bytes, file: file, currency: reading.currency, rule: reading.spliitRule, skipInvalid: reading.skipInvalid)
+  }
+}

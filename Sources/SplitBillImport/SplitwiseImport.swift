@@ -560,3 +560,12 @@ package enum SplitwiseImport {
     }
   }
 }
+
+extension SplitwiseImport: BookReader {
+  package static let exportName = "Splitwise export"
+  package static func read(_ bytes: [UInt8], file: String, _ reading: ImportReading) throws(Diagnostic)
+    -> ImportResult
+  {
+    try read(bytes, file: file, skipInvalid: reading.skipInvalid)
+  }
+}

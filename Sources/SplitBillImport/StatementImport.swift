@@ -223,3 +223,13 @@ package enum StatementImport {
     return negative ? -units : units
   }
 }
+
+extension StatementImport: BookReader {
+  package static let exportName = "CSV statement"
+  package static func read(_ bytes: [UInt8], file: String, _ reading: ImportReading) throws(Diagnostic)
+    -> ImportResult
+  {
+    try read(
+      bytes, file: file, rules: reading.rules, currency: reading.currency, skipInvalid: reading.skipInvalid)
+  }
+}
