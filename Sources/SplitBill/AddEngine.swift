@@ -76,7 +76,7 @@ public enum Adder {
     context(of: path, readOptions: options.readOptions)
   }
 
-  package static func context(of path: String, readOptions options: ReadOptions) -> AddContext {
+  static func context(of path: String, readOptions options: ReadOptions) -> AddContext {
     var context = AddContext()
     context.currency = options.defaults.currency?.code
     guard FileManager.default.fileExists(atPath: path) else {
@@ -145,10 +145,13 @@ public enum Adder {
   public static func add(
     _ record: NewRecord, to path: String, options: ReadingOptions, today: CalendarDate, dryRun: Bool = false
   ) -> AddOutcome {
-    add(record, to: path, readOptions: options.readOptions, today: today, dryRun: dryRun)
+    var readOptions = options.readOptions
+    // Recurring bills without an end come up to `today`, as the file is checked.
+    readOptions.repeatsThrough = today
+    return add(record, to: path, readOptions: readOptions, today: today, dryRun: dryRun)
   }
 
-  package static func add(
+  static func add(
     _ record: NewRecord, to path: String, readOptions options: ReadOptions, today: CalendarDate, dryRun: Bool = false
   ) -> AddOutcome {
     func failed(_ message: String) -> AddOutcome {

@@ -51,19 +51,18 @@ public struct BalanceSheet: Sendable {
 public enum Balances {
   /// Reads `paths` as ``Reporter`` does (``ReportOptions/outputs`` and the journal and recording
   /// options are not used; bills with `tip: ai` take the offline advisor's tip) and settles.
-  public static func compute(_ paths: [String], _ options: ReportOptions) throws(ReportFailure) -> BalanceSheet {
-    try compute(paths, options, readOptions: options.reading.readOptions)
+  /// The blocking `compute(_:_:)`, for a caller on Swift's cooperative pool: the reading blocks a
+  /// thread of its own, and the task awaits it.
+  public static func compute(_ paths: [String], _ options: ReportOptions) async throws(ReportFailure) -> BalanceSheet {
+    try await DedicatedThread.run { () throws(ReportFailure) in try compute(paths, options) }
   }
 
-  /// With the readers' options as the command line made them.
-  package static func compute(_ paths: [String], _ options: ReportOptions, readOptions: ReadOptions)
-    throws(ReportFailure) -> BalanceSheet
-  {
+  public static func compute(_ paths: [String], _ options: ReportOptions) throws(ReportFailure) -> BalanceSheet {
     var options = options
     options.outputs = []
     options.recordSettlementsTo = nil
     options.stamp = nil
-    let outcome = try Reporter.prepare(paths, options, readOptions: readOptions).write()
+    let outcome = try Reporter.prepare(paths, options).write()
     let lines: [BalanceSheet.Line]
     if let conversion = outcome.conversion {
       lines = conversion.balances.map { BalanceSheet.Line(person: $0.person, balance: $0.balance) }

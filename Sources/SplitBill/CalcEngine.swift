@@ -27,7 +27,7 @@ public struct CalcRequest: Sendable {
   /// Amounts written `84,50`.
   public var decimalComma: Bool
   /// Empty names in ``people`` are passed over (`Ana, , Ben`, `Ana,`), as while a row is being typed.
-  package var skipsEmptyNames = false
+  public var skipsEmptyNames = false
   /// A receipt's lines: `NAME=PRICE[xQTY][@NAMES]` (`Wine=9.00x3@Ana;Ben`).
   public var items: [String]
   /// A receipt's discount, service and tax: a percentage (`10%`) or an amount.
@@ -56,21 +56,27 @@ public enum CalcField: Sendable, Hashable {
   case amount, tip, tipAmount, people, split, currency, items
 }
 
-/// Why a bill could not be worked out: one message naming the value (`--tip: ...`, as the command
-/// line's options are named), and which value it is (`field`) with what is wrong with it
-/// (`reason`, without the name: what a form shows beside the field).
+/// Why a bill could not be worked out: one message naming the value (``text``, its options worded
+/// by the reader: `tipAmount` to a program, `--tip-amount` on the command line), and which value it
+/// is (`field`) with what is wrong with it (`reason`, without the name: what a form shows beside
+/// the field).
 public struct CalcFailure: Error, Sendable, CustomStringConvertible {
-  public var message: String
+  /// The message, its options named by whoever shows it (``EngineText/worded(_:)``).
+  public var text: EngineText
   /// The value at fault; `nil` when it is the bill as a whole (its diners and weights, as split).
   public var field: CalcField?
-  /// The message without the option's name.
-  public var reason: String
+  /// The message without the option's name (its own options, if any, named by the reader).
+  public var reasonText: EngineText
+  /// The message, options named as a program sees them.
+  public var message: String { text.description }
+  /// ``reasonText``, options named as a program sees them.
+  public var reason: String { reasonText.description }
   public var description: String { message }
 
-  init(_ message: String, field: CalcField? = nil, reason: String? = nil) {
-    self.message = message
+  init(_ text: EngineText, field: CalcField? = nil, reason: EngineText? = nil) {
+    self.text = text
     self.field = field
-    self.reason = reason ?? message
+    self.reasonText = reason ?? text
   }
 }
 
@@ -90,7 +96,7 @@ public enum Calculator {
     do throws(SplitError) {
       return try terms.split(ledger: &ledger)
     } catch {
-      throw CalcFailure(error.description)
+      throw CalcFailure(EngineText(verbatim: error.description))
     }
   }
 
@@ -104,12 +110,12 @@ public enum Calculator {
   public static func terms(_ request: CalcRequest) throws(CalcFailure) -> BillTerms {
     let decimalComma = request.decimalComma
     let currency =
-      try parse("--currency", .currency, request.currency) { text throws(MoneyError) in try Currency(code: text) }
+      try parse(.currency, .currency, request.currency) { text throws(MoneyError) in try Currency(code: text) }
       ?? .usd
     let receipt = try receipt(request, currency: currency)
     guard receipt != nil || request.amount != nil else {
       throw CalcFailure(
-        "missing the bill AMOUNT, for example: splitbill calc 84.50 --tip 18 --split 3", field: .amount,
+        "missing the bill \(.amount), for example: splitbill calc 84.50 \(.tip) 18 \(.split) 3", field: .amount,
         reason: "type the bill amount")
     }
     var amount: Money
@@ -118,10 +124,10 @@ public enum Calculator {
     do {
       figures = try receipt?.figures(currency: currency, rounding: rounding)
     } catch {
-      throw CalcFailure(error.description, field: .items)
+      throw CalcFailure(EngineText(verbatim: error.description), field: .items)
     }
     guard let amountText = request.amount else {
-      guard let figures else { throw CalcFailure("missing the bill AMOUNT", field: .amount) }
+      guard let figures else { throw CalcFailure("missing the bill \(.amount)", field: .amount) }
       return try finish(figures.beforeTip, receipt: receipt, currency: currency, rounding: rounding, request)
     }
     // `84,50`: a decimal comma is the likelier reading than a thousands separator; say so first.
@@ -130,18 +136,20 @@ public enum Calculator {
       amountText.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ",") })
     {
       throw CalcFailure(
-        "decimal comma? amount '\(amountText)': use --decimal-comma to read it so, or write \(amountText.replacingOccurrences(of: ",", with: "."))",
+        "decimal comma? amount '\(amountText)': use \(.decimalComma) to read it so, or write \(amountText.replacingOccurrences(of: ",", with: "."))",
         field: .amount)
     }
     do {
       amount = try Money(parsing: amountText, currency: currency, decimalComma: decimalComma)
     } catch {
-      throw CalcFailure(error.message(field: "amount"), field: .amount)
+      throw CalcFailure(EngineText(verbatim: error.message(field: "amount")), field: .amount)
     }
     if let figures {
       guard amount == figures.beforeTip else {
         throw CalcFailure(
-          SplitError.amountDoesNotMatchItems(amount: amount, computed: figures.beforeTip).description, field: .amount)
+          EngineText(
+            verbatim: SplitError.amountDoesNotMatchItems(amount: amount, computed: figures.beforeTip).description),
+          field: .amount)
       }
       amount = figures.beforeTip
     }
@@ -159,17 +167,18 @@ public enum Calculator {
     -> Diners
   {
     if split != nil && people != nil {
-      throw CalcFailure("give either --split N or --people NAMES, not both", field: .people)
+      throw CalcFailure(
+        "give either \(.split, placeholder: "N") or \(.people, placeholder: "NAMES"), not both", field: .people)
     }
     if let people = try parse(
-      "--people", .people, people,
+      .people, .people, people,
       { text throws(DinerList.Problem) in
         try DinerList.diners(in: text, decimalComma: decimalComma, skippingEmpty: skippingEmpty)
       }
     ) {
       return .named(people)
     }
-    let count = try parse("--split", .split, split) { text throws(CalcFailure) in
+    let count = try parse(.split, .split, split) { text throws(CalcFailure) in
       guard let count = Int(text), count > 0 else {
         throw CalcFailure("'\(text)' is not a number of people: expected a whole number of at least 1")
       }
@@ -181,15 +190,15 @@ public enum Calculator {
   /// `transform(text)` when `text` is given; a mistake is prefixed with the option's name and
   /// is about `field`.
   private static func parse<T, Failure: Error>(
-    _ option: String, _ field: CalcField, _ text: String?, _ transform: (String) throws(Failure) -> T
+    _ option: EngineOption, _ field: CalcField, _ text: String?, _ transform: (String) throws(Failure) -> T
   ) throws(CalcFailure) -> T? {
     guard let text else { return nil }
     do {
       return try transform(text)
     } catch let failure as CalcFailure {
-      throw CalcFailure("\(option): \(failure.message)", field: field, reason: failure.reason)
+      throw CalcFailure(failure.text.prefixed("\(option): "), field: field, reason: failure.reasonText)
     } catch {
-      throw CalcFailure("\(option): \(error)", field: field, reason: "\(error)")
+      throw CalcFailure("\(option): \(String(describing: error))", field: field, reason: "\(String(describing: error))")
     }
   }
 
@@ -198,12 +207,12 @@ public enum Calculator {
     _ amount: Money, receipt: Receipt?, currency: Currency, rounding: RoundingMode, _ request: CalcRequest
   ) throws(CalcFailure) -> BillTerms {
     let decimalComma = request.decimalComma
-    let percent = try parse("--tip", .tip, request.tip) { text throws(CalcFailure) in
+    let percent = try parse(.tip, .tip, request.tip) { text throws(CalcFailure) in
       let tip: DefaultTip
       do throws(PercentError) {
         tip = try TipText.parsing(text, decimalComma: decimalComma)
       } catch {
-        throw CalcFailure("\(error)")
+        throw CalcFailure(EngineText(verbatim: "\(error)"))
       }
       switch tip {
       case .percent(let percent): return percent
@@ -213,22 +222,23 @@ public enum Calculator {
           reason: "type a percentage here; advice has its own key")
       }
     }
-    let fixed = try parse("--tip-amount", .tipAmount, request.tipAmount) { text throws(CalcFailure) in
+    let fixed = try parse(.tipAmount, .tipAmount, request.tipAmount) { text throws(CalcFailure) in
       do throws(MoneyError) {
         return try Money(parsing: text, currency: currency, decimalComma: decimalComma)
       } catch {
-        throw CalcFailure(error.message(field: "tip amount"))
+        throw CalcFailure(EngineText(verbatim: error.message(field: "tip amount")))
       }
     }
     let choice: TipChoice?
     do {
       choice = try TipChoice.resolve(percent: percent, fixed: fixed, askAdvisor: false)
     } catch {
-      throw CalcFailure("give either --tip or --tip-amount, not both", field: .tip)
+      throw CalcFailure("give either \(.tip) or \(.tipAmount), not both", field: .tip)
     }
     guard let choice else {
       throw CalcFailure(
-        "no tip given: add --tip PERCENT (for example --tip 15) or --tip-amount AMOUNT", field: .tip,
+        "no tip given: add \(.tip, placeholder: "PERCENT") (for example \(.tip) 15) or \(.tipAmount, placeholder: "AMOUNT")",
+        field: .tip,
         reason: "choose a preset or type a custom tip")
     }
     let diners = try diners(
@@ -242,13 +252,13 @@ public enum Calculator {
   private static func receipt(_ request: CalcRequest, currency: Currency) throws(CalcFailure) -> Receipt? {
     let decimalComma = request.decimalComma
     guard !request.items.isEmpty else {
-      let given: [(String, Bool)] = [
-        ("--discount", request.discount != nil), ("--discount-items", request.discountItems != nil),
-        ("--service", request.service != nil), ("--tax", request.tax != nil), ("--tip-on", request.tipOn != nil),
-        ("--receipt-total", request.receiptTotal != nil), ("--tax-included", request.taxIncluded),
+      let given: [(EngineOption, Bool)] = [
+        (.discount, request.discount != nil), (.discountItems, request.discountItems != nil),
+        (.service, request.service != nil), (.tax, request.tax != nil), (.tipOn, request.tipOn != nil),
+        (.receiptTotal, request.receiptTotal != nil), (.taxIncluded, request.taxIncluded),
       ]
       if let (option, _) = given.first(where: \.1) {
-        throw CalcFailure("\(option) is for itemized bills: add their lines with --item NAME=PRICE")
+        throw CalcFailure("\(option) is for itemized bills: add their lines with \(.items, placeholder: "NAME=PRICE")")
       }
       return nil
     }
@@ -257,7 +267,7 @@ public enum Calculator {
         return try Money(
           parsing: text.trimmingCharacters(in: .whitespaces), currency: currency, decimalComma: decimalComma)
       } catch {
-        throw CalcFailure(error.message(field: what))
+        throw CalcFailure(EngineText(verbatim: error.message(field: what)))
       }
     }
     var items: [ReceiptItem] = []
@@ -268,12 +278,12 @@ public enum Calculator {
         do {
           sharers = try DinerList.diners(in: String(body[body.index(after: at)...]), decimalComma: decimalComma)
         } catch {
-          throw CalcFailure("--item '\(line)': \(error)")
+          throw CalcFailure("\(.items) '\(line)': \(String(describing: error))")
         }
         body = body[..<at]
       }
       guard let equals = body.lastIndex(of: "="), !body[..<equals].trimmingCharacters(in: .whitespaces).isEmpty else {
-        throw CalcFailure("--item '\(line)': expected NAME=PRICE, such as 'Wine=42.00@Ana;Ben' or 'Coffee=3.50x2'")
+        throw CalcFailure("\(.items) '\(line)': expected NAME=PRICE, such as 'Wine=42.00@Ana;Ben' or 'Coffee=3.50x2'")
       }
       let name = body[..<equals].trimmingCharacters(in: .whitespaces)
       var priceText = body[body.index(after: equals)...]
@@ -282,7 +292,7 @@ public enum Calculator {
         do throws(SplitError) {
           quantity = try Weight(parsing: priceText[priceText.index(after: times)...], decimalComma: decimalComma)
         } catch {
-          throw CalcFailure("--item '\(line)': quantity: " + error.description)
+          throw CalcFailure("\(.items) '\(line)': quantity: \(error.description)")
         }
         priceText = priceText[..<times]
       }
@@ -290,17 +300,17 @@ public enum Calculator {
       do throws(SplitError) {
         items.append(try ReceiptItem(name: name, price: price, quantity: quantity, sharers: sharers))
       } catch {
-        throw CalcFailure("--item '\(line)': " + error.description)
+        throw CalcFailure("\(.items) '\(line)': \(error.description)")
       }
     }
-    func adjustment(_ option: String, _ text: String?) throws(CalcFailure) -> Adjustment? {
+    func adjustment(_ option: EngineOption, _ text: String?) throws(CalcFailure) -> Adjustment? {
       guard let text = text?.trimmingCharacters(in: .whitespaces) else { return nil }
       do throws(AdjustmentError) {
         return try Adjustment(parsing: text, currency: currency, decimalComma: decimalComma)
       } catch {
         switch error {
         case .percent: throw CalcFailure("\(option) '\(text)' is not a percentage from 0 to 100 such as 10%")
-        case .amount(let error): throw CalcFailure(error.message(field: option))
+        case .amount(let error): throw CalcFailure(.naming(option) { error.message(field: $0) })
         }
       }
     }
@@ -308,8 +318,8 @@ public enum Calculator {
       text.split(whereSeparator: { $0 == ";" || $0 == "," }).map { $0.trimmingCharacters(in: .whitespaces) }
     }
     return Receipt(
-      items: items, discount: try adjustment("--discount", request.discount), discountItems: discountItems,
-      service: try adjustment("--service", request.service), tax: try adjustment("--tax", request.tax),
+      items: items, discount: try adjustment(.discount, request.discount), discountItems: discountItems,
+      service: try adjustment(.service, request.service), tax: try adjustment(.tax, request.tax),
       taxIncluded: request.taxIncluded, tipOn: request.tipOn ?? .pretax,
       receiptTotal: try request.receiptTotal.map { text throws(CalcFailure) in
         try money(Substring(text), "receipt total")

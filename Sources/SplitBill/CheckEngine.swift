@@ -37,14 +37,26 @@ public struct ReadingOptions: Sendable {
   /// The roster of every file that has none of its own (CSV files, YAML files without `people:`):
   /// a name outside it is an error. Without any roster, names that look alike are warned of.
   public var people: [String]?
+  /// The currencies every file keeps in whole units (``Currency/inWholeUnits``), besides those a
+  /// file's `defaults: whole_units:` names.
+  public var wholeUnits: Set<Currency>
+  /// The most instances the recurring bills of a run expand to, all rules together: a rule that
+  /// would pass it is an error (`repeat.run-limit`) and makes none.
+  public var instanceLimit: Int
+  /// ``instanceLimit`` unless told otherwise: a household's rent, bills and subscriptions, weekly
+  /// and monthly, over decades.
+  public static let defaultInstanceLimit = ReadOptions.defaultInstanceLimit
 
   /// Options with everything left to the files.
   public init(
     currency: Currency? = nil, defaultTip: DefaultTip? = nil, leftover: LeftoverPolicy? = nil,
     rounding: RoundingMode? = nil, delimiter: UInt8? = nil, decimalComma: Bool = false, format: Format? = nil,
-    allowEmpty: Bool = false, people: [String]? = nil
+    allowEmpty: Bool = false, people: [String]? = nil, wholeUnits: Set<Currency> = [],
+    instanceLimit: Int = ReadingOptions.defaultInstanceLimit
   ) {
     self.people = people
+    self.wholeUnits = wholeUnits
+    self.instanceLimit = instanceLimit
     self.currency = currency
     self.defaultTip = defaultTip
     self.leftover = leftover
@@ -63,11 +75,15 @@ public struct ReadingOptions: Sendable {
       case .advisor?: .advisor
       case nil: nil
       }
-    return ReadOptions(
-      defaults: InputDefaults(currency: currency, tip: tip, leftover: leftover, rounding: rounding),
+    var options = ReadOptions(
+      defaults: InputDefaults(
+        currency: currency.map { $0.kept(wholeUnits: wholeUnits) }, tip: tip, leftover: leftover, rounding: rounding),
       delimiter: delimiter, decimalComma: decimalComma,
       inputFormat: format.flatMap { InputFormat(rawValue: $0.rawValue) },
       people: people?.map(PersonName.normalized))
+    options.wholeUnits = wholeUnits
+    options.instanceLimit = instanceLimit
+    return options
   }
 }
 
@@ -117,8 +133,8 @@ public struct CheckOutcome: Sendable {
 
   /// The diagnostics as the readers made them, and what standard input held, for the CLI's
   /// renderings (source lines under each problem).
-  package var diagnostics: [Diagnostic]
-  package var standardInput: StandardInputCopy?
+  var diagnostics: [Diagnostic]
+  var standardInput: StandardInputCopy?
 }
 
 /// Bill files checked as a report would read them, without the network: syntax, keys, amounts in
@@ -131,8 +147,14 @@ public enum Checker {
     run(paths, readOptions: options.readOptions, allowEmpty: options.allowEmpty)
   }
 
+  /// The blocking `run(_:options:)`, for a caller on Swift's cooperative pool: the reading blocks a
+  /// thread of its own, and the task awaits it.
+  public static func run(_ paths: [String], options: ReadingOptions) async -> CheckOutcome {
+    await DedicatedThread.run { run(paths, options: options) }
+  }
+
   /// Recurring bills without an end (`repeat: month`) are checked up to today.
-  package static func run(_ paths: [String], readOptions: ReadOptions, allowEmpty: Bool) -> CheckOutcome {
+  static func run(_ paths: [String], readOptions: ReadOptions, allowEmpty: Bool) -> CheckOutcome {
     var readOptions = readOptions
     if readOptions.repeatsThrough == nil { readOptions.repeatsThrough = CalendarDate.localToday() }
     var stream = BillStream(options: readOptions)

@@ -61,17 +61,16 @@ public enum Exporter {
   /// - Throws: ``ReportFailure``: the books cannot be read or hold nothing (`noInput`), several
   ///   currencies without ``ExportOptions/currency`` (`usage`), or the file would not read back
   ///   with the books' balances (`internalError`, a bug).
-  public static func run(_ paths: [String], _ options: ExportOptions) throws(ReportFailure) -> ExportOutcome {
-    try run(paths, options, readOptions: options.reading.readOptions)
+  /// The blocking `run(_:_:)`, for a caller on Swift's cooperative pool: the reading blocks a thread of
+  /// its own, and the task awaits it.
+  public static func run(_ paths: [String], _ options: ExportOptions) async throws(ReportFailure) -> ExportOutcome {
+    try await DedicatedThread.run { () throws(ReportFailure) in try run(paths, options) }
   }
 
-  /// With the readers' options as the command line made them.
-  package static func run(_ paths: [String], _ options: ExportOptions, readOptions: ReadOptions)
-    throws(ReportFailure) -> ExportOutcome
-  {
+  public static func run(_ paths: [String], _ options: ExportOptions) throws(ReportFailure) -> ExportOutcome {
     var report = ReportOptions(reading: options.reading, outputs: [], today: options.date)
     report.reading.allowEmpty = false
-    var run = try Reporter.prepare(paths, report, readOptions: readOptions)
+    var run = try Reporter.prepare(paths, report)
     let collector = RecordCollector()
     run.collector = collector
     let outcome = try run.write()
@@ -112,8 +111,10 @@ public enum Exporter {
     } else {
       throw ReportFailure(
         .usage,
-        "the books are in \(currencies.map(\.code).joined(separator: ", ")), and a group in \(options.target.appName) "
-          + "has one currency: export one at a time (--currency \(currencies[0].code))")
+        """
+        the books are in \(currencies.map(\.code).joined(separator: ", ")), and a group in \(options.target.appName) \
+        has one currency: export one at a time (\(.currency) \(currencies[0].code))
+        """)
     }
     var book = ImportedBook(source: options.target.readBack)
     var remarks: [ExportRemark] = []
@@ -173,8 +174,8 @@ public enum Exporter {
       remarks.append(
         ExportRemark(
           .otherCurrency,
-          "\(plural(otherCurrency, "record")) in other currencies than \(currency.code) \(BookExport.verb(otherCurrency)) not in this file (export each "
-            + "currency with --currency)"))
+          "\(plural(otherCurrency, "record")) in other currencies than \(currency.code) \(BookExport.verb(otherCurrency)) not in this file: export "
+            + "each currency on its own"))
     }
     if !noEffect.isEmpty {
       remarks.append(
@@ -238,8 +239,9 @@ public enum Exporter {
         let money = { (units: Int64) in Money(minorUnits: units, currency: currency ?? .eur).decimalString }
         throw ReportFailure(
           .internalError,
-          "internal error: read back, the \(options.target.fileName) gives \(EchoedText.quote(person)) "
-            + "\(money(have[person] ?? 0)) by \(what), the books \(money(want[person] ?? 0)); nothing was written")
+          EngineText(
+            verbatim: "internal error: read back, the \(options.target.fileName) gives \(EchoedText.quote(person)) "
+              + "\(money(have[person] ?? 0)) by \(what), the books \(money(want[person] ?? 0)); nothing was written"))
       }
     }
   }

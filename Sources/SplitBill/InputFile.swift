@@ -1,15 +1,16 @@
 import Foundation
 import SplitBillFiles
 
-/// A file read whole: an export to import, a rates file.
-package enum InputFile {
+/// A file read whole, as the importer and the rate reader take it: an export, a rules file; `-` is
+/// standard input, and a file in UTF-16 or UTF-32 is refused (its byte order mark says so).
+public enum InputFile {
   /// Why a file could not be read: `cannot read 'x': no such file or directory`.
-  package struct Unreadable: Error, Sendable {
-    package var message: String
+  public struct Unreadable: Error, Sendable {
+    public var message: String
   }
 
   /// The bytes of `path`, or of standard input for `-`.
-  package static func bytes(_ path: String) throws(Unreadable) -> [UInt8] {
+  public static func bytes(_ path: String) throws(Unreadable) -> [UInt8] {
     if path == "-" { return [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
     guard let kind = SystemCalls.kind(of: path) else {
       throw Unreadable(message: "cannot read '\(path)': no such file or directory")

@@ -103,8 +103,8 @@ public struct ReportProblems: Sendable {
   /// Errors of the run as a whole, after the problems (settlements not recorded).
   public var messages: [String]
 
-  package var diagnostics: [Diagnostic]
-  package var standardInput: StandardInputCopy?
+  var diagnostics: [Diagnostic]
+  var standardInput: StandardInputCopy?
 }
 
 /// A report run that wrote nothing: the reason, and the problems found before it.
@@ -122,15 +122,18 @@ public struct ReportFailure: Error, Sendable, CustomStringConvertible {
   }
 
   public var kind: Kind
-  public var message: String
+  /// The reason, its options named by whoever shows it (``EngineText/worded(_:)``).
+  public var text: EngineText
   /// The problems found before it failed, if it got as far as reading.
   public var problems: ReportProblems?
 
+  /// The reason, options named as a program sees them.
+  public var message: String { text.description }
   public var description: String { message }
 
-  package init(_ kind: Kind, _ message: String, problems: ReportProblems? = nil) {
+  package init(_ kind: Kind, _ text: EngineText, problems: ReportProblems? = nil) {
     self.kind = kind
-    self.message = message
+    self.text = text
     self.problems = problems
   }
 }
@@ -162,7 +165,7 @@ public struct ReportOutcome: Sendable {
 /// A report held until read: in a temporary file, so a large one does not sit in memory.
 public struct ReportText: @unchecked Sendable {
   // A spool is used by one thread at a time: the run that wrote it, then its reader.
-  package let spool: SpoolSink
+  let spool: SpoolSink
 
   /// The report's bytes (UTF-8).
   public var bytes: [UInt8] {
@@ -174,10 +177,38 @@ public struct ReportText: @unchecked Sendable {
   /// The report as a string.
   public var string: String { String(decoding: bytes, as: UTF8.self) }
 
+  /// The temporary file holding the report could not be written or read back.
+  public struct Unreadable: Error, Sendable {
+    /// The `errno` of the failure.
+    public var errorNumber: Int32
+    /// Where it failed (a temporary file in a directory).
+    public var place: String?
+  }
+
+  /// Hands the report's bytes to `body` in order, a piece at a time: a large report is never
+  /// held whole.
+  public func forEachPiece(_ body: ([UInt8]) -> Void) throws(Unreadable) {
+    try withoutActuallyEscaping(body) { (body) throws(Unreadable) in
+      var sink = PieceSink(body: body)
+      spool.copy(to: &sink)
+      if let failure = sink.failure { throw failure }
+    }
+  }
+
   private struct ByteSink: OutputSink {
     var bytes: [UInt8] = []
     mutating func write(_ text: String) { bytes += text.utf8 }
     mutating func write(bytes: [UInt8]) { self.bytes += bytes }
+  }
+
+  private struct PieceSink: OutputSink {
+    let body: ([UInt8]) -> Void
+    var failure: Unreadable?
+    mutating func write(_ text: String) { body(Array(text.utf8)) }
+    mutating func write(bytes: [UInt8]) { body(bytes) }
+    mutating func recordFailure(_ errorNumber: Int32, in place: String?) {
+      if failure == nil { failure = Unreadable(errorNumber: errorNumber, place: place) }
+    }
   }
 }
 
@@ -194,13 +225,6 @@ public enum Reporter {
   /// rate files; nothing is read from the bill files yet.
   public static func prepare(_ paths: [String], _ options: ReportOptions) throws(ReportFailure) -> ReportRun {
     try ReportRun(paths: paths, options: options, readOptions: options.reading.readOptions)
-  }
-
-  /// A run with the readers' options as the command line made them.
-  package static func prepare(_ paths: [String], _ options: ReportOptions, readOptions: ReadOptions)
-    throws(ReportFailure) -> ReportRun
-  {
-    try ReportRun(paths: paths, options: options, readOptions: readOptions)
   }
 }
 
@@ -232,11 +256,14 @@ public struct ReportRun: @unchecked Sendable {
       throw ReportFailure(.usage, "standard output ('-o -') is named twice")
     }
     if !options.rateFiles.isEmpty, options.settleIn == nil {
-      throw ReportFailure(.usage, "--rates is for --settle-in CODE: give the currency to settle in")
+      throw ReportFailure(
+        .usage, "\(.rateFiles) is for \(.settleIn, placeholder: "CODE"): give the currency to settle in")
     }
     if options.journalLayout == .people, options.booksOf != nil {
       throw ReportFailure(
-        .usage, "the people layout is the group journal's; --books-of writes one person's own books: leave out one")
+        .usage,
+        "the people layout (\(.journalLayout)) is the group journal's; \(.booksOf) writes one person's own books: leave out one"
+      )
     }
     self.categoryAccounts = try Self.categoryAccounts(options.categoryAccounts)
     settling = try Settling(
@@ -246,10 +273,10 @@ public struct ReportRun: @unchecked Sendable {
     sources = stream.sources(for: paths)
     self.stream = stream
     try requireReadable()
-    var written: [(option: String, path: String)] = options.outputs.compactMap {
-      if case .file(let path) = $0.destination { ("-o", path) } else { nil }
+    var written: [(option: EngineOption, path: String)] = options.outputs.compactMap {
+      if case .file(let path) = $0.destination { (.outputs, path) } else { nil }
     }
-    if let path = options.recordSettlementsTo { written.append(("--record-settlements", path)) }
+    if let path = options.recordSettlementsTo { written.append((.recordSettlementsTo, path)) }
     try Self.refuseOverwritingInputs(written, sources, rateFiles: options.rateFiles)
   }
 
@@ -264,6 +291,28 @@ public struct ReportRun: @unchecked Sendable {
   private var commandLineTip: Percent? {
     if case .percent(let percent) = readOptions.defaults.tip { return percent }
     return nil
+  }
+
+  /// The blocking `adviceRequests()`, for a caller on Swift's cooperative pool: the reading blocks a thread
+  /// of its own, and the task awaits it.
+  public mutating func adviceRequests() async -> [AdviceRequest] {
+    let run = self
+    let (requests, after) = await DedicatedThread.run { () -> ([AdviceRequest], ReportRun) in
+      var reading = run
+      return (reading.adviceRequests(), reading)
+    }
+    self = after
+    return requests
+  }
+
+  /// The blocking `write(advice:)`, for a caller on Swift's cooperative pool: the reading, splitting and
+  /// writing block a thread of their own, and the task awaits them.
+  public consuming func write(advice: [String: TipAdvice] = [:]) async throws(ReportFailure) -> ReportOutcome {
+    let run = self
+    return try await DedicatedThread.run { () throws(ReportFailure) in
+      let writing = run
+      return try writing.write(advice: advice)
+    }
   }
 
   /// Reads every input (once: the bills are held for ``write(advice:)``) and gives the bills
@@ -374,7 +423,7 @@ public struct ReportRun: @unchecked Sendable {
       let date = options.period?.until ?? pass.lastDate ?? options.today
       do {
         // The recorded file is a books file: held locked until the report's outputs are renamed.
-        pass.locks.append(try BooksLock(books: path, command: "splitbill report --record-settlements"))
+        pass.locks.append(try BooksLock(books: path, command: "splitbill report, recording settlements"))
         let file = try PendingFile(path: path, overwrite: options.replaceRecordedSettlements)
         file.sink.write(SettlementRecord.yaml(summary.settlements, date: date, period: summary.period))
         pass.pending.append(file)
@@ -489,7 +538,7 @@ public struct ReportRun: @unchecked Sendable {
   private func requireReadable() throws(ReportFailure) {
     if stream.unreadableInput {
       let reasons = stream.fileErrors.filter { $0.location?.isWholeFile == true }.map(\.message)
-      throw ReportFailure(.noInput, reasons.joined(separator: "; ") + "; nothing was written")
+      throw ReportFailure(.noInput, "\(reasons.joined(separator: "; ")); nothing was written")
     }
     if !options.reading.allowEmpty, let directory = stream.directoriesWithoutBills.first {
       throw ReportFailure(.noInput, ReportRun.noBillFilesMessage(in: directory))
@@ -504,20 +553,20 @@ public struct ReportRun: @unchecked Sendable {
   }
 
   /// A directory named as an input holds no bill file.
-  package static func noBillFilesMessage(in directory: String) -> String {
-    "no bill files found in \(directory) (looked for \(BillStream.billExtensions)) (--allow-empty accepts it)"
+  public static func noBillFilesMessage(in directory: String) -> EngineText {
+    "no bill files found in \(directory) (looked for \(BillStream.billExtensions)) (\(.allowEmpty) accepts it)"
   }
 
   /// The inputs held no bill at all.
-  package static func noBillsMessage(_ paths: [String], writes: Bool) -> String {
-    "no bills found in \(paths.joined(separator: ", "))\(writes ? "; nothing was written" : "") (--allow-empty accepts it)"
+  public static func noBillsMessage(_ paths: [String], writes: Bool) -> EngineText {
+    "no bills found in \(paths.joined(separator: ", "))\(writes ? "; nothing was written" : "") (\(.allowEmpty) accepts it)"
   }
 
   /// A report written over one of its own inputs would lose them; two outputs to one file would
   /// lose one. `outputs` pairs each file written with the option that named it; the inputs are the
   /// bill files, the items files read beside them and the rate files.
   static func refuseOverwritingInputs(
-    _ outputs: [(option: String, path: String)], _ sources: [InputSource], rateFiles: [String]
+    _ outputs: [(option: EngineOption, path: String)], _ sources: [InputSource], rateFiles: [String]
   ) throws(ReportFailure) {
     var inputs: [(identity: FileIdentity, path: String, what: String)] = []
     for source in sources where source.path != "-" {
@@ -529,7 +578,7 @@ public struct ReportRun: @unchecked Sendable {
     for path in rateFiles {
       if let identity = FileIdentity(regularFile: path) { inputs.append((identity, path, "rates")) }
     }
-    var written: [String: (option: String, path: String)] = [:]
+    var written: [String: (option: EngineOption, path: String)] = [:]
     for (option, path) in outputs {
       let identity = FileIdentity(regularFile: path)
       if let identity, let input = inputs.first(where: { $0.identity == identity }) {

@@ -110,8 +110,17 @@ public struct ScanOutcome: Sendable {
     return .success(plan.inserting(lines, into: original))
   }
 
-  /// The JSON answer for tools: a summary and, per photo, what was read and checked.
-  package var json: JSON {
+  /// The JSON answer for tools (what `scan --json` prints): a summary and, per photo, what was
+  /// read and checked; indented, with a line end.
+  public func jsonText() -> String {
+    var sink = StringSink()
+    json.write(to: &sink)
+    sink.write("\n")
+    return sink.text
+  }
+
+  /// The JSON answer as a value.
+  var json: JSON {
     func money(_ figure: ReadFigure?, _ exponent: Int) -> JSON {
       figure.map { .number(DecimalText.format($0.minorUnits, scale: exponent)) } ?? .null
     }
@@ -238,6 +247,14 @@ public enum Scanner {
       }
     }
     return (photos, missing)
+  }
+
+  /// The blocking `run(_:progress:)`, for a caller on Swift's cooperative pool: the recognisers block
+  /// threads of their own, and the task awaits them.
+  public static func run(_ options: ScanOptions, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in })
+    async throws(ScanFailure) -> ScanOutcome
+  {
+    try await DedicatedThread.run { () throws(ScanFailure) in try run(options, progress: progress) }
   }
 
   /// Scans every photo `options.paths` names. `progress` is called (from any thread) with the
@@ -379,7 +396,7 @@ extension Scanner {
     switch vision.provider {
     case .gemini:
       guard let key = vision.apiKey else {
-        throw ScanFailure(message: "--engine gemini needs an API key: set GEMINI_API_KEY or pass --ai-key-file PATH")
+        throw ScanFailure(message: "the Gemini vision model needs an API key: VisionSettings.apiKey is nil")
       }
       provider = .gemini(
         GeminiProvider(

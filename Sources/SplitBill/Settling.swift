@@ -33,7 +33,7 @@ package struct Settling: Sendable {
       do {
         bytes = try InputFile.bytes(path)
       } catch {
-        throw ReportFailure(.noInput, "--rates: \(error.message)")
+        throw ReportFailure(.noInput, "\(.rateFiles): \(error.message)")
       }
       let (table, found) = RateReader.table(bytes, path: path)
       tables.append(table)
@@ -62,17 +62,18 @@ package struct Settling: Sendable {
       let parts = entry.split(maxSplits: 1, whereSeparator: { $0 == "=" || $0 == ":" }).map { $0.trimmingSpaces }
       if parts.count == 1 {
         guard entries.count == 1, DecimalRate(parsing: parts[0]) != nil else {
-          throw ReportFailure(.usage, "--cash-rounding '\(text)': '\(entry)' is not a positive amount: \(expected)")
+          throw ReportFailure(.usage, "\(.cashRounding) '\(text)': '\(entry)' is not a positive amount: \(expected)")
         }
         every = parts[0]
         continue
       }
       guard let code = try? Currency(code: parts[0]) else {
-        throw ReportFailure(.usage, "--cash-rounding '\(text)': '\(parts[0])' is not an ISO 4217 currency: \(expected)")
+        throw ReportFailure(
+          .usage, "\(.cashRounding) '\(text)': '\(parts[0])' is not an ISO 4217 currency: \(expected)")
       }
       let currency = code.kept(wholeUnits: wholeUnits)
       guard byCurrency[currency] == nil else {
-        throw ReportFailure(.usage, "--cash-rounding '\(text)' gives \(currency.code) twice")
+        throw ReportFailure(.usage, "\(.cashRounding) '\(text)' gives \(currency.code) twice")
       }
       _ = try increment(parts[1], in: currency)
       byCurrency[currency] = parts[1]
@@ -84,12 +85,12 @@ package struct Settling: Sendable {
   static func increment(_ text: String, in currency: Currency) throws(ReportFailure) -> Int64 {
     guard DecimalRate(parsing: text) != nil else {
       throw ReportFailure(
-        .usage, "--cash-rounding '\(text)' is not a positive amount: expected such as 0.05, 0.10 or 1")
+        .usage, "\(.cashRounding) '\(text)' is not a positive amount: expected such as 0.05, 0.10 or 1")
     }
     guard let money = try? Money(parsing: text, currency: currency), money.minorUnits > 0 else {
       throw ReportFailure(
         .usage,
-        "--cash-rounding \(text) is not a whole number of \(currency.code) minor units (\(currency.code) has \(currency.exponent) decimals)"
+        "\(.cashRounding) \(text) is not a whole number of \(currency.code) minor units (\(currency.code) has \(currency.exponent) decimals)"
       )
     }
     return money.minorUnits

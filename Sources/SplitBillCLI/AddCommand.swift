@@ -91,12 +91,12 @@ enum AddCommand {
     // With --strict a warning refuses the record: it is checked first, then written.
     func add(_ record: NewRecord, _ context: inout CommandContext) throws -> ExitCode {
       if strict && !dryRun {
-        let probe = Adder.add(record, to: path, readOptions: options, today: today, dryRun: true)
+        let probe = Adder.add(record, to: path, options: options, today: today, dryRun: true)
         if probe.status == .added, probe.problems.contains(where: { $0.severity == "warning" }) {
           return try report(probe, kind: kind, path: path, strict: true, dryRun: true, &context)
         }
       }
-      let outcome = Adder.add(record, to: path, readOptions: options, today: today, dryRun: dryRun)
+      let outcome = Adder.add(record, to: path, options: options, today: today, dryRun: dryRun)
       return try report(outcome, kind: kind, path: path, strict: strict, dryRun: dryRun, &context)
     }
     if givesRecord { return try add(NewRecord(kind: kind, values: values), &context) }

@@ -16,7 +16,7 @@ import SplitBillText
 struct Prompter {
   let path: String
   let kind: NewRecord.Kind
-  let options: ReadOptions
+  let options: ReadingOptions
   /// Values given as options: not asked.
   let given: [String: String]
   /// The answers of a record the file refused: the next record's defaults, so nothing typed is
@@ -59,7 +59,7 @@ struct Prompter {
 
   /// The next record, or `nil` when the person is done (Ctrl-D, or nothing typed for the first field).
   mutating func ask() -> NewRecord? {
-    let context = Adder.context(of: path, readOptions: options)
+    let context = Adder.context(of: path, options: options)
     let known = context.names
     let today = CalendarDate.localToday()
     if !known.isEmpty {

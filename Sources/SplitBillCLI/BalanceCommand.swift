@@ -63,12 +63,12 @@ enum BalanceCommand {
     let format = try arguments.choice("--format", Format.self) ?? .text
     var options = ReportOptions(outputs: [], period: try ReportCommand.dateFilter(arguments), today: .localToday())
     try ReportCommand.settlingOptions(arguments, into: &options)
-    options.reading.allowEmpty = arguments.flag("--allow-empty")
-    let readOptions = try InputOptions.readOptions(arguments)
-    let sheet = try await DedicatedThread.run(&context) { _ in
-      try ReportCommand.commandFailure { () throws(ReportFailure) in
-        try Balances.compute(arguments.positionals, options, readOptions: readOptions)
-      }
+    options.reading = try InputOptions.readOptions(arguments)
+    let sheet: BalanceSheet
+    do {
+      sheet = try await Balances.compute(arguments.positionals, options)
+    } catch {
+      throw ReportCommand.commandFailure(error)
     }
     ReportCommand.show(sheet.problems, &context)
     var mine: (balances: [BalanceSheet.Line], transfers: [(currency: Currency, transfer: Transfer)])?

@@ -73,7 +73,7 @@ enum CalcCommand {
     do {
       split = try Calculator.split(try request(from: arguments))
     } catch let failure as CalcFailure {
-      throw UsageError(failure.message)
+      throw UsageError(failure.text.commandLine)
     }
     context.stdout.write(arguments.flag("--json") ? Calculator.json(of: split) + "\n" : Calculator.text(of: split))
     return .success
@@ -114,7 +114,7 @@ enum CalcCommand {
         people: arguments.value("--people"), split: arguments.value("--split"),
         decimalComma: arguments.flag("--decimal-comma"))
     } catch {
-      throw UsageError(error.message)
+      throw UsageError(error.text.commandLine)
     }
   }
 }

@@ -121,10 +121,11 @@ package struct CalcScreen: Hashable, Sendable {
       return .success(try Calculator.split(request))
     } catch {
       switch error.field {
-      case .currency: return .failure(.currency(error.reason))
-      case .amount: return .failure(amountText.isEmpty ? .emptyAmount : .amount(error.reason))
-      case .tip, .tipAmount: return .failure(customTipText.isEmpty && preset == nil ? .noTip : .tip(error.reason))
-      case .people, .split, .items, nil: return .failure(.people(error.reason))
+      case .currency: return .failure(.currency(error.reasonText.commandLine))
+      case .amount: return .failure(amountText.isEmpty ? .emptyAmount : .amount(error.reasonText.commandLine))
+      case .tip, .tipAmount:
+        return .failure(customTipText.isEmpty && preset == nil ? .noTip : .tip(error.reasonText.commandLine))
+      case .people, .split, .items, nil: return .failure(.people(error.reasonText.commandLine))
       }
     }
   }

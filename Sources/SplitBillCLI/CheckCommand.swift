@@ -43,72 +43,29 @@ enum CheckCommand {
       throw UsageError("no PATH given: name bill files or directories, for example: splitbill check samples")
     }
     let format = try arguments.choice("--format", Format.self) ?? .text
-    let options = try InputOptions.readOptions(arguments)
-    // Reading blocks its thread (the CSV pipeline): not one of the cooperative pool's.
-    return try await DedicatedThread.run(&context) { context in
-      try check(arguments, format: format, options: options, &context)
-    }
+    let outcome = await Checker.run(arguments.positionals, options: try InputOptions.readOptions(arguments))
+    return try show(outcome, arguments, format: format, &context)
   }
 
-  private static func check(
-    _ arguments: ParsedArguments, format: Format, options: ReadOptions, _ context: inout CommandContext
+  private static func show(
+    _ outcome: CheckOutcome, _ arguments: ParsedArguments, format: Format, _ context: inout CommandContext
   ) throws -> ExitCode {
-    let outcome = Checker.run(arguments.positionals, readOptions: options, allowEmpty: arguments.flag("--allow-empty"))
     switch outcome.status {
     case .noBillFiles(let directory): throw InputOptions.noBillFiles(in: directory)
     // Checking nothing is not a pass (unreadable inputs are listed below and exit 66 too).
     case .noBills: throw InputOptions.noBills(arguments, writes: false)
     case .checked, .unreadable: break
     }
-    let diagnostics = outcome.diagnostics
     let (errors, warnings) = (outcome.errors, outcome.warnings)
-    // Problems past the first of their kind, counted: errors first, as they are listed.
-    let omitted =
-      outcome.omittedErrors.map { (severity: Diagnostic.Severity.error, code: $0.code, count: $0.count) }
-      + outcome.omittedWarnings.map { (severity: Diagnostic.Severity.warning, code: $0.code, count: $0.count) }
-
     switch format {
     case .text:
-      let lines = SourceLines.fetch(diagnostics.compactMap(\.location), standardInput: outcome.standardInput)
-      for diagnostic in diagnostics {
-        context.stdout.write(DiagnosticFormatter.text(diagnostic, lines: lines, color: context.colorsStdout))
-      }
-      for (severity, code, count) in omitted {
-        context.stdout.write(DiagnosticFormatter.omitted(count, code: code, severity: severity))
-      }
+      context.stdout.write(outcome.listing(color: context.colorsStdout))
       context.stdout.write(
         "checked \(plural(outcome.files, "file")), \(plural(outcome.bills, "bill"))"
           + (outcome.payments > 0 ? ", \(plural(outcome.payments, "payment"))" : "") + ": "
           + "\(plural(errors, "error")), \(plural(warnings, "warning"))\n")
-    case .github:
-      for diagnostic in diagnostics { context.stdout.write(DiagnosticFormatter.github(diagnostic)) }
-      for (severity, code, count) in omitted {
-        context.stdout.write(
-          "::\(severity.rawValue)::"
-            + DiagnosticFormatter.escapeData(DiagnosticFormatter.omittedText(count, code: code, severity: severity))
-            + "\n")
-      }
-    case .json:
-      let value = JSON.object([
-        ("files", .int(outcome.files)),
-        ("bills", .int(outcome.bills)),
-        ("payments", .int(outcome.payments)),
-        ("errors", .int(errors)),
-        ("warnings", .int(warnings)),
-        ("diagnostics", .array(diagnostics.map(DiagnosticFormatter.json))),
-        (
-          "omitted_warnings",
-          .array(
-            outcome.omittedWarnings.map { code, count in .object([("code", .string(code)), ("count", .int(count))]) })
-        ),
-        (
-          "omitted_errors",
-          .array(
-            outcome.omittedErrors.map { code, count in .object([("code", .string(code)), ("count", .int(count))]) })
-        ),
-      ])
-      value.write(to: &context.stdout)
-      context.stdout.write("\n")
+    case .github: context.stdout.write(outcome.annotations())
+    case .json: context.stdout.write(outcome.json())
     }
     if outcome.status == .unreadable { return .noInput }
     if errors > 0 || (arguments.flag("--strict") && warnings > 0) { return .invalidBills }

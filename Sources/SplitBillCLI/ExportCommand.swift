@@ -8,12 +8,13 @@ import SplitBillText
 
 /// `splitbill export ihatemoney|cospend|spliit-csv BOOKS... -o FILE`: the books as a file the app imports.
 enum ExportCommand {
+  /// The apps, as the usage names them: `ihatemoney|cospend|spliit-csv`.
+  static let apps = ExportTarget.allCases.map(\.rawValue).joined(separator: "|")
+
   static let command = Command(
     name: "export",
     summary: "write the books as a file IHateMoney, Cospend or Spliit imports, checked by reading it back",
-    usage:
-      "splitbill export ihatemoney|cospend|spliit-csv [PATH...] -o FILE [--currency CODE] [--force] [--today DATE] "
-      + "[options]",
+    usage: "splitbill export \(apps) [PATH...] -o FILE [--currency CODE] [--force] [--today DATE] [options]",
     options: [
       .value(
         "--output", short: "-o", "FILE", "Write the file to FILE (atomically); '-' writes standard output.", files: [""]
@@ -48,7 +49,7 @@ enum ExportCommand {
 
   static func run(_ arguments: ParsedArguments, _ context: inout CommandContext) async throws -> ExitCode {
     guard let name = arguments.positionals.first else {
-      throw UsageError("name the app to export for: splitbill export ihatemoney|cospend|spliit-csv BOOKS -o FILE")
+      throw UsageError("name the app to export for: splitbill export \(apps) BOOKS -o FILE")
     }
     guard let target = ExportTarget(rawValue: name.lowercased()) else {
       let names = ExportTarget.allCases.map(\.rawValue)
@@ -73,13 +74,13 @@ enum ExportCommand {
     }
     let currency = try ImportCommand.currency(arguments)
     let today = try ReportCommand.date(arguments, "--today") ?? ReportCommand.localToday()
-    let readOptions = try InputOptions.readOptions(arguments)
-    let options = ExportOptions(target: target, date: today, currency: currency)
-    let paths = arguments.positionals
-    let outcome = try await DedicatedThread.run(&context) { _ in
-      try ReportCommand.commandFailure { () throws(ReportFailure) in
-        try Exporter.run(paths, options, readOptions: readOptions)
-      }
+    let options = ExportOptions(
+      target: target, date: today, currency: currency, reading: try InputOptions.readOptions(arguments))
+    let outcome: ExportOutcome
+    do {
+      outcome = try await Exporter.run(arguments.positionals, options)
+    } catch {
+      throw ReportCommand.commandFailure(error)
     }
     ReportCommand.show(outcome.problems, &context)
     guard case .exported = outcome.status, let bytes = outcome.bytes else {
@@ -92,7 +93,11 @@ enum ExportCommand {
     }
     let quiet = arguments.flag("--quiet")
     if !quiet {
-      for remark in outcome.remarks { context.message("note: " + TerminalText.sanitize(remark.message)) }
+      for remark in outcome.remarks {
+        // The engine names no flag: the command line says which one exports another currency.
+        let how = remark.code == .otherCurrency ? " (--currency CODE)" : ""
+        context.message("note: " + TerminalText.sanitize(remark.message) + how)
+      }
     }
     if output == "-" {
       context.stdout.write(bytes: bytes)

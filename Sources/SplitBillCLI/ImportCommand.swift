@@ -19,8 +19,9 @@ enum ImportCommand {
     summary:
       "turn a Splitwise, Spliit, IHateMoney or Cospend export, or a bank's CSV by rules, into a splitbill YAML file",
     usage:
-      "splitbill import splitwise|spliit|ihatemoney|cospend|csv FILE [-o OUT] [--skip-invalid] [--currency CODE] "
-      + "[--spliit-rule RULE] [--settlements FILE] [--rules FILE] [--today DATE]",
+      "splitbill import \(ImportSource.allCases.map(\.rawValue).joined(separator: "|")) FILE [-o OUT] [--skip-invalid] "
+      + "[--currency CODE]"
+      + " [--spliit-rule RULE] [--settlements FILE] [--rules FILE] [--today DATE]",
     options: [
       .value(
         "--output", short: "-o", "OUT", "Write the YAML to OUT (atomically) instead of standard output.", files: [""]),

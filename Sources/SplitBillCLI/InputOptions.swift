@@ -42,29 +42,32 @@ enum InputOptions {
 
   /// The failure of a directory named as an input that holds no bill file.
   static func noBillFiles(in directory: String) -> CommandFailure {
-    CommandFailure(message: ReportRun.noBillFilesMessage(in: directory), code: .noInput)
+    CommandFailure(message: ReportRun.noBillFilesMessage(in: directory).commandLine, code: .noInput)
   }
 
   /// The failure of inputs that held no bill at all.
   static func noBills(_ arguments: ParsedArguments, writes: Bool) -> CommandFailure {
-    CommandFailure(message: ReportRun.noBillsMessage(arguments.positionals, writes: writes), code: .noInput)
+    CommandFailure(message: ReportRun.noBillsMessage(arguments.positionals, writes: writes).commandLine, code: .noInput)
   }
 
   /// The reading options the arguments give; every mistake names its option.
-  static func readOptions(_ arguments: ParsedArguments) throws(UsageError) -> ReadOptions {
+  static func readOptions(_ arguments: ParsedArguments) throws(UsageError) -> ReadingOptions {
     let decimalComma = arguments.flag("--decimal-comma")
-    var defaults = InputDefaults()
-    defaults.currency = try arguments.parse("--currency") { text throws(MoneyError) in try Currency(code: text) }
-    defaults.tip = try arguments.parse("--default-tip") { text in
+    var options = ReadingOptions(decimalComma: decimalComma, allowEmpty: arguments.flag("--allow-empty"))
+    options.currency = try arguments.parse("--currency") { text throws(MoneyError) in try Currency(code: text) }
+    options.defaultTip = try arguments.parse("--default-tip") { text -> ReadingOptions.DefaultTip in
       do throws(PercentError) {
-        return try TipText.parsing(text, decimalComma: decimalComma)
+        switch try TipText.parsing(text, decimalComma: decimalComma) {
+        case .percent(let percent): return .percent(percent)
+        case .advisor: return .advisor
+        }
       } catch {
         throw UsageError(error.message(field: "tip") + " (or 'ai')")
       }
     }
-    defaults.leftover = try arguments.choice("--leftover", LeftoverPolicy.self)
-    defaults.rounding = try arguments.choice("--rounding", RoundingMode.self)
-    let delimiter = try arguments.parse("--delimiter") { text -> UInt8 in
+    options.leftover = try arguments.choice("--leftover", LeftoverPolicy.self)
+    options.rounding = try arguments.choice("--rounding", RoundingMode.self)
+    options.delimiter = try arguments.parse("--delimiter") { text -> UInt8 in
       switch text {
       case ",", "comma": return 0x2C
       case ";", "semicolon": return 0x3B
@@ -74,7 +77,7 @@ enum InputOptions {
       }
     }
     // The names `calc --people` and a diners cell read (the diner-list grammar), without weights.
-    let people = try arguments.parse("--people") { text throws(UsageError) -> [String] in
+    options.people = try arguments.parse("--people") { text throws(UsageError) -> [String] in
       let diners: [Diner]
       do throws(DinerList.Problem) {
         diners = try DinerList.diners(in: text, decimalComma: decimalComma)
@@ -100,15 +103,10 @@ enum InputOptions {
       }
       return found
     }
-    var options = ReadOptions(
-      defaults: defaults, delimiter: delimiter, decimalComma: decimalComma,
-      inputFormat: try arguments.choice("--input-format", InputFormat.self), people: people)
+    options.format = try arguments.choice("--input-format", ReadingOptions.Format.self)
     options.instanceLimit = try arguments.wholeNumber(
-      "--max-instances", default: ReadOptions.defaultInstanceLimit, range: 1...100_000_000)
-    if let wholeUnits {
-      options.wholeUnits = wholeUnits
-      options.defaults.currency = options.defaults.currency.map(options.kept)
-    }
+      "--max-instances", default: ReadingOptions.defaultInstanceLimit, range: 1...100_000_000)
+    if let wholeUnits { options.wholeUnits = wholeUnits }
     return options
   }
 }

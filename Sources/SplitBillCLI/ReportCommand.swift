@@ -134,20 +134,15 @@ enum ReportCommand {
     options.recordSettlementsTo = arguments.value("--record-settlements")
     options.replaceRecordedSettlements = arguments.flag("--force")
     options.color = context.colorsStdout
-    options.reading.allowEmpty = arguments.flag("--allow-empty")
-    let readOptions = try InputOptions.readOptions(arguments)
+    options.reading = try InputOptions.readOptions(arguments)
     let network = try AdvisorOptions.network(arguments, environment: context.environment)
-    var run = try commandFailure { () throws(ReportFailure) in
-      try Reporter.prepare(arguments.positionals, options, readOptions: readOptions)
-    }
+    var run = try commandFailure { () throws(ReportFailure) in try Reporter.prepare(arguments.positionals, options) }
 
     // A network advisor answers many bills per request: the bills are read (once) and held, and
     // those that want advice are asked about together.
     var answers: [String: TipAdvice] = [:]
     if let network {
-      var reading = run
-      let requests = try await DedicatedThread.run(&context) { _ in reading.adviceRequests() }
-      run = reading
+      let requests = await run.adviceRequests()
       answers = await AdvisorOptions.advise(requests, network: network, context: &context)
       let fellBack = requests.filter { answers[$0.billID]?.fallback ?? true }
       if network.requireAI, let first = fellBack.first {
@@ -164,33 +159,30 @@ enum ReportCommand {
             + "\(network.provider.name) and used the offline advisor (\(first.billID): \(reason))")
       }
     }
-    // Reading, splitting and writing block their thread (the reading pipeline): not one of the
-    // cooperative pool's (DedicatedThread).
-    let prepared = run
-    let advice = answers
-    let quiet = arguments.flag("--quiet")
-    return try await DedicatedThread.run(&context) { context in
-      let outcome: ReportOutcome
-      do throws(ReportFailure) {
-        outcome = try prepared.write(advice: advice)
-      } catch {
-        if let problems = error.problems { show(problems, &context) }
-        throw commandFailure(error)
-      }
-      show(outcome.problems, &context)
-      outcome.text?.spool.copy(to: &context.stdout)
-      if !quiet { for path in outcome.written { context.message("wrote \(path)") } }
-      return outcome.invalid == 0 && !outcome.settlementsNotRecorded ? .success : .invalidBills
+    let outcome: ReportOutcome
+    do throws(ReportFailure) {
+      outcome = try await run.write(advice: answers)
+    } catch {
+      if let problems = error.problems { show(problems, &context) }
+      throw commandFailure(error)
     }
+    show(outcome.problems, &context)
+    do throws(ReportText.Unreadable) {
+      try outcome.text?.forEachPiece { context.stdout.write(bytes: $0) }
+    } catch {
+      context.stdout.recordFailure(error.errorNumber, in: error.place)
+    }
+    if !arguments.flag("--quiet") { for path in outcome.written { context.message("wrote \(path)") } }
+    return outcome.invalid == 0 && !outcome.settlementsNotRecorded ? .success : .invalidBills
   }
 
   /// The command line's failure for the engine's.
   static func commandFailure(_ failure: ReportFailure) -> any Error {
     switch failure.kind {
-    case .usage: UsageError(failure.message)
-    case .noInput: CommandFailure(message: failure.message, code: .noInput)
-    case .cannotCreate: CommandFailure(message: failure.message, code: .cannotCreate)
-    case .internalError: CommandFailure(message: failure.message, code: .internalError)
+    case .usage: UsageError(failure.text.commandLine)
+    case .noInput: CommandFailure(message: failure.text.commandLine, code: .noInput)
+    case .cannotCreate: CommandFailure(message: failure.text.commandLine, code: .cannotCreate)
+    case .internalError: CommandFailure(message: failure.text.commandLine, code: .internalError)
     }
   }
 
@@ -231,19 +223,7 @@ enum ReportCommand {
 
   /// Prints the problems like a compiler's diagnostics, with their source lines, on stderr.
   static func show(_ problems: ReportProblems, _ context: inout CommandContext) {
-    let diagnostics = problems.diagnostics
-    if !diagnostics.isEmpty || !problems.omittedWarnings.isEmpty || !problems.omittedErrors.isEmpty {
-      let lines = SourceLines.fetch(diagnostics.compactMap(\.location), standardInput: problems.standardInput)
-      for diagnostic in diagnostics {
-        context.stderr.write(DiagnosticFormatter.text(diagnostic, lines: lines, color: context.colorsStderr))
-      }
-      for (code, count) in problems.omittedErrors {
-        context.stderr.write(DiagnosticFormatter.omitted(count, code: code, severity: .error))
-      }
-      for (code, count) in problems.omittedWarnings {
-        context.stderr.write(DiagnosticFormatter.omitted(count, code: code))
-      }
-    }
+    context.stderr.write(problems.listing(color: context.colorsStderr))
     for message in problems.messages { context.message(message) }
   }
 

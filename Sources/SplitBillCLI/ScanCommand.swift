@@ -191,7 +191,7 @@ enum ScanCommand {
     let line = ProgressLine(enabled: showProgress)
     let outcome: ScanOutcome
     let vision = try Self.vision(arguments, environment: context.environment)
-    do {
+    do throws(ScanFailure) {
       let scanOptions = options
       if let vision {
         let traces = Locked<[String]>([])
@@ -202,14 +202,12 @@ enum ScanCommand {
           trace: { text in if verbose { traces.withLock { $0.append(redactor.redact(text)) } } })
         for text in traces.withLock({ $0 }) { context.message("scan: " + text) }
       } else {
-        outcome = try await DedicatedThread.run(&context) { _ in
-          try Scanner.run(scanOptions) { done, total in
-            line.show(text: "scanning: \(done)/\(total) photos")
-          }
+        outcome = try await Scanner.run(scanOptions) { done, total in
+          line.show(text: "scanning: \(done)/\(total) photos")
         }
       }
-    } catch let failure as ScanFailure {
-      throw CommandFailure(message: failure.message, code: .unavailable)
+    } catch {
+      throw CommandFailure(message: error.message, code: .unavailable)
     }
     line.finish()
     if !quiet, let warning = cacheWarning(outcome.cacheFailures, cache: "receipt cache") { context.message(warning) }
@@ -253,9 +251,7 @@ enum ScanCommand {
     }
     defer { lock?.release() }
     if json {
-      var out = StringSink()
-      outcome.json.write(to: &out)
-      text = Array((out.text + "\n").utf8)
+      text = Array(outcome.jsonText().utf8)
     } else if let path = arguments.value("--append") {
       let original = FileManager.default.contents(atPath: path).map(Array.init) ?? []
       switch outcome.appended(to: original, path: path) {

@@ -272,7 +272,9 @@ enum FuzzHarness {
       options.defaults.currency = try? Currency(code: "EUR")
       options.instanceLimit = 2_000
       let outcome = Adder.add(
-        NewRecord(kind: payment ? .payment : .bill, values: values), to: path, readOptions: options, today: today)
+        NewRecord(kind: payment ? .payment : .bill, values: values), to: path,
+        options: ReadingOptions(currency: options.defaults.currency, instanceLimit: options.instanceLimit), today: today
+      )
       let after = FileManager.default.contents(atPath: path).map { [UInt8]($0) } ?? []
       guard outcome.status == .added else {
         precondition(after == Array(contents.utf8), "\(outcome.status): \(name) changed")

@@ -1,4 +1,5 @@
 import Foundation
+import SplitBill
 import Testing
 
 @testable import SplitBillCLI
@@ -44,6 +45,43 @@ struct ConventionTests {
     let outcome = await runCLI(arguments)
     #expect(outcome.code == 64)
     #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+  }
+
+  /// The engine's messages name options as a program sees them (`tipAmount`); the command line
+  /// words them as its flags, placeholders and all.
+  @Test(arguments: [
+    (
+      ["calc", "84.50", "--tip", "10", "--split", "2", "--people", "Ana,Ben"],
+      "give either --split N or --people NAMES, not both"
+    ),
+    (
+      ["calc", "84.50", "--tip", "10", "--discount", "5"],
+      "--discount is for itemized bills: add their lines with --item NAME=PRICE"
+    ),
+    (["calc", "--split", "2"], "missing the bill AMOUNT, for example: splitbill calc 84.50 --tip 18 --split 3"),
+    (
+      ["calc", "84.50", "--split", "2"], "no tip given: add --tip PERCENT (for example --tip 15) or --tip-amount AMOUNT"
+    ),
+    (["report", "samples/trip.yaml", "--settle-in", "EUR", "--cash-rounding", "0.07x"], "--cash-rounding '0.07x'"),
+    (
+      ["report", "samples/trip.yaml", "--format", "json", "-o", "samples/trip.yaml"],
+      "-o samples/trip.yaml is the input samples/trip.yaml"
+    ),
+  ])
+  func theEngineIsWordedInFlags(arguments: [String], message: String) async {
+    let outcome = await runCLI(arguments)
+    #expect(outcome.code == 64)
+    #expect(outcome.stderr.contains(message), "\(outcome.stderr)")
+  }
+
+  /// Every option the engine names is worded as a flag some command takes (or `calc`'s operand).
+  @Test func everyEngineOptionIsAFlag() {
+    let flags = Set(
+      SplitBillCommandLine.commands.flatMap { $0.allOptions.flatMap { [$0.name, $0.short].compactMap(\.self) } })
+    for option in EngineOption.allCases where option != .amount {
+      #expect(flags.contains(option.flag), "\(option): \(option.flag)")
+    }
+    #expect(Set(EngineOption.allCases.map(\.flag)).count == EngineOption.allCases.count)
   }
 
   @Test func aFilteredTextReportNamesItsPeriodFirst() async {

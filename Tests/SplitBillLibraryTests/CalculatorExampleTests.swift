@@ -30,7 +30,7 @@ import Testing
     #expect {
       _ = try Calculator.split(request)
     } throws: { error in
-      (error as? CalcFailure)?.message == "--tip: 'ai' tips are for bill files; give a percentage such as 15"
+      (error as? CalcFailure)?.message == "tip: 'ai' tips are for bill files; give a percentage such as 15"
     }
   }
 
@@ -65,7 +65,12 @@ import Testing
     let currency = failure { $0.currency = "US" }
     #expect(currency?.field == .currency)
     #expect(currency?.reason == "unknown currency 'US': expected an ISO 4217 code such as EUR, USD or JPY")
-    #expect(currency?.message == "--currency: " + (currency?.reason ?? ""))
+    #expect(currency?.message == "currency: " + (currency?.reason ?? ""))
+    // Worded for the command line, the option is its flag.
+    #expect(currency?.text.worded { "--\($0.rawValue)" } == "--currency: " + (currency?.reason ?? ""))
+    let both = failure { $0.people = "Ana,Ben" }
+    #expect(both?.message == "give either split or people, not both")
+    #expect(both?.text.worded { "-\($0.rawValue)" } == "give either -split N or -people NAMES, not both")
     #expect(failure { $0.amount = "12.345" }?.field == .amount)
     #expect(failure { $0.amount = nil }?.field == .amount)
     let tip = failure { $0.tip = "101" }

@@ -5,12 +5,12 @@ import Testing
 /// The report examples of docs/library.md, compiled against `import SplitBill` alone.
 @Suite struct ReporterExampleTests {
   /// A directory of its own with `bills.yaml` holding `text`, removed after `body`.
-  private func withBills<T>(_ text: String, _ body: (String) throws -> T) throws -> T {
+  private func withBills<T>(_ text: String, _ body: (String) async throws -> T) async throws -> T {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reporter-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     try text.write(to: directory.appendingPathComponent("bills.yaml"), atomically: true, encoding: .utf8)
-    return try body(directory.path)
+    return try await body(directory.path)
   }
 
   private let today = CalendarDate(daysSinceEpoch: 20_789)  // 2026-12-02
@@ -26,20 +26,21 @@ import Testing
 
   /// A JSON report returned, a Markdown report written to a file: each split to the cent, the
   /// tip: ai bill advised by the program, the settlements typed.
-  @Test func aProgramWritesReports() throws {
-    try withBills(bills) { directory in
+  /// On the cooperative pool (an `async` test), awaited: the reading runs on a thread of its own.
+  @Test func aProgramWritesReports() async throws {
+    try await withBills(bills) { directory in
       let markdown = directory + "/report.md"
       var options = ReportOptions(
         outputs: [ReportOutput(.json, to: .returned), ReportOutput(.markdown, to: .file(markdown))], today: today)
       options.reading.defaultTip = .percent(try Percent(parsing: "15"))
       var run = try Reporter.prepare([directory + "/bills.yaml"], options)
-      let requests = run.adviceRequests()
+      let requests = await run.adviceRequests()
       #expect(requests.map(\.billID) == ["taxi"])
       #expect(requests.first?.notes == "Quick and friendly")
       let advice = [
         "taxi": TipAdvice(percent: try Percent(parsing: "20"), reason: "friendly driver", advisor: "my-app")
       ]
-      let outcome = try run.write(advice: advice)
+      let outcome = try await run.write(advice: advice)
       #expect(outcome.bills == 2 && outcome.invalid == 0)
       #expect(outcome.written == [markdown])
       let json = try #require(outcome.text?.string)
@@ -58,6 +59,7 @@ import Testing
   }
 
   /// Bad bills are problems of the outcome, not thrown; a repeated id names the first.
+  /// Called from synchronous code, the same names block.
   @Test func invalidBillsAreProblems() throws {
     let text = """
       version: 1
@@ -66,14 +68,40 @@ import Testing
         - {id: a, amount: 12.00, currency: EUR, tip: 0, diners: 2}
         - {id: b, amount: 1.234, currency: EUR, tip: 0, diners: 2}
       """
-    try withBills(text) { directory in
-      let run = try Reporter.prepare([directory + "/bills.yaml"], ReportOptions(today: today))
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reporter-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    try text.write(to: directory.appendingPathComponent("bills.yaml"), atomically: true, encoding: .utf8)
+    do {
+      let run = try Reporter.prepare([directory.path + "/bills.yaml"], ReportOptions(today: today))
       let outcome = try run.write()
       #expect(outcome.bills == 1 && outcome.invalid == 2)
       let codes = outcome.problems.problems.map(\.code)
       #expect(codes.contains("id.duplicate") && codes.contains("amount.decimals"))
       let repeated = try #require(outcome.problems.problems.first { $0.code == "id.duplicate" })
       #expect(repeated.line == 4 && repeated.message.contains("bills.yaml:3"))
+      // As `report` lists them: the source line under each, a caret under its column.
+      let listing = outcome.problems.listing()
+      #expect(listing.contains("bills.yaml:5:21: error: amount"))
+      #expect(listing.contains("- {id: b, amount: 1.234"))
+      #expect(listing.contains("^"))
+    }
+  }
+
+  /// A failure's message names options as a program sees them; the same text worded otherwise
+  /// names them as the caller chooses (the command line, its flags).
+  @Test func aFailureNamesTheOptionsAsTheProgramSeesThem() throws {
+    var options = ReportOptions(today: today)
+    options.rateFiles = ["rates.csv"]
+    do {
+      _ = try Reporter.prepare(["bills.yaml"], options)
+      Issue.record("rates without a currency to settle in were accepted")
+    } catch {
+      #expect(error.kind == .usage)
+      #expect(error.message == "rateFiles is for settleIn: give the currency to settle in")
+      let worded = error.text.worded { option in option == .rateFiles ? "RATES" : "SETTLE-IN" }
+      #expect(worded == "RATES is for SETTLE-IN CODE: give the currency to settle in")
+      #expect(!error.message.contains("--"))
     }
   }
 

@@ -10,9 +10,9 @@ import Testing
       || FileManager.default.fileExists(atPath: "/usr/share/tesseract-ocr/5/tessdata/eng.traineddata"),
     "needs scan's libraries (apt-get install libtesseract5 liblept5 libheif1 tesseract-ocr-eng)"))
 struct ScannerExampleTests {
-  @Test func aProgramReadsReceiptPhotos() throws {
+  @Test func aProgramReadsReceiptPhotos() async throws {
     let samples = String(#filePath.dropLast("Tests/SplitBillLibraryTests/ScannerExampleTests.swift".count))
-    let outcome = try Scanner.run(
+    let outcome = try await Scanner.run(
       ScanOptions(paths: [samples + "samples/receipts"], currency: try Currency(code: "USD"), diners: ["Ana", "Ben"]))
     #expect(outcome.photos.count == 3)
     #expect(outcome.verified == 2 && outcome.needsReview == 1 && outcome.unreadable == 0)
