@@ -5,7 +5,7 @@ public enum EngineOption: String, Sendable, Hashable, CaseIterable {
   case amount, currency, tip, tipAmount, split, people, decimalComma, items
   case discount, discountItems, service, tax, taxIncluded, tipOn, receiptTotal
   // The report and the balances (`ReportOptions`).
-  case rateFiles, settleIn, cashRounding, booksOf, journalLayout, recordSettlementsTo, allowEmpty
+  case rateFiles, settleIn, cashRounding, booksOf, journalLayout, recordSettlementsTo, allowEmpty, plan, keepOut
   // What the report writes (`ReportOptions.outputs`).
   case outputs
 }

@@ -51,6 +51,10 @@ public struct ReportOptions: Sendable {
   public var maxRateAge: Int
   /// Pay settlements in multiples of this amount (`0.05`), in every currency settled.
   public var cashRounding: String?
+  /// Which transfers settle each currency: the fewest (the default), pairwise, or named people
+  /// kept pairwise. The pairwise plans settle each currency on its own: not with ``settleIn`` or
+  /// a cash rounding.
+  public var plan: SettlementPlan = .fewest
   /// A time written into the report (`2026-12-02T16:00:00Z`); without it equal inputs give equal bytes.
   public var stamp: String?
   /// Also write the settlements as payments (YAML) to this file, dated the period's last day
@@ -265,6 +269,15 @@ public struct ReportRun: @unchecked Sendable {
         "the people layout (\(.journalLayout)) is the group journal's; \(.booksOf) writes one person's own books: leave out one"
       )
     }
+    if options.plan != .fewest, options.settleIn != nil {
+      throw ReportFailure(
+        .usage,
+        "the \(options.plan.name) plan (\(.plan)) settles each currency on its own; \(.settleIn) settles in one: leave out one"
+      )
+    }
+    if case .keepingOut(let names) = options.plan, names.isEmpty {
+      throw ReportFailure(.usage, "\(.keepOut) names nobody: give the people to keep out of the middle")
+    }
     self.categoryAccounts = try Self.categoryAccounts(options.categoryAccounts)
     settling = try Settling(
       currency: options.settleIn.map(readOptions.kept), rateFiles: options.rateFiles, maxRateAge: options.maxRateAge,
@@ -372,7 +385,8 @@ public struct ReportRun: @unchecked Sendable {
     let settled: Settling.Settled
     do {
       try pass.ledger.reconcile()
-      settled = try settling.settle(pass.ledger, pass.conversion, cashRules: stream.cashRules, readOptions: readOptions)
+      settled = try settling.settle(
+        pass.ledger, pass.conversion, cashRules: stream.cashRules, readOptions: readOptions, plan: options.plan)
     } catch var failure as ReportFailure {
       pass.abort()
       failure.problems = problems
@@ -506,7 +520,9 @@ public struct ReportRun: @unchecked Sendable {
       pass.writers.append(collector)
     }
     // The HTML report draws each person's balance week by week.
-    pass.ledger = ReportLedger(tracksWeeks: options.outputs.contains { $0.format == .html })
+    // The pairwise plans need what passed between each two people.
+    pass.ledger = ReportLedger(
+      tracksWeeks: options.outputs.contains { $0.format == .html }, tracksPairs: options.plan != .fewest)
     let journal = JournalOptions(
       withSettlements: options.journalSettlements, booksOf: options.booksOf, declarations: options.declarations,
       periodStart: options.period?.since, categoryAccounts: categoryAccounts, layout: options.journalLayout)

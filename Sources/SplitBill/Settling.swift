@@ -2,6 +2,7 @@ import SplitBillCore
 import SplitBillInput
 import SplitBillModel
 import SplitBillRates
+import SplitBillText
 
 /// `report`'s one-currency settings: the currency to settle in, the rate tables, cash rounding.
 package struct Settling: Sendable {
@@ -107,8 +108,22 @@ package struct Settling: Sendable {
   /// one per currency. Either is then cash-rounded where a rule applies (`--cash-rounding` for every
   /// currency settled, else the files' `cash_rounding:` for theirs). Every identity is checked.
   package func settle(
-    _ ledger: ReportLedger, _ conversion: ConversionLedger?, cashRules: [CashRule], readOptions: ReadOptions
+    _ ledger: ReportLedger, _ conversion: ConversionLedger?, cashRules: [CashRule], readOptions: ReadOptions,
+    plan given: SettlementPlan = .fewest
   ) throws -> Settled {
+    // Names as the books hold them (NFC), however they were typed.
+    var plan = given
+    if case .keepingOut(let names) = given {
+      plan = .keepingOut(Set(names.map(PersonName.normalized)))
+    }
+    if case .keepingOut(let names) = plan {
+      let known = Set(ledger.personTotals.map(\.person))
+      if let stranger = names.sorted().first(where: { !known.contains($0) }) {
+        let guess = Spelling.suggestion(for: stranger, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+        throw ReportFailure(
+          .usage, "\(.keepOut) '\(EchoedText.quote(stranger))' is in none of the books read\(guess)")
+      }
+    }
     let policy = readOptions.defaults.leftover ?? .balanced
     var absorbedUnits: [String: Int] = [:]
     for person in ledger.personTotals { absorbedUnits[person.person, default: 0] += person.absorbed }
@@ -123,7 +138,24 @@ package struct Settling: Sendable {
       return rules[currency]
     }
     func settled(_ balances: [String: Int64], in currency: Currency) throws -> (Settlement, CashSettlement?) {
-      guard let step = try increment(for: currency) else { return (Settlement.settle(balances, in: currency), nil) }
+      guard let step = try increment(for: currency) else {
+        let settlement = Settlement.settle(
+          balances, debts: ledger.pairwiseDebts(in: currency), plan: plan, in: currency)
+        // Every plan brings every balance to zero; one that does not is a bug, and nothing is written.
+        guard settlement.applied(to: balances).values.allSatisfy({ $0 == 0 }) else {
+          throw ReportFailure(
+            .internalError,
+            "internal error: the \(plan.name) plan leaves \(currency.code) balances that are not zero; nothing was written"
+          )
+        }
+        return (settlement, nil)
+      }
+      guard plan == .fewest else {
+        throw ReportFailure(
+          .usage,
+          "the \(plan.name) plan (\(.plan)) pays exact amounts: a cash rounding of \(currency.code) (\(.cashRounding) or the file's cash_rounding:) works with the fewest-transfers plan only"
+        )
+      }
       let cash = CashSettlement.settle(balances, in: currency, increment: step, policy: policy, absorbed: absorbed)
       try cash.check(balances)
       return (cash.settlement, cash)

@@ -11,7 +11,7 @@ import SplitBillText
 enum BalanceCommand {
   /// The report's options `balance` takes too: the period, settling in one currency.
   static let reportOptions = ["--since", "--until", "--week", "--last-week", "--today"]
-  static let settlingOptions = ["--settle-in", "--rates", "--max-rate-age", "--cash-rounding"]
+  static let settlingOptions = ["--plan", "--keep-out", "--settle-in", "--rates", "--max-rate-age", "--cash-rounding"]
 
   static let command = Command(
     name: "balance",

@@ -29,6 +29,8 @@ extension EngineOption {
     case .recordSettlementsTo: "--record-settlements"
     case .allowEmpty: "--allow-empty"
     case .outputs: "-o"
+    case .plan: "--plan"
+    case .keepOut: "--keep-out"
     }
   }
 }

@@ -45,6 +45,15 @@ enum ReportCommand {
         files: ["yaml"]),
       .flag("--force", "With --record-settlements: replace FILE if it exists."),
       .value(
+        "--plan", "PLAN",
+        "Which transfers settle up: fewest (default; money may go between people who shared no bill) or pairwise (each pair settles what passed between them).",
+        choices: ["fewest", "pairwise"]
+      ).under("Settling up"),
+      .value(
+        "--keep-out", "NAMES",
+        "Keep these people (comma-separated) out of the middle: they settle pairwise, only with those they shared bills with; the others with the fewest transfers."
+      ).under("Settling up"),
+      .value(
         "--settle-in", "CODE",
         "Convert every balance into CODE at each bill's rate and settle once, in CODE (see --rates)."
       ).under("One currency"),
@@ -219,7 +228,27 @@ enum ReportCommand {
       throw UsageError("--max-rate-age is for --settle-in CODE: give the currency to settle in")
     }
     options.cashRounding = arguments.value("--cash-rounding")
+    let plan = try arguments.choice("--plan", PlanName.self)
+    if let text = arguments.value("--keep-out") {
+      guard plan != .pairwise else {
+        throw UsageError(
+          "--keep-out is a plan of its own (the others settle with the fewest transfers): leave out --plan pairwise")
+      }
+      let names = text.split(separator: ",", omittingEmptySubsequences: false).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+      guard !names.isEmpty, names.allSatisfy({ !$0.isEmpty }) else {
+        throw UsageError(
+          "--keep-out '\(text)' has an empty name: expected names separated by commas, such as 'Ana, Ben'")
+      }
+      options.plan = .keepingOut(Set(names))
+    } else if plan == .pairwise {
+      options.plan = .pairwise
+    }
   }
+
+  /// `--plan`'s values.
+  enum PlanName: String, CaseIterable { case fewest, pairwise }
 
   /// Prints the problems like a compiler's diagnostics, with their source lines, on stderr.
   static func show(_ problems: ReportProblems, _ context: inout CommandContext) {

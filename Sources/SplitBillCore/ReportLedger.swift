@@ -159,6 +159,44 @@ public struct ReportLedger: Sendable {
     var dayRows: [[Int64]] = []
     var firstDay = 0
     var daysDropped = false
+    /// With pairs tracked (``ReportLedger/init(tracksWeeks:tracksPairs:)``): what passed between
+    /// each two people, keyed by their positions (the lower in the high 32 bits): the units the
+    /// lower owes the higher, negative when the higher owes the lower.
+    var pairs: [UInt64: Int64] = [:]
+    /// Whether ``pairs`` is kept.
+    var tracksPairs = false
+
+    /// Books that `debtor` owes `creditor` `units` more (positions; nothing between one person).
+    mutating func owe(_ debtor: Int, _ creditor: Int, _ units: Int64, _ overflowed: inout Bool) {
+      guard debtor != creditor, tracksPairs else { return }
+      let (low, high, signed) = debtor < creditor ? (debtor, creditor, units) : (creditor, debtor, 0 &- units)
+      ReportLedger.add(&pairs[UInt64(low) << 32 | UInt64(high), default: 0], signed, &overflowed)
+    }
+
+    /// Books who owes whom for a paid bill: its payers' parts matched with its shares in order
+    /// (north-west corner), each share owed to the payer whose part covers it.
+    mutating func owePairs(_ split: BillSplit, _ overflowed: inout Bool) {
+      guard tracksPairs else { return }
+      var parts: [(position: Int, units: Int64)] = []
+      split.forEachPayer { payer, amount in parts.append((position(of: payer), amount.minorUnits)) }
+      var part = 0
+      var left = parts.first?.units ?? 0
+      for share in split.shares {
+        let sharer = position(of: share.person)
+        var owed = share.amount.minorUnits
+        while owed > 0, part < parts.count {
+          let covered = min(owed, left)
+          owe(sharer, parts[part].position, covered, &overflowed)
+          owed -= covered
+          left -= covered
+          if left == 0 {
+            part += 1
+            left = part < parts.count ? parts[part].units : 0
+          }
+        }
+      }
+    }
+
     /// The day row of the record being added (``dayRow(_:)``), or ``untracked``.
     var currentDayRow = Self.untracked
 
@@ -240,6 +278,7 @@ public struct ReportLedger: Sendable {
       ReportLedger.add(&people[to].received, units, &overflowed)
       ReportLedger.add(&people[to].balance, -units, &overflowed)
       addWeekly(-units, row: row, position: to)
+      owe(to, from, units, &overflowed)
     }
 
     /// Carries a bill from before the period into the opening balances: only who owes whom.
@@ -253,6 +292,7 @@ public struct ReportLedger: Sendable {
       split.forEachPayer { payer, amount in
         ReportLedger.add(&people[position(of: payer)].opening, amount.minorUnits, &overflowed)
       }
+      owePairs(split, &overflowed)
     }
 
     /// Carries a payment from before the period into the opening balances.
@@ -260,6 +300,7 @@ public struct ReportLedger: Sendable {
       totals.carried += 1
       ReportLedger.add(&people[position(of: payment.from)].opening, payment.amount.minorUnits, &overflowed)
       ReportLedger.add(&people[position(of: payment.to)].opening, -payment.amount.minorUnits, &overflowed)
+      owe(position(of: payment.to), position(of: payment.from), payment.amount.minorUnits, &overflowed)
     }
 
     /// Adds one split bill in this book's currency (its balance changes to week `row`, if
@@ -298,7 +339,7 @@ public struct ReportLedger: Sendable {
         addWeekly(amount.minorUnits, row: row, position: person)
         ReportLedger.add(&totals.paid, amount.minorUnits, &overflowed)
       }
-      if !paid { totals.unpaidBills += 1 }
+      if paid { owePairs(split, &overflowed) } else { totals.unpaidBills += 1 }
     }
   }
 
@@ -309,6 +350,8 @@ public struct ReportLedger: Sendable {
   private var overflowed = false
   /// Whether each person's balance is also kept week by week (``weeklyBalances``).
   public let tracksWeeks: Bool
+  /// Whether what passed between each two people is kept (``pairwiseDebts(in:)``).
+  public let tracksPairs: Bool
 
   private static func add(_ sum: inout Int64, _ value: Int64, _ overflowed: inout Bool) {
     let (result, overflow) = sum.addingReportingOverflow(value)
@@ -318,7 +361,12 @@ public struct ReportLedger: Sendable {
 
   /// An empty ledger; with `tracksWeeks`, one that also keeps each person's balance changes week
   /// by week (``weeklyBalances``), for records added with their date.
-  public init(tracksWeeks: Bool = false) { self.tracksWeeks = tracksWeeks }
+  /// With `tracksPairs`, one that also keeps what passed between each two people
+  /// (``pairwiseDebts(in:)``: a bill's shares owed to its payers, payments the other way).
+  public init(tracksWeeks: Bool = false, tracksPairs: Bool = false) {
+    self.tracksWeeks = tracksWeeks
+    self.tracksPairs = tracksPairs
+  }
 
   /// `sums[position] += units`, the array grown with zeros as needed.
   static func addGrowing(_ sums: inout [Int64], _ units: Int64, at position: Int) {
@@ -328,7 +376,9 @@ public struct ReportLedger: Sendable {
 
   private mutating func bookPosition(_ currency: Currency) -> Int {
     if let known = books.firstIndex(where: { $0.totals.currency == currency }) { return known }
-    books.append(Book(totals: CurrencyTotals(currency: currency)))
+    var book = Book(totals: CurrencyTotals(currency: currency))
+    book.tracksPairs = tracksPairs
+    books.append(book)
     return books.count - 1
   }
 
@@ -424,6 +474,23 @@ public struct ReportLedger: Sendable {
   /// Each person's closing balance in `currency` (empty for a currency the run did not meet).
   public func closingBalances(in currency: Currency) -> [String: Int64] {
     books.first { $0.totals.currency == currency }?.closingBalances ?? [:]
+  }
+
+  /// What each two people owe each other in `currency`, netted over every bill and payment (the
+  /// period's and those carried into it): one transfer a pair that does not come out even, by
+  /// payer then payee. Empty unless the ledger ``tracksPairs``. Each person's transfers add up
+  /// to their closing balance.
+  public func pairwiseDebts(in currency: Currency) -> [Transfer] {
+    guard let book = books.first(where: { $0.totals.currency == currency }) else { return [] }
+    var transfers: [Transfer] = []
+    for (key, units) in book.pairs where units != 0 {
+      let low = book.people[Int(key >> 32)].person
+      let high = book.people[Int(key & 0xFFFF_FFFF)].person
+      let (from, to) = units > 0 ? (low, high) : (high, low)
+      transfers.append(
+        Transfer(from: from, to: to, amount: Money(minorUnits: Int64(clamping: units.magnitude), currency: currency)))
+    }
+    return transfers.sorted { ($0.from, $0.to) < ($1.from, $1.to) }
   }
 
   /// The transfers that settle every currency's closing balances, by currency code.

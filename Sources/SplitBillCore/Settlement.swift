@@ -12,8 +12,36 @@ public struct Transfer: Hashable, Sendable {
 public enum SettlementMethod: String, Sendable, Hashable {
   /// The fewest transfers possible, by exact search over zero-sum groups (at most 12 people).
   case minimal
-  /// Largest creditor with largest debtor, repeatedly (more than 12 people).
-  case greedy
+  /// Debtors and creditors matched in name order (more than 12 people): stable, at most one
+  /// transfer fewer than there are people.
+  case ordered
+  /// Each pair settles only what passed between them (``SettlementPlan/pairwise``).
+  case pairwise
+  /// Named people settle pairwise, the others with the fewest transfers
+  /// (``SettlementPlan/keepingOut(_:)``).
+  case keepingOut = "keeping-out"
+}
+
+/// Which transfers settle the balances: every plan brings every balance to exactly zero.
+public enum SettlementPlan: Hashable, Sendable {
+  /// The fewest transfers (``Settlement/settle(_:in:)``): money may go between two people who
+  /// never shared a bill.
+  case fewest
+  /// Each pair settles only what passed between them: nobody pays someone they never shared a
+  /// bill or a payment with. More transfers, each checkable on its own.
+  case pairwise
+  /// The named people settle pairwise (only with those they shared bills with, never passing
+  /// money on); everyone else with the fewest transfers, after them.
+  case keepingOut(Set<String>)
+
+  /// The plan's name in reports: `fewest`, `pairwise`, `keep-out`.
+  public var name: String {
+    switch self {
+    case .fewest: "fewest"
+    case .pairwise: "pairwise"
+    case .keepingOut: "keep-out"
+    }
+  }
 }
 
 /// The transfers that bring every balance in one currency to exactly zero.
@@ -49,26 +77,51 @@ public struct Settlement: Hashable, Sendable {
   ///
   /// With at most ``exactLimit`` non-zero balances the result has the fewest transfers possible:
   /// `n − g`, where `g` is the largest number of groups the people split into whose balances each
-  /// add up to zero. Beyond that, a greedy match. Either way the result is deterministic: people
-  /// are considered in name order, so equal inputs always give equal transfers.
+  /// add up to zero, each group matched in name order (``inNameOrder(_:_:_:)``). Beyond that, the
+  /// match in name order over everyone. Either way the result is deterministic (equal inputs give
+  /// equal transfers) and stable: paying some of the transfers and settling again gives the rest.
   ///
   ///     Settlement.settle(["Ana": 500, "Ben": -300, "Chloé": -200], in: .usd).transfers
   ///     // Ben → Ana 3.00, Chloé → Ana 2.00
   ///
-  /// - Complexity: O(2^n · n) for the exact search, O(n log n) for the greedy match.
+  /// - Complexity: O(2^n · n) for the exact search, O(n log n) for the match in name order.
   public static func settle(_ balances: [String: Int64], in currency: Currency) -> Settlement {
     let people = balances.filter { $0.value != 0 }.sorted { $0.key < $1.key }
     let names = people.map(\.key)
     let amounts = people.map(\.value)
     guard people.count <= exactLimit else {
       return Settlement(
-        currency: currency, method: .greedy, transfers: sorted(greedy(names, amounts, currency)))
+        currency: currency, method: .ordered, transfers: sorted(inNameOrder(names, amounts, currency)))
     }
     var transfers: [Transfer] = []
     for group in zeroSumGroups(amounts) {
-      transfers += greedy(group.map { names[$0] }, group.map { amounts[$0] }, currency)
+      transfers += inNameOrder(group.map { names[$0] }, group.map { amounts[$0] }, currency)
     }
     return Settlement(currency: currency, method: .minimal, transfers: sorted(transfers))
+  }
+
+  /// Settles `balances` by `plan`. `debts` are what each two people owe each other
+  /// (``ReportLedger/pairwiseDebts(in:)``), used by the pairwise plans; each person's debts must
+  /// add up to their balance.
+  ///
+  /// A plan's transfers are stable: paying some of them (recorded as payments, the books read
+  /// again) leaves the others as they were. Pairwise plans are so by construction (a paid transfer
+  /// clears its pair, the others are untouched); the fewest-transfers plan is checked so on
+  /// randomized books by the tests.
+  public static func settle(
+    _ balances: [String: Int64], debts: [Transfer], plan: SettlementPlan, in currency: Currency
+  ) -> Settlement {
+    switch plan {
+    case .fewest:
+      return settle(balances, in: currency)
+    case .pairwise:
+      return Settlement(currency: currency, method: .pairwise, transfers: sorted(debts))
+    case .keepingOut(let names):
+      let own = debts.filter { names.contains($0.from) || names.contains($0.to) }
+      let rest = Settlement(currency: currency, method: .pairwise, transfers: own).applied(to: balances)
+      let others = settle(rest.filter { !names.contains($0.key) }, in: currency).transfers
+      return Settlement(currency: currency, method: .keepingOut, transfers: sorted(own + others))
+    }
   }
 
   /// Splits indices `0..<amounts.count` into the largest number of zero-sum groups.
@@ -117,65 +170,43 @@ public struct Settlement: Hashable, Sendable {
     return groups.map { $0.sorted() }
   }
 
-  /// Largest creditor with largest debtor until everyone is at zero; ties to the name that sorts
-  /// first. Each is taken from a heap (a transfer leaves one of the two at zero, the other goes
-  /// back): O(n log n), so a bill of 40,000 diners settles in milliseconds, not seconds.
-  static func greedy(_ names: [String], _ amounts: [Int64], _ currency: Currency) -> [Transfer] {
-    // Both heaps hold (amount owed or due, name), the larger first, ties to the smaller name.
-    func before(_ a: (Int64, String), _ b: (Int64, String)) -> Bool { a.0 != b.0 ? a.0 > b.0 : a.1 < b.1 }
-    var creditors = Heap(ordered: before)
-    var debtors = Heap(ordered: before)
-    for (name, amount) in zip(names, amounts) {
-      if amount > 0 { creditors.push((amount, name)) }
-      if amount < 0 { debtors.push((-amount, name)) }
-    }
+  /// Debtors and creditors each in name order, matched as two queues (the north-west corner):
+  /// the first debtor pays the first creditor what the smaller of the two is owed or owes, and
+  /// whoever is then at zero leaves the queue. At most one transfer fewer than there are people.
+  ///
+  /// Stable by construction: laid end to end in name order, the debts and the dues are two ways of
+  /// cutting one length into pieces, and each transfer is where a debtor's piece and a creditor's
+  /// overlap. Paying a transfer takes that overlap out of both pieces, which moves every later cut
+  /// of both ways by the same amount: every other overlap, every other transfer, stays as it was.
+  static func inNameOrder(_ names: [String], _ amounts: [Int64], _ currency: Currency) -> [Transfer] {
+    let people = zip(names, amounts).sorted { $0.0 < $1.0 }
+    let debtors = people.filter { $0.1 < 0 }.map { ($0.0, -$0.1) }
+    let creditors = people.filter { $0.1 > 0 }
     var transfers: [Transfer] = []
-    while let creditor = creditors.pop(), let debtor = debtors.pop() {
-      let amount = min(creditor.0, debtor.0)
-      transfers.append(Transfer(from: debtor.1, to: creditor.1, amount: Money(minorUnits: amount, currency: currency)))
-      if creditor.0 > amount { creditors.push((creditor.0 - amount, creditor.1)) }
-      if debtor.0 > amount { debtors.push((debtor.0 - amount, debtor.1)) }
+    var debtor = 0
+    var creditor = 0
+    var owes = debtors.first?.1 ?? 0
+    var due = creditors.first?.1 ?? 0
+    while debtor < debtors.count, creditor < creditors.count {
+      let amount = min(owes, due)
+      transfers.append(
+        Transfer(
+          from: debtors[debtor].0, to: creditors[creditor].0, amount: Money(minorUnits: amount, currency: currency)))
+      owes -= amount
+      due -= amount
+      if owes == 0 {
+        debtor += 1
+        owes = debtor < debtors.count ? debtors[debtor].1 : 0
+      }
+      if due == 0 {
+        creditor += 1
+        due = creditor < creditors.count ? creditors[creditor].1 : 0
+      }
     }
     return transfers
   }
 
   static func sorted(_ transfers: [Transfer]) -> [Transfer] {
     transfers.sorted { ($0.from, $0.to, $0.amount.minorUnits) < ($1.from, $1.to, $1.amount.minorUnits) }
-  }
-}
-
-/// A binary heap: `pop` gives the element `ordered` puts before every other.
-struct Heap<Element> {
-  private var elements: [Element] = []
-  private let ordered: (Element, Element) -> Bool
-
-  init(ordered: @escaping (Element, Element) -> Bool) { self.ordered = ordered }
-
-  mutating func push(_ element: Element) {
-    elements.append(element)
-    var child = elements.count - 1
-    while child > 0 {
-      let parent = (child - 1) / 2
-      guard ordered(elements[child], elements[parent]) else { break }
-      elements.swapAt(child, parent)
-      child = parent
-    }
-  }
-
-  mutating func pop() -> Element? {
-    guard !elements.isEmpty else { return nil }
-    elements.swapAt(0, elements.count - 1)
-    let first = elements.removeLast()
-    var parent = 0
-    while true {
-      let left = 2 * parent + 1
-      let right = left + 1
-      var chosen = parent
-      if left < elements.count && ordered(elements[left], elements[chosen]) { chosen = left }
-      if right < elements.count && ordered(elements[right], elements[chosen]) { chosen = right }
-      guard chosen != parent else { return first }
-      elements.swapAt(parent, chosen)
-      parent = chosen
-    }
   }
 }

@@ -154,9 +154,11 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     if let incomplete {
       out.append("<p class=\"bad\"><b>Incomplete:</b> \(Self.escape(incomplete)); settling now would be wrong.</p>")
     }
+    for paragraph in SettleUpWords.paragraphs(summary, escape: { HTMLReportWriter<StringSink>.escape($0) }) {
+      out.append("<p class=\"words\">\(paragraph.text)</p>")
+    }
     for settlement in summary.settlements {
-      let method =
-        settlement.method == .minimal ? "fewest transfers" : "greedy (more than \(Settlement.exactLimit) people)"
+      let method = SettleUpWords.method(settlement.method)
       out.append("<h3>\(settlement.currency.code) <small>\(method)</small></h3>")
       if settlement.transfers.isEmpty {
         out.append("<p>Nothing to settle.</p>")
@@ -269,6 +271,9 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
       out.append("</tbody></table>")
       if let note = summary.invalidNotListedNote { out.append("<p class=\"note\">…\(note).</p>") }
     }
+    out.append("<details class=\"terms\"><summary>Terms</summary><dl>")
+    for (term, meaning) in SettleUpWords.terms { out.append("<dt>\(term)</dt><dd>\(meaning).</dd>") }
+    out.append("</dl></details>")
     out.append("<h2>Bills</h2>")
     out.append("<p class=\"note\">Absorbed leftover units are <mark>marked</mark> next to the share.</p>")
     out.append(

@@ -106,6 +106,9 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     out += ["### Settle up", ""]
     let incomplete = summary.coverage.note()
     if let incomplete { out += ["> **Incomplete:** \(incomplete); settling now would be wrong.", ""] }
+    for paragraph in SettleUpWords.paragraphs(summary, escape: { MarkdownReportWriter<StringSink>.escape($0) }) {
+      out += [paragraph.text, ""]
+    }
     let transfers = summary.settlements.flatMap { settlement in settlement.transfers.map { (settlement, $0) } }
     if transfers.isEmpty {
       out.append("Nothing to settle: every balance is zero.")
@@ -119,7 +122,7 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
       out.append("")
       out.append(
         summary.settlements.map {
-          "\($0.currency.code): \($0.method == .minimal ? "fewest transfers" : "greedy") (\($0.transfers.count))"
+          "\($0.currency.code): \(SettleUpWords.method($0.method)) (\($0.transfers.count))"
         }
         .joined(separator: " · "))
     }
@@ -196,6 +199,9 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
       }
       if let note = summary.invalidNotListedNote { out += ["", "…" + note + "."] }
     }
+    out += ["", "<details><summary>Terms</summary>", ""]
+    out += SettleUpWords.terms.map { "- **\($0.term)**: \($0.meaning)." }
+    out += ["", "</details>"]
     out += [
       "", "<details><summary>\(plural(count, "bill")): shares, with absorbed leftover units in bold</summary>", "",
       "| Bill | Date | Description | Currency | Amount | Tip | Total | Paid by | Leftover | Shares |",

@@ -2,10 +2,12 @@
 @_spi(ByteWriters) import SplitBillCore
 import SplitBillText
 
-/// The terminal report: each bill with its shares (absorbed leftover units marked), then people,
-/// settlements, totals and invalid bills. Untrusted text is sanitized; colour only when asked.
+/// The terminal report: who pays whom in plain words first, then each bill with its shares
+/// (absorbed leftover units marked; spooled to a temporary file while bills stream by, so memory
+/// stays flat), then people, settlements, the terms explained, totals and invalid bills. Untrusted text is sanitized; colour only when asked.
 package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
   private var sink: Sink
+  private let bills = SpoolSink()
   private let color: Bool
   /// Bills' sources, their paths made safe once per file.
   private var shownSource = ShownSource(escape: TerminalText.sanitize)
@@ -31,7 +33,6 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
   private func paint(_ text: String, _ code: String) -> String { color ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
 
   package mutating func write(_ reported: ReportedBill) {
-    namePeriod()
     let bill = reported.bill
     let split = reported.split
     let currency = split.currency
@@ -83,7 +84,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     }
     room += split.shares.count * (nameWidth + weightWidth + amountWidth)
     let color = color
-    sink.append { bytes in
+    bills.append { bytes in
       bytes.append(atMost: room) { out in
         func money(_ units: Int64) { DecimalText.writeGrouped(units, scale: currency.exponent, to: &out) }
         if color { out.write("\u{1B}[1m") }
@@ -187,6 +188,17 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
 
   package mutating func finish(_ summary: ReportSummary) {
     namePeriod()
+    // Who pays whom, first: what the people who have to pay read.
+    let paragraphs = SettleUpWords.paragraphs(summary, escape: TerminalText.sanitize)
+    if !paragraphs.isEmpty {
+      var top = [paint("Who pays whom", "1")]
+      if let incomplete = summary.coverage.note() {
+        top.append("  " + paint("Incomplete", "1;31") + ": balances " + incomplete + "; settling now would be wrong")
+      }
+      top += paragraphs.map { "  " + $0.text }
+      sink.write(top.joined(separator: "\n") + "\n\n")
+    }
+    bills.copy(to: &sink)
     var lines: [String] = []
     if let period = summary.period { lines.append("Period: \(period)") }
     var counts = "\(plural(summary.billCount, "bill"))"
@@ -263,8 +275,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
     }
     if summary.settlements.isEmpty { lines.append("  no bills, nothing to settle") }
     for settlement in summary.settlements {
-      let method =
-        settlement.method == .minimal ? "fewest transfers" : "greedy: more than \(Settlement.exactLimit) people"
+      let method = SettleUpWords.method(settlement.method)
       lines.append("  \(settlement.currency.code) (\(method)):")
       if settlement.transfers.isEmpty { lines.append("    nothing to settle") }
       var table = TextTable(alignments: [.left, .left, .left, .right, .left])
@@ -283,6 +294,9 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
         if !rows.isEmpty { lines += residues.lines(indent: "      ") }
       }
     }
+
+    lines += ["", paint("Terms", "1")]
+    lines += SettleUpWords.terms.map { "  \($0.term): \($0.meaning)." }
 
     lines += ["", paint("Totals", "1")]
     var table = TextTable(alignments: [.left, .right, .right, .right, .right, .right, .right, .right])

@@ -74,13 +74,13 @@ import Testing
     }
   }
 
-  @Test func beyondTwelvePeopleIsGreedyAndStillSettles() {
+  @Test func beyondTwelvePeopleIsInNameOrderAndStillSettles() {
     var random = SeededGenerator(seed: 15)
     var amounts = (0..<19).map { _ in Int64.random(in: -50_000...50_000, using: &random) }
     amounts.append(-amounts.reduce(0, +))
     let balances = Dictionary(uniqueKeysWithValues: amounts.enumerated().map { ("P\($0.offset)", $0.element) })
     let settlement = Settlement.settle(balances, in: .usd)
-    #expect(settlement.method == .greedy)
+    #expect(settlement.method == .ordered)
     #expect(settlement.transfers.count <= 19)
     #expect(Self.apply(settlement, to: balances).values.allSatisfy { $0 == 0 })
   }
@@ -173,39 +173,29 @@ import Testing
     #expect(ledger.personTotals.map(\.balance) == [0, 0])
   }
 
-  /// The heap-based greedy match makes the transfers the plain one (largest creditor with largest
-  /// debtor, found by scanning everyone each time) makes, ties included.
-  @Test func greedyWithHeapsMatchesTheScan() {
+  /// The match in name order makes the transfers that the overlaps of the two ways of cutting one
+  /// length make (debts laid end to end in name order, and dues), worked out here point by point.
+  @Test func theMatchInNameOrderIsWhereDebtsAndDuesOverlap() {
     var random = SplitMix64(seed: 16)
     let eur = Currency(unchecked: "EUR", exponent: 2)
     for round in 0..<400 {
-      let count = 2 + Int(random.next() % 40)
+      let count = 2 + Int(random.next() % 12)
       var amounts = (0..<count - 1).map { _ in Int64(random.next() % 7) * (round % 2 == 0 ? 100 : 37) - 300 }
       amounts.append(-amounts.reduce(0, +))
       let names = (0..<count).map { "P\(($0 * 7919) % 1000)-\($0)" }
-      #expect(Settlement.greedy(names, amounts, eur) == Self.scanningGreedy(names, amounts, eur))
-    }
-  }
-
-  /// The greedy match as it was first written: O(n²).
-  static func scanningGreedy(_ names: [String], _ amounts: [Int64], _ currency: Currency) -> [Transfer] {
-    var balances = Array(zip(names, amounts))
-    var transfers: [Transfer] = []
-    while true {
-      let creditor = balances.indices.filter { balances[$0].1 > 0 }.max { a, b in
-        balances[a].1 != balances[b].1 ? balances[a].1 < balances[b].1 : balances[a].0 > balances[b].0
+      let people = zip(names, amounts).sorted { $0.0 < $1.0 }
+      // Each unit of the length: whose debt and whose due it falls in.
+      let debtUnits = people.flatMap { $0.1 < 0 ? Array(repeating: $0.0, count: Int(-$0.1)) : [] }
+      let dueUnits = people.flatMap { $0.1 > 0 ? Array(repeating: $0.0, count: Int($0.1)) : [] }
+      var expected: [Transfer] = []
+      for (from, to) in zip(debtUnits, dueUnits) {
+        if let last = expected.last, last.from == from, last.to == to {
+          expected[expected.count - 1].amount = Money(minorUnits: last.amount.minorUnits + 1, currency: eur)
+        } else {
+          expected.append(Transfer(from: from, to: to, amount: Money(minorUnits: 1, currency: eur)))
+        }
       }
-      let debtor = balances.indices.filter { balances[$0].1 < 0 }.max { a, b in
-        balances[a].1 != balances[b].1 ? balances[a].1 > balances[b].1 : balances[a].0 > balances[b].0
-      }
-      guard let creditor, let debtor else { break }
-      let amount = min(balances[creditor].1, -balances[debtor].1)
-      transfers.append(
-        Transfer(
-          from: balances[debtor].0, to: balances[creditor].0, amount: Money(minorUnits: amount, currency: currency)))
-      balances[creditor].1 -= amount
-      balances[debtor].1 += amount
+      #expect(Settlement.inNameOrder(names, amounts, eur) == expected)
     }
-    return transfers
   }
 }
