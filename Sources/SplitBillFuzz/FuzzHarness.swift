@@ -54,7 +54,7 @@ enum FuzzHarness {
       var stream = BillStream(options: ReadOptions())
       stream.parsesCSVOnOwnThread = false
       var ledger = LeftoverLedger()
-      var books = ReportLedger()
+      var books = ReportLedger(tracksPairs: true)
       stream.read(stream.sources(for: [path])) { outcome in
         switch outcome {
         case .invalid: return
@@ -75,6 +75,7 @@ enum FuzzHarness {
       }
       do {
         try books.reconcile()
+        checkPlans(books)
       } catch {
         // Sums past 64 bits are reported as such; any other identity failing is a bug.
         precondition(error.identity == .sumsFit, "\(error)")
@@ -101,6 +102,32 @@ enum FuzzHarness {
     if let first = bytes.first, first >> 2 & 3 == 0 { checkAdd(bytes) }
     // A quarter (bits 0 and 1 clear): an export reads the books and each file it writes back.
     if let first = bytes.first, first & 3 == 0 { checkExports() }
+  }
+
+  /// Every settle-up plan on the books read: each brings every balance to zero, each person's
+  /// pairwise debts add up to their balance, and paying a plan's first transfer leaves the rest.
+  static func checkPlans(_ books: ReportLedger) {
+    for currency in books.currencyTotals.map(\.currency) {
+      let balances = books.closingBalances(in: currency)
+      let debts = books.pairwiseDebts(in: currency)
+      var fromDebts: [String: Int64] = [:]
+      for debt in debts {
+        fromDebts[debt.from, default: 0] -= debt.amount.minorUnits
+        fromDebts[debt.to, default: 0] += debt.amount.minorUnits
+      }
+      precondition(balances.filter { $0.value != 0 } == fromDebts.filter { $0.value != 0 }, "pairwise debts")
+      let kept = Set(balances.keys.sorted().prefix(1))
+      for plan in [SettlementPlan.fewest, .pairwise, .keepingOut(kept)] {
+        let settlement = Settlement.settle(balances, debts: debts, plan: plan, in: currency)
+        precondition(settlement.applied(to: balances).values.allSatisfy { $0 == 0 }, "\(plan) leaves a balance")
+        guard let first = settlement.transfers.first else { continue }
+        var paid = books
+        paid.add(Payment(from: first.from, to: first.to, amount: first.amount))
+        let again = Settlement.settle(
+          paid.closingBalances(in: currency), debts: paid.pairwiseDebts(in: currency), plan: plan, in: currency)
+        precondition(again.transfers == Array(settlement.transfers.dropFirst()), "\(plan) moved after a payment")
+      }
+    }
   }
 
   /// The inputs as books exported for every app: an export either refuses (bad books, nothing to
