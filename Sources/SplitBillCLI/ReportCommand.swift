@@ -17,7 +17,8 @@ enum ReportCommand {
     usage: "splitbill report PATH... [--format FORMAT] [-o FILE]... [period] [options]",
     options: [
       .value(
-        "--format", "FORMAT", "text (default), json, csv, markdown, html, hledger, ledger or beancount.",
+        "--format", "FORMAT",
+        "text (default), json, csv, markdown, html, hledger, ledger, beancount, or messages (one a person, for a chat).",
         choices: ReportFormat.allCases.map(\.rawValue)),
       .value(
         "--output", short: "-o", "FILE", repeatable: true,

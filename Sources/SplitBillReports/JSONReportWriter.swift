@@ -427,7 +427,27 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
         ])
       }
     }
+    let byPerson = SettleUpWords.transfersByPerson(summary)
     var afterPayments: [(String, JSON)] = [
+      (
+        "messages",
+        .array(
+          SettleUpWords.paragraphs(summary, escape: { $0 }).map { person, text in
+            let transfers = byPerson[person] ?? []
+            func list(_ paying: Bool) -> JSON {
+              .array(
+                transfers.filter { ($0.0.from == person) == paying }.map { transfer, currency in
+                  .object([
+                    (paying ? "to" : "from", .string(paying ? transfer.to : transfer.from)),
+                    ("amount", .money(transfer.amount)), ("currency", .string(currency.code)),
+                  ])
+                })
+            }
+            return .object([
+              ("person", .string(person)), ("text", .string(text)), ("pays", list(true)), ("gets", list(false)),
+            ])
+          })
+      ),
       (
         "settlements",
         .array(

@@ -213,6 +213,8 @@ extension ReportWriter {
 /// The report formats.
 public enum ReportFormat: String, CaseIterable, Sendable {
   case text, json, csv, markdown, html, hledger, ledger, beancount
+  /// One message a person, to paste into a chat: who pays whom in plain words, and their transfers.
+  case messages
 
   /// The format a file name implies: `.txt .json .csv .md .html .hledger .journal .ledger .beancount`.
   public init?(fileName: String) {
@@ -243,6 +245,7 @@ package enum ReportWriters {
     case .markdown: return MarkdownReportWriter(sink: sink)
     case .html: return HTMLReportWriter(sink: sink)
     case .hledger, .ledger, .beancount: return JournalWriter(sink: sink, flavor: format, options: journal)
+    case .messages: return MessagesReportWriter(sink: sink)
     }
   }
 }

@@ -20,7 +20,10 @@ package enum SettleUpWords {
     let converted = summary.conversion.map { conversion in
       Dictionary(conversion.balances.map { ($0.person, $0.balance) }, uniquingKeysWith: { first, _ in first })
     }
+    // Each person's transfers, found once: a bill of thousands of diners has thousands of them.
+    let byPerson = transfersByPerson(summary)
     return rows.keys.sorted().map { person in
+      let theirs = byPerson[person] ?? []
       var sentences: [String] = []
       let own = (rows[person] ?? []).filter {
         $0.consumed != 0 || $0.paid != 0 || $0.sent != 0 || $0.received != 0 || $0.opening != 0
@@ -40,22 +43,34 @@ package enum SettleUpWords {
         if row.opening < 0 { parts.append("you owed \(money(-row.opening)) from before the period") }
         var sentence = parts.joined(separator: ", ") + ", so " + standing(row.closing, money)
         if converted == nil {
-          let settlement = summary.settlements.first { $0.currency == row.currency }
-          sentence += transfers(of: person, settlement?.transfers ?? [], money, escape: escape, owed: row.closing)
+          let inCurrency = theirs.filter { $0.1 == row.currency }.map(\.0)
+          sentence += transfers(of: person, inCurrency, money, escape: escape, owed: row.closing)
         }
         sentences.append((index == 0 ? sentence : capitalized(sentence)) + ".")
       }
       if let conversion = summary.conversion, let balance = converted?[person] {
         let money = { (units: Int64) in Money(minorUnits: units, currency: conversion.currency).groupedString }
-        let settlement = summary.settlements.first { $0.currency == conversion.currency }
+        let inCurrency = theirs.filter { $0.1 == conversion.currency }.map(\.0)
         sentences.append(
           "Settled in \(conversion.currency.code) at the rates below, "
             + standing(balance.minorUnits, money)
-            + transfers(of: person, settlement?.transfers ?? [], money, escape: escape, owed: balance.minorUnits) + ".")
+            + transfers(of: person, inCurrency, money, escape: escape, owed: balance.minorUnits) + ".")
       }
       if sentences.isEmpty { sentences.append("nothing to pay or get back.") }
       return (person, escape(person) + ": " + sentences.joined(separator: " "))
     }
+  }
+
+  /// The transfers each person makes or gets, with their currencies, in the settlements' order.
+  package static func transfersByPerson(_ summary: ReportSummary) -> [String: [(Transfer, Currency)]] {
+    var byPerson: [String: [(Transfer, Currency)]] = [:]
+    for settlement in summary.settlements {
+      for transfer in settlement.transfers {
+        byPerson[transfer.from, default: []].append((transfer, settlement.currency))
+        byPerson[transfer.to, default: []].append((transfer, settlement.currency))
+      }
+    }
+    return byPerson
   }
 
   /// `so you get 55.80 back`, `so you owe 12.00`, `so you are even`.

@@ -15,7 +15,7 @@ func scratchDirectory() throws -> URL {
 @Suite struct ReportSnapshotTests {
   /// Golden files for the sample trip, one per format (`RECORD_SNAPSHOTS=1 swift test` rewrites them;
   /// never under `CI=true`, where a golden file is only compared: CI cannot bless its own output).
-  @Test(arguments: ["text", "json", "csv", "markdown", "html", "hledger", "ledger", "beancount"])
+  @Test(arguments: ["text", "json", "csv", "markdown", "html", "hledger", "ledger", "beancount", "messages"])
   func sampleTripMatchesItsGoldenFile(format: String) async throws {
     let outcome = try runBinary(["report", "samples/trip.yaml", "--format", format])
     #expect(outcome.code == 0, "\(outcome.stderr)")
@@ -334,7 +334,7 @@ func scratchDirectory() throws -> URL {
       amount: 10
       currency: USD
       tip: 0
-      diners: ["<img src=x onerror=alert(1)>", "+SUM(A1)", "@cmd", "-2+3"]
+      diners: ["<img src=x onerror=alert(1)>", "+SUM(A1)", "@cmd", "-2+3", "Zed\u001B]0;pwn\u0007"]
       paid_by: "+SUM(A1)"
     """#.write(to: file, atomically: true, encoding: .utf8)
     func render(_ format: String) async -> String { await runCLI(["report", file.path, "--format", format]).stdout }
@@ -353,6 +353,10 @@ func scratchDirectory() throws -> URL {
     let text = await render("text")
     #expect(!text.contains("\u{1B}"))
     #expect(text.contains("\\u{1B}[2J"))
+    // A chat message shows a name's control characters, never sends them.
+    let messages = await render("messages")
+    #expect(!messages.contains("\u{1B}") && !messages.contains("\u{07}"))
+    #expect(messages.contains("Zed\\u{1B}]0;pwn\\u{7}: you paid 0.00 USD"), "\(messages)")
   }
 
   @Test func colourOnlyOnATerminalAndNeverWithNoColor() async {

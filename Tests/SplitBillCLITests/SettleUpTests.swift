@@ -58,6 +58,39 @@ import Testing
     #expect(json.stdout.contains("\"settlement_method\": \"pairwise\""), "\(json.stdout)")
   }
 
+  /// One message a person, to paste into a chat, and the same in the JSON report.
+  @Test func oneMessageAPersonForTheChat() throws {
+    let (directory, path) = try write(Self.trip)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let outcome = try runBinary(["report", path, "--format", "messages"])
+    #expect(outcome.code == 0, "\(outcome.stderr)")
+    #expect(
+      outcome.stdout == """
+        Hand-worked trip: Ana
+        Ana: you paid 90.00 EUR, your share was 30.00, so you get 60.00 back: Ben pays you 15.00 and Chloé pays you 45.00.
+        ← Ben pays you 15.00 EUR
+        ← Chloé pays you 45.00 EUR
+
+        Hand-worked trip: Ben
+        Ben: you paid 30.00 EUR, your share was 45.00, so you owe 15.00: you pay Ana 15.00.
+        → pay Ana 15.00 EUR
+
+        Hand-worked trip: Chloé
+        Chloé: you paid 0.00 EUR, your share was 45.00, so you owe 45.00: you pay Ana 45.00.
+        → pay Ana 45.00 EUR
+
+        """)
+    let json = try runBinary(["report", path, "--format", "json"])
+    let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    let messages = try #require(object?["messages"] as? [[String: Any]])
+    #expect(messages.map { $0["person"] as? String } == ["Ana", "Ben", "Chloé"])
+    let ben = try #require(messages.dropFirst().first)
+    #expect((ben["text"] as? String)?.hasPrefix("Ben: you paid 30.00 EUR") == true)
+    let pays = try #require(ben["pays"] as? [[String: String]])
+    #expect(pays == [["to": "Ana", "amount": "15.00", "currency": "EUR"]])
+    #expect((ben["gets"] as? [Any])?.isEmpty == true)
+  }
+
   @Test(arguments: [
     (["--plan", "pairwise", "--settle-in", "EUR"], "the pairwise plan (--plan) settles each currency on its own"),
     (["--keep-out", "Zed"], "--keep-out 'Zed' is in none of the books read"),
