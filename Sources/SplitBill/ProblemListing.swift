@@ -11,25 +11,47 @@ extension CheckOutcome {
   /// Every problem like a compiler's, with its source line and a caret, then a line for each code
   /// whose problems past the first 1,000 were only counted. `color`: ANSI colours, for a terminal.
   public func listing(color: Bool = false) -> String {
-    ProblemListing.text(
+    var text = ""
+    list(color: color) { text += $0 }
+    return text
+  }
+
+  /// ``listing(color:)`` handed to `write` a problem at a time: thousands of problems are never
+  /// one string.
+  public func list(color: Bool = false, to write: (String) -> Void) {
+    ProblemListing.write(
       diagnostics, standardInput: standardInput, omittedErrors: omittedErrors, omittedWarnings: omittedWarnings,
-      color: color)
+      color: color, to: write)
   }
 
   /// Every problem as a GitHub Actions workflow command (`::error file=…,line=…::…`), one a line.
   public func annotations() -> String {
-    var text = diagnostics.map(DiagnosticFormatter.github).joined()
-    for (severity, code, count) in ProblemListing.omitted(errors: omittedErrors, warnings: omittedWarnings) {
-      text +=
-        "::\(severity.rawValue)::"
-        + DiagnosticFormatter.escapeData(DiagnosticFormatter.omittedText(count, code: code, severity: severity)) + "\n"
-    }
+    var text = ""
+    annotations { text += $0 }
     return text
+  }
+
+  /// ``annotations()`` handed to `write` a line at a time.
+  public func annotations(to write: (String) -> Void) {
+    for diagnostic in diagnostics { write(DiagnosticFormatter.github(diagnostic)) }
+    for (severity, code, count) in ProblemListing.omitted(errors: omittedErrors, warnings: omittedWarnings) {
+      write(
+        "::\(severity.rawValue)::"
+          + DiagnosticFormatter.escapeData(DiagnosticFormatter.omittedText(count, code: code, severity: severity))
+          + "\n")
+    }
   }
 
   /// The counts and every problem as one JSON object (`files`, `bills`, `payments`, `errors`,
   /// `warnings`, `diagnostics`, `omitted_warnings`, `omitted_errors`), indented, with a line end.
   public func json() -> String {
+    var text = ""
+    json { text += $0 }
+    return text
+  }
+
+  /// ``json()`` handed to `write` a piece at a time.
+  public func json(to write: (String) -> Void) {
     func counts(_ omitted: [(code: String, count: Int)]) -> JSON {
       .array(omitted.map { code, count in .object([("code", .string(code)), ("count", .int(count))]) })
     }
@@ -43,10 +65,11 @@ extension CheckOutcome {
       ("omitted_warnings", counts(omittedWarnings)),
       ("omitted_errors", counts(omittedErrors)),
     ])
-    var sink = StringSink()
-    value.write(to: &sink)
-    sink.write("\n")
-    return sink.text
+    withoutActuallyEscaping(write) { write in
+      var sink = ClosureSink(body: write)
+      value.write(to: &sink)
+      sink.write("\n")
+    }
   }
 }
 
@@ -55,24 +78,38 @@ extension ReportProblems {
   /// whose problems past the first 1,000 were only counted (``messages`` are not included).
   /// `color`: ANSI colours, for a terminal.
   public func listing(color: Bool = false) -> String {
-    ProblemListing.text(
-      diagnostics, standardInput: standardInput, omittedErrors: omittedErrors, omittedWarnings: omittedWarnings,
-      color: color)
+    var text = ""
+    list(color: color) { text += $0 }
+    return text
   }
+
+  /// ``listing(color:)`` handed to `write` a problem at a time: thousands of problems are never
+  /// one string.
+  public func list(color: Bool = false, to write: (String) -> Void) {
+    ProblemListing.write(
+      diagnostics, standardInput: standardInput, omittedErrors: omittedErrors, omittedWarnings: omittedWarnings,
+      color: color, to: write)
+  }
+}
+
+/// A sink that hands each piece to a closure.
+private struct ClosureSink: OutputSink {
+  let body: (String) -> Void
+  mutating func write(_ text: String) { body(text) }
+  mutating func write(bytes: [UInt8]) { body(String(decoding: bytes, as: UTF8.self)) }
 }
 
 /// What the listings share.
 enum ProblemListing {
-  static func text(
+  static func write(
     _ diagnostics: [Diagnostic], standardInput: StandardInputCopy?, omittedErrors: [(code: String, count: Int)],
-    omittedWarnings: [(code: String, count: Int)], color: Bool
-  ) -> String {
+    omittedWarnings: [(code: String, count: Int)], color: Bool, to write: (String) -> Void
+  ) {
     let lines = SourceLines.fetch(diagnostics.compactMap(\.location), standardInput: standardInput)
-    var text = diagnostics.map { DiagnosticFormatter.text($0, lines: lines, color: color) }.joined()
+    for diagnostic in diagnostics { write(DiagnosticFormatter.text(diagnostic, lines: lines, color: color)) }
     for (severity, code, count) in omitted(errors: omittedErrors, warnings: omittedWarnings) {
-      text += DiagnosticFormatter.omitted(count, code: code, severity: severity)
+      write(DiagnosticFormatter.omitted(count, code: code, severity: severity))
     }
-    return text
   }
 
   /// Problems past the first of their kind, counted: errors first, as they are listed.

@@ -59,13 +59,14 @@ enum CheckCommand {
     let (errors, warnings) = (outcome.errors, outcome.warnings)
     switch format {
     case .text:
-      context.stdout.write(outcome.listing(color: context.colorsStdout))
+      let color = context.colorsStdout
+      outcome.list(color: color) { context.stdout.write($0) }
       context.stdout.write(
         "checked \(plural(outcome.files, "file")), \(plural(outcome.bills, "bill"))"
           + (outcome.payments > 0 ? ", \(plural(outcome.payments, "payment"))" : "") + ": "
           + "\(plural(errors, "error")), \(plural(warnings, "warning"))\n")
-    case .github: context.stdout.write(outcome.annotations())
-    case .json: context.stdout.write(outcome.json())
+    case .github: outcome.annotations { context.stdout.write($0) }
+    case .json: outcome.json { context.stdout.write($0) }
     }
     if outcome.status == .unreadable { return .noInput }
     if errors > 0 || (arguments.flag("--strict") && warnings > 0) { return .invalidBills }

@@ -253,7 +253,8 @@ enum ReportCommand {
 
   /// Prints the problems like a compiler's diagnostics, with their source lines, on stderr.
   static func show(_ problems: ReportProblems, _ context: inout CommandContext) {
-    context.stderr.write(problems.listing(color: context.colorsStderr))
+    let color = context.colorsStderr
+    problems.list(color: color) { context.stderr.write($0) }
     for message in problems.messages { context.message(message) }
   }
 
