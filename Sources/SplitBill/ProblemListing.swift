@@ -10,11 +10,7 @@ import SplitBillReports
 extension CheckOutcome {
   /// Every problem like a compiler's, with its source line and a caret, then a line for each code
   /// whose problems past the first 1,000 were only counted. `color`: ANSI colours, for a terminal.
-  public func listing(color: Bool = false) -> String {
-    var text = ""
-    list(color: color) { text += $0 }
-    return text
-  }
+  public func listing(color: Bool = false) -> String { ProblemListing.collect { list(color: color, to: $0) } }
 
   /// ``listing(color:)`` handed to `write` a problem at a time: thousands of problems are never
   /// one string.
@@ -25,11 +21,7 @@ extension CheckOutcome {
   }
 
   /// Every problem as a GitHub Actions workflow command (`::error file=…,line=…::…`), one a line.
-  public func annotations() -> String {
-    var text = ""
-    annotations { text += $0 }
-    return text
-  }
+  public func annotations() -> String { ProblemListing.collect { annotations(to: $0) } }
 
   /// ``annotations()`` handed to `write` a line at a time.
   public func annotations(to write: (String) -> Void) {
@@ -44,11 +36,7 @@ extension CheckOutcome {
 
   /// The counts and every problem as one JSON object (`files`, `bills`, `payments`, `errors`,
   /// `warnings`, `diagnostics`, `omitted_warnings`, `omitted_errors`), indented, with a line end.
-  public func json() -> String {
-    var text = ""
-    json { text += $0 }
-    return text
-  }
+  public func json() -> String { ProblemListing.collect { json(to: $0) } }
 
   /// ``json()`` handed to `write` a piece at a time.
   public func json(to write: (String) -> Void) {
@@ -77,11 +65,7 @@ extension ReportProblems {
   /// Every problem like a compiler's, with its source line and a caret, then a line for each code
   /// whose problems past the first 1,000 were only counted (``messages`` are not included).
   /// `color`: ANSI colours, for a terminal.
-  public func listing(color: Bool = false) -> String {
-    var text = ""
-    list(color: color) { text += $0 }
-    return text
-  }
+  public func listing(color: Bool = false) -> String { ProblemListing.collect { list(color: color, to: $0) } }
 
   /// ``listing(color:)`` handed to `write` a problem at a time: thousands of problems are never
   /// one string.
@@ -101,6 +85,13 @@ private struct ClosureSink: OutputSink {
 
 /// What the listings share.
 enum ProblemListing {
+  /// What `write` hands out, as one string (the String-returning forms of the listings).
+  static func collect(_ write: ((String) -> Void) -> Void) -> String {
+    var text = ""
+    write { text += $0 }
+    return text
+  }
+
   static func write(
     _ diagnostics: [Diagnostic], standardInput: StandardInputCopy?, omittedErrors: [(code: String, count: Int)],
     omittedWarnings: [(code: String, count: Int)], color: Bool, to write: (String) -> Void

@@ -94,9 +94,7 @@ enum BalanceCommand {
   static func amount(_ money: Money) -> String { "\(money.decimalString) \(money.currency.code)" }
 
   /// Names and amounts joined as prose: `Ben 11.39 EUR and Chloé 54.56 EUR`.
-  static func list(_ items: [String]) -> String {
-    items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + (items.last ?? "")
-  }
+  static func list(_ items: [String]) -> String { SettleUpWords.list(items) }
 
   /// The text answer: everyone's balances and transfers by currency, or one person's in a line a
   /// currency (`Ana owes 65.95 EUR: to Ben 11.39 EUR and Chloé 54.56 EUR`).

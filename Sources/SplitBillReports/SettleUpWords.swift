@@ -100,7 +100,7 @@ package enum SettleUpWords {
   }
 
   /// `a`, `a and b`, `a, b and c`.
-  private static func list(_ items: [String]) -> String {
+  package static func list(_ items: [String]) -> String {
     items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + (items.last ?? "")
   }
 
