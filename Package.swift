@@ -40,6 +40,9 @@ let package = Package(
     // ScanLibraries), not linked: other commands do not load them, and without them `scan` says
     // what to install.
     .target(name: "CTesseract"),
+    // libqrencode's QR code type, declared in the project likewise: the HTML report's EPC payment
+    // codes open the library when first drawn (SplitBillReports' QRCodeLibrary).
+    .target(name: "CQRencode"),
     // Receipts read from photos offline: images normalised, text recognised, lines rebuilt,
     // figures found and checked by their arithmetic.
     .target(
@@ -93,6 +96,7 @@ let package = Package(
       name: "SplitBillReports",
       dependencies: [
         "SplitBillCore", "SplitBillModel", "SplitBillFiles", "SplitBillBytes", "SplitBillJSON", "SplitBillText",
+        "CQRencode",
       ],
       swiftSettings: checked),
     // The engine: the commands as functions with typed options and results, no argument parsing
@@ -119,7 +123,9 @@ let package = Package(
     // (-sanitize=fuzzer,address -DFUZZING), otherwise a tool that replays saved inputs.
     .executableTarget(
       name: "SplitBillFuzz",
-      dependencies: ["SplitBillCore", "SplitBillModel", "SplitBillRates", "SplitBillInput", "SplitBill"],
+      dependencies: [
+        "SplitBillCore", "SplitBillModel", "SplitBillRates", "SplitBillInput", "SplitBillReports", "SplitBill",
+      ],
       swiftSettings: checked),
 
     .testTarget(name: "SplitBillCoreTests", dependencies: ["SplitBillCore", "SplitBillBytes", "SplitBillModel"]),

@@ -37,6 +37,9 @@ public struct ReadingOptions: Sendable {
   /// The roster of every file that has none of its own (CSV files, YAML files without `people:`):
   /// a name outside it is an error. Without any roster, names that look alike are warned of.
   public var people: [String]?
+  /// How people are paid, by name (a configuration's `people:` entries with details); a file's
+  /// own `people:` entries add to them. Reports show them beside the transfers to each person.
+  public var paymentDetails: [String: PaymentDetails] = [:]
   /// The currencies every file keeps in whole units (``Currency/inWholeUnits``), besides those a
   /// file's `defaults: whole_units:` names.
   public var wholeUnits: Set<Currency>
@@ -83,6 +86,7 @@ public struct ReadingOptions: Sendable {
       people: people?.map(PersonName.normalized))
     options.wholeUnits = wholeUnits
     options.instanceLimit = instanceLimit
+    for (name, details) in paymentDetails { options.payees[PersonName.normalized(name)] = details }
     return options
   }
 }

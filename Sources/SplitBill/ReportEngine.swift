@@ -55,6 +55,10 @@ public struct ReportOptions: Sendable {
   /// kept pairwise. The pairwise plans settle each currency on its own: not with ``settleIn`` or
   /// a cash rounding.
   public var plan: SettlementPlan = .fewest
+  /// Explain each transfer: the text, Markdown, HTML (folded) and JSON reports list, for everyone
+  /// in a transfer, the bills and payments that make up their balance, row by row. It keeps a row
+  /// per person and record until the end: memory grows with the books.
+  public var explain = false
   /// A time written into the report (`2026-12-02T16:00:00Z`); without it equal inputs give equal bytes.
   public var stamp: String?
   /// Also write the settlements as payments (YAML) to this file, dated the period's last day
@@ -407,6 +411,8 @@ public struct ReportRun: @unchecked Sendable {
     summary.weeklyBalances = pass.ledger.weeklyBalances
     if !summary.categories.isEmpty { summary.convertedCategories = pass.convertedCategories?.categories }
     summary.cash = settled.cash
+    summary.payees = stream.payees
+    summary.explanation = pass.explanation
     // Headed by the first file's title, else by the one input's name.
     summary.title =
       stream.title
@@ -521,6 +527,7 @@ public struct ReportRun: @unchecked Sendable {
     }
     // The HTML report draws each person's balance week by week.
     // The pairwise plans need what passed between each two people.
+    if options.explain { pass.explanation = BalanceExplanation() }
     pass.ledger = ReportLedger(
       tracksWeeks: options.outputs.contains { $0.format == .html }, tracksPairs: options.plan != .fewest)
     let journal = JournalOptions(
@@ -632,6 +639,8 @@ struct Pass {
   var spool: SpoolSink?
   var writers: [any ReportWriter] = []
   var ledger = ReportLedger()
+  /// With `--explain`: the rows behind each balance.
+  var explanation: BalanceExplanation?
   /// The period's bills that have a category, by category.
   var categories = CategoryLedger()
   /// With `settleIn`: the period's spending by category in the settlement currency.
@@ -676,6 +685,7 @@ struct Pass {
       filteredOut += 1
     case .split(let reported):
       ledger.add(reported.split, on: reported.bill.date)
+      explanation?.add(reported)
       if let category = reported.bill.category { categories.add(reported.split, category: category) }
       if let date = reported.bill.date { lastDate = max(lastDate ?? date, date) }
       for index in writers.indices { writers[index].write(reported) }
@@ -684,6 +694,7 @@ struct Pass {
       for index in writers.indices { writers[index].carry(reported) }
     case .payment(let payment):
       ledger.add(payment.payment, on: payment.date)
+      explanation?.add(payment)
       if let date = payment.date { lastDate = max(lastDate ?? date, date) }
       payments.append(payment)
       for index in writers.indices { writers[index].write(payment) }

@@ -65,6 +65,8 @@ struct ParsedArguments: Equatable, Sendable {
   var flags: Set<String> = []
   /// The options whose values a configuration file gave (the command line gave the others).
   var configured: Set<String> = []
+  /// How people are paid, from the configuration's `people:` entries with details, by NFC name.
+  var payees: [String: PaymentDetails] = [:]
 
   /// The value of a single-valued option.
   func value(_ name: String) -> String? { values[name]?.last }

@@ -45,6 +45,8 @@ enum Configuration {
       guard let file = try ConfigFile.read(path) else { continue }
       applied.read.append((path, file.settings.count + file.categoryAccounts.count))
       categoryAccounts += file.categoryAccounts
+      // The nearer file's details of a person win.
+      for (name, details) in file.payees { applied.arguments.payees[name] = details }
       for setting in file.settings {
         if setting.key == "ai-key" {
           let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o644

@@ -54,6 +54,7 @@ enum InputOptions {
   static func readOptions(_ arguments: ParsedArguments) throws(UsageError) -> ReadingOptions {
     let decimalComma = arguments.flag("--decimal-comma")
     var options = ReadingOptions(decimalComma: decimalComma, allowEmpty: arguments.flag("--allow-empty"))
+    options.paymentDetails = arguments.payees
     options.currency = try arguments.parse("--currency") { text throws(MoneyError) in try Currency(code: text) }
     options.defaultTip = try arguments.parse("--default-tip") { text -> ReadingOptions.DefaultTip in
       do throws(PercentError) {

@@ -54,6 +54,10 @@ enum ReportCommand {
         "--keep-out", "NAMES",
         "Keep these people (comma-separated) out of the middle: they settle pairwise, only with those they shared bills with; the others with the fewest transfers."
       ).under("Settling up"),
+      .flag(
+        "--explain",
+        "Explain each transfer: the bills and payments that make up the balances of the people in it, row by row (HTML: a folded section)."
+      ).under("Settling up"),
       .value(
         "--settle-in", "CODE",
         "Convert every balance into CODE at each bill's rate and settle once, in CODE (see --rates)."
@@ -229,6 +233,7 @@ enum ReportCommand {
       throw UsageError("--max-rate-age is for --settle-in CODE: give the currency to settle in")
     }
     options.cashRounding = arguments.value("--cash-rounding")
+    options.explain = arguments.flag("--explain")
     let plan = try arguments.choice("--plan", PlanName.self)
     if let text = arguments.value("--keep-out") {
       guard plan != .pairwise else {

@@ -6,6 +6,13 @@ public struct Transfer: Hashable, Sendable {
   public var to: String
   /// How much; always positive.
   public var amount: Money
+
+  /// A transfer of `amount` from `from` to `to`.
+  public init(from: String, to: String, amount: Money) {
+    self.from = from
+    self.to = to
+    self.amount = amount
+  }
 }
 
 /// How the transfers of one currency were found.

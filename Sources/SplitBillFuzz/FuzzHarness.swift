@@ -4,6 +4,7 @@ import SplitBillCore
 import SplitBillInput
 import SplitBillModel
 import SplitBillRates
+import SplitBillReports
 
 /// One input of the fuzzer: its bytes read as a YAML file and as a CSV file, through the same
 /// stream `check` and `report` use, and the rules asserted. A violation stops the process (the
@@ -33,7 +34,12 @@ import SplitBillRates
 ///   currency and in ringgit without a crash or an overflow; a verified receipt has a total, items
 ///   and every check held; every line a reason names is on the page;
 /// - as the values `add` is given, added to a YAML and a CSV books file: unchanged unless added,
-///   and a file added to reads without an error.
+///   and a file added to reads without an error;
+/// - every person's payment details read (`people:` entries): an IBAN whose check digits hold
+///   (counted again here) and that reads back from its printed form, an https link, a holder of
+///   1 to 70 characters; each one's EPC payload eleven lines within 331 bytes with the IBAN on its
+///   line whatever the names, and its HTML with no tag or attribute the details opened; and the
+///   bytes themselves as an IBAN, accepted only when their check digits hold.
 ///
 /// The memory of each input is bounded by scripts/fuzz.sh (`-rss_limit_mb`), its time by `-timeout`.
 enum FuzzHarness {
@@ -73,6 +79,7 @@ enum FuzzHarness {
           }
         }
       }
+      checkPayees(stream.payees)
       do {
         try books.reconcile()
         checkPlans(books)
@@ -88,6 +95,7 @@ enum FuzzHarness {
       }
       checkRates(bytes, path: path, lines: lines)
     }
+    checkIBAN(bytes)
     checkItems(bytes, lines: lines)
     checkImports(bytes, lines: lines)
     checkConfiguration(bytes, lines: lines)
@@ -102,6 +110,68 @@ enum FuzzHarness {
     if let first = bytes.first, first >> 2 & 3 == 0 { checkAdd(bytes) }
     // A quarter (bits 0 and 1 clear): an export reads the books and each file it writes back.
     if let first = bytes.first, first & 3 == 0 { checkExports() }
+  }
+
+  /// The remainder by 97 of an IBAN's number, counted here apart from ``IBAN``: its first four
+  /// characters moved to the end, each letter as its two digits 10…35.
+  static func remainder97(_ electronic: String) -> Int {
+    let moved = electronic.dropFirst(4) + electronic.prefix(4)
+    var digits = ""
+    for character in moved {
+      if let digit = character.wholeNumberValue, character.isASCII {
+        digits += String(digit)
+      } else if let ascii = character.asciiValue, (65...90).contains(ascii) {
+        digits += String(Int(ascii) - 55)
+      } else {
+        return -1
+      }
+    }
+    // Seven digits at a time after the last remainder's two: the usual way by hand.
+    var remainder = 0
+    for chunk in stride(from: 0, to: digits.count, by: 7) {
+      guard let value = Int(String(remainder) + digits.dropFirst(chunk).prefix(7)) else { return -1 }
+      remainder = value % 97
+    }
+    return remainder
+  }
+
+  /// The first 64 bytes as an IBAN: accepted only with the check digits right.
+  static func checkIBAN(_ bytes: [UInt8]) {
+    guard let iban = try? IBAN(parsing: String(decoding: bytes.prefix(64), as: UTF8.self)) else { return }
+    precondition(remainder97(iban.electronic) == 1, "IBAN \(iban.electronic) accepted with wrong check digits")
+    precondition((15...34).contains(iban.electronic.count), "IBAN \(iban.electronic) of a wrong length")
+  }
+
+  /// What the payment details read promise: see the type's rules.
+  static func checkPayees(_ payees: [String: PaymentDetails]) {
+    guard !payees.isEmpty, let eur = try? Currency(code: "EUR") else { return }
+    for (name, details) in payees {
+      if let iban = details.iban {
+        precondition(remainder97(iban.electronic) == 1, "\(name): IBAN \(iban.electronic) with wrong check digits")
+        precondition((try? IBAN(parsing: iban.grouped)) == iban, "\(name): IBAN does not read back")
+        let payload = EPCPayment.payload(
+          name: details.holder ?? name, iban: iban, bic: details.bic, amount: Money(minorUnits: 1_234, currency: eur),
+          reference: EPCPayment.reference(title: name, from: name, to: name))
+        if let payload {
+          let lines = payload.split(separator: "\n", omittingEmptySubsequences: false)
+          precondition(
+            lines.count == 11 && lines[6] == iban.electronic, "\(name): EPC lines \(payload.debugDescription)")
+          precondition(payload.utf8.count <= EPCPayment.byteLimit, "\(name): EPC payload too long")
+        }
+      }
+      if let link = details.link { precondition(PaymentDetails.isPaymentLink(link), "\(name): link \(link)") }
+      if let holder = details.holder { precondition((1...70).contains(holder.count), "\(name): holder \(holder)") }
+      // In HTML, the details open no element and no attribute: every `<` is one of the writer's.
+      let transfer = Transfer(from: "Ana", to: name, amount: Money(minorUnits: 500, currency: eur))
+      let html = HTMLReportWriter<StringSink>.howToPay(transfer, details, title: name)
+      let tags = html.split(separator: "<").dropFirst().map { String($0.prefix { $0 != " " && $0 != ">" }) }
+      let allowed: Set<String> = [
+        "div", "/div", "span", "/span", "a", "/a", "figure", "/figure", "svg", "/svg", "rect", "path", "figcaption",
+        "/figcaption", "p", "/p",
+      ]
+      precondition(tags.allSatisfy(allowed.contains), "\(name): HTML tags \(tags)")
+      precondition(html.components(separatedBy: "\"").count % 2 == 1, "\(name): an attribute left open")
+    }
   }
 
   /// Every settle-up plan on the books read: each brings every balance to zero, each person's

@@ -141,6 +141,12 @@ package struct BillStream {
   private var keptAt: [SourceLocation] = []
   /// The first `title:` of the documents read: what reports are headed with.
   package private(set) var title: String?
+  /// How people are paid, by NFC name: the options' (the configuration's), then each file's
+  /// `people:` entries with details. The same person given other details later is an error
+  /// there (`people.details-differ`), and the first are kept.
+  package private(set) var payees: [String: PaymentDetails]
+  /// Where each of ``payees`` was given (`nil`: the configuration).
+  private var payeeLocations: [String: SourceLocation] = [:]
   /// The currency the last document read gives its bills (its `defaults:`, else the command
   /// line's), if any: what `add` asks no currency for.
   package private(set) var documentCurrency: Currency?
@@ -159,6 +165,7 @@ package struct BillStream {
     self.rules = BillRules(options: options)
     self.knownRepeats = nil
     self.rosterInEffect = options.people != nil
+    self.payees = options.payees
   }
 
   /// A second reading of the same inputs, after ``findRepeats()`` found repeated ids on the first:
@@ -167,8 +174,28 @@ package struct BillStream {
     self.options = options
     self.rules = BillRules(options: options)
     self.rosterInEffect = options.people != nil
+    self.payees = options.payees
     self.knownRepeats = repeats
     tally.count(.warning, code: Self.receiptCode, kept: 0, omitted: repeats.omittedReceipts)
+  }
+
+  /// Takes a document's payment details into ``payees``; the problems of a person given other
+  /// details before.
+  private mutating func notePayees(_ entries: [PeopleEntry]) -> [Diagnostic] {
+    var problems: [Diagnostic] = []
+    for entry in entries {
+      guard let details = entry.details else { continue }
+      let name = PersonName.normalized(entry.name)
+      if let known = payees[name] {
+        if known != details {
+          problems.append(.error(.payeeDetailsDiffer(name, first: payeeLocations[name]), at: entry.location))
+        }
+      } else {
+        payees[name] = details
+        payeeLocations[name] = entry.location
+      }
+    }
+    return problems
   }
 
   /// The code of a probable duplicate receipt.
@@ -387,8 +414,9 @@ package struct BillStream {
     func process(_ event: consuming ReaderEvent) {
       switch consume event {
       case .document(let header):
-        let found: [Diagnostic]
+        var found: [Diagnostic]
         (context, found) = self.rules.context(for: header)
+        found += self.notePayees(header.payees)
         if let roster = context.roster {
           self.rosterInEffect = true
           self.roster = roster

@@ -26,6 +26,8 @@ package struct ConfigFile: Sendable {
   /// `category-accounts:`, a mapping of categories to journal accounts: each entry a setting of
   /// ``categoryAccountsKey``'s option, valued `CATEGORY=ACCOUNT`.
   package var categoryAccounts: [Setting] = []
+  /// How people are paid: the `people:` entries with details (`{name: Ben, iban: …}`), by NFC name.
+  package var payees: [(name: String, details: PaymentDetails)] = []
   /// The one key whose value is a mapping.
   package static let categoryAccountsKey = "category-accounts"
 
@@ -54,6 +56,7 @@ package struct ConfigFile: Sendable {
           at: SourceLocation(in: file, line: root.line, column: root.column)))
     }
     var settings: [Setting] = []
+    var payees: [(String, PaymentDetails)] = []
     var categoryAccounts: [Setting]?
     var categoryAccountsAt: SourceLocation?
     // The API key's text, found first: whichever way the file refers to it again (an alias, an
@@ -126,6 +129,20 @@ package struct ConfigFile: Sendable {
       if Self.listKeys.contains(name), case .sequence(let items) = value.kind {
         var texts: [String] = []
         for item in items {
+          if name == "people", case .mapping = item.kind {
+            // A person with payment details, as in a bill file's people.
+            let (entry, problems) = PeopleEntry.read(item, in: file)
+            if let problem = problems.first { throw ConfigProblem(problem) }
+            guard let entry, !entry.name.contains(",") else {
+              throw ConfigProblem(
+                .error(
+                  .configShape("a name (without a comma) in the list 'people'", found: "a name with a comma"),
+                  at: SourceLocation(in: file, line: item.line, column: item.column)))
+            }
+            texts.append(entry.name)
+            if let details = entry.details { payees.append((PersonName.normalized(entry.name), details)) }
+            continue
+          }
           guard case .scalar(let itemText, _) = item.kind, !item.isNull, !itemText.contains(",") else {
             throw ConfigProblem(
               .error(
@@ -172,6 +189,7 @@ package struct ConfigFile: Sendable {
     }
     var read = ConfigFile(path: path, settings: settings)
     read.categoryAccounts = categoryAccounts ?? []
+    read.payees = payees
     return read
   }
 

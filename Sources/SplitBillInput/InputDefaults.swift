@@ -41,6 +41,9 @@ package struct ReadOptions: Sendable {
   /// `--people` (or the configuration's `people:`): the roster of every file that has none of its
   /// own (every CSV file; YAML files without `people:`), NFC names.
   package var people: [String]?
+  /// How people are paid, by NFC name: the configuration's `people:` entries with details (a
+  /// file's own entries add to them).
+  package var payees: [String: PaymentDetails] = [:]
   /// The last day a recurring bill without `until` or `count` has instances on: the report's
   /// period end, else today. `nil`: such a bill is an error (it needs an end).
   package var repeatsThrough: CalendarDate?

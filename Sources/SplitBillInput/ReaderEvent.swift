@@ -47,6 +47,8 @@ struct DocumentHeader: Sendable {
   var defaults = Defaults()
   /// `people:`.
   var roster: HeaderValue?
+  /// The entries of `people:` that give payment details.
+  var payees: [PeopleEntry] = []
   /// `title:`, what reports are headed with.
   var title: String?
   /// Problems in the header itself, found by the reader.

@@ -138,7 +138,7 @@ struct YAMLBillReader {
             if header.roster != nil {
               header.problems.append(.error(.repeatedTopKey("people"), at: keyLocation))
             }
-            header.roster = headerValue(value, keyLocation: keyLocation)
+            header.roster = rosterValue(value, keyLocation: keyLocation, into: &header)
           } else {
             readDefaults(value, keyLocation: keyLocation, into: &header)
           }
@@ -328,6 +328,23 @@ struct YAMLBillReader {
       }
       return HeaderValue(shape: .unexpected("a mapping"), location: place)
     }
+  }
+
+  /// `people:` as a header value: a list of names, each entry a name or a mapping with a name and
+  /// payment details (``PeopleEntry``); the details go to `header`, their problems too.
+  private func rosterValue(_ node: YAMLNode, keyLocation: SourceLocation, into header: inout DocumentHeader)
+    -> HeaderValue
+  {
+    guard case .sequence(let items) = node.kind else { return headerValue(node, keyLocation: keyLocation) }
+    var names: [(String, SourceLocation)] = []
+    for item in items {
+      let (entry, problems) = PeopleEntry.read(item, in: sourceFile)
+      header.problems += problems
+      guard let entry else { continue }
+      names.append((entry.name, entry.location))
+      if entry.details != nil { header.payees.append(entry) }
+    }
+    return HeaderValue(shape: .list(names), location: location(node.line, node.column))
   }
 
   private func location(_ line: Int, _ column: Int) -> SourceLocation {

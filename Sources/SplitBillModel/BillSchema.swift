@@ -159,8 +159,62 @@ package enum BillSchema {
           (
             "people",
             .object([
-              ("type", .string("array")), ("items", .object([("type", .string("string"))])),
-              ("description", .string("The roster: when present, every diner and payer must be in it.")),
+              ("type", .string("array")),
+              (
+                "items",
+                .object([
+                  (
+                    "anyOf",
+                    .array([
+                      .object([("type", .string("string"))]),
+                      .object([
+                        ("type", .string("object")), ("required", .array([.string("name")])),
+                        ("additionalProperties", .bool(false)),
+                        (
+                          "properties",
+                          .object([
+                            ("name", .object([("type", .string("string"))])),
+                            (
+                              "iban",
+                              .object([
+                                ("type", .string("string")),
+                                ("description", .string("An IBAN, spaces allowed; its check digits are verified.")),
+                              ])
+                            ),
+                            (
+                              "bic",
+                              .object([
+                                ("type", .string("string")),
+                                ("pattern", .string("^ *[A-Za-z]{6}[A-Za-z0-9]{2}([A-Za-z0-9]{3})? *$")),
+                              ])
+                            ),
+                            (
+                              "link",
+                              .object([
+                                ("type", .string("string")), ("pattern", .string("^[Hh][Tt][Tt][Pp][Ss]://[^/]")),
+                                ("description", .string("A payment link, such as https://paypal.me/ben.")),
+                              ])
+                            ),
+                            (
+                              "holder",
+                              .object([
+                                ("type", .string("string")), ("maxLength", .integer(70)),
+                                ("description", .string("The account's name as the bank has it (default: name).")),
+                              ])
+                            ),
+                          ])
+                        ),
+                      ]),
+                    ])
+                  )
+                ])
+              ),
+              (
+                "description",
+                .string(
+                  "The roster: when present, every diner and payer must be in it. A person may carry payment details: {name: Ben, iban: …, bic: …, link: …, holder: …}."
+                )
+              ),
             ])
           ),
           (

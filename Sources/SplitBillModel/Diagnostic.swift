@@ -157,6 +157,18 @@ package enum Problem: Hashable, Sendable {
   case rosterEmptyName
   /// A name given twice in `people`.
   case rosterRepeated(String, first: SourceLocation)
+  /// An entry of `people` that is neither a name nor a mapping with `name`, described.
+  case payeeEntry(String)
+  /// A person's `iban` that is not an IBAN, and why.
+  case payeeIBAN(String, IBAN.Problem)
+  /// A person's `bic` that is not a BIC's shape.
+  case payeeBIC(String)
+  /// A person's payment `link` that is not an https address.
+  case payeeLink(String)
+  /// A person's `holder` (the account's name in the QR code) empty or over 70 characters.
+  case payeeHolder(String)
+  /// A person whose payment details differ from those given earlier (another file, the configuration).
+  case payeeDetailsDiffer(String, first: SourceLocation?)
 
   // MARK: CSV structure
   /// A header cell that names no key.
@@ -387,6 +399,12 @@ package enum Problem: Hashable, Sendable {
     case .rosterShape: return "people.shape"
     case .rosterEmptyName: return "people.empty-name"
     case .rosterRepeated: return "people.repeated"
+    case .payeeEntry: return "people.entry"
+    case .payeeIBAN: return "people.iban"
+    case .payeeBIC: return "people.bic"
+    case .payeeLink: return "people.link"
+    case .payeeHolder: return "people.holder"
+    case .payeeDetailsDiffer: return "people.details-differ"
     case .unknownColumn: return "csv.unknown-column"
     case .repeatedColumn: return "csv.duplicate-column"
     case .noAmountColumn: return "csv.no-amount-column"
@@ -536,6 +554,24 @@ package enum Problem: Hashable, Sendable {
     case .rosterEmptyName: return "empty name in people"
     case .rosterRepeated(let name, let first):
       return "'\(EchoedText.quote(name))' is listed twice in people (first at \(first))"
+    case .payeeEntry(let shape):
+      return
+        "a person in people is a name, or a mapping such as {name: Ben, iban: DE89 3704 0044 0532 0130 00}, found \(shape)"
+    case .payeeIBAN(let name, let problem):
+      return "the iban of '\(EchoedText.quote(name))' is not an IBAN: \(problem)"
+    case .payeeBIC(let name):
+      return
+        "the bic of '\(EchoedText.quote(name))' is not a BIC: expected 8 or 11 letters and digits such as COBADEFFXXX"
+    case .payeeLink(let name):
+      return
+        "the link of '\(EchoedText.quote(name))' is not a payment link: expected an https:// address such as https://paypal.me/ben"
+    case .payeeHolder(let name):
+      return
+        "the holder of '\(EchoedText.quote(name))' must be the account's name as the bank has it, 1 to 70 characters"
+    case .payeeDetailsDiffer(let name, let first):
+      let place = first.map { " at \($0)" } ?? " in the configuration"
+      return
+        "the payment details of '\(EchoedText.quote(name))' differ from those given\(place): give them once (the first are kept)"
     case .unknownColumn(let name, let guess):
       guard let guess else {
         return
@@ -814,6 +850,13 @@ package enum Problem: Hashable, Sendable {
     ("people.shape", "people that is not a list of names"),
     ("people.empty-name", "an empty name in people"),
     ("people.repeated", "a name listed twice in people"),
+    ("people.entry", "a person in people that is neither a name nor a mapping with name"),
+    ("people.unknown-key", "a key a person's entry does not take (name, iban, bic, link, holder)"),
+    ("people.iban", "an iban that is not an IBAN: a bad character, length or check digits"),
+    ("people.bic", "a bic that is not 8 or 11 letters and digits"),
+    ("people.link", "a payment link that is not an https:// address"),
+    ("people.holder", "an account holder's name that is empty or over 70 characters"),
+    ("people.details-differ", "a person's payment details given twice, differently"),
     ("csv.unknown-column", "a header cell that names no key"),
     ("csv.duplicate-column", "a column given twice"),
     ("csv.no-amount-column", "a header without amount"),

@@ -166,8 +166,9 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
       }
       out.append("<ul class=\"transfers\">")
       for transfer in settlement.transfers {
+        let how = summary.payees[transfer.to].map { Self.howToPay(transfer, $0, title: summary.heading) } ?? ""
         out.append(
-          "<li><b>\(Self.escape(transfer.from))</b> pays <b>\(Self.escape(transfer.to))</b> <span class=\"num\">\(transfer.amount.groupedString) \(settlement.currency.code)</span></li>"
+          "<li><b>\(Self.escape(transfer.from))</b> pays <b>\(Self.escape(transfer.to))</b> <span class=\"num\">\(transfer.amount.groupedString) \(settlement.currency.code)</span>\(how)</li>"
         )
       }
       out.append("</ul>")
@@ -175,6 +176,28 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
         out.append("<p>\(Self.escape(ConversionRows.cashMethod(cash)))</p>")
         out.append(Self.table(ConversionRows.residueHeadings, ConversionRows.residues(cash)))
       }
+    }
+    if let explanation = summary.explanation {
+      out.append("<details class=\"explain\"><summary>Why these transfers</summary>")
+      out.append("<ul>")
+      for line in BalanceExplanation.transferLines(summary, escape: { Self.escape($0) }) {
+        out.append("<li>\(line)</li>")
+      }
+      out.append("</ul>")
+      for balance in explanation.balances(for: summary) {
+        let money = { (units: Int64) in BalanceExplanation.signed(units, balance.currency) }
+        let amount = { (units: Int64) in Money(minorUnits: units, currency: balance.currency).groupedString }
+        out.append("<h4>\(Self.escape(balance.person)), \(balance.currency.code)</h4>")
+        var rows: [[String]] = []
+        if balance.opening != 0 { rows.append(["", "carried from before the period", "", "", money(balance.opening)]) }
+        for row in balance.rows {
+          rows.append([row.date, row.record, amount(row.paid), amount(row.share), money(row.running)])
+        }
+        rows.append(["", "balance", "", "", money(balance.closing)])
+        out.append(
+          Self.table(["Date", "Record", "Paid or sent", "Share or received", "Balance"], rows, numbersFrom: 2))
+      }
+      out.append("</details>")
     }
     let categoryTables = CategoryTable.tables(summary)
     if !categoryTables.isEmpty {
@@ -284,6 +307,41 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     sink.write("</tbody></table>\n</body>\n</html>\n")
   }
 
+  /// How `transfer` can be paid, from its receiver's details: the IBAN and BIC, the payment link,
+  /// and for a transfer in euros to an IBAN an EPC QR code (``EPCPayment``) a banking app scans,
+  /// with what it carries written under it. Without libqrencode the code is replaced by what to
+  /// install.
+  package static func howToPay(_ transfer: Transfer, _ details: PaymentDetails, title: String) -> String {
+    var parts: [String] = []
+    if let iban = details.iban {
+      var account = "IBAN <span class=\"iban\">\(iban.grouped)</span>"
+      if let bic = details.bic { account += " · BIC \(bic.code)" }
+      if let holder = details.holder { account += " · \(escape(holder))" }
+      parts.append(account)
+    }
+    if let link = details.link {
+      parts.append("<a href=\"\(escape(link))\" rel=\"noopener noreferrer\">\(escape(link))</a>")
+    }
+    var html = parts.isEmpty ? "" : "<div class=\"pay\">" + parts.joined(separator: " · or ") + "</div>"
+    guard let iban = details.iban else { return html }
+    let reference = EPCPayment.reference(title: title, from: transfer.from, to: transfer.to)
+    guard
+      let payload = EPCPayment.payload(
+        name: details.holder ?? transfer.to, iban: iban, bic: details.bic, amount: transfer.amount,
+        reference: reference)
+    else { return html }
+    let what = "\(transfer.amount.groupedString) EUR to \(transfer.to), reference “\(reference)”"
+    do throws(QRCode.Problem) {
+      let code = try QRCode.encode(Array(payload.utf8))
+      html +=
+        "<figure class=\"qr\">\(code.svg(size: 4 * (code.width + 8), label: escape("EPC payment code: " + what)))"
+        + "<figcaption>Scan with a banking app: \(escape(what))</figcaption></figure>"
+    } catch {
+      html += "<p class=\"warning\">No payment code: \(escape(error.description))</p>"
+    }
+    return html
+  }
+
   static var style: String {
     """
     body{font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:70rem;padding:0 1rem;color:#1b1b1b}
@@ -292,6 +350,7 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
     th{background:#f4f4f4}.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
     ul{margin:0;padding-left:1rem}.transfers li{margin:.2rem 0}mark{background:#ffe082;padding:0 .2rem;border-radius:3px}
     .source,.note,.advice,.receipt,.breakdown,figcaption{color:#666;font-size:.85em}.warning{color:#b26a00;font-size:.85em}.bad{color:#c62828}.ok{color:#2e7d32}
+    .pay{font-size:.9em}.iban{font-family:ui-monospace,monospace}figure.qr{margin:.4rem 0 .8rem}figure.qr svg{display:block}
     .facts{color:#444}svg text{font:13px system-ui,sans-serif}svg .axis{font-weight:bold}
     """
   }

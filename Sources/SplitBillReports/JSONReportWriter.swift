@@ -501,6 +501,33 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
       ("filtered_out", .int(summary.filteredOut)),
       ("period", .optional(summary.period)),
     ]
+    if let explanation = summary.explanation {
+      // `--explain`: the rows behind the balance of everyone in a transfer.
+      afterPayments.append(
+        (
+          "explanation",
+          .array(
+            explanation.balances(for: summary).map { balance in
+              let money = { (units: Int64) in JSON.money(Money(minorUnits: units, currency: balance.currency)) }
+              return .object([
+                ("person", .string(balance.person)), ("currency", .string(balance.currency.code)),
+                ("opening", money(balance.opening)),
+                (
+                  "rows",
+                  .array(
+                    balance.rows.map { row in
+                      .object([
+                        ("record", .string(row.record)), ("date", row.date.isEmpty ? .null : .string(row.date)),
+                        ("kind", .string(row.isPayment ? "payment" : "bill")), ("paid", money(row.paid)),
+                        ("share", money(row.share)), ("balance", money(row.running)),
+                      ])
+                    })
+                ),
+                ("closing", money(balance.closing)),
+              ])
+            })
+        ))
+    }
     if let conversion = summary.conversion {
       afterPayments.append(("conversion", Self.conversion(conversion, categories: summary.convertedCategories)))
     }

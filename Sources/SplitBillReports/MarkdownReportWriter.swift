@@ -109,6 +109,8 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
     for paragraph in SettleUpWords.paragraphs(summary, escape: { MarkdownReportWriter<StringSink>.escape($0) }) {
       out += [paragraph.text, ""]
     }
+    let payments = SettleUpWords.paymentLines(summary, escape: { MarkdownReportWriter<StringSink>.escape($0) })
+    if !payments.isEmpty { out += payments.map { "- " + $0 } + [""] }
     let transfers = summary.settlements.flatMap { settlement in settlement.transfers.map { (settlement, $0) } }
     if transfers.isEmpty {
       out.append("Nothing to settle: every balance is zero.")
@@ -198,6 +200,27 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
         )
       }
       if let note = summary.invalidNotListedNote { out += ["", "…" + note + "."] }
+    }
+    if let explanation = summary.explanation {
+      out += ["", "### Why these transfers", ""]
+      out += BalanceExplanation.transferLines(summary, escape: { Self.escape($0) }).map { "- " + $0 }
+      for balance in explanation.balances(for: summary) {
+        let money = { (units: Int64) in BalanceExplanation.signed(units, balance.currency) }
+        out += [
+          "", "**\(Self.escape(balance.person)), \(balance.currency.code)**", "",
+          "| Date | Record | Paid or sent | Share or received | Balance |", "| --- | --- | ---: | ---: | ---: |",
+        ]
+        if balance.opening != 0 {
+          out.append("|  | carried from before the period |  |  | \(money(balance.opening)) |")
+        }
+        for row in balance.rows {
+          let amount = { (units: Int64) in Money(minorUnits: units, currency: balance.currency).groupedString }
+          out.append(
+            "| \(row.date) | \(Self.escape(row.record)) | \(amount(row.paid)) | \(amount(row.share)) | \(money(row.running)) |"
+          )
+        }
+        out.append("|  | **balance** |  |  | **\(money(balance.closing))** |")
+      }
     }
     out += ["", "<details><summary>Terms</summary>", ""]
     out += SettleUpWords.terms.map { "- **\($0.term)**: \($0.meaning)." }

@@ -24,9 +24,10 @@ package struct MessagesReportWriter<Sink: OutputSink>: ReportWriter {
       var lines = ["\(title): \(TerminalText.sanitize(person))", text]
       for (transfer, currency) in byPerson[person] ?? [] {
         let amount = "\(transfer.amount.groupedString) \(currency.code)"
+        let how = summary.payees[transfer.to].flatMap { SettleUpWords.howToPay($0, escape: TerminalText.sanitize) }
         lines.append(
           transfer.from == person
-            ? "→ pay \(TerminalText.sanitize(transfer.to)) \(amount)"
+            ? "→ pay \(TerminalText.sanitize(transfer.to)) \(amount)" + (how.map { ": " + $0 } ?? "")
             : "← \(TerminalText.sanitize(transfer.from)) pays you \(amount)")
       }
       messages.append(lines.joined(separator: "\n"))

@@ -64,6 +64,12 @@ package struct ReportSummary: Sendable {
   /// The heading: ``title``, else `splitbill report`.
   package var heading: String { title.map { $0.isEmpty ? "splitbill report" : $0 } ?? "splitbill report" }
 
+  /// How people are paid (their `people:` entries' details), by name: shown beside the transfers
+  /// to them.
+  package var payees: [String: PaymentDetails] = [:]
+  /// With `--explain`: the bills and payments behind each balance.
+  package var explanation: BalanceExplanation?
+
   /// `# REVIEW` marks `scan` left in the input on bills that did not add up (`scan.review`).
   package var marksToReview = 0
 

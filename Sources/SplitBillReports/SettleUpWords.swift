@@ -99,6 +99,30 @@ package enum SettleUpWords {
     return ": " + clauses.joined(separator: "; ") + rounded
   }
 
+  /// How a person is paid, in words: `IBAN DE89 3704 0044 0532 0130 00 (BIC COBADEFFXXX), or
+  /// https://paypal.me/ben`; `nil` without an account or a link.
+  package static func howToPay(_ details: PaymentDetails, escape: (String) -> String) -> String? {
+    var ways: [String] = []
+    if let iban = details.iban {
+      var notes: [String] = []
+      if let bic = details.bic { notes.append("BIC \(bic.code)") }
+      if let holder = details.holder { notes.append("account of \(escape(holder))") }
+      ways.append("IBAN \(iban.grouped)" + (notes.isEmpty ? "" : " (" + notes.joined(separator: ", ") + ")"))
+    }
+    if let link = details.link { ways.append(escape(link)) }
+    return ways.isEmpty ? nil : ways.joined(separator: ", or ")
+  }
+
+  /// `To pay Ben: IBAN …, or https://paypal.me/ben`, for each person the plan has paid who gave
+  /// payment details, by name.
+  package static func paymentLines(_ summary: ReportSummary, escape: (String) -> String) -> [String] {
+    let receivers = Set(summary.settlements.flatMap { $0.transfers.map(\.to) })
+    return receivers.sorted().compactMap { person in
+      guard let details = summary.payees[person], let how = howToPay(details, escape: escape) else { return nil }
+      return "To pay \(escape(person)): \(how)"
+    }
+  }
+
   /// `a`, `a and b`, `a, b and c`.
   package static func list(_ items: [String]) -> String {
     items.count <= 1 ? items.joined() : items.dropLast().joined(separator: ", ") + " and " + (items.last ?? "")

@@ -196,6 +196,7 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
         top.append("  " + paint("Incomplete", "1;31") + ": balances " + incomplete + "; settling now would be wrong")
       }
       top += paragraphs.map { "  " + $0.text }
+      top += SettleUpWords.paymentLines(summary, escape: TerminalText.sanitize).map { "  " + $0 }
       sink.write(top.joined(separator: "\n") + "\n\n")
     }
     bills.copy(to: &sink)
@@ -292,6 +293,33 @@ package struct TextReportWriter<Sink: OutputSink>: ReportWriter {
         var residues = TextTable(alignments: [.left, .right])
         residues.rows = [ConversionRows.residueHeadings] + rows.map { $0.map(TerminalText.sanitize) }
         if !rows.isEmpty { lines += residues.lines(indent: "      ") }
+      }
+    }
+
+    if let explanation = summary.explanation {
+      lines += ["", paint("Why these transfers", "1")]
+      lines += BalanceExplanation.transferLines(summary, escape: TerminalText.sanitize).map { "  " + $0 }
+      for balance in explanation.balances(for: summary) {
+        let code = balance.currency.code
+        lines.append("  \(TerminalText.sanitize(balance.person)), \(code):")
+        // Undated books have no date column.
+        let dated = balance.rows.contains { !$0.date.isEmpty }
+        var table = TextTable(alignments: dated ? [.left, .left, .left, .right] : [.left, .left, .right])
+        if balance.opening != 0 {
+          table.rows.append(
+            (dated ? [""] : []) + [
+              "carried from before the period", "", BalanceExplanation.signed(balance.opening, balance.currency),
+            ])
+        }
+        for row in balance.rows {
+          table.rows.append(
+            (dated ? [row.date] : []) + [
+              TerminalText.sanitize(row.record), BalanceExplanation.effect(row, balance.currency),
+              BalanceExplanation.signed(row.running, balance.currency),
+            ])
+        }
+        lines += table.lines(indent: "    ")
+        lines.append("    balance \(BalanceExplanation.signed(balance.closing, balance.currency)) \(code)")
       }
     }
 

@@ -12,6 +12,8 @@ struct ReadResult {
   var invalid: [InvalidBill] = []
   var diagnostics: [Diagnostic] = []
   var unreadable = false
+  /// How people are paid, from `people:` entries.
+  var payees: [String: PaymentDetails] = [:]
   /// A directory left out of messages that name another place (they show the temporary one).
   var directory = ""
 
@@ -79,6 +81,7 @@ func readPaths(_ paths: [String], options given: ReadOptions = ReadOptions(), cu
   }
   result.diagnostics = stream.diagnostics
   result.unreadable = stream.unreadableInput
+  result.payees = stream.payees
   return result
 }
 
