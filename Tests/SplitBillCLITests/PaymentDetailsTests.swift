@@ -104,6 +104,11 @@ import Testing
     let messages = try runBinary(["report", path, "--format", "messages"])
     #expect(messages.stdout.contains("\n→ pay Ben 45.00 EUR: IBAN DE89 3704 0044 0532 0130 00 (BIC COBADEFFXXX)\n"))
     #expect(messages.stdout.contains("\n→ pay Ben 15.00 EUR: IBAN DE89 3704 0044 0532 0130 00 (BIC COBADEFFXXX)"))
+    let json = try runBinary(["report", path, "--format", "json"])
+    #expect(
+      json.stdout.contains(
+        "\"to\": \"Ben\",\n          \"amount\": \"45.00\",\n          \"currency\": \"EUR\",\n          \"iban\": \"DE89370400440532013000\",\n          \"bic\": \"COBADEFFXXX\""
+      ), "\(json.stdout)")
     let markdown = try runBinary(["report", path, "--format", "markdown"])
     #expect(markdown.stdout.contains("\n- To pay Ben: IBAN DE89 3704 0044 0532 0130 00 (BIC COBADEFFXXX)\n"))
     // Chloé's link, when the plan pays her: she paid for both (120.00, her share 45.00).
