@@ -3,7 +3,9 @@
 # every input is read as YAML and as CSV bills, a rates file (and one after an ECB header), an items
 # file, an export of every app `import` reads, the books `export` writes for every app, a
 # configuration file, a recurring bill's repeat, the header of each photo format scan reads and its
-# --lang, the text Tesseract reads off a receipt, and the values `add` is given; the run stops at a
+# --lang, the text Tesseract reads off a receipt, the values `add` is given, and the bytes as an
+# IBAN; people's payment details read are checked as well (check digits counted again, EPC payload
+# shape, no tag opened in HTML); the run stops at a
 # crash, a trap, a bill whose shares do not add up to its total, a diagnostic outside the input, an
 # import or an export that would not read back, an echoed API key, instances past the run's limit,
 # a receipt verified with a check failed or a review outside its page, a books file
