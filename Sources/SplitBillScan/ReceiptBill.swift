@@ -46,7 +46,7 @@ public struct ReceiptBill: Sendable {
     if let currency = receipt.currency {
       keys.append(
         "currency: \(currency.code)"
-          + (receipt.currencySource == "dollar"
+          + (receipt.currencySource?.hasPrefix("dollar") == true
             ? "  # a bare $ read as US dollars: give --currency for another"
             : receipt.currencySource?.hasPrefix("country") == true
               ? "  # " + YAMLText.comment("none printed; the \(receipt.currencySource ?? "")") : ""))

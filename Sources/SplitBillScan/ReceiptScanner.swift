@@ -58,12 +58,13 @@ public final class ReceiptScanner {
     if page.width > Self.widestPage { page.scale(by: Float(Self.widestPage) / Float(page.width)) }
     page.deskew()
     var readings: [ScannedReceipt] = []
+    var lineSets: [[ReceiptLine]] = []
     var summaries: [ReadingSummary] = []
     var textHeight: Int?
     for pass in RecognitionPass.allCases {
       let image: PageImage
       switch pass {
-      case .block: image = page
+      case .block, .locallyThresholded: image = page
       case .rescaled:
         guard let factor = Self.rescaling(textHeight: textHeight, pageWidth: page.width), let copy = page.copy()
         else { continue }
@@ -84,7 +85,9 @@ public final class ReceiptScanner {
       }
       let words = recognizer.words(on: image, pass: pass)
       if pass == .block { textHeight = Self.medianTextHeight(words) }
-      var receipt = ReceiptReader.read(ReceiptLine.lines(from: words), currency: currency, dayFirst: dayFirst)
+      let lines = ReceiptLine.lines(from: words)
+      lineSets.append(lines)
+      var receipt = ReceiptReader.read(lines, currency: currency, dayFirst: dayFirst)
       receipt.confidence = words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / words.count
       summaries.append(
         ReadingSummary(
@@ -101,6 +104,19 @@ public final class ReceiptScanner {
       kept = 0
       for index in readings.indices where readings[index].score > readings[kept].score { kept = index }
     }
+    // The kept reading found no currency where another did (a sign or a country one pass read and
+    // this one did not): its lines are read again in that currency, which is said to come from
+    // another reading.
+    if currency == nil,
+      let again = Self.inCurrencyOfAnotherReading(readings[kept], lines: lineSets[kept], readings, dayFirst: dayFirst)
+    {
+      readings[kept] = again
+      summaries[kept].total = again.total?.minorUnits
+      summaries[kept].status = again.status
+      summaries[kept].checksHeld = again.checks.filter(\.passed).count
+      summaries[kept].checksMade = again.checks.count
+      summaries[kept].reasons = again.reasons.map(\.code)
+    }
     summaries[kept].kept = true
     var receipt = readings[kept]
     if receipt.status != .verified {
@@ -108,6 +124,20 @@ public final class ReceiptScanner {
     }
     receipt.readings = summaries
     return receipt
+  }
+
+  /// `kept`, read again from its `lines` in the currency another of the `readings` found, when it
+  /// found none itself; its source says so (`printed (in another reading)`). `nil` when `kept` has
+  /// a currency or no other reading does.
+  static func inCurrencyOfAnotherReading(
+    _ kept: ScannedReceipt, lines: [ReceiptLine], _ readings: [ScannedReceipt], dayFirst: Bool?
+  ) -> ScannedReceipt? {
+    guard kept.currency == nil, let other = readings.first(where: { $0.currency != nil }), let found = other.currency
+    else { return nil }
+    var again = ReceiptReader.read(lines, currency: found, dayFirst: dayFirst)
+    again.currencySource = (other.currencySource ?? "printed") + " (in another reading)"
+    again.confidence = kept.confidence
+    return again
   }
 
   /// How much the rescaled pass scales a page `pageWidth` pixels wide whose words' median height

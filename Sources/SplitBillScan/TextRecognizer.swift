@@ -61,6 +61,10 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   /// The page made grey with coloured marks (highlighter, pen) turned pale, scaled like
   /// ``rescaled``, read as one block; only for colour photos with such marks.
   case colouredInkRemoved
+  /// The page as ``block`` reads it, made black and white by Tesseract with Sauvola's local
+  /// threshold instead of Otsu's global one (thermal print faded in places, a shadow across the
+  /// photo), read as one block.
+  case locallyThresholded
 
   /// The pass's name as `--verbose` and the JSON say it.
   public var name: String {
@@ -69,6 +73,7 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
     case .rescaled: "rescaled"
     case .flattened: "flattened"
     case .colouredInkRemoved: "coloured-ink-removed"
+    case .locallyThresholded: "locally-thresholded"
     }
   }
 }
@@ -356,6 +361,10 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   func words(on page: PageImage, pass: RecognitionPass) -> [RecognizedWord] {
     let mode = pass == .flattened ? PSM_SINGLE_COLUMN : PSM_SINGLE_BLOCK
     unsafe libs.tessSetPageSegMode(api, mode)
+    // Tesseract's thresholding_method: 0 Otsu (its default), 2 Sauvola.
+    let local = pass == .locallyThresholded
+    if local { _ = unsafe libs.tessSetVariable(api, "thresholding_method", "2") }
+    defer { if local { _ = unsafe libs.tessSetVariable(api, "thresholding_method", "0") } }
     unsafe page.withPicture { unsafe libs.tessSetImage2(api, $0) }
     unsafe libs.tessSetSourceResolution(api, 300)
     guard unsafe libs.tessRecognize(api, nil) == 0, let text = unsafe libs.tessGetTsvText(api, 0) else {

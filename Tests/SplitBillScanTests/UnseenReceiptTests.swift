@@ -262,4 +262,32 @@ import Testing
     let receipt = ReceiptReader.read(page(["SHOP", garbage + " 1.00", "Tea 2.00", "TOTAL 2.00"]), currency: .usd)
     #expect(receipt.total?.minorUnits == 200)
   }
+
+  /// The reading kept found no currency, another one did (its sign was read in one pass only):
+  /// the kept lines are read again in it, said to come from another reading; the figures then
+  /// count in that currency's units.
+  @Test func aCurrencyAnotherReadingFoundIsTaken() throws {
+    let kept = page(["CORNER SHOP", "BREAD 2.50", "MILK 1.20", "TOTAL 3.70"])
+    let keptReading = ReceiptReader.read(kept, currency: nil)
+    #expect(keptReading.currency == nil)
+    #expect(keptReading.reasons.map(\.code).contains("scan.no-currency"))
+    let other = ReceiptReader.read(page(["CORNER SHOP", "BREAD 2.50", "MILK 1.2O", "TOTAL 3.70 EUR"]), currency: nil)
+    #expect(other.currency?.code == "EUR")
+    let again = try #require(
+      ReceiptScanner.inCurrencyOfAnotherReading(keptReading, lines: kept, [keptReading, other], dayFirst: nil))
+    #expect(again.currency?.code == "EUR")
+    #expect(again.currencySource == "printed (in another reading)")
+    #expect(again.status == .verified, "\(again.reasons)")
+    #expect(again.total?.minorUnits == 370)
+    // Nothing to take: a reading with its own currency, or none found anywhere.
+    #expect(ReceiptScanner.inCurrencyOfAnotherReading(other, lines: kept, [keptReading, other], dayFirst: nil) == nil)
+    #expect(ReceiptScanner.inCurrencyOfAnotherReading(keptReading, lines: kept, [keptReading], dayFirst: nil) == nil)
+  }
+
+  @Test func everyPassHasItsName() {
+    #expect(
+      RecognitionPass.allCases.map(\.name) == [
+        "block", "rescaled", "flattened", "coloured-ink-removed", "locally-thresholded",
+      ])
+  }
 }
