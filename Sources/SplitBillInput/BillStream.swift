@@ -417,6 +417,9 @@ package struct BillStream {
         var found: [Diagnostic]
         (context, found) = self.rules.context(for: header)
         found += self.notePayees(header.payees)
+        // A header's problems said like a bill's: at most three of a kind on a line, counting the
+        // rest (a one-line `people: [...]` of thousands of bad entries).
+        found = Diagnostic.coalesced(found)
         if let roster = context.roster {
           self.rosterInEffect = true
           self.roster = roster

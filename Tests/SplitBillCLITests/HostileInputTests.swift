@@ -49,6 +49,24 @@ final class HostileInputTests {
     ("long-amount.csv", { n in "id,amount,tip,diners\na,\(String(repeating: "9", count: 64 * n))x,0,2\n" }),
     ("long-column.csv", { n in "id,amount,tip,diners,\(String(repeating: "Tipp", count: 16 * n))\na,10,0,3,\n" }),
     (
+      "payees.yaml",
+      { n in
+        "people: [\((0..<n).map { "{name: P\($0), iban: DE00 0000 0000}" }.joined(separator: ", "))]\nbills:\n  - {id: a, amount: 10, tip: 0, diners: [P0]}\n"
+      }
+    ),
+    (
+      "payee-links.yaml",
+      { n in
+        "people: [\((0..<n).map { "{name: P\($0), link: 'javascript:x'}" }.joined(separator: ", "))]\nbills:\n  - {id: a, amount: 10, tip: 0, diners: [P0]}\n"
+      }
+    ),
+    (
+      "long-iban.yaml",
+      { n in
+        "people: [{name: Ben, iban: \"DE89 \(String(repeating: "1", count: 64 * n))\"}]\nbills:\n  - {id: a, amount: 10, tip: 0, diners: [Ben]}\n"
+      }
+    ),
+    (
       "spaced-currency.yaml",
       { n in
         "bills:\n  - {id: a, amount: 10, tip: 0, diners: 2, currency: \"\(String(repeating: " ", count: 64 * n))EUR\"}\n"
