@@ -24,6 +24,8 @@ public struct BalanceSheet: Sendable {
   public var invalid: Int
   /// What the reading found.
   public var problems: ReportProblems
+  /// How people are paid, by name (their `people:` entries' details).
+  public var paymentDetails: [String: PaymentDetails] = [:]
 
   /// `person`'s balances (none when they are settled up in every currency) and the transfers
   /// they are in; `nil` when the books do not name them.
@@ -73,6 +75,6 @@ public enum Balances {
     }
     return BalanceSheet(
       balances: lines, settlements: outcome.settlements, bills: outcome.bills, invalid: outcome.invalid,
-      problems: outcome.problems)
+      problems: outcome.problems, paymentDetails: outcome.paymentDetails)
   }
 }

@@ -168,6 +168,8 @@ public struct ReportOutcome: Sendable {
   /// Settlements asked to be recorded were not, though every bill was valid: a transfer is larger
   /// than a bill file can hold (``ReportProblems/messages`` says which).
   public var settlementsNotRecorded = false
+  /// How people are paid, by name: their `people:` entries' details (and the configuration's).
+  public var paymentDetails: [String: PaymentDetails] = [:]
 }
 
 /// A report held until read: in a temporary file, so a large one does not sit in memory.
@@ -465,7 +467,8 @@ public struct ReportRun: @unchecked Sendable {
     return ReportOutcome(
       bills: summary.billCount, invalid: summary.invalidCount, settlements: summary.settlements,
       people: summary.people, conversion: summary.conversion, written: pass.pending.map(\.path),
-      text: pass.spool.map { ReportText(spool: $0) }, problems: problems, settlementsNotRecorded: recordRefused)
+      text: pass.spool.map { ReportText(spool: $0) }, problems: problems, settlementsNotRecorded: recordRefused,
+      paymentDetails: summary.payees)
   }
 
   /// One reading of the inputs (or the held records) into every output. A record whose id

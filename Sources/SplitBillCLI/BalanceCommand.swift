@@ -113,6 +113,13 @@ enum BalanceCommand {
           let to = transfers.map { "\(show($0.to)) \(amount($0.amount))" }
           let owed = Money(minorUnits: -line.balance.minorUnits, currency: line.balance.currency)
           lines.append("\(show(name)) owes \(amount(owed))" + (to.isEmpty ? "" : ": to \(list(to))"))
+          // How to pay each of them, when their people: entry says.
+          for transfer in transfers {
+            guard let details = sheet.paymentDetails[transfer.to],
+              let how = SettleUpWords.howToPay(details, escape: show)
+            else { continue }
+            lines.append("  pay \(show(transfer.to)): \(how)")
+          }
         } else {
           let from = transfers.map { "\(show($0.from)) \(amount($0.amount))" }
           lines.append("\(show(name)) is owed \(amount(line.balance))" + (from.isEmpty ? "" : ": from \(list(from))"))

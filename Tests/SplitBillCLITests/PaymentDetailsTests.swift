@@ -120,6 +120,20 @@ import Testing
     #expect(linked.stdout.contains("\n→ pay Chloé 30.00 EUR: https://paypal.me/chloe"))
   }
 
+  /// `balance NAME`, what a person checks on their phone before paying, says where to pay.
+  @Test func balanceSaysWhereToPay() throws {
+    let (directory, path) = try write(Self.trip)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let ana = try runBinary(["balance", "Ana", path])
+    #expect(ana.code == 0, "\(ana.stderr)")
+    #expect(
+      ana.stdout
+        == "Ana owes 45.00 EUR: to Ben 45.00 EUR\n  pay Ben: IBAN DE89 3704 0044 0532 0130 00 (BIC COBADEFFXXX)\n")
+    // The one paid says nothing of their own account.
+    let ben = try runBinary(["balance", "Ben", path])
+    #expect(!ben.stdout.contains("IBAN"), "\(ben.stdout)")
+  }
+
   /// The same person given other details in a second file is an error there; the configuration's
   /// details serve files without their own.
   @Test func detailsComeFromFilesAndTheConfigurationOnce() throws {
