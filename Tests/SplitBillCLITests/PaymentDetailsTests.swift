@@ -129,6 +129,12 @@ import Testing
     #expect(
       ana.stdout
         == "Ana owes 45.00 EUR: to Ben 45.00 EUR\n  pay Ben: IBAN DE89 3704 0044 0532 0130 00 (BIC COBADEFFXXX)\n")
+    let json = try runBinary(["balance", "Ana", path, "--format", "json"])
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+    let settlements = try #require(object["settlements"] as? [[String: Any]])
+    #expect(settlements.count == 1)
+    #expect(settlements.first?["iban"] as? String == "DE89370400440532013000")
+    #expect(settlements.first?["bic"] as? String == "COBADEFFXXX")
     // The one paid says nothing of their own account.
     let ben = try runBinary(["balance", "Ben", path])
     #expect(!ben.stdout.contains("IBAN"), "\(ben.stdout)")
