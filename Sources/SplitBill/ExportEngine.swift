@@ -136,7 +136,7 @@ public enum Exporter {
         continue
       }
       // A head-count bill, one nobody paid or one of nothing is in nobody's balance.
-      guard split.isPaid, !split.anonymousDiners, split.total.minorUnits > 0 else {
+      guard split.movesBalances, split.total.minorUnits > 0 else {
         noEffect.append(bill.id)
         continue
       }

@@ -178,17 +178,12 @@ enum BalanceCommand {
         "settlements",
         .array(
           transfers.map { currency, transfer in
-            var fields: [(String, JSON)] = [
-              ("currency", .string(currency.code)), ("from", .string(transfer.from)), ("to", .string(transfer.to)),
-              ("amount", .money(transfer.amount)),
-            ]
             // How to pay the receiver, when their people: entry says (as the report's messages).
-            if let details = sheet.paymentDetails[transfer.to] {
-              if let iban = details.iban { fields.append(("iban", .string(iban.electronic))) }
-              if let bic = details.bic { fields.append(("bic", .string(bic.code))) }
-              if let link = details.link { fields.append(("link", .string(link))) }
-            }
-            return .object(fields)
+            .object(
+              [
+                ("currency", .string(currency.code)), ("from", .string(transfer.from)), ("to", .string(transfer.to)),
+                ("amount", .money(transfer.amount)),
+              ] + JSON.paymentFields(sheet.paymentDetails[transfer.to]))
           })
       ),
       ("bills", .int(sheet.bills)),

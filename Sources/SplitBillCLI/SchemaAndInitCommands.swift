@@ -55,7 +55,10 @@ enum InitCommand {
       leftover: balanced   # who absorbs leftover cents: balanced, remainder, first, payer, to-tip
       rounding: half-up    # how a percentage tip is rounded: half-up, half-even, up, down
 
-    # Optional roster: when present, every diner and payer must be one of these names.
+    # Optional roster: when present, every diner and payer must be one of these names. A person
+    # may carry payment details the reports show beside what others pay them (in HTML, an EPC
+    # QR code a banking app scans, for a transfer in euros), for example:
+    #   - {name: Ben, iban: DE89 3704 0044 0532 0130 00, bic: COBADEFFXXX, link: https://paypal.me/ben}
     people: [Ana, Ben, Chloé]
 
     bills:

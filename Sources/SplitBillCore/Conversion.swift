@@ -190,7 +190,7 @@ public struct ConversionLedger: Sendable {
   /// Adds a bill's balance changes to the sums of `group` (``group(for:)``).
   public mutating func add(_ split: BillSplit, group number: Int) {
     groups[number].records += 1
-    guard !split.anonymousDiners, split.isPaid else { return }
+    guard split.movesBalances else { return }
     for share in split.shares { add(-share.amount.minorUnits, to: share.person, in: number) }
     split.forEachPayer { payer, amount in add(amount.minorUnits, to: payer, in: number) }
   }

@@ -284,7 +284,7 @@ public struct ReportLedger: Sendable {
     /// Carries a bill from before the period into the opening balances: only who owes whom.
     mutating func carry(_ split: BillSplit, _ overflowed: inout Bool) {
       totals.carried += 1
-      guard !split.anonymousDiners, split.isPaid else { return }
+      guard split.movesBalances else { return }
       for share in split.shares {
         let person = position(of: share.person)
         ReportLedger.add(&people[person].opening, -share.amount.minorUnits, &overflowed)

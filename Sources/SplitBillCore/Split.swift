@@ -328,6 +328,11 @@ public struct BillSplit: Hashable, Sendable {
     return true
   }
 
+  /// Whether the bill moves anyone's balance: somebody paid it and its diners are named (a head
+  /// count's shares are no one's, so neither are its payments). The one rule every ledger, the
+  /// conversion, the journals, the exports and `--explain` book a bill by.
+  public var movesBalances: Bool { isPaid && !anonymousDiners }
+
   /// Calls `body` with each payer and what they paid: the one payer and the total, or each of
   /// several (no array made for the one payer, the common case).
   @inline(__always)

@@ -34,6 +34,20 @@ package struct BalanceExplanation: Sendable {
     package var rows: [Row]
     /// Where the rows end: the balance the settle-up settles.
     package var closing: Int64
+
+    /// The rows as a table's cells, unescaped: date, record, paid or sent, share or received and
+    /// the balance after it; the carried balance first when there is one, `balance` last.
+    package var cells: [[String]] {
+      let signed = { (units: Int64) in BalanceExplanation.signed(units, currency) }
+      let amount = { (units: Int64) in Money(minorUnits: units, currency: currency).groupedString }
+      var cells: [[String]] = []
+      if opening != 0 { cells.append(["", "carried from before the period", "", "", signed(opening)]) }
+      for row in rows {
+        cells.append([row.date, row.record, amount(row.paid), amount(row.share), signed(row.running)])
+      }
+      cells.append(["", "balance", "", "", signed(closing)])
+      return cells
+    }
   }
 
   private struct Key: Hashable {
@@ -48,7 +62,7 @@ package struct BalanceExplanation: Sendable {
   /// Notes a bill of the period.
   package mutating func add(_ reported: ReportedBill) {
     let split = reported.split
-    guard split.isPaid, !split.anonymousDiners else { return }
+    guard split.movesBalances else { return }
     let date = reported.bill.date?.description ?? ""
     var paid: [String: Int64] = [:]
     var order: [String] = []

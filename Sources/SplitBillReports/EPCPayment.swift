@@ -1,4 +1,5 @@
 import SplitBillCore
+import SplitBillText
 
 /// The text of an EPC QR code ("GiroCode", the European Payments Council's guidelines EPC069-12,
 /// version 002): a SEPA credit transfer that a banking app fills in when it scans the code.
@@ -53,20 +54,19 @@ package enum EPCPayment {
     return limit
   }
 
-  /// `text` with line breaks, tabs and other control or format characters made spaces, and the
-  /// spaces around it trimmed.
+  /// `text` on one line: what every output makes a space of (controls and bidi overrides,
+  /// `isControlOrBidiOverride`) and, for a banking app's form, Unicode's line and paragraph
+  /// separators and invisible format characters too; the spaces around it trimmed.
   private static func oneLine(_ text: String) -> String {
-    let scalars = text.unicodeScalars.map { scalar -> Unicode.Scalar in
+    var line = ""
+    for scalar in text.unicodeScalars {
       let category = scalar.properties.generalCategory
       let breaks =
-        category == .control || category == .format || category == .lineSeparator
+        scalar.isControlOrBidiOverride || category == .format || category == .lineSeparator
         || category == .paragraphSeparator
-      return breaks ? " " : scalar
+      line.unicodeScalars.append(breaks ? " " : scalar)
     }
-    var line = String(String.UnicodeScalarView(scalars))
-    while line.hasPrefix(" ") { line.removeFirst() }
-    while line.hasSuffix(" ") { line.removeLast() }
-    return line
+    return line.trimmingSpaces
   }
 
   /// The longest prefix of `text`, in whole characters, of at most `characters` characters and

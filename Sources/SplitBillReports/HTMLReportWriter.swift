@@ -185,17 +185,9 @@ package struct HTMLReportWriter<Sink: OutputSink>: ReportWriter {
       }
       out.append("</ul>")
       for balance in explanation.balances(for: summary) {
-        let money = { (units: Int64) in BalanceExplanation.signed(units, balance.currency) }
-        let amount = { (units: Int64) in Money(minorUnits: units, currency: balance.currency).groupedString }
         out.append("<h4>\(Self.escape(balance.person)), \(balance.currency.code)</h4>")
-        var rows: [[String]] = []
-        if balance.opening != 0 { rows.append(["", "carried from before the period", "", "", money(balance.opening)]) }
-        for row in balance.rows {
-          rows.append([row.date, row.record, amount(row.paid), amount(row.share), money(row.running)])
-        }
-        rows.append(["", "balance", "", "", money(balance.closing)])
         out.append(
-          Self.table(["Date", "Record", "Paid or sent", "Share or received", "Balance"], rows, numbersFrom: 2))
+          Self.table(["Date", "Record", "Paid or sent", "Share or received", "Balance"], balance.cells, numbersFrom: 2))
       }
       out.append("</details>")
     }

@@ -13,6 +13,17 @@ extension JSON {
   /// Money as a decimal string in the currency's digits: `"33.34"`.
   package static func money(_ money: Money) -> JSON { .string(money.decimalString) }
 
+  /// A transfer's receiver's payment details as JSON fields, those given only: `iban` (electronic
+  /// form), `bic`, `link`. What `report`'s messages and `balance` add to a transfer.
+  package static func paymentFields(_ details: PaymentDetails?) -> [(String, JSON)] {
+    guard let details else { return [] }
+    var fields: [(String, JSON)] = []
+    if let iban = details.iban { fields.append(("iban", .string(iban.electronic))) }
+    if let bic = details.bic { fields.append(("bic", .string(bic.code))) }
+    if let link = details.link { fields.append(("link", .string(link))) }
+    return fields
+  }
+
   /// Writes the value with two-space indentation, starting at `indent` levels.
   package func write(to sink: inout some OutputSink, indent: Int = 0) {
     switch self {

@@ -437,17 +437,12 @@ package struct JSONReportWriter<Sink: OutputSink>: ReportWriter {
             func list(_ paying: Bool) -> JSON {
               .array(
                 transfers.filter { ($0.0.from == person) == paying }.map { transfer, currency in
-                  var fields: [(String, JSON)] = [
-                    (paying ? "to" : "from", .string(paying ? transfer.to : transfer.from)),
-                    ("amount", .money(transfer.amount)), ("currency", .string(currency.code)),
-                  ]
                   // How to pay them, when their people: entry says.
-                  if paying, let details = summary.payees[transfer.to] {
-                    if let iban = details.iban { fields.append(("iban", .string(iban.electronic))) }
-                    if let bic = details.bic { fields.append(("bic", .string(bic.code))) }
-                    if let link = details.link { fields.append(("link", .string(link))) }
-                  }
-                  return .object(fields)
+                  .object(
+                    [
+                      (paying ? "to" : "from", .string(paying ? transfer.to : transfer.from)),
+                      ("amount", .money(transfer.amount)), ("currency", .string(currency.code)),
+                    ] + JSON.paymentFields(paying ? summary.payees[transfer.to] : nil))
                 })
             }
             return .object([

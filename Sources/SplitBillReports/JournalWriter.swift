@@ -473,7 +473,7 @@ package struct JournalWriter<Sink: OutputSink>: ReportWriter {
   package mutating func carry(_ reported: ReportedBill) {
     let split = reported.split
     if options.booksOf == nil {
-      guard !split.anonymousDiners, split.isPaid else { return }
+      guard split.movesBalances else { return }
       for share in split.shares { carry(account(.paid, share.person), share.amount.minorUnits, split.currency) }
       split.forEachPayer { payer, amount in carry(account(.paid, payer), -amount.minorUnits, split.currency) }
       return

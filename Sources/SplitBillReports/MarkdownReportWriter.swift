@@ -205,21 +205,18 @@ package struct MarkdownReportWriter<Sink: OutputSink>: ReportWriter {
       out += ["", "### Why these transfers", ""]
       out += BalanceExplanation.transferLines(summary, escape: { Self.escape($0) }).map { "- " + $0 }
       for balance in explanation.balances(for: summary) {
-        let money = { (units: Int64) in BalanceExplanation.signed(units, balance.currency) }
         out += [
           "", "**\(Self.escape(balance.person)), \(balance.currency.code)**", "",
           "| Date | Record | Paid or sent | Share or received | Balance |", "| --- | --- | ---: | ---: | ---: |",
         ]
-        if balance.opening != 0 {
-          out.append("|  | carried from before the period |  |  | \(money(balance.opening)) |")
+        let cells = balance.cells
+        for (index, row) in cells.enumerated() {
+          // The record is the one untrusted cell; the closing row is bold.
+          var shown = row
+          shown[1] = Self.escape(row[1])
+          if index == cells.count - 1 { shown = shown.map { $0.isEmpty ? $0 : "**\($0)**" } }
+          out.append("| " + shown.joined(separator: " | ") + " |")
         }
-        for row in balance.rows {
-          let amount = { (units: Int64) in Money(minorUnits: units, currency: balance.currency).groupedString }
-          out.append(
-            "| \(row.date) | \(Self.escape(row.record)) | \(amount(row.paid)) | \(amount(row.share)) | \(money(row.running)) |"
-          )
-        }
-        out.append("|  | **balance** |  |  | **\(money(balance.closing))** |")
       }
     }
     out += ["", "<details><summary>Terms</summary>", ""]

@@ -90,10 +90,7 @@ public final class ReceiptScanner {
       var receipt = ReceiptReader.read(lines, currency: currency, dayFirst: dayFirst)
       receipt.confidence = words.isEmpty ? 0 : words.reduce(0) { $0 + $1.confidence } / words.count
       summaries.append(
-        ReadingSummary(
-          pass: pass.name, words: words.count, total: receipt.total?.minorUnits, status: receipt.status,
-          checksHeld: receipt.checks.filter(\.passed).count, checksMade: receipt.checks.count,
-          reasons: receipt.reasons.map(\.code)))
+        ReadingSummary(pass: pass.name, words: words.count, receipt: receipt))
       readings.append(receipt)
       if receipt.status == .verified { break }
     }
@@ -111,11 +108,7 @@ public final class ReceiptScanner {
       let again = Self.inCurrencyOfAnotherReading(readings[kept], lines: lineSets[kept], readings, dayFirst: dayFirst)
     {
       readings[kept] = again
-      summaries[kept].total = again.total?.minorUnits
-      summaries[kept].status = again.status
-      summaries[kept].checksHeld = again.checks.filter(\.passed).count
-      summaries[kept].checksMade = again.checks.count
-      summaries[kept].reasons = again.reasons.map(\.code)
+      summaries[kept] = ReadingSummary(pass: summaries[kept].pass, words: summaries[kept].words, receipt: again)
     }
     summaries[kept].kept = true
     var receipt = readings[kept]

@@ -50,7 +50,7 @@ public struct ReviewReason: Sendable, Equatable {
 /// it. A scan keeps one reading (mended, perhaps, by the others); `--verbose` and the JSON say
 /// them all.
 public struct ReadingSummary: Sendable, Equatable {
-  /// `block`, `rescaled`, `flattened` or `coloured-ink-removed`.
+  /// `block`, `rescaled`, `flattened`, `coloured-ink-removed` or `locally-thresholded`.
   public var pass: String
   /// The words Tesseract read.
   public var words: Int
@@ -63,6 +63,17 @@ public struct ReadingSummary: Sendable, Equatable {
   public var reasons: [String]
   /// Whether it is the reading the bill was made of.
   public var kept = false
+
+  /// What `pass`, having read `words` words, made of `receipt`.
+  init(pass: String, words: Int, receipt: ScannedReceipt) {
+    self.pass = pass
+    self.words = words
+    total = receipt.total?.minorUnits
+    status = receipt.status
+    checksHeld = receipt.checks.filter(\.passed).count
+    checksMade = receipt.checks.count
+    reasons = receipt.reasons.map(\.code)
+  }
 }
 
 /// What was read from one receipt, and how far it was checked.
