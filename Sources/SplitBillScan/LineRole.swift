@@ -148,7 +148,7 @@ public enum LineRole: String, Sendable, Equatable {
         "YOU SAVED", "TOTAL DISCOUNT", "QTY", "ITEMS SOLD", "ANZAHL", "ARTIKEL", "POINTS", "BALANCE POINTS",
         "TEL", "FAX", "PHONE", "GST ID", "GST REG", "REG NO", "INVOICE", "RECEIPT NO", "BILL NO", "TABLE", "PAX",
         "CASHIER", "TERMINAL", "APPROVAL", "AUTH", "REF", "TRANS", "CARD NO", "ACCOUNT", "MEMBER", "TIME",
-        "POCET", "POLOZEK", "ILOSC", "KASJER", "POKLADNA", "UCTENKA", "PARAGON",
+        "POCET", "POLOZEK", "ILOSC", "KASJER", "POKLADNA", "UCTENKA", "PARAGON", "ITEM S QTY", "ITEMS QTY",
       ]
     ),
     // A total before tax, before `SUB TOTAL` (`Subtotal excl. VAT` is one) and `TOTAL`.

@@ -21,6 +21,9 @@ public enum ReceiptReader {
     var hasLetters: Bool {
       label.filter { !ReceiptReader.isCount($0.text) }.map(\.text).joined().filter(\.isLetter).count >= 2
     }
+    /// Whether the words before the amount hold a name's word (``ReceiptReader/isNameWord(_:)``),
+    /// not only codes (`FG-A00019 1 1.50`) and counts.
+    var hasName: Bool { label.contains { !ReceiptReader.isCount($0.text) && ReceiptReader.isNameWord($0.text) } }
   }
 
   /// Reads `lines`. `currency` is `--currency`: used when the receipt prints no code or sign that
@@ -141,9 +144,20 @@ public enum ReceiptReader {
       .subtotal, .net, .total, .tax, .service, .rounding, .cash, .tender, .change, .tip,
     ]
     let summaryStart = priced.first { $0.role.map(summaryRoles.contains) ?? false }?.index ?? lines.count
-    receipt.items = items(lines, priced.filter { $0.index < summaryStart }, exponent: exponent)
+    // A discount among the items (`Rabatt -0,30`, `COUPON 1.00-`) takes off what the item above it
+    // cost: the items count it, negative however it is printed.
+    let itemLines = priced.filter { $0.index < summaryStart }.map { line -> PricedLine in
+      guard line.role == .discount else { return line }
+      var discount = line
+      discount.role = nil
+      discount.amount.digits = -abs(line.amount.digits)
+      return discount
+    }
+    let (scannedItems, nameLines) = items(lines, itemLines, exponent: exponent)
+    receipt.items = scannedItems
 
-    receipt.unreadPrices = unreadPriceLines(lines, priced: priced, items: receipt.items, before: summaryStart)
+    receipt.unreadPrices = unreadPriceLines(
+      lines, priced: priced, items: receipt.items, names: nameLines, before: summaryStart, exponent: exponent)
     let summary = priced.filter { $0.index >= summaryStart }
     let totals = summary.filter { $0.role == .total && value($0) > 0 }
     receipt.subtotal = summary.first { $0.role == .subtotal }.map(figure)
@@ -209,6 +223,12 @@ public enum ReceiptReader {
       let paid = cash.minorUnits - (receipt.change?.minorUnits ?? 0)
       if paid == receipt.itemsSum { receipt.total = ReadFigure(minorUnits: paid, line: cash.line) }
     }
+    if chosen == nil, receipt.total == nil, !receipt.items.isEmpty,
+      let card = payments.first(where: { $0.role == .tender && value($0) == receipt.itemsSum && value($0) > 0 })
+    {
+      // No total line read, none paid in cash: what the card paid, if the items tie to it.
+      receipt.total = figure(card)
+    }
     // No total legible at all: the subtotal and the adjustments printed under it, when the items
     // tie to that subtotal, give a total for the person reviewing to compare with the paper.
     if chosen == nil, receipt.total == nil, let subtotal = receipt.subtotal, !receipt.items.isEmpty,
@@ -238,6 +258,16 @@ public enum ReceiptReader {
         receipt.tax = figure(after)
         receipt.taxIncluded = true
         receipt.taxRate = percentage(in: after.labelText)
+        // One line a rate (`DPH 15% 6,51`, `DPH 21% 4,32`): the tax is theirs together, and no
+        // one rate is of the whole total.
+        let rated = summary.filter { $0.role == .tax && $0.index > chosen.index }.prefix {
+          percentage(in: $0.labelText) != nil
+        }
+        let rates = rated.compactMap { percentage(in: $0.labelText) }
+        if rated.count > 1, Set(rates).count == rates.count, rated.reduce(0, { $0 + value($1) }) < value(chosen) {
+          receipt.tax = ReadFigure(minorUnits: rated.reduce(0) { $0 + value($1) }, line: after.index + 1)
+          receipt.taxRate = nil
+        }
       }
       // A rounding printed under the total, no total after it (`Total 31.47`, `Rounding -0.02`):
       // what is paid is the two together, a figure no line prints (the checks say so).
@@ -348,6 +378,18 @@ public enum ReceiptReader {
     return amount.fractionDigits == exponent
   }
 
+  /// A tax rate printed after a price as its tax code (`49,90 15%`, `1.99 7 %`): a percentage of
+  /// at most two whole digits, after a price with the currency's decimals.
+  static func isRateCode(_ word: String, after previous: String?, exponent: Int) -> Bool {
+    let parts = word.dropLast().split(separator: ",", omittingEmptySubsequences: false)
+      .flatMap { $0.split(separator: ".", omittingEmptySubsequences: false) }
+    guard exponent > 0, word.hasSuffix("%"), let previous, (1...2).contains(parts.count),
+      parts.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+      let amount = PrintedAmount.parse(cleanNumber(previous), exponent: exponent, wholeAmounts: false)
+    else { return false }
+    return amount.fractionDigits == exponent
+  }
+
   /// The line's amount: its rightmost number, past tax flags, with the words before it.
   static func pricedLine(
     _ line: ReceiptLine, index: Int, exponent: Int, whole: Bool, mendPoints: Bool = false
@@ -357,6 +399,7 @@ public enum ReceiptReader {
     while let last = words.last, skipped < 2,
       isTrailingFlag(last.text) && PrintedAmount.parse(last.text, exponent: exponent, wholeAmounts: whole) == nil
         || isMisreadFlag(last.text, after: words.dropLast().last?.text, exponent: exponent)
+        || isRateCode(last.text, after: words.dropLast().last?.text, exponent: exponent)
     {
       words.removeLast()
       skipped += 1
@@ -365,13 +408,20 @@ public enum ReceiptReader {
       words[words.count - 1].text = mended
     }
     guard let last = words.last,
-      let amount = PrintedAmount.parse(
+      var amount = PrintedAmount.parse(
         cleanNumber(String(last.text.trimmingSuffix(while: { ",.;:".contains($0) }))), exponent: exponent,
         wholeAmounts: whole)
     else { return nil }
     var label = Array(words.dropLast())
-    // A currency sign or code standing alone before the amount belongs to neither.
-    while let mark = label.last, isCurrencyWord(mark.text) || mark.text == ":" { label.removeLast() }
+    // A currency sign or code standing alone before the amount belongs to neither; a minus
+    // against it (`-RM 0.02`, `-$ 1.00`) is the amount's.
+    while let mark = label.last {
+      let minus = mark.text.hasPrefix("-") || mark.text.hasPrefix("\u{2212}")
+      let sign = minus ? String(mark.text.dropFirst()) : mark.text
+      guard isCurrencyWord(sign) || mark.text == ":" else { break }
+      if minus, amount.digits > 0 { amount.digits = -amount.digits }
+      label.removeLast()
+    }
     // A bare whole number is only a price on a line with words (not a date or a phone number).
     if whole, amount.fractionDigits == 0, label.isEmpty, !amount.groupedWhole { return nil }
     let text = label.map(\.text).joined(separator: " ")
@@ -537,13 +587,16 @@ public enum ReceiptReader {
 
   /// Lines among the items that end in what looks like a price but does not read as one
   /// (`“O55`, `1O,5`): an item whose price was lost, so the items cannot tie to the total.
-  static func unreadPriceLines(_ lines: [ReceiptLine], priced: [PricedLine], items: [ScannedItem], before end: Int)
-    -> [Int]
-  {
+  static func unreadPriceLines(
+    _ lines: [ReceiptLine], priced: [PricedLine], items: [ScannedItem], names: Set<Int>, before end: Int,
+    exponent: Int
+  ) -> [Int] {
     guard let first = items.first?.line else { return [] }
     let pricedIndices = Set(priced.map(\.index))
     return lines.indices.filter { index in
-      guard index + 1 > first, index < end, !pricedIndices.contains(index) else { return false }
+      guard index + 1 > first, index < end, !pricedIndices.contains(index), !names.contains(index),
+        !isDetailLine(lines[index], exponent: exponent)
+      else { return false }
       var words = lines[index].words.map(\.text)
       while let last = words.last, isTrailingFlag(last), words.count > 1 { words.removeLast() }
       guard words.count > 1, let last = words.last, last.count <= 8, lines[index].text.filter(\.isLetter).count >= 3
@@ -565,7 +618,10 @@ public enum ReceiptReader {
     return words.count >= 2 && words.filter { headerWords.contains($0) }.count >= 2
   }
 
-  static func items(_ lines: [ReceiptLine], _ candidates: [PricedLine], exponent: Int) -> [ScannedItem] {
+  /// The item lines among `candidates`, and the indices of the lines read as their names.
+  static func items(_ lines: [ReceiptLine], _ candidates: [PricedLine], exponent: Int)
+    -> (items: [ScannedItem], nameLines: Set<Int>)
+  {
     let pricedIndices = Set(candidates.map(\.index))
     var used = Set<Int>()
     var items: [ScannedItem] = []
@@ -578,29 +634,43 @@ public enum ReceiptReader {
       candidate.label.first { $0.text.filter(\.isLetter).count >= 3 }?.left
     }.sorted()
     let nameColumn = starts.count >= 3 ? starts[starts.count / 2] : nil
+    let quantities = Dictionary(
+      uniqueKeysWithValues: lines.indices.prefix(candidates.last.map { $0.index + 1 } ?? 0).compactMap { index in
+        QuantityLine.read(lines[index].text, exponent: exponent).map { (index, $0) }
+      })
+    /// A line that may be an item's name: a word of letters on it (not a code such as
+    /// `EZ10HDO5`), no figure's label, no table header, no count or weight.
+    func mayBeName(_ index: Int) -> Bool {
+      guard lines.indices.contains(index), !pricedIndices.contains(index) else { return false }
+      let line = lines[index]
+      return line.text.filter(\.isLetter).count >= 3 && line.words.contains { isNameWord($0.text) } && !isHeader(line)
+        && LineRole.of(label: line.text) == nil
+        && quantities[index] == nil && WeighedLine.read(line.text) == nil
+    }
+    /// A line of codes between a name and its price line (`EZ10HDO5 - 24`): digits, no name.
+    func isCodeLine(_ index: Int) -> Bool {
+      guard lines.indices.contains(index), !pricedIndices.contains(index) else { return false }
+      return lines[index].text.contains(where: \.isNumber) && !lines[index].words.contains { isNameWord($0.text) }
+    }
     let namesBelow =
-      candidates.last { $0.role == nil && !$0.hasLetters && !$0.weighed }.map { code in
-        let below = code.index + 1
-        return lines.indices.contains(below) && !pricedIndices.contains(below)
-          && lines[below].text.filter(\.isLetter).count >= 3 && LineRole.of(label: lines[below].text) == nil
-      } ?? false
+      candidates.last { $0.role == nil && !$0.hasName && !$0.weighed }.map { mayBeName($0.index + 1) } ?? false
     for candidate in candidates where candidate.role == nil {
       if let headerIndex, candidate.index <= headerIndex { continue }
+      if quantities[candidate.index] != nil { continue }
       guard let amount = candidate.amount.minorUnits(exponent: exponent), amount != 0 else { continue }
       var label = candidate.label
-      func isNameLine(_ index: Int) -> Bool {
-        guard lines.indices.contains(index), !pricedIndices.contains(index), !used.contains(index) else { return false }
-        let line = lines[index]
-        return line.text.filter(\.isLetter).count >= 3 && !isHeader(line) && LineRole.of(label: line.text) == nil
-      }
-      if !candidate.hasLetters {
+      func isNameLine(_ index: Int) -> Bool { !used.contains(index) && mayBeName(index) }
+      if !candidate.hasName {
         // A code line: its name is printed on the line above or below it, the same way for the
-        // whole receipt (below when the last code line has a name under it). A weighed line's
-        // name is above it (above its weight, when that is a line of its own).
+        // whole receipt (below when the last code line has a name under it); above, a line of
+        // codes may come between them. A weighed line's name is above it (above its weight, when
+        // that is a line of its own).
+        let above =
+          isCodeLine(candidate.index - 1) ? [candidate.index - 1, candidate.index - 2] : [candidate.index - 1]
         let order =
           candidate.weighed
           ? [candidate.index - 1, candidate.index - 2]
-          : namesBelow ? [candidate.index + 1, candidate.index - 1] : [candidate.index - 1, candidate.index + 1]
+          : namesBelow ? [candidate.index + 1, candidate.index - 1] : above + [candidate.index + 1]
         let source = order.first { index in
           isNameLine(index) && (headerIndex.map { index > $0 } ?? true)
         }
@@ -623,7 +693,27 @@ public enum ReceiptReader {
       guard !name.isEmpty else { continue }
       items.append(ScannedItem(name: name, amount: amount, quantity: quantity, line: candidate.index + 1))
     }
-    return items
+    // A count line's item: the one above or below whose amount is the count times the unit price.
+    for (index, quantity) in quantities where quantity.count > 1 {
+      let item =
+        items.firstIndex { $0.line == index && $0.amount == quantity.amount }
+        ?? items.firstIndex { $0.line == index + 2 && $0.amount == quantity.amount }
+      if let item, items[item].quantity == 1 { items[item].quantity = quantity.count }
+    }
+    return (items, used)
+  }
+
+  /// A word of a name: two letters or more, and letters at least two in three of its
+  /// characters (`CHOPPING`, `Milch`, `eh`; not `120ML`, `EZ10HDO5`, `HCO3-7` or `35.5x25.5CM`).
+  static func isNameWord(_ word: String) -> Bool {
+    let letters = word.filter(\.isLetter).count
+    return letters >= 2 && letters * 3 >= word.count * 2
+  }
+
+  /// A count line (`2 x 0,89`) or a weight line (`0,826 kg x 1,99 EUR/kg`): a detail of an item,
+  /// never an item's name or a line whose price went unread.
+  static func isDetailLine(_ line: ReceiptLine, exponent: Int) -> Bool {
+    QuantityLine.read(line.text, exponent: exponent) != nil || WeighedLine.read(line.text) != nil
   }
 
   /// The item's name (codes, counts and unit prices taken out) and its quantity. A count before

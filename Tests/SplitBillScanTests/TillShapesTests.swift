@@ -1,0 +1,176 @@
+import SplitBillCore
+import Testing
+
+@testable import SplitBillScan
+
+/// Lays rows out as a till prints them: the label from the left, the figure and whatever follows
+/// it (a tax letter, a rate) at the right edge. `page` puts only a last word with a digit there.
+func tillPage(_ rows: [String]) -> [ReceiptLine] {
+  var words: [RecognizedWord] = []
+  for (row, text) in rows.enumerated() {
+    let parts = text.split(separator: " ").map(String.init)
+    // The right-hand block: the last word with a digit and what follows it.
+    let lastFigure = parts.lastIndex { $0.contains(where: \.isNumber) }
+    let firstRight = lastFigure.map { $0 > 0 ? $0 : parts.count } ?? parts.count
+    var left = 20
+    for part in parts[..<firstRight] {
+      words.append(
+        RecognizedWord(text: part, left: left, top: 20 + row * 40, width: part.count * 14, height: 24, confidence: 90))
+      left += part.count * 14 + 12
+    }
+    var right = 700
+    for part in parts[firstRight...].reversed() {
+      right -= part.count * 14
+      words.append(
+        RecognizedWord(text: part, left: right, top: 20 + row * 40, width: part.count * 14, height: 24, confidence: 90))
+      right -= 12
+    }
+  }
+  return ReceiptLine.lines(from: words)
+}
+
+/// Shapes of the item lines European and American tills print, written from how such receipts
+/// are laid out (not from the photos scan is measured on): a count and unit price on a line of
+/// their own, a weight line under its item, discounts and deposits among the items, a tax rate as
+/// the tax code, one tax line per rate under the total, codes between a name and its price, and a
+/// card payment where the total line went unread.
+@Suite struct TillShapesTests {
+  let eur = Currency.eur
+
+  @Test(arguments: [
+    ("2 x 0,89", 2, 89), ("2 Stk x 0,99", 2, 99), ("3 ks x 12,50", 3, 1250), ("2 @ 0.19", 2, 19),
+    ("2X 1,49 EUR", 2, 149), ("2 @ 0.19 ea", 2, 19), ("4 × 1,25", 4, 125), ("2 St. x 1,99 EUR/Stk", 2, 199),
+  ])
+  func readsACountLine(text: String, count: Int, unitPrice: Int64) throws {
+    let line = try #require(QuantityLine.read(text, exponent: 2))
+    #expect(line.count == count)
+    #expect(line.unitPrice == unitPrice)
+  }
+
+  @Test(arguments: [
+    "2 x 0,8", "1000 x 1,00", "0 x 1,00", "2 x -1,00", "2 x 0,00", "Joghurt 2 x 0,89", "2 x 0,89 1,78", "2 x", "x 0,89",
+    "2 Stk 0,99", "0,826 kg x 1,99 EUR/kg",
+  ])
+  func refusesWhatIsNoCountLine(text: String) {
+    #expect(QuantityLine.read(text, exponent: 2) == nil, "\(text)")
+  }
+
+  @Test func aCountLineIsADetailOfItsItemAboveOrBelow() throws {
+    // Above the item (ALDI), and below it with a word for pieces (REWE).
+    let above = ReceiptReader.read(
+      tillPage([
+        "ALDI SÜD", "EUR", "Milch 0,79 A", "2 x 0,89", "Joghurt 1,78 A", "Pfand 0,25 B", "Summe 2,82", "Bar 5,00",
+        "Rückgeld 2,18",
+      ]), currency: nil)
+    #expect(above.status == .verified, "\(above.reasons)")
+    #expect(above.items.map(\.name) == ["Milch", "Joghurt", "Pfand"])
+    #expect(above.items.map(\.quantity) == [1, 2, 1])
+    let below = ReceiptReader.read(
+      tillPage(["REWE Markt GmbH", "EUR", "BROT 1,49 B", "APFEL 1,98 B", "2 Stk x 0,99", "SUMME EUR 3,47"]),
+      currency: nil)
+    #expect(below.status == .verified, "\(below.reasons)")
+    #expect(below.items.map(\.name) == ["BROT", "APFEL"])
+    #expect(below.items.last?.quantity == 2)
+    #expect(below.unreadPrices.isEmpty)
+    // A count line no neighbour ties to is no item either: the arithmetic says a price is off.
+    let misread = ReceiptReader.read(
+      tillPage(["REWE", "EUR", "BROT 1,49 B", "APFEL 1,93 B", "2 Stk x 0,99", "SUMME EUR 3,47"]), currency: nil)
+    #expect(misread.items.map(\.name) == ["BROT", "APFEL"])
+    #expect(misread.status == .needsReview)
+  }
+
+  @Test func aWeightLineIsNoName() {
+    let receipt = ReceiptReader.read(
+      tillPage(["LIDL", "EUR", "Gurken 0,69 A", "0,826 kg x 1,99 EUR/kg", "Bananen 1,64 A", "zu zahlen 2,33"]),
+      currency: nil)
+    #expect(receipt.items.map(\.name) == ["Gurken", "Bananen"], "\(receipt.items)")
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+  }
+
+  @Test func aDiscountAmongTheItemsTakesOff() {
+    for discount in ["Rabatt -0,30 A", "Rabatt 0,30-", "Rabatt 0,30"] {
+      let receipt = ReceiptReader.read(
+        tillPage(["LIDL", "EUR", "Tomaten 1,49 A", discount, "Leergut -0,50 B", "Käse 2,49 B", "zu zahlen 3,18"]),
+        currency: nil)
+      #expect(receipt.status == .verified, "\(discount): \(receipt.reasons)")
+      #expect(receipt.items.map(\.amount) == [149, -30, -50, 249], "\(discount)")
+    }
+  }
+
+  @Test func aRateAfterThePriceIsItsTaxCode() throws {
+    let receipt = ReceiptReader.read(
+      tillPage([
+        "Albert", "PRAHA", "MASLO 49,90 15%", "PIVO 24,90 21%", "Celkem Kč 74,80", "DPH 15% 6,51", "DPH 21% 4,32",
+        "Platba kartou 74,80",
+      ]), currency: nil)
+    #expect(receipt.items.map(\.amount) == [4990, 2490])
+    #expect(receipt.currency?.code == "CZK")
+    // One tax line a rate: the tax is theirs together, and no single rate is checked against the total.
+    #expect(receipt.tax?.minorUnits == 1083)
+    #expect(receipt.taxIncluded)
+    #expect(receipt.taxRate == nil)
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+    // A percentage is a tax code only after a price with the currency's decimals.
+    #expect(ReceiptReader.isRateCode("15%", after: "49,90", exponent: 2))
+    #expect(ReceiptReader.isRateCode("7,0%", after: "1.99", exponent: 2))
+    #expect(!ReceiptReader.isRateCode("15%", after: "Rabatt", exponent: 2))
+    #expect(!ReceiptReader.isRateCode("150%", after: "49,90", exponent: 2))
+    #expect(!ReceiptReader.isRateCode("%", after: "49,90", exponent: 2))
+  }
+
+  @Test func aMinusAgainstTheCurrencyIsTheAmounts() {
+    let receipt = ReceiptReader.read(
+      tillPage([
+        "KEDAI SDN BHD", "SPRAYER 19.00", "CLEANER 14.92", "TOTAL RM 33.92", "ROUNDING ADJUSTMENT -RM 0.02",
+        "TOTAL ROUNDED RM 33.90", "CASH RM 50.00", "CHANGE RM 16.10",
+      ]), currency: nil)
+    #expect(receipt.rounding?.minorUnits == -2)
+    #expect(receipt.total?.minorUnits == 3390)
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+  }
+
+  @Test func aNameTwoLinesAboveItsPriceAcrossALineOfCodes() {
+    // Name, then a line of codes, then the barcode, count and price; a count of items under them.
+    let receipt = ReceiptReader.read(
+      tillPage([
+        "HARDWARE SDN BHD", "-INVOICE-", "CHOPPING BOARD 35.5x25.5CM", "EZ10HDO5 - 24", "8970669 1X 19.00 19.00",
+        "AIR PRESSURE SPRAYER 1.5L", "HCO3-7 - 15", "9066468 1X 8.02 8.02", "Item(s) : 2 Qty(s) : 2", "TOTAL RM 27.02",
+      ]), currency: nil)
+    #expect(
+      receipt.items.map(\.name) == ["CHOPPING BOARD 35.5x25.5CM", "AIR PRESSURE SPRAYER 1.5L"], "\(receipt.items)")
+    #expect(receipt.unreadPrices.isEmpty)
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+    #expect(LineRole.of(label: "Item(s) : 2 Qty(s) : 2") == .ignored)
+    // A name Tesseract read short (`eh` for `teh`) is still a name; a code is not.
+    #expect(ReceiptReader.isNameWord("eh"))
+    #expect(!ReceiptReader.isNameWord("120ML"))
+    #expect(!ReceiptReader.isNameWord("EZ10HDO5"))
+    #expect(!ReceiptReader.isNameWord("HCO3-7"))
+  }
+
+  @Test func aLineOfCodesAndFiguresTakesItsNameFromBelow() throws {
+    // Product codes with letters in them (`FG-A00019`) are no name: each name is under its line.
+    let receipt = ReceiptReader.read(
+      tillPage([
+        "YHH AEON", "Item Qty U.Price Amount Tax", "FG-A00019 1 1.50 1.50 SR", "Green Tea", "FG-H00001 1 8.80 8.80 SR",
+        "Kake Udon", "FG-H00100 1 2.80 2.80 SR", "Enoki Tempura", "SubTotal : 13.10", "Total : 13.10",
+      ]), currency: try Currency(code: "MYR"))
+    #expect(receipt.items.map { $0.name.hasPrefix("Green Tea") } == [true, false, false], "\(receipt.items)")
+    #expect(receipt.items.map { $0.name.split(separator: " ").first.map(String.init) } == ["Green", "Kake", "Enoki"])
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+  }
+
+  @Test func aCardPaymentTheItemsTieToStandsForAnUnreadTotal() {
+    let receipt = ReceiptReader.read(
+      tillPage(["REWE", "EUR", "BROT 1,49 B", "BUTTER 1,99 B", "S#MME EUR ~~", "Geg. EC-Karte EUR 3,48"]),
+      currency: nil)
+    #expect(receipt.total == ReadFigure(minorUnits: 348, line: 6))
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+    // One the items do not tie to gives no total.
+    let apart = ReceiptReader.read(
+      tillPage(["REWE", "EUR", "BROT 1,49 B", "BUTTER 1,99 B", "S#MME EUR ~~", "Geg. EC-Karte EUR 3,98"]),
+      currency: nil)
+    #expect(apart.total == nil)
+    #expect(apart.status == .needsReview)
+  }
+}
