@@ -29,7 +29,8 @@ import CTesseract
   let pixGetData: @convention(c) (Picture?) -> UnsafeMutablePointer<UInt32>?
   let pixCreate: @convention(c) (Int32, Int32, Int32) -> Picture?
   let pixScale: @convention(c) (Picture?, Float, Float) -> Picture?
-  let pixDeskew: @convention(c) (Picture?, Int32) -> Picture?
+  let pixFindSkewAndDeskew:
+    @convention(c) (Picture?, Int32, UnsafeMutablePointer<Float>?, UnsafeMutablePointer<Float>?) -> Picture?
   let pixBackgroundNormSimple: @convention(c) (Picture?, Picture?, Picture?) -> Picture?
   let pixCopy: @convention(c) (Picture?, Picture?) -> Picture?
   let pixWriteMemJpeg:
@@ -111,7 +112,7 @@ import CTesseract
     unsafe pixGetData = unsafe try symbol(leptonica, "pixGetData")
     unsafe pixCreate = unsafe try symbol(leptonica, "pixCreate")
     unsafe pixScale = unsafe try symbol(leptonica, "pixScale")
-    unsafe pixDeskew = unsafe try symbol(leptonica, "pixDeskew")
+    unsafe pixFindSkewAndDeskew = unsafe try symbol(leptonica, "pixFindSkewAndDeskew")
     unsafe pixBackgroundNormSimple = unsafe try symbol(leptonica, "pixBackgroundNormSimple")
     unsafe pixCopy = unsafe try symbol(leptonica, "pixCopy")
     unsafe pixWriteMemJpeg = unsafe try symbol(leptonica, "pixWriteMemJpeg")

@@ -51,7 +51,8 @@ public struct PhotoError: Error, Sendable, Equatable, CustomStringConvertible {
 /// A way to prepare the page before recognition; several are tried when the arithmetic of the
 /// first reading does not close.
 public enum RecognitionPass: Sendable, CaseIterable, Equatable {
-  /// Greyscale, deskewed, scaled; the page read as one block of text (Tesseract's PSM 6).
+  /// Greyscale, straightened when a degree or more askew, scaled; the page read as one block of
+  /// text (Tesseract's PSM 6).
   case block
   /// The page scaled so its text is of the height Tesseract reads best, read as one block.
   case rescaled
@@ -252,8 +253,19 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
     unsafe replace(unsafe libs.pixScale(picture, factor, factor))
   }
 
-  /// Straightens a page photographed a few degrees askew.
-  func deskew() { unsafe replace(unsafe libs.pixDeskew(picture, 0)) }
+  /// Straightens a page photographed askew by `minimumDegrees` or more (Leptonica finds the
+  /// angle); a page less askew is left as it is.
+  func deskew(minimumDegrees: Float) {
+    var angle: Float = 0
+    var confidence: Float = 0
+    guard let straightened = unsafe libs.pixFindSkewAndDeskew(picture, 0, &angle, &confidence) else { return }
+    if abs(angle) >= minimumDegrees {
+      unsafe replace(straightened)
+    } else {
+      var doomed: ScanLibraries.Picture? = unsafe straightened
+      unsafe libs.pixDestroy(&doomed)
+    }
+  }
 
   /// Flattens uneven lighting and faded print: the background normalised to white.
   func flattenBackground() { unsafe replace(unsafe libs.pixBackgroundNormSimple(picture, nil, nil)) }
