@@ -28,6 +28,11 @@ public struct PrintedAmount: Sendable, Equatable {
     return value
   }
 
+  /// Whether `text` starts with a minus sign: the hyphen-minus tills print, or the minus sign.
+  static func startsWithMinus(_ text: some StringProtocol) -> Bool {
+    text.hasPrefix("-") || text.hasPrefix("\u{2212}")
+  }
+
   /// Reads one printed token: an optional currency sign or code before it, a sign before or after
   /// it (`-5.00`, `5.00-`, `(5.00)`), digits with thousands separators and one decimal separator.
   /// `exponent` tells a separator followed by three digits (`82,000`: thousands, unless the
@@ -44,7 +49,7 @@ public struct PrintedAmount: Sendable, Equatable {
       negative = true
       text = text.dropFirst().dropLast()
     }
-    if text.hasPrefix("-") || text.hasPrefix("\u{2212}") {
+    if startsWithMinus(text) {
       negative = true
       text = text.dropFirst()
     }

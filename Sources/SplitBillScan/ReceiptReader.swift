@@ -153,11 +153,17 @@ public enum ReceiptReader {
       discount.amount.digits = -abs(line.amount.digits)
       return discount
     }
-    let (scannedItems, nameLines) = items(lines, itemLines, exponent: exponent)
+    // Count lines (`2 x 0,89`) among the items: details of an item, read once for the items and
+    // for the lines whose price went unread.
+    let quantities = Dictionary(
+      uniqueKeysWithValues: lines.indices.prefix(summaryStart).compactMap { index in
+        QuantityLine.read(lines[index].text, exponent: exponent).map { (index, $0) }
+      })
+    let (scannedItems, nameLines) = items(lines, itemLines, quantities: quantities, exponent: exponent)
     receipt.items = scannedItems
 
     receipt.unreadPrices = unreadPriceLines(
-      lines, priced: priced, items: receipt.items, names: nameLines, before: summaryStart, exponent: exponent)
+      lines, priced: priced, items: receipt.items, names: nameLines, details: quantities, before: summaryStart)
     let summary = priced.filter { $0.index >= summaryStart }
     let totals = summary.filter { $0.role == .total && value($0) > 0 }
     receipt.subtotal = summary.first { $0.role == .subtotal }.map(figure)
@@ -264,8 +270,9 @@ public enum ReceiptReader {
           percentage(in: $0.labelText) != nil
         }
         let rates = rated.compactMap { percentage(in: $0.labelText) }
-        if rated.count > 1, Set(rates).count == rates.count, rated.reduce(0, { $0 + value($1) }) < value(chosen) {
-          receipt.tax = ReadFigure(minorUnits: rated.reduce(0) { $0 + value($1) }, line: after.index + 1)
+        let together = rated.reduce(0) { $0 + value($1) }
+        if rated.count > 1, Set(rates).count == rates.count, together < value(chosen) {
+          receipt.tax = ReadFigure(minorUnits: together, line: after.index + 1)
           receipt.taxRate = nil
         }
       }
@@ -378,13 +385,12 @@ public enum ReceiptReader {
     return amount.fractionDigits == exponent
   }
 
-  /// A tax rate printed after a price as its tax code (`49,90 15%`, `1.99 7 %`): a percentage of
-  /// at most two whole digits, after a price with the currency's decimals.
+  /// A tax rate printed after a price as its tax code (`49,90 15%`, `1.99 7,0%`): a percentage
+  /// (``percentage(in:)``) under 100, its first character a digit, after a price with the
+  /// currency's decimals.
   static func isRateCode(_ word: String, after previous: String?, exponent: Int) -> Bool {
-    let parts = word.dropLast().split(separator: ",", omittingEmptySubsequences: false)
-      .flatMap { $0.split(separator: ".", omittingEmptySubsequences: false) }
-    guard exponent > 0, word.hasSuffix("%"), let previous, (1...2).contains(parts.count),
-      parts.allSatisfy({ !$0.isEmpty && $0.count <= 2 && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+    guard exponent > 0, word.hasSuffix("%"), word.first?.isNumber == true, let previous,
+      let rate = percentage(in: word), rate < 100_00,
       let amount = PrintedAmount.parse(cleanNumber(previous), exponent: exponent, wholeAmounts: false)
     else { return false }
     return amount.fractionDigits == exponent
@@ -416,7 +422,7 @@ public enum ReceiptReader {
     // A currency sign or code standing alone before the amount belongs to neither; a minus
     // against it (`-RM 0.02`, `-$ 1.00`) is the amount's.
     while let mark = label.last {
-      let minus = mark.text.hasPrefix("-") || mark.text.hasPrefix("\u{2212}")
+      let minus = PrintedAmount.startsWithMinus(mark.text)
       let sign = minus ? String(mark.text.dropFirst()) : mark.text
       guard isCurrencyWord(sign) || mark.text == ":" else { break }
       if minus, amount.digits > 0 { amount.digits = -amount.digits }
@@ -588,14 +594,14 @@ public enum ReceiptReader {
   /// Lines among the items that end in what looks like a price but does not read as one
   /// (`“O55`, `1O,5`): an item whose price was lost, so the items cannot tie to the total.
   static func unreadPriceLines(
-    _ lines: [ReceiptLine], priced: [PricedLine], items: [ScannedItem], names: Set<Int>, before end: Int,
-    exponent: Int
+    _ lines: [ReceiptLine], priced: [PricedLine], items: [ScannedItem], names: Set<Int>,
+    details quantities: [Int: QuantityLine], before end: Int
   ) -> [Int] {
     guard let first = items.first?.line else { return [] }
     let pricedIndices = Set(priced.map(\.index))
     return lines.indices.filter { index in
       guard index + 1 > first, index < end, !pricedIndices.contains(index), !names.contains(index),
-        !isDetailLine(lines[index], exponent: exponent)
+        quantities[index] == nil, WeighedLine.read(lines[index].text) == nil
       else { return false }
       var words = lines[index].words.map(\.text)
       while let last = words.last, isTrailingFlag(last), words.count > 1 { words.removeLast() }
@@ -619,9 +625,10 @@ public enum ReceiptReader {
   }
 
   /// The item lines among `candidates`, and the indices of the lines read as their names.
-  static func items(_ lines: [ReceiptLine], _ candidates: [PricedLine], exponent: Int)
-    -> (items: [ScannedItem], nameLines: Set<Int>)
-  {
+  /// `quantities` are the count lines among them, by line index: details, never items or names.
+  static func items(
+    _ lines: [ReceiptLine], _ candidates: [PricedLine], quantities: [Int: QuantityLine], exponent: Int
+  ) -> (items: [ScannedItem], nameLines: Set<Int>) {
     let pricedIndices = Set(candidates.map(\.index))
     var used = Set<Int>()
     var items: [ScannedItem] = []
@@ -634,10 +641,6 @@ public enum ReceiptReader {
       candidate.label.first { $0.text.filter(\.isLetter).count >= 3 }?.left
     }.sorted()
     let nameColumn = starts.count >= 3 ? starts[starts.count / 2] : nil
-    let quantities = Dictionary(
-      uniqueKeysWithValues: lines.indices.prefix(candidates.last.map { $0.index + 1 } ?? 0).compactMap { index in
-        QuantityLine.read(lines[index].text, exponent: exponent).map { (index, $0) }
-      })
     /// A line that may be an item's name: a word of letters on it (not a code such as
     /// `EZ10HDO5`), no figure's label, no table header, no count or weight.
     func mayBeName(_ index: Int) -> Bool {
@@ -694,7 +697,8 @@ public enum ReceiptReader {
       items.append(ScannedItem(name: name, amount: amount, quantity: quantity, line: candidate.index + 1))
     }
     // A count line's item: the one above or below whose amount is the count times the unit price.
-    for (index, quantity) in quantities where quantity.count > 1 {
+    // In the page's order, so that of two count lines tying to one item the upper one gives it.
+    for (index, quantity) in quantities.sorted(by: { $0.key < $1.key }) where quantity.count > 1 {
       let item =
         items.firstIndex { $0.line == index && $0.amount == quantity.amount }
         ?? items.firstIndex { $0.line == index + 2 && $0.amount == quantity.amount }
@@ -708,12 +712,6 @@ public enum ReceiptReader {
   static func isNameWord(_ word: String) -> Bool {
     let letters = word.filter(\.isLetter).count
     return letters >= 2 && letters * 3 >= word.count * 2
-  }
-
-  /// A count line (`2 x 0,89`) or a weight line (`0,826 kg x 1,99 EUR/kg`): a detail of an item,
-  /// never an item's name or a line whose price went unread.
-  static func isDetailLine(_ line: ReceiptLine, exponent: Int) -> Bool {
-    QuantityLine.read(line.text, exponent: exponent) != nil || WeighedLine.read(line.text) != nil
   }
 
   /// The item's name (codes, counts and unit prices taken out) and its quantity. A count before

@@ -257,8 +257,7 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   /// angle); a page less askew is left as it is.
   func deskew(minimumDegrees: Float) {
     var angle: Float = 0
-    var confidence: Float = 0
-    guard let straightened = unsafe libs.pixFindSkewAndDeskew(picture, 0, &angle, &confidence) else { return }
+    guard let straightened = unsafe libs.pixFindSkewAndDeskew(picture, 0, &angle, nil) else { return }
     if abs(angle) >= minimumDegrees {
       unsafe replace(straightened)
     } else {

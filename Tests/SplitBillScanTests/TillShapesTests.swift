@@ -79,6 +79,29 @@ func tillPage(_ rows: [String]) -> [ReceiptLine] {
     #expect(misread.status == .needsReview)
   }
 
+  @Test func aCountLineLeftOfThePriceColumnStillGivesItsItemsQuantity() {
+    // Tills print the unit price in a column of its own, left of the prices: the column rule
+    // takes the line out of the priced ones, and it is still the last item's count.
+    let lines = tillPage([
+      "REWE", "EUR", "BROT 1,49 B", "MILCH 0,99 B", "APFEL 1,98 B", "2 Stk x 0,99", "SUMME EUR 4,46",
+    ])
+    .map { line in
+      guard line.text.hasPrefix("2 Stk") else { return line }
+      var moved = line
+      moved.words = line.words.map { word in
+        var word = word
+        if word.text == "0,99" { word.left -= 300 }
+        return word
+      }
+      return moved
+    }
+    let receipt = ReceiptReader.read(lines, currency: nil)
+    #expect(receipt.items.map(\.name) == ["BROT", "MILCH", "APFEL"], "\(receipt.items)")
+    #expect(receipt.items.map(\.quantity) == [1, 1, 2])
+    #expect(receipt.unreadPrices.isEmpty)
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+  }
+
   @Test func aWeightLineIsNoName() {
     let receipt = ReceiptReader.read(
       tillPage(["LIDL", "EUR", "Gurken 0,69 A", "0,826 kg x 1,99 EUR/kg", "Bananen 1,64 A", "zu zahlen 2,33"]),
