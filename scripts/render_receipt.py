@@ -4,12 +4,15 @@
 Reads a JSON list from standard input, one object per photo:
   {"file": "out/a.jpg", "lines": [["NAME", "PRICE"], ["TEXT"]...], "format": "jpeg|png|tiff|heic",
    "rotate": degrees, "blur": radius, "noise": amplitude, "fade": true, "exif_orientation": 6,
-   "pen": [line numbers], "pen_colour": [r, g, b], "pen_width": pixels}
+   "pen": [line numbers], "pen_colour": [r, g, b], "pen_width": pixels, "ink": grey level,
+   "specks": count, "table": false}
 Lines are drawn in DejaVu Sans Mono (Debian's fonts-dejavu-core), a left column and a right-aligned
 price column. `fade` lowers the contrast and greys the paper as old thermal print does;
 `exif_orientation` 6 stores the pixels turned a quarter left with the tag that turns them back;
 `pen` draws a translucent coloured zigzag (a pink highlighter unless `pen_colour`) through the
-price of each line listed.
+price of each line listed. `ink` draws the print in that grey (0, black, unless given) and
+`specks` puts that many black dots on the paper's edge (a hole punch, a pen's dot), as a faint
+scan with a few dark marks is; `table: false` keeps the page alone, as a scanner gives it.
 Needs Pillow (and pillow-heif for HEIC). Writes nothing on standard output.
 """
 import json
@@ -30,10 +33,14 @@ def render(spec):
     draw = ImageDraw.Draw(page)
     for number, line in enumerate(spec["lines"]):
         y = 40 + number * line_height
-        draw.text((40, y), line[0], font=font, fill=0)
+        ink = spec.get("ink", 0)
+        draw.text((40, y), line[0], font=font, fill=ink)
         if len(line) > 1:
             right = line[1]
-            draw.text((width - 40 - draw.textlength(right, font=font), y), right, font=font, fill=0)
+            draw.text((width - 40 - draw.textlength(right, font=font), y), right, font=font, fill=ink)
+    for speck in range(spec.get("specks", 0)):
+        x, y = 12 + (speck % 2) * (width - 24), 12 + (speck // 2) * 60
+        draw.ellipse((x - 8, y - 8, x + 8, y + 8), fill=0)
     if spec.get("fade"):
         page = page.point(lambda value: 150 + value * 95 // 255)
     if spec.get("noise"):
@@ -59,8 +66,11 @@ def render(spec):
             draw.line(points, fill=colour, width=spec.get("pen_width", 8))
         page = ImageChops.multiply(page, ink)
     # A photo: the receipt on a darker table, a little turned.
-    photo = Image.new("RGB", (width + 160, height + 160), (90, 90, 90))
-    photo.paste(page, (80, 80))
+    if spec.get("table", True):
+        photo = Image.new("RGB", (width + 160, height + 160), (90, 90, 90))
+        photo.paste(page, (80, 80))
+    else:
+        photo = page
     if spec.get("rotate"):
         photo = photo.rotate(spec["rotate"], resample=Image.BICUBIC, expand=True, fillcolor=(90, 90, 90))
     kind = spec.get("format", "png")

@@ -22,10 +22,10 @@ public enum LineRole: String, Sendable, Equatable {
     guard !words.isEmpty, words.count <= maximumLabelWords else { return nil }
     let joined = words.joined(separator: " ")
     let spelled = words.map { Array($0.utf8) }
-    // A total that says what it includes or comes after (`Total Sales Incl GST`, `Total After
-    // Adj`) is a total, whatever else it names.
+    // A total that says what it includes or comes after (`Total Sales Incl GST`, `Total with GST
+    // @ 6%`, `Total After Adj`) is a total, whatever else it names.
     if spelled.contains(where: { near($0, totalKeyword) }), !words.contains(where: { $0.hasPrefix("EXCL") }),
-      words.contains(where: { ["INCL", "INCLUSIVE", "INC", "AFTER", "TTC", "INKL"].contains($0) })
+      words.contains(where: { ["INCL", "INCLUSIVE", "INC", "AFTER", "TTC", "INKL", "WITH"].contains($0) })
     {
       return .total
     }

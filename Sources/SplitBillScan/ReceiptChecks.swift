@@ -169,9 +169,10 @@ enum ReceiptChecks {
         let figures = [
           ("subtotal", receipt.subtotal, Int64(1)), ("discount", receipt.discount, -1), ("service", receipt.service, 1),
           ("tax", receipt.taxIncluded ? nil : receipt.tax, 1), ("tip", receipt.tip, 1),
+          ("rounding", receipt.rounding, 1),
         ].compactMap { name, figure, sign in figure.map { (name, $0, sign) } }
         let misreads = figures.compactMap { name, figure, sign in
-          oneDigitApart(figure.minorUnits, figure.minorUnits + sign * needed).map { _ in
+          oneDigitApart(figure.minorUnits, figure.minorUnits + sign * needed, exponent: exponent).map { _ in
             "the \(name)\(onLine(figure.line)) reads \(text(figure.minorUnits)); "
               + "\(text(figure.minorUnits + sign * needed)) would make it add up"
           }
@@ -325,11 +326,16 @@ enum ReceiptChecks {
   }
 
   /// The position of the one digit `a` and `b` differ in, when they are positive, print with as
-  /// many digits, and differ in one digit only (`12.38` and `13.38`): one misread digit.
-  static func oneDigitApart(_ a: Int64, _ b: Int64) -> Int? {
+  /// many digits, and differ in one digit only (`12.38` and `13.38`): one misread digit. Amounts
+  /// under one are compared as printed with `exponent` decimals (`0.92` and `0.02`).
+  static func oneDigitApart(_ a: Int64, _ b: Int64, exponent: Int = 0) -> Int? {
     guard a > 0, b > 0, a != b else { return nil }
-    let first = Array(String(a))
-    let second = Array(String(b))
+    func digits(_ value: Int64) -> [Character] {
+      let plain = Array(String(value))
+      return Array(repeating: "0", count: max(0, exponent + 1 - plain.count)) + plain
+    }
+    let first = digits(a)
+    let second = digits(b)
     guard first.count == second.count else { return nil }
     let differing = first.indices.filter { first[$0] != second[$0] }
     return differing.count == 1 ? differing[0] : nil

@@ -217,6 +217,16 @@ public enum ReceiptReader {
         included = true
       }
     }
+    // A total under the one the arithmetic closes on, a rounding between them, is what was paid
+    // (`Total with GST 6.83`, `Rounding 0.02`, `TOTAL 6.85`). Had it closed, the loop would have
+    // taken it; it is taken all the same, and the checks say what does not add up (a rounding
+    // misread `0.92`), where keeping the first would verify a total that was not paid.
+    if let closed = chosen, let later = totals.last(where: { $0.index > closed.index }), value(later) != value(closed),
+      summary.contains(where: { $0.role == .rounding && $0.index > closed.index && $0.index < later.index })
+    {
+      chosen = later
+      included = false
+    }
     if chosen == nil {
       let paid = receipt.cash.map { $0.minorUnits - (receipt.change?.minorUnits ?? 0) }
       chosen =
@@ -430,9 +440,31 @@ public enum ReceiptReader {
     }
     // A bare whole number is only a price on a line with words (not a date or a phone number).
     if whole, amount.fractionDigits == 0, label.isEmpty, !amount.groupedWhole { return nil }
+    if let right = rightHandLabel(label, exponent: exponent) {
+      return PricedLine(index: index, label: right.words, amount: amount, role: right.role, amountRight: last.right)
+    }
     let text = label.map(\.text).joined(separator: " ")
     return PricedLine(
       index: index, label: label, amount: amount, role: LineRole.of(label: text), amountRight: last.right)
+  }
+
+  /// The figure's own label on a line that prints two label–value pairs side by side (a summary
+  /// in two columns: `ITEM: 2   Total with GST @ 6%  6.83`, `QTY: 3   ROUNDING  0.02`, `TOTAL
+  /// SAVING: 0.00   TOTAL  6.85`): the words after the label's last number, when the words
+  /// before that number hold letters and the words after it name a figure (a total, a rounding, a
+  /// payment). `nil` for any other label, an item's name with a number in it among them
+  /// (`HEINEKEN (5 BTL) 2x 95.00`, `Samudra Bun 180g Blueberry`).
+  static func rightHandLabel(_ label: [RecognizedWord], exponent: Int) -> (words: [RecognizedWord], role: LineRole)? {
+    guard label.count >= 3,
+      let number = label.indices.dropFirst().dropLast().last(where: {
+        PrintedAmount.parse(cleanNumber(label[$0].text), exponent: exponent, wholeAmounts: true) != nil
+      }),
+      label[..<number].contains(where: { $0.text.filter(\.isLetter).count >= 2 })
+    else { return nil }
+    let words = Array(label[(number + 1)...])
+    guard let role = LineRole.of(label: words.map(\.text).joined(separator: " ")), role != .ignored, role != .item
+    else { return nil }
+    return (words, role)
   }
 
   /// A number token with the letters Tesseract puts for digits mended (`1O.5O` → `10.50`,

@@ -46,6 +46,14 @@ public final class ReceiptScanner {
   /// 1.5° 28, from 3° 28 with a total fewer (docs/scan.md).
   static let smallestSkewStraightened: Float = 1
 
+  /// Fewer words than this in the first reading of a page means it was read as nearly blank: a
+  /// receipt has its merchant, items and total. Such a page is read again with its contrast
+  /// stretched (``PageImage/stretchContrast(darkShare:)``).
+  static let fewestWordsOnAPage = 10
+  /// The share of a nearly blank page's pixels, in parts per ten thousand, stretched to black:
+  /// thin faint print covers a few percent of a receipt, specks far less.
+  static let darkestShareStretched = 100
+
   /// The height of a word's box Tesseract reads best at, in pixels: small print is enlarged
   /// toward it.
   static let bestTextHeight = 48
@@ -90,7 +98,13 @@ public final class ReceiptScanner {
         }
         image = ink
       }
-      let words = recognizer.words(on: image, pass: pass)
+      var words = recognizer.words(on: image, pass: pass)
+      if pass == .block, words.count < Self.fewestWordsOnAPage {
+        // Faint print whose threshold a few black specks took: the page is stretched, for this
+        // reading and the passes after it.
+        page.stretchContrast(darkShare: Self.darkestShareStretched)
+        words = recognizer.words(on: page, pass: pass)
+      }
       if pass == .block { textHeight = Self.medianTextHeight(words) }
       let lines = ReceiptLine.lines(from: words)
       lineSets.append(lines)

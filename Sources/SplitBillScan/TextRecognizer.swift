@@ -266,6 +266,45 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
     }
   }
 
+  /// Stretches the page's grey levels so that the darkest `darkShare` (in parts per ten
+  /// thousand) of its pixels turn black and the rest spread over the whole range up to white. A
+  /// page of faint print with a few black specks on it (a hole punch, a pen's dot, a dark edge)
+  /// has its global threshold fall between the specks and everything else, and reads as blank;
+  /// stretched, the print is the darkest part that counts. A page whose darkest pixels are
+  /// already near black is left as it is.
+  func stretchContrast(darkShare: Int) {
+    guard unsafe libs.pixGetDepth(picture) == 8, let data = unsafe libs.pixGetData(picture) else { return }
+    let width = self.width
+    let height = self.height
+    let wordsPerLine = Int(unsafe libs.pixGetWpl(picture))
+    // Leptonica keeps an 8-bit row's bytes in 32-bit words, the first pixel in the high byte.
+    var histogram = [Int](repeating: 0, count: 256)
+    for row in 0..<height {
+      let line = unsafe data + row * wordsPerLine
+      for column in 0..<width { histogram[Int(unsafe line[column >> 2] >> (24 - 8 * UInt32(column & 3)) & 0xFF)] += 1 }
+    }
+    var darkest = 0
+    var below = 0
+    while darkest < 255, (below + histogram[darkest]) * 10_000 <= width * height * darkShare {
+      below += histogram[darkest]
+      darkest += 1
+    }
+    guard darkest >= Self.blackEnough, darkest <= 255 - Self.blackEnough else { return }
+    let levels = (0..<256).map { UInt32(max(0, $0 - darkest) * 255 / (255 - darkest)) }
+    for row in 0..<height {
+      let line = unsafe data + row * wordsPerLine
+      for index in 0..<wordsPerLine {
+        let word = unsafe line[index]
+        unsafe line[index] =
+          levels[Int(word >> 24)] << 24 | levels[Int(word >> 16 & 0xFF)] << 16 | levels[Int(word >> 8 & 0xFF)] << 8
+          | levels[Int(word & 0xFF)]
+      }
+    }
+  }
+
+  /// A grey level this dark or darker is black enough to need no stretching.
+  static let blackEnough = 32
+
   /// Flattens uneven lighting and faded print: the background normalised to white.
   func flattenBackground() { unsafe replace(unsafe libs.pixBackgroundNormSimple(picture, nil, nil)) }
 

@@ -196,4 +196,50 @@ func tillPage(_ rows: [String]) -> [ReceiptLine] {
     #expect(apart.total == nil)
     #expect(apart.status == .needsReview)
   }
+
+  /// A summary printed in two columns, a count and a figure on each line (Malaysian tills:
+  /// `ITEM: 2   Total with GST @ 6%  6.83`, `QTY: 3   ROUNDING  0.02`, `TOTAL SAVING: 0.00
+  /// TOTAL  6.85`).
+  func twoColumnSummary(rounding: String) -> [ReceiptLine] {
+    tillPage([
+      "WELLMART SDN BHD", "Blueberry bun 3.05 S", "Pak choy 3.78 Z", "ITEM: 2 Total with GST @ 6% 6.83",
+      "QTY: 3 ROUNDING \(rounding)", "TOTAL SAVING: 0.00 TOTAL 6.85", "Cash 20.00", "CHANGE 13.15",
+    ])
+  }
+
+  @Test func eachLineOfATwoColumnSummaryIsReadByItsRightHandLabel() throws {
+    let receipt = ReceiptReader.read(twoColumnSummary(rounding: "0.02"), currency: nil)
+    #expect(receipt.total == ReadFigure(minorUnits: 685, line: 6))
+    #expect(receipt.rounding?.minorUnits == 2)
+    #expect(receipt.items.map(\.amount) == [305, 378])
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+    #expect(LineRole.of(label: "Total with GST @ 6%") == .total)
+  }
+
+  @Test func aTotalUnderARoundingIsWhatWasPaidEvenWhenTheRoundingIsMisread() throws {
+    // `0.92` for `0.02`: the total before the rounding adds up to the items, but it was not paid.
+    let receipt = ReceiptReader.read(twoColumnSummary(rounding: "0.92"), currency: nil)
+    #expect(receipt.total == ReadFigure(minorUnits: 685, line: 6))
+    #expect(receipt.status == .needsReview)
+    let mismatch = try #require(receipt.reasons.first { $0.code == "scan.total-mismatch" })
+    #expect(mismatch.message.contains("the rounding on line 5 reads 0.92; 0.02 would make it add up"), "\(mismatch)")
+  }
+
+  @Test func aLabelTakesItsRightHandWordsOnlyWhenTheyNameAFigure() {
+    func words(_ text: String) -> [RecognizedWord] {
+      text.split(separator: " ").enumerated().map { index, part in
+        RecognizedWord(text: String(part), left: 20 + index * 100, top: 20, width: 80, height: 24, confidence: 90)
+      }
+    }
+    #expect(ReceiptReader.rightHandLabel(words("Cash 20.00 Change"), exponent: 2)?.role == .change)
+    #expect(ReceiptReader.rightHandLabel(words("QTY: 3 ROUNDING"), exponent: 2)?.role == .rounding)
+    // An item's name with a number in it, a count and a unit price: no figure's label.
+    #expect(ReceiptReader.rightHandLabel(words("HEINEKEN (5 BTL) 2x 95.00"), exponent: 2) == nil)
+    #expect(ReceiptReader.rightHandLabel(words("Samudra Bun 180g Blueberry"), exponent: 2) == nil)
+    #expect(ReceiptReader.rightHandLabel(words("PIZZA 12 INCH"), exponent: 2) == nil)
+    // Nothing but a number before it: no pair on the left.
+    #expect(ReceiptReader.rightHandLabel(words("2 TOTAL"), exponent: 2) == nil)
+    // A figure on the left and a count of items on the right.
+    #expect(ReceiptReader.rightHandLabel(words("Subtotal 6.83 QTY"), exponent: 2) == nil)
+  }
 }
