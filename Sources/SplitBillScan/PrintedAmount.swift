@@ -138,7 +138,7 @@ public enum CurrencyMark {
   static let unambiguous: [(mark: String, code: String)] = [
     ("€", "EUR"), ("£", "GBP"), ("₹", "INR"), ("RM", "MYR"), ("RP", "IDR"), ("S$", "SGD"), ("US$", "USD"),
     ("C$", "CAD"), ("CA$", "CAD"), ("A$", "AUD"), ("AU$", "AUD"), ("NZ$", "NZD"), ("HK$", "HKD"), ("CHF", "CHF"),
-    ("฿", "THB"), ("₱", "PHP"), ("₩", "KRW"), ("₫", "VND"), ("ZŁ", "PLN"), ("KČ", "CZK"),
+    ("฿", "THB"), ("₱", "PHP"), ("₩", "KRW"), ("₫", "VND"), ("ZŁ", "PLN"), ("KČ", "CZK"), ("DH", "MAD"),
   ]
   /// Marks stripped from a number's front, longest first.
   static let prefixes: [String] = {

@@ -39,7 +39,7 @@ public struct ReceiptCountry: Sendable, Equatable {
           vote(ReceiptCountry(code: hint.country, currency: hint.currency, evidence: hint.phrase))
         }
       }
-      for word in words where word.hasPrefix("+") {
+      for word in words where word.hasPrefix("+") && !isSignedFigure(word, in: upper) {
         let digits = word.dropFirst()
         for (prefix, country, currency) in callingCodes where digits.hasPrefix(prefix) {
           vote(ReceiptCountry(code: country, currency: currency, evidence: "+" + prefix))
@@ -103,6 +103,26 @@ public struct ReceiptCountry: Sendable, Equatable {
       ("AU", "AUD", ["AUSTRALIA", "ABN", "SYDNEY", "MELBOURNE", "NSW", "QLD"]),
       ("IN", "INR", ["INDIA", "GSTIN", "MUMBAI", "BANGALORE", "BENGALURU", "DELHI", "CHENNAI"]),
       ("CH", "CHF", ["SCHWEIZ", "SUISSE", "SVIZZERA", "ZURICH", "GENEVE"]),
+      (
+        "MA", "MAD",
+        ["MAROC", "MOROCCO", "CASABLANCA", "RABAT", "MARRAKECH", "MARRAKESH", "TANGER", "AGADIR", "MEKNES"]
+      ),
+      ("AE", "AED", ["UNITED ARAB EMIRATES", "DUBAI", "ABU DHABI", "SHARJAH"]),
+      ("JP", "JPY", ["JAPAN", "TOKYO", "OSAKA", "KYOTO"]),
+      ("TH", "THB", ["THAILAND", "BANGKOK"]),
+      ("PH", "PHP", ["PHILIPPINES", "MANILA", "MAKATI", "VAT REG TIN"]),
+      ("HK", "HKD", ["HONG KONG", "KOWLOON"]),
+      ("VN", "VND", ["VIETNAM", "VIET NAM", "HANOI", "HA NOI", "HO CHI MINH"]),
+      ("NZ", "NZD", ["NEW ZEALAND", "AUCKLAND", "WELLINGTON", "CHRISTCHURCH"]),
+      ("IE", "EUR", ["IRELAND", "DUBLIN"]),
+      ("BE", "EUR", ["BELGIQUE", "BELGIE", "BRUXELLES", "BRUSSEL"]),
+      ("PT", "EUR", ["PORTUGAL", "LISBOA"]),
+      ("SE", "SEK", ["SVERIGE", "STOCKHOLM", "GOTEBORG"]),
+      ("DK", "DKK", ["DANMARK", "KOBENHAVN"]),
+      ("NO", "NOK", ["NORGE"]),
+      ("HU", "HUF", ["MAGYARORSZAG", "BUDAPEST"]),
+      ("TR", "TRY", ["TURKIYE", "ISTANBUL", "ANKARA"]),
+      ("BR", "BRL", ["BRASIL", "SAO PAULO", "CNPJ"]),
     ]
     return table.flatMap { country, currency, phrases in phrases.map { ($0, country, currency) } }
   }()
@@ -123,8 +143,23 @@ public struct ReceiptCountry: Sendable, Equatable {
     ("62", "ID", "IDR"), ("49", "DE", "EUR"), ("43", "AT", "EUR"), ("48", "PL", "PLN"), ("33", "FR", "EUR"),
     ("39", "IT", "EUR"), ("34", "ES", "EUR"), ("31", "NL", "EUR"), ("32", "BE", "EUR"), ("41", "CH", "CHF"),
     ("44", "GB", "GBP"), ("27", "ZA", "ZAR"), ("91", "IN", "INR"), ("61", "AU", "AUD"), ("64", "NZ", "NZD"),
-    ("66", "TH", "THB"), ("63", "PH", "PHP"),
+    ("66", "TH", "THB"), ("63", "PH", "PHP"), ("212", "MA", "MAD"), ("971", "AE", "AED"), ("81", "JP", "JPY"),
+    ("82", "KR", "KRW"), ("84", "VN", "VND"), ("86", "CN", "CNY"), ("90", "TR", "TRY"), ("46", "SE", "SEK"),
+    ("45", "DK", "DKK"), ("47", "NO", "NOK"), ("36", "HU", "HUF"), ("52", "MX", "MXN"), ("55", "BR", "BRL"),
+    ("353", "IE", "EUR"), ("351", "PT", "EUR"), ("30", "GR", "EUR"), ("358", "FI", "EUR"),
   ]
+
+  /// Whether `word` (`+30`) is printed in `upper` as the start of a signed figure (`+30.00`, a
+  /// surcharge), not a telephone number's country code.
+  static func isSignedFigure(_ word: String, in upper: String) -> Bool {
+    var rest = upper[...]
+    while let found = rest.range(of: word) {
+      let after = rest[found.upperBound...]
+      if let mark = after.first, mark == "." || mark == ",", after.dropFirst().first?.isNumber == true { return true }
+      rest = after
+    }
+    return false
+  }
 
   /// VAT numbers as the EU prints them: the country's prefix and its count of digits.
   static let vatNumbers: [(String, Int, String, String)] = [

@@ -872,7 +872,7 @@ public enum ReceiptReader {
   /// Currencies a receipt names by code.
   static let commonCodes: Set<String> = [
     "USD", "EUR", "GBP", "MYR", "IDR", "CAD", "AUD", "NZD", "SGD", "CHF", "JPY", "INR", "THB", "PHP", "VND", "HKD",
-    "CNY", "KRW", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "MXN", "BRL", "ZAR", "TRY", "AED", "KWD",
+    "CNY", "KRW", "SEK", "NOK", "DKK", "PLN", "CZK", "HUF", "MXN", "BRL", "ZAR", "TRY", "AED", "KWD", "MAD",
   ]
 
   /// The receipt's currency: the one the receipt names most, each ISO code it prints in capitals

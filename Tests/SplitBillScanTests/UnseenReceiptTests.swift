@@ -132,6 +132,13 @@ import Testing
     // Hints for two currencies, as many for each: no country; --currency decides.
     #expect(ReceiptCountry.of(lines: ["GmbH", "+420 1"]) == nil)
     #expect(currency(["nothing here"], option: try Currency(code: "JPY")) == "JPY")
+    // Moroccan dirhams, printed `DH` after the amount, and the country by its cities.
+    #expect(currency(["RELAIS OULMES", "AUTOROUTE RABAT MEKNES", "Total Facture : 2.50 DH"]) == "MAD")
+    #expect(currency(["RELAIS OULMES", "AUTOROUTE RABAT MEKNES"]) == "MAD")
+    #expect(currency(["Tel +971 4 123 4567"]) == "AED")
+    // A signed figure is no telephone number's country code (`+30` is Greece's).
+    #expect(currency(["CAFE", "Surcharge +30.00"]) == nil)
+    #expect(currency(["CAFE", "Tel +30 210 1234567"]) == "EUR")
   }
 
   @Test func aReviewSaysWhatWouldMakeTheFiguresAddUp() throws {
