@@ -6,6 +6,9 @@ import SplitBillCore
 enum ReceiptChecks {
   /// Currencies whose totals are rounded to 5 minor units in cash, often with no line saying so.
   static let cashRoundingCurrencies: Set<String> = ["MYR", "CHF"]
+  /// The most, in percent of the price before it, a tax included in the prices can be: no VAT,
+  /// GST or sales tax is higher (Hungary's 27 % is the highest VAT).
+  static let highestTaxPercent: Int64 = 30
 
   static func check(_ receipt: inout ScannedReceipt, exponent: Int) {
     func text(_ units: Int64) -> String { DecimalText.format(units, scale: exponent) }
@@ -227,10 +230,27 @@ enum ReceiptChecks {
                 + "\(text(total.minorUnits)) is \(expected.map(text) ?? "not worked out")", line: tax.line))
         }
       } else {
+        // No rate to check it by, but no tax is more than 30 % of the price before it (the
+        // highest VAT is 27 %): a larger one is another figure read as tax (a taxable amount).
+        let plausible =
+          tax.minorUnits >= 0
+          && Int128(tax.minorUnits) * Int128(100 + Self.highestTaxPercent) <= Int128(total.minorUnits)
+            * Int128(Self.highestTaxPercent)
         receipt.checks.append(
           ReceiptCheck(
-            name: "tax-included", passed: true,
-            detail: "tax \(text(tax.minorUnits)) included in the prices: no rate printed, so not checked"))
+            name: "tax-included", passed: plausible,
+            detail: plausible
+              ? "tax \(text(tax.minorUnits)) included in the prices: no rate printed, so not checked"
+              : "tax \(text(tax.minorUnits)) included in the total \(text(total.minorUnits)) is more than any tax"))
+        if !plausible {
+          receipt.reasons.append(
+            ReviewReason(
+              code: "scan.tax-included",
+              message:
+                "the tax included reads \(text(tax.minorUnits)), more of the total \(text(total.minorUnits)) than any "
+                + "tax is (\(Self.highestTaxPercent) % of the price before it): another figure read as tax?",
+              line: tax.line))
+        }
       }
     }
 

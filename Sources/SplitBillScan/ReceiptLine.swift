@@ -71,12 +71,18 @@ public struct ReceiptLine: Sendable, Equatable {
   }
 
   /// Joins a number Tesseract read as two words (`14` `.00`, `14.` `00`, `1` `4.00` close together).
+  /// Decimals alone after a point may be a whole space away, as a till's fixed-width print puts
+  /// them when Tesseract reads the point as the end of a word (`RM1. 38`).
   static func joinSplitNumbers(_ words: [RecognizedWord]) -> [RecognizedWord] {
     var result: [RecognizedWord] = []
     for word in words {
       if let previous = result.last {
         let gap = word.left - previous.right
-        let close = gap <= max(previous.height, word.height) * 2 / 3
+        let height = max(previous.height, word.height)
+        let decimalsAfterPoint =
+          (previous.text.last == "." || previous.text.last == ",") && (2...3).contains(word.text.count)
+          && word.text.allSatisfy { $0.isASCII && $0.isNumber }
+        let close = gap <= height * 2 / 3 || (decimalsAfterPoint && gap <= height)
         let left = previous.text
         // A tax code printed against the price (`108R`) is no part of the number.
         let right = String(word.text.reversed().drop(while: \.isLetter).reversed())

@@ -242,4 +242,47 @@ func tillPage(_ rows: [String]) -> [ReceiptLine] {
     // A figure on the left and a count of items on the right.
     #expect(ReceiptReader.rightHandLabel(words("Subtotal 6.83 QTY"), exponent: 2) == nil)
   }
+
+  @Test func aPriceSplitAfterItsPointIsOnePrice() throws {
+    // Tesseract reads `RM1.38` on a thermal till as `RM1. 38`.
+    let rows = [
+      "STATIONERY SDN BHD", "B/W PRINT A4", "1 RM1.38", "GST TAXABLE AMT RM1.30", "GST 6% RM0.08", "TOTAL RM1.38",
+    ]
+    // Line 3's price as read: `RM1.` and `38`, a space (20 pixels, the text 24 high) apart.
+    var words = tillPage(rows).flatMap(\.words)
+    let price = try #require(words.firstIndex { $0.text == "RM1.38" && $0.top == 100 })
+    let top = words[price].top
+    words[price] = RecognizedWord(text: "RM1.", left: 600, top: top, width: 56, height: 24, confidence: 90)
+    words.append(RecognizedWord(text: "38", left: 676, top: top, width: 24, height: 24, confidence: 90))
+    let receipt = ReceiptReader.read(ReceiptLine.lines(from: words), currency: nil)
+    #expect(receipt.items.map(\.amount) == [138])
+    #expect(receipt.net?.minorUnits == 130)
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+    // A number split closer than a space joins, decimals alone after a point a space away too;
+    // farther apart, or three digits after no point, they stay apart.
+    func joined(_ first: String, _ second: String, gap: Int) -> [String] {
+      ReceiptLine.joinSplitNumbers([
+        RecognizedWord(text: first, left: 600, top: 20, width: 42, height: 24, confidence: 90),
+        RecognizedWord(text: second, left: 642 + gap, top: 20, width: 28, height: 24, confidence: 90),
+      ]).map(\.text)
+    }
+    #expect(joined("12,", "50", gap: 20) == ["12,50"])
+    #expect(joined("12", ".50", gap: 10) == ["12.50"])
+    #expect(joined("12,", "50", gap: 30) == ["12,", "50"])
+    #expect(joined("12", ".50", gap: 20) == ["12", ".50"])
+    #expect(joined("12", "500", gap: 8) == ["12", "500"])
+  }
+
+  @Test func anIncludedTaxLargerThanAnyTaxIsAReview() throws {
+    // Two lines read as tax (a taxable amount among them) add up to the whole total.
+    let receipt = ReceiptReader.read(
+      tillPage(["SHOP SDN BHD", "PRINT 1.38", "GST TA AMT 1.30", "GST 0.08", "TOTAL 1.38"]), currency: nil)
+    #expect(receipt.total?.minorUnits == 138)
+    #expect(receipt.status == .needsReview)
+    #expect(receipt.reasons.map(\.code) == ["scan.tax-included"], "\(receipt.reasons)")
+    // One a tax can be, with no rate printed, is taken as read.
+    let plausible = ReceiptReader.read(
+      tillPage(["SHOP SDN BHD", "PRINT 1.38", "GST 0.08", "TOTAL 1.38"]), currency: nil)
+    #expect(plausible.status == .verified, "\(plausible.reasons)")
+  }
 }
