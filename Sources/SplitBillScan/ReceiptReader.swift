@@ -221,8 +221,9 @@ public enum ReceiptReader {
     // (`Total with GST 6.83`, `Rounding 0.02`, `TOTAL 6.85`). Had it closed, the loop would have
     // taken it; it is taken all the same, and the checks say what does not add up (a rounding
     // misread `0.92`), where keeping the first would verify a total that was not paid.
-    if let closed = chosen, let later = totals.last(where: { $0.index > closed.index }), value(later) != value(closed),
-      summary.contains(where: { $0.role == .rounding && $0.index > closed.index && $0.index < later.index })
+    if let closed = chosen,
+      let rounding = summary.first(where: { $0.role == .rounding && $0.index > closed.index }),
+      let later = totals.first(where: { $0.index > rounding.index }), value(later) != value(closed)
     {
       chosen = later
       included = false

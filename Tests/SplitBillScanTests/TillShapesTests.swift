@@ -200,11 +200,12 @@ func tillPage(_ rows: [String]) -> [ReceiptLine] {
   /// A summary printed in two columns, a count and a figure on each line (Malaysian tills:
   /// `ITEM: 2   Total with GST @ 6%  6.83`, `QTY: 3   ROUNDING  0.02`, `TOTAL SAVING: 0.00
   /// TOTAL  6.85`).
-  func twoColumnSummary(rounding: String) -> [ReceiptLine] {
-    tillPage([
-      "WELLMART SDN BHD", "Blueberry bun 3.05 S", "Pak choy 3.78 Z", "ITEM: 2 Total with GST @ 6% 6.83",
-      "QTY: 3 ROUNDING \(rounding)", "TOTAL SAVING: 0.00 TOTAL 6.85", "Cash 20.00", "CHANGE 13.15",
-    ])
+  func twoColumnSummary(rounding: String, under: [String] = []) -> [ReceiptLine] {
+    tillPage(
+      [
+        "WELLMART SDN BHD", "Blueberry bun 3.05 S", "Pak choy 3.78 Z", "ITEM: 2 Total with GST @ 6% 6.83",
+        "QTY: 3 ROUNDING \(rounding)", "TOTAL SAVING: 0.00 TOTAL 6.85", "Cash 20.00", "CHANGE 13.15",
+      ] + under)
   }
 
   @Test func eachLineOfATwoColumnSummaryIsReadByItsRightHandLabel() throws {
@@ -223,6 +224,11 @@ func tillPage(_ rows: [String]) -> [ReceiptLine] {
     #expect(receipt.status == .needsReview)
     let mismatch = try #require(receipt.reasons.first { $0.code == "scan.total-mismatch" })
     #expect(mismatch.message.contains("the rounding on line 5 reads 0.92; 0.02 would make it add up"), "\(mismatch)")
+    // The total under the rounding, not one further down (a tax summary's).
+    let summary = ReceiptReader.read(
+      twoColumnSummary(rounding: "0.92", under: ["GST Summary", "Total 6.44"]), currency: nil)
+    #expect(summary.total == ReadFigure(minorUnits: 685, line: 6))
+    #expect(summary.status == .needsReview)
   }
 
   @Test func aLabelTakesItsRightHandWordsOnlyWhenTheyNameAFigure() {
