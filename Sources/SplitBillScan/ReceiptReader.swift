@@ -113,6 +113,11 @@ public enum ReceiptReader {
         }
       }
       priced.sort { $0.index < $1.index }
+      // One receipt, one decimal mark: where the prices print `14.90`, a `28.970` is no 28,970
+      // grouped by a point but a misread (`28.90`), and no figure at all.
+      if let mark = decimalMark(of: priced, in: lines) {
+        priced.removeAll { $0.amount.groupedWhole && separator(of: $0, in: lines) == mark }
+      }
     }
     attachValuesToBareLabels(lines, &priced, exponent: exponent)
     // The price column, found by position: a number on a line with no figure's name, well left
@@ -447,6 +452,23 @@ public enum ReceiptReader {
     let text = label.map(\.text).joined(separator: " ")
     return PricedLine(
       index: index, label: label, amount: amount, role: LineRole.of(label: text), amountRight: last.right)
+  }
+
+  /// The last separator (`.`, `,`) in the printed amount of `line`, if any.
+  static func separator(of line: PricedLine, in lines: [ReceiptLine]) -> Character? {
+    lines[line.index].words.last { $0.right == line.amountRight }?.text.last { $0 == "." || $0 == "," }
+  }
+
+  /// The decimal mark the receipt's amounts with decimals print: the one at least two of them
+  /// print and three times as many as print the other (a comma misread for a point is no
+  /// second style).
+  static func decimalMark(of priced: [PricedLine], in lines: [ReceiptLine]) -> Character? {
+    let marks = priced.filter { $0.amount.fractionDigits > 0 }.compactMap { separator(of: $0, in: lines) }
+    let points = marks.filter { $0 == "." }.count
+    let commas = marks.count - points
+    if points >= 2, points >= 3 * commas { return "." }
+    if commas >= 2, commas >= 3 * points { return "," }
+    return nil
   }
 
   /// The figure's own label on a line that prints two label–value pairs side by side (a summary

@@ -291,4 +291,20 @@ func tillPage(_ rows: [String]) -> [ReceiptLine] {
       tillPage(["SHOP SDN BHD", "PRINT 1.38", "GST 0.08", "TOTAL 1.38"]), currency: nil)
     #expect(plausible.status == .verified, "\(plausible.reasons)")
   }
+
+  @Test func aFigureWithThreeDecimalsIsNoThousandsWhereThePricesPrintAPoint() throws {
+    // `28.970` for `28.90`: on a receipt whose prices print a decimal point it is a misread, not
+    // 28,970. The total is then worked out from the subtotal the items tie to, for review.
+    let misread = ReceiptReader.read(
+      tillPage(["SHOP SDN BHD", "Gloves 14.90", "Mask 14.00", "SUB-TOTAL 28.90", "TOTAL 28.970"]), currency: nil)
+    #expect(misread.total?.minorUnits == 2890, "\(String(describing: misread.total))")
+    #expect(misread.totalWorkedOut)
+    #expect(misread.reasons.map(\.code) == ["scan.total-worked-out"], "\(misread.reasons)")
+    // Where the prices print a decimal comma, a point groups thousands as before.
+    let grouped = ReceiptReader.read(
+      tillPage(["Möbelhaus GmbH", "Sofa 1.299,00", "Tisch 250,50", "Lampe 49,50", "SUMME EUR 1.599,00"]), currency: nil)
+    #expect(grouped.total?.minorUnits == 159_900)
+    #expect(grouped.status == .verified, "\(grouped.reasons)")
+    #expect(ReceiptReader.decimalMark(of: [], in: []) == nil)
+  }
 }
