@@ -68,6 +68,7 @@ def main():
     parser.add_argument("--only", help="only photos whose name contains this")
     parser.add_argument("--give-currency", action="store_true",
                         help="pass each photo's true currency as --currency (not measuring how it is told)")
+    parser.add_argument("--lang", help="passed to scan as --lang (Tesseract's languages, eng+deu)")
     parser.add_argument("--split", action="store_true",
                         help="read receipts/ and receipts-more/ beside --receipts, and report each part of the split")
     args = parser.parse_args()
@@ -89,6 +90,8 @@ def main():
         with tempfile.NamedTemporaryFile(suffix=".json") as out:
             command = ["/usr/bin/time", "-f", "%e %M", args.binary, "scan", photo, "--format", "json", "--jobs", "1",
                        "--quiet", "-o", out.name, "--force"]
+            if args.lang:
+                command += ["--lang", args.lang]
             if args.give_currency and entry.get("currency"):
                 command += ["--currency", entry["currency"]]
             done = subprocess.run(command, capture_output=True, text=True)

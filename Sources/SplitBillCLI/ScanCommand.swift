@@ -34,7 +34,7 @@ enum ScanCommand {
         "The currency of receipts that print no code or sign naming one and no country (a bare $ is USD without it)."),
       .value(
         "--lang", "LANGS",
-        "Tesseract's languages, joined by +: eng (default), deu, fra, spa, ita, por, nld, msa, ind (each needs its tesseract-ocr-<lang> package)."
+        "Tesseract's languages, joined by +: eng (default), deu, fra, spa, ita, por, nld, msa, ind (each needs its tesseract-ocr-<lang> package). A receipt that does not add up is also read in its country's language when that package is installed."
       ),
       .value(
         "--dates", "ORDER", "day-first or month-first for dates like 04/05/2026 (default: month first for USD only).",

@@ -304,7 +304,8 @@ enum FuzzHarness {
   /// The bytes as the lines Tesseract read off a receipt, each word placed as on a page (the
   /// last word of a line with a digit at the price column): reading never traps (amounts of 15
   /// digits, sums and rates included), a verified receipt has its total, its items and every check
-  /// held, and every line a review names is one of the page's. At most 400 lines, more than the
+  /// held, every line a review names is one of the page's, and the country's language it would be
+  /// read again in is one of Tesseract's names. At most 400 lines, more than the
   /// longest real receipt prints; a line may be as long as the input.
   static func checkReceiptText(_ bytes: [UInt8]) {
     var words: [RecognizedWord] = []
@@ -333,7 +334,12 @@ enum FuzzHarness {
         if let line = reason.line { precondition((1...max(lines.count, 1)).contains(line), "\(reason)") }
       }
     }
-    _ = ReceiptCountry.of(lines: lines.map(\.text))
+    // The language a receipt is read again in comes from the table, never from its text: a name
+    // Tesseract's data could be looked up by, and not English, which is read already.
+    if let language = ReceiptCountry.of(lines: lines.map(\.text))?.language {
+      precondition(
+        ReceiptScanner.malformedLanguages(language) == nil && language != "eng", "'\(language)' as a language")
+    }
   }
 
   /// The bytes as the values `add` is given (a line each: amount, diners, paid_by, tip, date,

@@ -62,6 +62,18 @@ public struct ReceiptCountry: Sendable, Equatable {
     return best.first
   }
 
+  /// The Tesseract language a receipt printed in this country is most likely written in (`deu`
+  /// for `DE`), or `nil` where receipts are mostly printed in English (Malaysia, Singapore, India)
+  /// or in several languages (Switzerland, Belgium). Morocco's receipts are mostly in French.
+  public var language: String? { Self.languages[code] }
+
+  static let languages: [String: String] = [
+    "DE": "deu", "AT": "deu", "CZ": "ces", "SK": "slk", "PL": "pol", "FR": "fra", "MA": "fra", "NL": "nld",
+    "IT": "ita", "ES": "spa", "MX": "spa", "PT": "por", "BR": "por", "ID": "ind", "HU": "hun",
+    "SE": "swe", "DK": "dan", "NO": "nor", "FI": "fin", "TR": "tur", "VN": "vie", "TH": "tha", "JP": "jpn",
+    "KR": "kor", "CN": "chi_sim", "GR": "ell",
+  ]
+
   /// Words and phrases (accents off, upper case, punctuation as spaces) that name one country.
   static let phrases: [(phrase: String, country: String, currency: String)] = {
     let table: [(String, String, [String])] = [

@@ -5,11 +5,30 @@ import SplitBillCore
 /// is not shared); a scanner reads any number of photos.
 public final class ReceiptScanner {
   private let recognizer: TextRecognizer
+  private let languages: Set<Substring>
+  private let dataPath: String?
+  /// Recognisers for the languages of the countries receipts were printed in, made when first
+  /// needed; `nil` where the language's data is not installed.
+  private var countryRecognizers: [String: TextRecognizer?] = [:]
 
   /// A scanner for `languages` (Tesseract's names, `eng+deu`); `dataPath` is Tesseract's data
   /// directory (`nil`: the system's).
   public init(languages: String = "eng", dataPath: String? = nil) throws(PhotoError) {
     recognizer = try TextRecognizer(languages: languages, dataPath: dataPath)
+    self.languages = Set(languages.split(separator: "+"))
+    self.dataPath = dataPath
+  }
+
+  /// A recogniser for the language of the country `readings` point to (``ReceiptCountry``), when
+  /// it is not one the scanner reads already and its data is installed; else `nil`.
+  private func countryRecognizer(for lineSets: [[ReceiptLine]]) -> TextRecognizer? {
+    guard let country = ReceiptCountry.of(lines: lineSets.joined().map(\.text)), let language = country.language,
+      !languages.contains(Substring(language))
+    else { return nil }
+    if let made = countryRecognizers[language] { return made }
+    let made = try? TextRecognizer(languages: language, dataPath: dataPath)
+    countryRecognizers[language] = made
+    return made
   }
 
   /// Why `languages` is not a list of Tesseract's language names joined by `+`, or `nil`.
@@ -78,8 +97,13 @@ public final class ReceiptScanner {
     var textHeight: Int?
     for pass in RecognitionPass.allCases {
       let image: PageImage
+      var reader = recognizer
       switch pass {
       case .block, .locallyThresholded: image = page
+      case .countryLanguage:
+        guard let inLanguage = countryRecognizer(for: lineSets) else { continue }
+        reader = inLanguage
+        image = page
       case .rescaled:
         guard let factor = Self.rescaling(textHeight: textHeight, pageWidth: page.width), let copy = page.copy()
         else { continue }
@@ -98,7 +122,7 @@ public final class ReceiptScanner {
         }
         image = ink
       }
-      var words = recognizer.words(on: image, pass: pass)
+      var words = reader.words(on: image, pass: pass)
       if pass == .block, words.count < Self.fewestWordsOnAPage {
         // Faint print whose threshold a few black specks took: the page is stretched, for this
         // reading and the passes after it.

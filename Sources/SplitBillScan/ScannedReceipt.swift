@@ -50,7 +50,8 @@ public struct ReviewReason: Sendable, Equatable {
 /// it. A scan keeps one reading (mended, perhaps, by the others); `--verbose` and the JSON say
 /// them all.
 public struct ReadingSummary: Sendable, Equatable {
-  /// `block`, `rescaled`, `flattened`, `coloured-ink-removed` or `locally-thresholded`.
+  /// `block`, `country-language`, `rescaled`, `flattened`, `coloured-ink-removed` or
+  /// `locally-thresholded`.
   public var pass: String
   /// The words Tesseract read.
   public var words: Int

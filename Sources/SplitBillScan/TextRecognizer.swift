@@ -54,6 +54,10 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   /// Greyscale, straightened when a degree or more askew, scaled; the page read as one block of
   /// text (Tesseract's PSM 6).
   case block
+  /// The page as ``block`` reads it, read in the language of the country the first reading
+  /// found (``ReceiptCountry/language``: German for a receipt with `MwSt` or `GmbH`), when that
+  /// is not a language already read and its data (`tesseract-ocr-deu`) is installed.
+  case countryLanguage
   /// The page scaled so its text is of the height Tesseract reads best, read as one block.
   case rescaled
   /// The same page with its background flattened (uneven light, faded thermal print), read as
@@ -66,7 +70,6 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   /// threshold instead of Otsu's global one (thermal print faded in places, a shadow across the
   /// photo), read as one block.
   case locallyThresholded
-
   /// The pass's name as `--verbose` and the JSON say it.
   public var name: String {
     switch self {
@@ -75,6 +78,7 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
     case .flattened: "flattened"
     case .colouredInkRemoved: "coloured-ink-removed"
     case .locallyThresholded: "locally-thresholded"
+    case .countryLanguage: "country-language"
     }
   }
 }

@@ -205,6 +205,53 @@ struct ScanCommandTests {
     #expect(empty.code == 66)
     #expect(try runBinary(["scan"]).code == 64)
   }
+
+  /// A German receipt (`GmbH`, `MwSt`) whose first reading does not close is read again in German
+  /// when `deu`'s data is installed; not when German is read already (`--lang eng+deu`), and
+  /// without a word when the data is missing (a data directory holding only English).
+  @Test(
+    .enabled(
+      if: needing(FileManager.default.fileExists(atPath: "/usr/share/tesseract-ocr/5/tessdata/deu.traineddata")),
+      "needs Tesseract's German data (apt-get install tesseract-ocr-deu)"))
+  func aReceiptIsReadAgainInItsCountrysLanguage() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("splitbill-scan-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let photo = directory.appendingPathComponent("baecker.png").path
+    // The total is not the items' sum, so no reading closes and every pass is made.
+    let spec: [[String: Any]] = [
+      [
+        "file": photo,
+        "lines": [
+          ["BAECKEREI KORN GMBH"], ["Roggenbrot", "3,20"], ["Brezel", "0,90"], ["SUMME EUR", "5,10"],
+          ["MwSt 7%", "0,33"],
+        ],
+      ]
+    ]
+    _ = try runProcess(
+      "python3", ["scripts/render_receipt.py"], stdin: try JSONSerialization.data(withJSONObject: spec))
+    func passes(_ extra: [String], environment: [String: String]? = nil) throws -> [String] {
+      let outcome = try runProcess(
+        try builtBinary().path, ["scan", photo, "--format", "json"] + extra, environment: environment)
+      #expect(outcome.code == 1, "the total is wrong, so the receipt needs review: \(outcome.stderr)")
+      let receipt = try #require((try Self.json(outcome.stdout)["receipts"] as? [[String: Any]])?.first)
+      #expect(receipt["total"] as? NSNumber == 5.10, "\(receipt["lines"] ?? "")")
+      return (receipt["readings"] as? [[String: Any]] ?? []).compactMap { $0["pass"] as? String }
+    }
+    let read = try passes([])
+    #expect(read.prefix(2) == ["block", "country-language"], "\(read)")
+    #expect(try !passes(["--lang", "eng+deu"]).contains("country-language"))
+    let englishOnly = directory.appendingPathComponent("tessdata")
+    try FileManager.default.createDirectory(at: englishOnly, withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(
+      atPath: englishOnly.appendingPathComponent("eng.traineddata").path,
+      withDestinationPath: "/usr/share/tesseract-ocr/5/tessdata/eng.traineddata")
+    var environment = ProcessInfo.processInfo.environment
+    environment["TESSDATA_PREFIX"] = englishOnly.path
+    let withoutGerman = try passes([], environment: environment)
+    #expect(withoutGerman.first == "block")
+    #expect(!withoutGerman.contains("country-language"), "\(withoutGerman)")
+  }
 }
 
 /// The scan on real receipts (`../shared/realdata/receipts/`, with their ground truth): no receipt

@@ -110,6 +110,21 @@ import Testing
     #expect(receipt.status == .verified, "\(receipt.reasons)")
   }
 
+  /// The language a receipt is read again in: its country's, where receipts print it; none
+  /// where they are printed in English or in several languages.
+  @Test func theCountryGivesTheLanguageToReadAgainIn() {
+    func language(_ lines: [String]) -> String? { ReceiptCountry.of(lines: lines)?.language }
+    #expect(language(["Bäckerei Schmidt GmbH", "MwSt 7%"]) == "deu")
+    #expect(language(["Tel. +420 221 000 000", "DPH 21%"]) == "ces")
+    #expect(language(["PARAGON FISKALNY", "PTU A 23%"]) == "pol")
+    #expect(language(["RELAIS OULMES", "AUTOROUTE RABAT MEKNES"]) == "fra")
+    #expect(language(["TOKO MAJU", "NPWP 01.234.567.8"]) == "ind")
+    #expect(language(["KEDAI MAJU SDN BHD", "47400 PETALING JAYA"]) == nil)
+    #expect(language(["BAKERY PTE LTD", "SINGAPORE 018956"]) == nil)
+    #expect(language(["GREEN GROCER", "1 Market St, San Francisco, CA 94103"]) == nil)
+    #expect(language(["CAFE", "ZURICH"]) == nil)
+  }
+
   @Test func theCountryGivesTheCurrencyWhenNoneIsPrinted() throws {
     func currency(_ lines: [String], option: Currency? = nil) -> String? {
       ReceiptReader.read(page(lines + ["Bread 2.50", "TOTAL 2.50"]), currency: option).currency?.code
@@ -294,7 +309,7 @@ import Testing
   @Test func everyPassHasItsName() {
     #expect(
       RecognitionPass.allCases.map(\.name) == [
-        "block", "rescaled", "flattened", "coloured-ink-removed", "locally-thresholded",
+        "block", "country-language", "rescaled", "flattened", "coloured-ink-removed", "locally-thresholded",
       ])
   }
 }
