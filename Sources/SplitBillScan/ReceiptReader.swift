@@ -24,6 +24,15 @@ public enum ReceiptReader {
     /// Whether the words before the amount hold a name's word (``ReceiptReader/isNameWord(_:)``),
     /// not only codes (`FG-A00019 1 1.50`) and counts.
     var hasName: Bool { label.contains { !ReceiptReader.isCount($0.text) && ReceiptReader.isNameWord($0.text) } }
+    /// Whether the amount is alone on its line, but for a currency's mark or a speck read as a
+    /// digit: no name, no other price and no code (`70349 1 160.00 160.00` is an item's line).
+    var isValueAlone: Bool {
+      role == nil && !hasLetters
+        && !label.contains { word in
+          let digits = word.text.filter(\.isNumber).count
+          return digits >= 4 || (digits >= 2 && word.text.contains { $0 == "." || $0 == "," })
+        }
+    }
   }
 
   /// Reads `lines`. `currency` is `--currency`: used when the receipt prints no code or sign that
@@ -565,9 +574,11 @@ public enum ReceiptReader {
   /// `NET TOTAL`), or, where the price column has slipped a line down (a curled or tilted
   /// receipt), on the line below, each label of the run taking the value one line under it.
   ///
-  /// A run down the page must end on a value alone on its line; one that does not (a price split
-  /// in two, a garbled word) is undone, and a line with words that name nothing never gives its
-  /// value away.
+  /// A value given away is alone on its line (``PricedLine/isValueAlone``): an item's line of a
+  /// code, a count and prices under a name that holds a figure's word (`workmanship & service`)
+  /// keeps its amount. A run down the page must end on a value alone on its line; one that does
+  /// not (a price split in two, a garbled word) is undone, and a line with words that name
+  /// nothing never gives its value away.
   static func attachValuesToBareLabels(_ lines: [ReceiptLine], _ priced: inout [PricedLine], exponent: Int) {
     let figureRoles: Set<LineRole> = [
       .subtotal, .net, .discount, .service, .tax, .rounding, .tip, .total, .cash, .tender, .change,
@@ -577,7 +588,7 @@ public enum ReceiptReader {
     for (index, line) in lines.enumerated() {
       if let position = priced.firstIndex(where: { $0.index == index }) {
         guard let label = pending else { continue }
-        let bare = !priced[position].hasLetters && priced[position].role == nil
+        let bare = priced[position].isValueAlone
         let own = priced[position].role.flatMap { figureRoles.contains($0) ? $0 : nil }
         guard bare || own != nil else {
           priced = before
@@ -605,9 +616,7 @@ public enum ReceiptReader {
       let nameAbove =
         index >= 2 && !priced.contains { $0.index == index - 2 } && lines[index - 2].text.filter(\.isLetter).count >= 3
         && LineRole.of(label: lines[index - 2].text) == nil
-      if !nameAbove, let above = priced.firstIndex(where: { $0.index == index - 1 }), !priced[above].hasLetters,
-        priced[above].role == nil
-      {
+      if !nameAbove, let above = priced.firstIndex(where: { $0.index == index - 1 }), priced[above].isValueAlone {
         priced[above].role = role
         priced[above].label = line.words
         before = priced

@@ -183,6 +183,26 @@ func tillPage(_ rows: [String]) -> [ReceiptLine] {
     #expect(receipt.status == .verified, "\(receipt.reasons)")
   }
 
+  @Test func aNameLineWithAFiguresWordKeepsTheItemLineUnderIt() throws {
+    // A second line of a name (`workmanship & service`) over the next item's line of a code, a
+    // count and prices: that line is an item's, not the service's value printed a line down.
+    let receipt = ReceiptReader.read(
+      tillPage([
+        "SOON HUAT MACHINERY", "Item Qty S/Price Amount", "1072 1 80.00 80.00", "REPAIR ENGINE POWER SPRAYER",
+        "workmanship & service", "70349 1 160.00 160.00", "GIANT 606 OVERFLOW ASSY", "1071 1 17.00 17.00",
+        "ENGINE OIL", "Total Sales 257.00", "CASH 257.00", "Change 0.00",
+      ]), currency: try Currency(code: "MYR"))
+    #expect(receipt.service == nil)
+    #expect(receipt.items.map(\.amount) == [8_000, 16_000, 1_700], "\(receipt.items)")
+    #expect(receipt.status == .verified, "\(receipt.reasons)")
+    // A value alone on the line under a bare label is still the label's (a price column that
+    // slipped a line down).
+    let slipped = ReceiptReader.read(
+      tillPage(["CAFE", "Soup 5.00", "Tea 2.00", "SERVICE CHARGE", "0.70", "TOTAL", "7.70"]),
+      currency: try Currency(code: "MYR"))
+    #expect(slipped.service?.minorUnits == 70, "\(slipped.reasons)")
+    #expect(slipped.total?.minorUnits == 770)
+  }
   @Test func aCardPaymentTheItemsTieToStandsForAnUnreadTotal() {
     let receipt = ReceiptReader.read(
       tillPage(["REWE", "EUR", "BROT 1,49 B", "BUTTER 1,99 B", "S#MME EUR ~~", "Geg. EC-Karte EUR 3,48"]),
