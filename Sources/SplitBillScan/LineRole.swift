@@ -96,6 +96,15 @@ public enum LineRole: String, Sendable, Equatable {
 
   /// The label's words, upper-case letters only, accents taken off (`Sub-Total:` → `SUB`,
   /// `TOTAL`; `Rückgeld` → `RUCKGELD`; `K úhradě` → `K`, `UHRADE`).
+  /// Whether a tax's label says the prices hold it (`(Inclusive) GST 6%`, `GST incl.`, `inkl.
+  /// MwSt`, `enthaltene MwSt`, `TVA incluse`, `IVA incluido`).
+  static func saysIncluded(_ label: String) -> Bool {
+    normalisedWords(label).contains { word in
+      ["INC", "INCL", "INCLUSIVE", "INCLUDED", "INKL", "INKLUSIVE", "ENTH", "INCLUSE", "INCLUS", "INCLUIDO", "INCLUSO"]
+        .contains(word) || word.hasPrefix("ENTHALTEN")
+    }
+  }
+
   static func normalisedWords(_ label: String) -> [String] {
     unaccented(label).uppercased().split { !$0.isLetter }.map(String.init).filter { !$0.isEmpty }
   }

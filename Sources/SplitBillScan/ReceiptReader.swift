@@ -248,6 +248,10 @@ public enum ReceiptReader {
         totals.first { candidate in
           value(candidate) == paid || payments.contains { $0.role == .tender && value($0) == value(candidate) }
         } ?? totals.max { value($0) < value($1) }
+      // Nothing closes, so the arithmetic cannot tell whether the prices hold the tax: the label
+      // can (`(Inclusive) GST 6%`, `inkl. MwSt`), and the review then does not add it again.
+      let end = chosen?.index ?? lines.count
+      included = summary.contains { $0.role == .tax && $0.index < end && LineRole.saysIncluded($0.labelText) }
     }
     if chosen == nil, let cash = receipt.cash, cash.minorUnits - (receipt.change?.minorUnits ?? 0) > 0 {
       // No total line read: what was paid, if the items tie to it.

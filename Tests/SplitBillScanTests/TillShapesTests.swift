@@ -203,6 +203,27 @@ func tillPage(_ rows: [String]) -> [ReceiptLine] {
     #expect(slipped.service?.minorUnits == 70, "\(slipped.reasons)")
     #expect(slipped.total?.minorUnits == 770)
   }
+  @Test func aTaxWhoseLabelSaysThePricesHoldItIsNotAddedWhenNothingCloses() throws {
+    // A price misread (108.90 printed): the review names it, where adding the tax again made
+    // the gap 8.57, which no one misread digit explains.
+    let receipt = ReceiptReader.read(
+      tillPage([
+        "MORGANFIELDS", "Ribs 58.90", "Platter 106.90", "Mojito 18.90", "(Inclusive) GST 6% 10.57", "Total 186.70",
+      ]), currency: try Currency(code: "MYR"))
+    #expect(receipt.status == .needsReview)
+    #expect(receipt.taxIncluded)
+    let message = receipt.reasons.first { $0.code == "scan.total-mismatch" }?.message ?? ""
+    #expect(message.contains("108.90 would make it add up"), "\(receipt.reasons)")
+    #expect(receipt.checks.first { $0.name == "tax-included" }?.passed == true, "\(receipt.checks)")
+    // Without the word, a tax that closes nothing is still taken as added on top.
+    let added = ReceiptReader.read(
+      tillPage(["CAFE", "Ribs 58.90", "Platter 106.90", "GST 6% 9.95", "Total 180.00"]),
+      currency: try Currency(code: "MYR"))
+    #expect(!added.taxIncluded)
+    #expect(LineRole.saysIncluded("inkl. MwSt 19%") && LineRole.saysIncluded("enthaltene MwSt"))
+    #expect(!LineRole.saysIncluded("GST 6%") && !LineRole.saysIncluded("Total excl. VAT"))
+  }
+
   @Test func aCardPaymentTheItemsTieToStandsForAnUnreadTotal() {
     let receipt = ReceiptReader.read(
       tillPage(["REWE", "EUR", "BROT 1,49 B", "BUTTER 1,99 B", "S#MME EUR ~~", "Geg. EC-Karte EUR 3,48"]),
