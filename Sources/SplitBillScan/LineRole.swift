@@ -94,8 +94,6 @@ public enum LineRole: String, Sendable, Equatable {
   /// The most words a figure's label has.
   static let maximumLabelWords = 12
 
-  /// The label's words, upper-case letters only, accents taken off (`Sub-Total:` → `SUB`,
-  /// `TOTAL`; `Rückgeld` → `RUCKGELD`; `K úhradě` → `K`, `UHRADE`).
   /// Whether a tax's label says the prices hold it (`(Inclusive) GST 6%`, `GST incl.`, `inkl.
   /// MwSt`, `enthaltene MwSt`, `TVA incluse`, `IVA incluido`).
   static func saysIncluded(_ label: String) -> Bool {
@@ -105,6 +103,8 @@ public enum LineRole: String, Sendable, Equatable {
     }
   }
 
+  /// The label's words, upper-case letters only, accents taken off (`Sub-Total:` → `SUB`,
+  /// `TOTAL`; `Rückgeld` → `RUCKGELD`; `K úhradě` → `K`, `UHRADE`).
   static func normalisedWords(_ label: String) -> [String] {
     unaccented(label).uppercased().split { !$0.isLetter }.map(String.init).filter { !$0.isEmpty }
   }

@@ -19,8 +19,10 @@ public final class ReceiptScanner {
     self.dataPath = dataPath
   }
 
-  /// A recogniser for the language of the country `readings` point to (``ReceiptCountry``), when
-  /// it is not one the scanner reads already and its data is installed; else `nil`.
+  /// A recogniser for the language of the country the readings' `lineSets` point to
+  /// (``ReceiptCountry/language``), when it is not one the scanner reads already and its data is
+  /// installed; else `nil`. Each is made once per scanner (a worker) and kept: a model of a few
+  /// megabytes, for the next receipt from that country.
   private func countryRecognizer(for lineSets: [[ReceiptLine]]) -> TextRecognizer? {
     guard let country = ReceiptCountry.of(lines: lineSets.joined().map(\.text)), let language = country.language,
       !languages.contains(Substring(language))

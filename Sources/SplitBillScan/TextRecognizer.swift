@@ -70,15 +70,16 @@ public enum RecognitionPass: Sendable, CaseIterable, Equatable {
   /// threshold instead of Otsu's global one (thermal print faded in places, a shadow across the
   /// photo), read as one block.
   case locallyThresholded
+
   /// The pass's name as `--verbose` and the JSON say it.
   public var name: String {
     switch self {
     case .block: "block"
+    case .countryLanguage: "country-language"
     case .rescaled: "rescaled"
     case .flattened: "flattened"
     case .colouredInkRemoved: "coloured-ink-removed"
     case .locallyThresholded: "locally-thresholded"
-    case .countryLanguage: "country-language"
     }
   }
 }
