@@ -55,6 +55,67 @@ func tillPage(_ rows: [String]) -> [ReceiptLine] {
     #expect(QuantityLine.read(text, exponent: 2) == nil, "\(text)")
   }
 
+  /// Whole receipts of the kinds scan is measured on, laid out as their tills print them and read
+  /// without a misread: each is verified, with its items and total. What scan misses on real
+  /// photos of such receipts is the reading of the page (docs/scan.md).
+  @Test(arguments: [
+    (
+      [
+        "ALDI SUED", "Milch 3,5% 0,79 A", "Bananen 1,29 A", "Pfand 0,25 A", "Summe 2,33", "Bar 10,00", "Rueckgeld 7,67",
+        "MwSt Netto MwSt Brutto", "A 7% 2,18 0,15 2,33",
+      ], "EUR", [79, 129, 25], 233
+    ),
+    (
+      ["LIDL", "Bio Bananen 1,49 A", "2 x 0,89", "Joghurt 1,78 A", "zu zahlen 3,27", "Bar 5,00", "Rueckgeld 1,73"],
+      "EUR", [149, 178], 327
+    ),
+    (
+      [
+        "EDEKA Marktkauf", "EUR", "Brot 1,99 A", "Butter 2,29 A", "Wein 4,99 B", "Posten: 3", "SUMME EUR 9,27",
+        "Geg. Bar EUR 20,00", "Rueckgeld BAR EUR 10,73", "A= 7,0% 4,00 0,28 4,28", "B= 19,0% 4,19 0,80 4,99",
+      ],
+      "EUR", [199, 229, 499], 927
+    ),
+    (
+      [
+        "toom Baumarkt GmbH", "EUR", "4006381333931 Schraube 4x40 3,99 A", "4001234567890 Duebel 3,98 A", "Summe 7,97",
+        "Bar 10,00", "Rueckgeld 2,03",
+      ], "EUR", [399, 398], 797
+    ),
+    (
+      [
+        "real,- SB-Warenhaus GmbH", "Brot 1,99 B", "Pfand 0,25 A", "Leergut -0,25 A", "SUMME EUR 1,99", "EC-Karte 1,99",
+      ],
+      "EUR", [199, 25, -25], 199
+    ),
+    (
+      ["Kaiser's", "Kaese 2,49 1", "Wurst 3,10 1", "Summe EUR 5,59", "EC-Cash 5,59", "MwSt 7% 0,37"], "EUR",
+      [249, 310],
+      559
+    ),
+    (
+      [
+        "TESCO Praha", "ROHLIK 3,90 A", "MLEKO 2x 21,90 43,80 A", "CELKEM 47,70", "Platba kartou 47,70", "DPH 15% 6,22",
+      ],
+      "CZK", [390, 4380], 4770
+    ),
+    (
+      [
+        "WALMART", "BANANAS 000000004011 F 1.24 N", "MILK 007874235186 F 2.98 N", "SUBTOTAL 4.22", "TAX 1 7.000 % 0.00",
+        "TOTAL 4.22", "DEBIT TEND 4.22", "CHANGE DUE 0.00",
+      ], "USD", [124, 298], 422
+    ),
+  ])
+  func aCleanlyReadReceiptOfTheMeasuredKindsIsVerified(
+    lines: [String], currency: String, items: [Int64], total: Int64
+  ) throws {
+    let receipt = ReceiptReader.read(page(lines), currency: try Currency(code: currency))
+    #expect(receipt.status == .verified, "\(lines[0]): \(receipt.reasons)")
+    #expect(receipt.items.map(\.amount) == items, "\(lines[0]): \(receipt.items)")
+    #expect(receipt.total?.minorUnits == total)
+    #expect(receipt.currency?.code == currency)
+  }
+
   @Test func aCountLineIsADetailOfItsItemAboveOrBelow() throws {
     // Above the item (ALDI), and below it with a word for pieces (REWE).
     let above = ReceiptReader.read(
