@@ -25,7 +25,7 @@ public enum LineRole: String, Sendable, Equatable {
     // A total that says what it includes or comes after (`Total Sales Incl GST`, `Total with GST
     // @ 6%`, `Total After Adj`) is a total, whatever else it names.
     if spelled.contains(where: { near($0, totalKeyword) }), !words.contains(where: { $0.hasPrefix("EXCL") }),
-      words.contains(where: { ["INCL", "INCLUSIVE", "INC", "AFTER", "TTC", "INKL", "WITH"].contains($0) })
+      words.contains(where: { inclusionWords.contains($0) || ["AFTER", "TTC", "WITH"].contains($0) })
     {
       return .total
     }
@@ -98,10 +98,15 @@ public enum LineRole: String, Sendable, Equatable {
   /// MwSt`, `enthaltene MwSt`, `TVA incluse`, `IVA incluido`).
   static func saysIncluded(_ label: String) -> Bool {
     normalisedWords(label).contains { word in
-      ["INC", "INCL", "INCLUSIVE", "INCLUDED", "INKL", "INKLUSIVE", "ENTH", "INCLUSE", "INCLUS", "INCLUIDO", "INCLUSO"]
-        .contains(word) || word.hasPrefix("ENTHALTEN")
+      inclusionWords.contains(word)
+        || ["INCLUDED", "INKLUSIVE", "ENTH", "INCLUSE", "INCLUS", "INCLUIDO", "INCLUSO"].contains(word)
+        || word.hasPrefix("ENTHALTEN")
     }
   }
+
+  /// Words that say a figure includes the tax (`Total Incl GST`, `(Inclusive) GST`, `inkl. MwSt`),
+  /// for a total and for a tax line alike.
+  static let inclusionWords: Set<String> = ["INC", "INCL", "INCLUSIVE", "INKL"]
 
   /// The label's words, upper-case letters only, accents taken off (`Sub-Total:` → `SUB`,
   /// `TOTAL`; `Rückgeld` → `RUCKGELD`; `K úhradě` → `K`, `UHRADE`).

@@ -9,6 +9,9 @@ public struct PrintedAmount: Sendable, Equatable {
   public var fractionDigits: Int
   /// Whether it had a separator grouping thousands only (`174,600`): a whole amount.
   public var groupedWhole: Bool
+  /// The last separator it printed (`.` in `14.90` and `28.970`, `,` in `1.234,56`), if any: what
+  /// tells the receipt's decimal mark.
+  public var separator: Character? = nil
 
   /// The amount in `currency`'s minor units, or `nil` when it has more decimals than the
   /// currency has (`14.005 EUR`) or does not fit.
@@ -103,7 +106,8 @@ public struct PrintedAmount: Sendable, Equatable {
     let allDigits = whole.joined() + fraction
     guard allDigits.count <= 15, var value = Int64(allDigits) else { return nil }
     if negative { value = -value }
-    return PrintedAmount(digits: value, fractionDigits: fraction.count, groupedWhole: grouped)
+    return PrintedAmount(
+      digits: value, fractionDigits: fraction.count, groupedWhole: grouped, separator: separators.last)
   }
 
   /// The token without a currency sign or code before or after it (`$`, `RM`, `€`, `EUR`, `Rp.`).

@@ -212,7 +212,6 @@ enum ReceiptChecks {
     // An included tax is not in the sum: it is checked against its printed rate, if any.
     if receipt.taxIncluded, let tax = receipt.tax {
       if let rate = receipt.taxRate, rate > 0 {
-        // total × rate / (100 % + rate), to the nearest unit.
         // total × rate / (100 % + rate), to the nearest unit (no answer past Int64: not held).
         let expected = share(of: total.minorUnits, rate: rate, included: true)
         let passed = expected.map { abs($0 - tax.minorUnits) <= 1 } ?? false

@@ -99,9 +99,10 @@ public enum ReceiptReader {
   static func readAsPrinted(_ lines: [ReceiptLine], currency option: Currency?, dayFirst: Bool?) -> ScannedReceipt {
     var receipt = ScannedReceipt()
     receipt.lines = lines.map(\.text)
-    let (currency, source) = findCurrency(lines, option: option)
+    let (currency, source, country) = findCurrency(lines, option: option)
     receipt.currency = currency
     receipt.currencySource = source
+    receipt.country = country
     receipt.merchant = findMerchant(lines)
     receipt.date = findDate(lines, dayFirst: dayFirst ?? (currency?.code != "USD"))
     let exponent = currency?.exponent ?? 2
@@ -124,8 +125,8 @@ public enum ReceiptReader {
       priced.sort { $0.index < $1.index }
       // One receipt, one decimal mark: where the prices print `14.90`, a `28.970` is no 28,970
       // grouped by a point but a misread (`28.90`), and no figure at all.
-      if let mark = decimalMark(of: priced, in: lines) {
-        priced.removeAll { $0.amount.groupedWhole && separator(of: $0, in: lines) == mark }
+      if let mark = decimalMark(of: priced) {
+        priced.removeAll { $0.amount.groupedWhole && $0.amount.separator == mark }
       }
     }
     attachValuesToBareLabels(lines, &priced, exponent: exponent)
@@ -467,16 +468,13 @@ public enum ReceiptReader {
       index: index, label: label, amount: amount, role: LineRole.of(label: text), amountRight: last.right)
   }
 
-  /// The last separator (`.`, `,`) in the printed amount of `line`, if any.
-  static func separator(of line: PricedLine, in lines: [ReceiptLine]) -> Character? {
-    lines[line.index].words.last { $0.right == line.amountRight }?.text.last { $0 == "." || $0 == "," }
-  }
-
   /// The decimal mark the receipt's amounts with decimals print: the one at least two of them
   /// print and three times as many as print the other (a comma misread for a point is no
   /// second style).
-  static func decimalMark(of priced: [PricedLine], in lines: [ReceiptLine]) -> Character? {
-    let marks = priced.filter { $0.amount.fractionDigits > 0 }.compactMap { separator(of: $0, in: lines) }
+  static func decimalMark(of priced: [PricedLine]) -> Character? {
+    let marks = priced.filter { $0.amount.fractionDigits > 0 }.compactMap(\.amount.separator).filter {
+      $0 == "." || $0 == ","
+    }
     let points = marks.filter { $0 == "." }.count
     let commas = marks.count - points
     if points >= 2, points >= 3 * commas { return "." }
@@ -914,8 +912,8 @@ public enum ReceiptReader {
   /// The receipt's currency: the one the receipt names most, each ISO code it prints in capitals
   /// counting two, each sign that names one currency (`€`, `RM`, `Kč`) one, and the country it
   /// was printed in (``ReceiptCountry``) three (so one misread `KWD` does not outweigh `SDN BHD`);
-  /// else `option`, else a bare `$` as US dollars.
-  static func findCurrency(_ lines: [ReceiptLine], option: Currency?) -> (Currency?, String?) {
+  /// else `option`, else a bare `$` as US dollars. With it, the country the lines point to.
+  static func findCurrency(_ lines: [ReceiptLine], option: Currency?) -> (Currency?, String?, ReceiptCountry?) {
     var counts: [String: Int] = [:]
     var dollar = false
     for line in lines {
@@ -953,12 +951,12 @@ public enum ReceiptReader {
     }),
       let currency = try? Currency(code: best.key)
     {
-      if printed[best.key] != nil { return (currency, "printed") }
-      if let country { return (currency, "country: \(country.code), from \"\(country.evidence)\"") }
+      if printed[best.key] != nil { return (currency, "printed", country) }
+      if let country { return (currency, "country: \(country.code), from \"\(country.evidence)\"", country) }
     }
-    if let option { return (option, "option") }
-    if dollar { return (.usd, "dollar") }
-    return (nil, nil)
+    if let option { return (option, "option", country) }
+    if dollar { return (.usd, "dollar", country) }
+    return (nil, nil, country)
   }
 }
 

@@ -19,14 +19,12 @@ public final class ReceiptScanner {
     self.dataPath = dataPath
   }
 
-  /// A recogniser for the language of the country the readings' `lineSets` point to
+  /// A recogniser for the language of the country `reading` points to
   /// (``ReceiptCountry/language``), when it is not one the scanner reads already and its data is
   /// installed; else `nil`. Each is made once per scanner (a worker) and kept: a model of a few
   /// megabytes, for the next receipt from that country.
-  private func countryRecognizer(for lineSets: [[ReceiptLine]]) -> TextRecognizer? {
-    guard let country = ReceiptCountry.of(lines: lineSets.joined().map(\.text)), let language = country.language,
-      !languages.contains(Substring(language))
-    else { return nil }
+  private func countryRecognizer(for reading: ScannedReceipt?) -> TextRecognizer? {
+    guard let language = reading?.country?.language, !languages.contains(Substring(language)) else { return nil }
     if let made = countryRecognizers[language] { return made }
     let made = try? TextRecognizer(languages: language, dataPath: dataPath)
     countryRecognizers[language] = made
@@ -103,7 +101,7 @@ public final class ReceiptScanner {
       switch pass {
       case .block, .locallyThresholded: image = page
       case .countryLanguage:
-        guard let inLanguage = countryRecognizer(for: lineSets) else { continue }
+        guard let inLanguage = countryRecognizer(for: readings.first) else { continue }
         reader = inLanguage
         image = page
       case .rescaled:

@@ -96,6 +96,9 @@ public struct ScannedReceipt: Sendable, Equatable {
   /// "SDN BHD"` (the country the receipt names, ``ReceiptCountry``), `option` (`--currency`),
   /// `dollar` (a bare `$`, read as US dollars).
   public var currencySource: String?
+  /// The country the receipt's text points to (``ReceiptCountry``), whether or not it gave the
+  /// currency; what the scanner reads the page again in the language of.
+  public var country: ReceiptCountry?
   public var items: [ScannedItem] = []
   public var subtotal: ReadFigure?
   /// A total before tax printed beside items that hold the tax (`Total Exclusive of Tax`):

@@ -407,6 +407,6 @@ func tillPage(_ rows: [String]) -> [ReceiptLine] {
       tillPage(["Möbelhaus GmbH", "Sofa 1.299,00", "Tisch 250,50", "Lampe 49,50", "SUMME EUR 1.599,00"]), currency: nil)
     #expect(grouped.total?.minorUnits == 159_900)
     #expect(grouped.status == .verified, "\(grouped.reasons)")
-    #expect(ReceiptReader.decimalMark(of: [], in: []) == nil)
+    #expect(ReceiptReader.decimalMark(of: []) == nil)
   }
 }
